@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Versions are pinned `exact:` to the copies in this machine kind's package mirror.
+let package = Package(
+  name: "FetchBench",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "fetchbench", targets: ["fetchbench"]),
+    .library(name: "FetchedResults", targets: ["FetchedResults"]),
+    .library(name: "Datasets", targets: ["Datasets"]),
+    .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+    .library(name: "FetchBenchKit", targets: ["FetchBenchKit"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+  ],
+  targets: [
+    // The engine: no store backend, no harness.
+    .target(name: "FetchedResults"),
+    .target(
+      name: "Datasets",
+      dependencies: [
+        "FetchedResults",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]
+    ),
+    .target(
+      name: "SQLiteStore",
+      dependencies: ["FetchedResults", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
+    .target(
+      name: "FetchBenchKit",
+      dependencies: ["FetchedResults", "Datasets", "SQLiteStore"]
+    ),
+    .executableTarget(
+      name: "fetchbench",
+      dependencies: [
+        "FetchBenchKit", "Datasets", "FetchedResults", "SQLiteStore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "fetchbench"]),
+    .testTarget(
+      name: "FetchedResultsTests",
+      dependencies: ["FetchedResults", "Datasets", "SQLiteStore", "fetchbench"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

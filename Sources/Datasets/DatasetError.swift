@@ -1,0 +1,41 @@
+/// Errors of dataset generation and loading, each naming what is wrong and where.
+public enum DatasetError: Error, CustomStringConvertible, Equatable {
+  case invalidRows(Int)
+  case unknownDataset(String)
+  case unknownFormat(String)
+  case unknownIndexColumn(String, datasets: [String])
+  case cannotWrite(path: String, reason: String)
+  case corruptManifest(path: String, reason: String)
+  case checksumMismatch(dataset: String, table: String, expected: String, actual: String)
+  case interrupted
+
+  public var description: String {
+    switch self {
+    case .invalidRows(let n):
+      "--rows must be between 1 and \(DatasetKind.maxRows.grouped), got \(n)"
+    case .unknownDataset(let s):
+      "unknown dataset '\(s)'; expected one of: \(DatasetKind.allCases.map(\.rawValue).joined(separator: ", ")), all"
+    case .unknownFormat(let s): "unknown format '\(s)'; expected sqlite, csv, or both (sqlite,csv)"
+    case .unknownIndexColumn(let c, let ds):
+      "cannot index '\(c)': no table of \(ds.joined(separator: ", ")) has such a column"
+    case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+    case .corruptManifest(let path, let reason): "the manifest \(path) is unreadable: \(reason)"
+    case .checksumMismatch(let d, let t, let e, let a):
+      "\(d) table \(t): SHA-256 \(a) differs from the manifest's \(e); the generator is no longer deterministic or the manifest was edited. Nothing was replaced."
+    case .interrupted: "interrupted"
+    }
+  }
+}
+
+extension Int {
+  /// `244292` → `244,292`, independent of locale.
+  public var grouped: String {
+    let digits = String(self.magnitude)
+    var out = ""
+    for (i, c) in digits.enumerated() {
+      if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+      out.append(c)
+    }
+    return self < 0 ? "-" + out : out
+  }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import GRDB
+
+/// What `fetchbench generate` is asked to produce.
+public struct GenerationRequest: Sendable {
+  public var datasets: [DatasetKind]
+  public var rows: Int
+  public var seed: UInt64
+  public var outDirectory: String
+  public var writeSQLite: Bool
+  public var writeCSV: Bool
+  /// Columns to index (beyond primary keys and UNIQUE constraints), by column name.
+  public var indexes: [String]
+  /// Keep a dataset that already exists instead of writing it again.
+  public var ifMissing: Bool
+
+  public init(
+    datasets: [DatasetKind] = DatasetKind.allCases, rows: Int = DatasetKind.defaultRows,
+    seed: UInt64 = 1, outDirectory: String = "datasets", writeSQLite: Bool = true,
+    writeCSV: Bool = true, indexes: [String] = [], ifMissing: Bool = false
+  ) {
+    self.datasets = datasets
+    self.rows = rows
+    self.seed = seed
+    self.outDirectory = outDirectory
+    self.writeSQLite = writeSQLite
+    self.writeCSV = writeCSV
+    self.indexes = indexes
+    self.ifMissing = ifMissing
+  }
+
+  /// Checks the request before anything is written.
+  public func validate() throws {
+    guard (1...DatasetKind.maxRows).contains(rows) else { throw DatasetError.invalidRows(rows) }
+    for column in indexes
+    where !datasets.contains(where: { $0.tables.contains { $0.column(column) != nil } }) {
+      throw DatasetError.unknownIndexColumn(column, datasets: datasets.map(\.rawValue))
+    }
+  }
+}
+
+/// What one dataset's generation produced.
+public struct GeneratedDataset: Sendable {
+  public var kind: DatasetKind
+  public var sqlitePath: String?
+  public var csvDirectory: String?
+  public var entry: Manifest.Entry
+  public var seconds: Double
+  /// True when `ifMissing` found the dataset already there.
+  public var skipped: Bool
+  /// True when the manifest already had this dataset and the checksums are equal.
+  public var verifiedAgainstManifest: Bool
+
+  /// Rows written per second, all tables counted.
+  public var rowsPerSecond: Double {
+    Double(entry.tables.reduce(0) { $0 + $1.rows }) / max(seconds, 1e-9)
+  }
+}
+
+/// Where datasets live: fixed names, so that other tools and later runs find them.
+public enum DatasetPaths {
+  /// `banks-244292`, with `-s7` for a seed other than 1.
+  public static func baseName(_ kind: DatasetKind, rows: Int, seed: UInt64) -> String {
+    "\(kind.rawValue)-\(rows)" + (seed == 1 ? "" : "-s\(seed)")
+  }
+
+  /// `DIR/banks-244292.sqlite`; with indexes, `DIR/banks-244292.idx-close_date.sqlite`.
+  public static func sqlite(
+    in dir: String, _ kind: DatasetKind, rows: Int, seed: UInt64, indexes: [String] = []
+  ) -> String {
+    let suffix = indexes.isEmpty ? "" : ".idx-" + indexes.joined(separator: "-")
+    return "\(dir)/\(baseName(kind, rows: rows, seed: seed))\(suffix).sqlite"
+  }
+
+  /// `DIR/banks-244292/`, holding one CSV per table.
+  public static func csvDirectory(in dir: String, _ kind: DatasetKind, rows: Int, seed: UInt64)
+    -> String
+  { "\(dir)/\(baseName(kind, rows: rows, seed: seed))" }
+
+  public static func manifest(in dir: String) -> String { "\(dir)/manifest.json" }
+}
+
+/// Generates datasets: streams rows into SQLite and CSV under temporary names, checks them
+/// against the manifest, then renames them into place.
+public enum Generation {
+  /// Runs a request. Memory is O(1) in the row count; time is O(rows).
+  public static func run(_ request: GenerationRequest, progress: ProgressLine? = nil) throws
+    -> [GeneratedDataset]
+  {
+    try request.validate()
+    let out = request.outDirectory
+    try prepareDirectory(out)
+    let manifestPath = DatasetPaths.manifest(in: out)
+    var manifest = try Manifest.load(from: manifestPath)
+    var results: [GeneratedDataset] = []
+    for kind in request.datasets {
+      let result = try generate(kind, request, manifest: manifest, progress: progress)
+      manifest.upsert(result.entry)
+      try manifest.save(to: manifestPath)
+      results.append(result)
+    }
+    return results
+  }
+
+  private static func prepareDirectory(_ path: String) throws {
+    do {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    } catch {
+      throw DatasetError.cannotWrite(path: path, reason: AtomicFile.describe(error))
+    }
+    guard access(path, W_OK) == 0 else {
+      throw DatasetError.cannotWrite(path: path, reason: "the folder is not writable")
+    }
+  }
+
+  private static func generate(
+    _ kind: DatasetKind, _ request: GenerationRequest, manifest: Manifest, progress: ProgressLine?
+  ) throws -> GeneratedDataset {
+    let (rows, seed, out) = (request.rows, request.seed, request.outDirectory)
+    let tables = kind.tables
+    let indexes = request.indexes.compactMap { column in
+      tables.first { $0.column(column) != nil }.map { (table: $0.name, column: column) }
+    }
+    let sqlitePath =
+      request.writeSQLite
+      ? DatasetPaths.sqlite(in: out, kind, rows: rows, seed: seed, indexes: indexes.map(\.column))
+      : nil
+    let csvDir =
+      request.writeCSV ? DatasetPaths.csvDirectory(in: out, kind, rows: rows, seed: seed) : nil
+    let expected = manifest.entry(kind, rows: rows, seed: seed)
+
+    if request.ifMissing, let expected,
+      [sqlitePath, csvDir].allSatisfy({ $0.map { FileManager.default.fileExists(atPath: $0) } ?? true })
+    {
+      return GeneratedDataset(
+        kind: kind, sqlitePath: sqlitePath, csvDirectory: csvDir, entry: expected, seconds: 0,
+        skipped: true, verifiedAgainstManifest: true)
+    }
+
+    let sqliteTmp = sqlitePath.map(AtomicFile.temporaryPath(for:))
+    let csvTmp = csvDir.map(AtomicFile.temporaryPath(for:))
+    for tmp in [sqliteTmp, csvTmp].compactMap({ $0 }) {
+      AtomicFile.discard(tmp)  // a stale one from a killed run
+      AtomicFile.register(tmp)
+    }
+    defer { [sqliteTmp, csvTmp].compactMap { $0 }.forEach(AtomicFile.discard) }
+    if let csvTmp {
+      do {
+        try FileManager.default.createDirectory(atPath: csvTmp, withIntermediateDirectories: false)
+      } catch {
+        throw DatasetError.cannotWrite(path: csvTmp, reason: AtomicFile.describe(error))
+      }
+    }
+
+    let start = DispatchTime.now()
+    let csv = try tables.map { t in
+      try CSVWriter(table: t, path: csvTmp.map { "\($0)/\(t.name).csv" })
+    }
+    let generator = DatasetGenerator(kind: kind, rows: rows, seed: seed)
+    let label = DatasetPaths.baseName(kind, rows: rows, seed: seed)
+    var row: [FieldValue] = []
+    row.reserveCapacity(16)
+
+    // Table by table, referenced table first: foreign keys hold at every insert.
+    func stream(into sqlite: SQLiteWriter?) throws {
+      let total = rows * tables.count
+      for t in tables.indices {
+        for id in 1...rows {
+          generator.fill(table: t, id: id, into: &row)
+          try csv[t].write(row)
+          try sqlite?.write(table: t, row)
+          if id & 0xFFF == 0 { progress?.update(label, done: t * rows + id, total: total) }
+        }
+      }
+      progress?.update(label, done: total, total: total)
+    }
+
+    if let sqliteTmp {
+      let queue: DatabaseQueue
+      do {
+        queue = try DatabaseQueue(path: sqliteTmp)
+      } catch {
+        throw DatasetError.cannotWrite(path: sqliteTmp, reason: "\(error)")
+      }
+      try queue.inDatabase { db in
+        let writer = try SQLiteWriter(db: db, tables: tables)
+        do {
+          try stream(into: writer)
+          try writer.finish(indexes: indexes)
+        } catch {
+          if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
+          throw error
+        }
+      }
+      try queue.close()
+    } else {
+      try stream(into: nil)
+    }
+    progress?.finish()
+
+    let tableEntries = try zip(tables, csv).map { table, writer in
+      Manifest.Table(
+        table: table.name, rows: rows,
+        csv: "\(DatasetPaths.baseName(kind, rows: rows, seed: seed))/\(table.name).csv",
+        sha256: try writer.finish())
+    }
+    let entry = Manifest.Entry(
+      dataset: kind, rows: rows, seed: seed, sha256: Manifest.combined(tableEntries),
+      tables: tableEntries)
+    if let expected {
+      for (e, a) in zip(expected.tables, entry.tables) where e.sha256 != a.sha256 {
+        throw DatasetError.checksumMismatch(
+          dataset: label, table: a.table, expected: e.sha256, actual: a.sha256)
+      }
+    }
+    if let sqliteTmp, let sqlitePath { try AtomicFile.commit(sqliteTmp, to: sqlitePath) }
+    if let csvTmp, let csvDir { try AtomicFile.commit(csvTmp, to: csvDir) }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    return GeneratedDataset(
+      kind: kind, sqlitePath: sqlitePath, csvDirectory: csvDir, entry: entry, seconds: seconds,
+      skipped: false, verifiedAgainstManifest: expected != nil)
+  }
+}

@@ -1,0 +1,1 @@
+// The fetched-results engine; see issue 3.

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Datasets
+import Foundation
+
+struct Generate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Generate the banks and wells datasets, deterministically, as SQLite and CSV.")
+
+  @Option(help: "banks, wells, or all.")
+  var dataset = "all"
+
+  // `.unconditional` so that `--rows -5` reaches validation and gets a clear message instead of
+  // being read as an unknown flag.
+  @Option(parsing: .unconditional, help: "Rows per table (1 to 10,000,000).")
+  var rows = DatasetKind.defaultRows
+
+  @Option(help: "Seed of the generator; the same seed gives byte-identical CSV.")
+  var seed: UInt64 = 1
+
+  @Option(help: "Output folder.")
+  var out = "datasets"
+
+  @Option(help: "Formats to write: sqlite, csv, or sqlite,csv.")
+  var format = "sqlite,csv"
+
+  @Option(help: "Add an index on this column (repeatable), e.g. --index close_date.")
+  var index: [String] = []
+
+  @Flag(help: "Keep datasets that already exist and are in the manifest.")
+  var ifMissing = false
+
+  func run() throws {
+    Interrupts.install()
+    let request = try makeRequest()
+    let progress = ProgressLine()
+    let results: [GeneratedDataset]
+    do {
+      results = try Generation.run(request, progress: progress)
+    } catch let error as DatasetError {
+      progress.finish()
+      throw ValidationError(error.description)
+    }
+    for r in results {
+      let paths = [r.sqlitePath, r.csvDirectory.map { $0 + "/" }].compactMap { $0 }
+      if r.skipped {
+        print("\(r.kind.rawValue): kept \(paths.joined(separator: ", ")) (already generated)")
+        continue
+      }
+      let perTable = r.entry.tables.map { "\($0.table) \($0.rows.grouped) rows" }
+      print(
+        "\(r.kind.rawValue): wrote \(paths.joined(separator: ", ")): "
+          + "\(perTable.joined(separator: ", ")) in \(String(format: "%.2f", r.seconds)) s "
+          + "(\(Int(r.rowsPerSecond).grouped) rows/s)")
+      for t in r.entry.tables { print("  sha256 \(t.sha256)  \(t.table).csv") }
+      print(
+        "  dataset sha256 \(r.entry.sha256)"
+          + (r.verifiedAgainstManifest ? " (matches the manifest)" : " (added to the manifest)"))
+    }
+  }
+
+  func makeRequest() throws -> GenerationRequest {
+    let kinds: [DatasetKind]
+    if dataset == "all" {
+      kinds = DatasetKind.allCases
+    } else if let k = DatasetKind(rawValue: dataset) {
+      kinds = [k]
+    } else {
+      throw ValidationError(DatasetError.unknownDataset(dataset).description)
+    }
+    let formats = format.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    for f in formats where f != "sqlite" && f != "csv" {
+      throw ValidationError(DatasetError.unknownFormat(f).description)
+    }
+    guard !formats.isEmpty else { throw ValidationError(DatasetError.unknownFormat("").description) }
+    let request = GenerationRequest(
+      datasets: kinds, rows: rows, seed: seed, outDirectory: out,
+      writeSQLite: formats.contains("sqlite"), writeCSV: formats.contains("csv"),
+      indexes: index.flatMap { $0.split(separator: ",").map(String.init) }, ifMissing: ifMissing)
+    do {
+      try request.validate()
+    } catch let error as DatasetError {
+      throw ValidationError(error.description)
+    }
+    return request
+  }
+}
