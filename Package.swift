@@ -44,10 +44,12 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "fetchbench"]),
+    // Tests run the built `fetchbench` binary for exit codes; depending on it builds it.
+    .target(name: "TestSupport", dependencies: ["Datasets"], path: "Tests/TestSupport"),
+    .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport", "fetchbench"]),
     .testTarget(
       name: "FetchedResultsTests",
-      dependencies: ["FetchedResults", "Datasets", "SQLiteStore", "fetchbench"]
+      dependencies: ["FetchedResults", "Datasets", "SQLiteStore", "TestSupport", "fetchbench"]
     ),
   ],
   swiftLanguageModes: [.v6]

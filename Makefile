@@ -1,0 +1,28 @@
+# The README's two commands: `make bench` (the main job, on SQLite) and `make test`.
+SHELL := /bin/bash
+export PATH := /opt/swift/usr/bin:$(PATH)
+FETCHBENCH := .build/release/fetchbench
+
+.PHONY: bench test build bootstrap datasets format lint
+
+bootstrap:
+	@scripts/bootstrap
+
+build: bootstrap
+	swift build -c release --product fetchbench
+
+# Generates the default datasets when missing (deterministic, checked against
+# datasets/manifest.json).
+datasets: build
+	$(FETCHBENCH) generate --if-missing
+
+bench: datasets
+
+test: bootstrap
+	swift test
+
+format:
+	swift format --in-place --recursive Package.swift Sources Tests
+
+lint:
+	swift format lint --recursive Package.swift Sources Tests

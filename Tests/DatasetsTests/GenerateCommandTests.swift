@@ -1,0 +1,93 @@
+import Datasets
+import Foundation
+import Testing
+import TestSupport
+
+/// The command line's contract on bad input: a clear error, a non-zero exit, nothing written.
+@Suite struct GenerateCommand {
+  @Test(arguments: [
+    (["--rows", "0"], "--rows must be between 1 and 10,000,000, got 0"),
+    (["--rows", "-5"], "--rows must be between 1 and 10,000,000, got -5"),
+    (["--rows", "10000001"], "got 10000001"),
+    (["--dataset", "planes"], "unknown dataset 'planes'"),
+    (["--format", "parquet"], "unknown format 'parquet'"),
+    (["--index", "nonexistent_column"], "cannot index 'nonexistent_column'"),
+  ])
+  func badInputFailsClearlyAndWritesNothing(arguments: [String], message: String) throws {
+    let dir = TestSupport.temporaryFolder("bad")
+    defer { TestSupport.remove(dir) }
+    let out = try TestSupport.run(["generate", "--out", dir + "/out", "--rows", "100"] + arguments)
+    #expect(out.status != 0)
+    #expect(out.stderr.contains(message), "stderr: \(out.stderr)")
+    #expect(TestSupport.listing(dir).isEmpty)
+  }
+
+  @Test func unwritableOutputFolderFailsClearly() throws {
+    let dir = TestSupport.temporaryFolder("unwritable")
+    defer { TestSupport.remove(dir) }
+    let file = dir + "/a-file"
+    _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+    let out = try TestSupport.run(["generate", "--rows", "100", "--out", file + "/sub"])
+    #expect(out.status != 0)
+    #expect(out.stderr.contains("cannot write \(file)/sub"), "stderr: \(out.stderr)")
+    #expect(TestSupport.listing(dir) == ["a-file"])
+  }
+
+  @Test func writesWhatItSaysAndKeepsExistingWithIfMissing() throws {
+    let dir = TestSupport.temporaryFolder("ok")
+    defer { TestSupport.remove(dir) }
+    let first = try TestSupport.run(["generate", "--rows", "500", "--seed", "9", "--out", dir])
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("banks: wrote \(dir)/banks-500-s9.sqlite"))
+    #expect(first.stdout.contains("rows/s"))
+    #expect(first.stdout.contains("sha256"))
+    #expect(
+      TestSupport.listing(dir) == [
+        "banks-500-s9", "banks-500-s9.sqlite", "banks-500-s9/failed_bank_details.csv",
+        "banks-500-s9/failed_bank_info.csv", "manifest.json", "wells-500-s9", "wells-500-s9.sqlite",
+        "wells-500-s9/wells.csv",
+      ])
+    let again = try TestSupport.run(
+      ["generate", "--rows", "500", "--seed", "9", "--out", dir, "--if-missing"])
+    #expect(again.status == 0)
+    #expect(again.stdout.contains("kept"))
+    let indexed = try TestSupport.run(
+      ["generate", "--dataset", "banks", "--rows", "500", "--seed", "9", "--out", dir, "--index", "close_date", "--format", "sqlite"])
+    #expect(indexed.status == 0, "\(indexed.stderr)")
+    #expect(FileManager.default.fileExists(atPath: "\(dir)/banks-500-s9.idx-close_date.sqlite"))
+  }
+
+  @Test func aTamperedManifestIsReportedAndNothingIsReplaced() throws {
+    let dir = TestSupport.temporaryFolder("tamper")
+    defer { TestSupport.remove(dir) }
+    #expect(try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", dir]).status == 0)
+    let manifestPath = dir + "/manifest.json"
+    var manifest = try Manifest.load(from: manifestPath)
+    manifest.datasets[0].tables[0].sha256 = String(repeating: "0", count: 64)
+    try manifest.save(to: manifestPath)
+    let before = try FileManager.default.attributesOfItem(atPath: dir + "/wells-300.sqlite")[.modificationDate] as? Date
+    let out = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", dir])
+    #expect(out.status != 0)
+    #expect(out.stderr.contains("differs from the manifest"), "\(out.stderr)")
+    let after = try FileManager.default.attributesOfItem(atPath: dir + "/wells-300.sqlite")[.modificationDate] as? Date
+    #expect(before == after)
+    #expect(!TestSupport.listing(dir).contains { $0.hasSuffix(".partial") })
+  }
+
+  @Test func anInterruptedRunLeavesNothingHalfWritten() throws {
+    let dir = TestSupport.temporaryFolder("interrupt")
+    defer { TestSupport.remove(dir) }
+    let running = try TestSupport.start(
+      ["generate", "--dataset", "wells", "--rows", "5000000", "--out", dir])
+    // Wait until the temporary files exist, then interrupt.
+    let deadline = Date().addingTimeInterval(30)
+    while !TestSupport.listing(dir).contains(where: { $0.hasSuffix(".partial") }) && Date() < deadline {
+      usleep(20_000)
+    }
+    usleep(200_000)
+    running.process.interrupt()
+    let out = running.wait()
+    #expect(out.status == 130, "status \(out.status), stderr: \(out.stderr)")
+    #expect(TestSupport.listing(dir).filter { !$0.hasPrefix("manifest") }.isEmpty, "\(TestSupport.listing(dir))")
+  }
+}
