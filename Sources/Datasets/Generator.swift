@@ -87,6 +87,7 @@ public struct DatasetGenerator: Sendable {
     year: 1993, month: 12, day: 31)
   private static let wave2 = CivilDate.days(year: 2008, month: 1, day: 1)...CivilDate.days(
     year: 2013, month: 12, day: 31)
+  private static let lastUpdate = CivilDate.days(year: 2025, month: 6, day: 30)
   private static let fdicEra = CivilDate.days(year: 1934, month: 1, day: 1)...CivilDate.days(
     year: 2024, month: 12, day: 31)
 
@@ -107,7 +108,9 @@ public struct DatasetGenerator: Sendable {
       : wave < 80 ? Self.triangular(&r, Self.wave2) : r.int(in: Self.fdicEra)
     // Regulators close banks on Fridays: this is what gives close_date its many ties.
     if r.chance(0.85) { day -= (CivilDate.weekday(days: day) + 2) % 7 }
-    let updated = day + r.int(in: 30...6000)
+    // Updated at least 30 days after closing, at most 6000, never after mid-2025.
+    let latest = max(day + 30, Self.lastUpdate)
+    let updated = day + r.int(in: 30...max(30, min(6000, latest - day)))
     let updatedSeconds = Int64(updated) * 86_400 + Int64(r.int(in: 0...86_399))
     let zip = state.zip3.lowerBound * 100 + r.int(in: 0...((state.zip3.count) * 100 - 1))
     var zipText: [UInt8] = []

@@ -1,1 +1,267 @@
 import FetchedResults
+import Foundation
+import GRDB
+
+/// A `Store` over a SQLite file, on GRDB's low-level API: SQL compiled once per request
+/// shape, cached prepared statements, values read by column index, no Codable.
+///
+/// A request becomes one statement, with a LEFT JOIN per to-one key path it uses; the batch
+/// fault is one `WHERE t0.id IN (?,…)` statement reused for every batch. Not thread-safe:
+/// one store per thread, as one managed object context.
+public final class SQLiteStore: Store {
+  public let model: Model
+  public let path: String
+  public private(set) var counters = StoreCounters()
+  private let queue: DatabaseQueue
+  private var sequence = 0
+
+  /// Opens `path` and checks that every entity's table and columns exist with the model's
+  /// types. Throws `SQLiteStoreError` naming the file and the problem.
+  public init(path: String, model: Model, readOnly: Bool = false) throws {
+    self.model = model
+    self.path = path
+    guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStoreError.missingFile(path) }
+    var config = Configuration()
+    config.readonly = readOnly
+    config.label = "fetchbench"
+    do {
+      queue = try DatabaseQueue(path: path, configuration: config)
+      try queue.inDatabase { db in
+        if !readOnly { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+      }
+    } catch let error as DatabaseError {
+      throw SQLiteStoreError.notADatabase(path, error.message ?? "\(error)")
+    }
+    try queue.inDatabase { db in try Self.checkSchema(db, model: model, path: path) }
+  }
+
+  private static func checkSchema(_ db: Database, model: Model, path: String) throws {
+    for entity in model.entities {
+      guard try db.tableExists(entity.table) else {
+        throw SQLiteStoreError.schemaMismatch(path, "table \(entity.table) (entity \(entity.name)) is missing")
+      }
+      let columns = Dictionary(uniqueKeysWithValues: try db.columns(in: entity.table).map { ($0.name, $0.type.uppercased()) })
+      for a in entity.attributes {
+        guard let type = columns[a.column] else {
+          throw SQLiteStoreError.schemaMismatch(path, "column \(entity.table).\(a.column) (attribute \(entity.name).\(a.name)) is missing")
+        }
+        let expected = a.type == .string ? "TEXT" : (a.type == .integer || a.type == .bool ? "INTEGER" : "REAL")
+        guard type == expected else {
+          throw SQLiteStoreError.schemaMismatch(path, "column \(entity.table).\(a.column) is \(type), the model expects \(expected)")
+        }
+      }
+    }
+  }
+
+  public func resetCounters() { counters = StoreCounters() }
+
+  // MARK: queries
+
+  public func fetchIDs(_ request: ResolvedRequest) throws -> [Int64] {
+    let sql = SQLBuilder(request)
+    return try read { db in
+      let statement = try db.cachedStatement(sql: sql.idQuery)
+      statement.setUncheckedArguments(StatementArguments(sql.arguments))
+      counters.queries += 1
+      return try Int64.fetchAll(statement)
+    }
+  }
+
+  public func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject] {
+    guard !ids.isEmpty else { return [] }
+    let sql = SQLBuilder(request)
+    let layout = request.rowLayout
+    return try read { db in
+      let statement = try db.cachedStatement(sql: sql.rowsByIDQuery(count: ids.count))
+      statement.setUncheckedArguments(StatementArguments(ids.map { $0 as Int64 }))
+      counters.queries += 1
+      let out = try Self.objects(statement, layout: layout)
+      counters.rowsMaterialized += out.count
+      return out
+    }
+  }
+
+  public func fetchObjects(_ request: ResolvedRequest) throws -> [FetchedObject] {
+    let sql = SQLBuilder(request)
+    let layout = request.rowLayout
+    return try read { db in
+      let statement = try db.cachedStatement(sql: sql.fullQuery)
+      statement.setUncheckedArguments(StatementArguments(sql.arguments))
+      counters.queries += 1
+      let out = try Self.objects(statement, layout: layout)
+      counters.rowsMaterialized += out.count
+      return out
+    }
+  }
+
+  public func count(_ request: ResolvedRequest) throws -> Int {
+    let sql = SQLBuilder(request)
+    return try read { db in
+      counters.queries += 1
+      return try Int.fetchOne(db, sql: sql.countQuery, arguments: StatementArguments(sql.arguments)) ?? 0
+    }
+  }
+
+  public func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] {
+    guard let section = request.section else {
+      throw FetchError.invalidRequest("section counts need a section key path")
+    }
+    let sql = SQLBuilder(request)
+    return try read { db in
+      let statement = try db.cachedStatement(sql: sql.sectionQuery)
+      statement.setUncheckedArguments(StatementArguments(sql.arguments))
+      counters.queries += 1
+      var out: [SectionCount] = []
+      let rows = try Row.fetchCursor(statement)
+      while let row = try rows.next() {
+        out.append(SectionCount(value: Self.value(row, 0, section.attribute.type), count: row[1]))
+      }
+      return out
+    }
+  }
+
+  /// Row columns: the id, then the layout's values.
+  private static func objects(_ statement: Statement, layout: RowLayout) throws -> [FetchedObject] {
+    var out: [FetchedObject] = []
+    let types = layout.types
+    let rows = try Row.fetchCursor(statement)
+    while let row = try rows.next() {
+      var values: [Value] = []
+      values.reserveCapacity(types.count)
+      for (i, t) in types.enumerated() { values.append(value(row, i + 1, t)) }
+      out.append(FetchedObject(id: row[0], values: values, layout: layout))
+    }
+    return out
+  }
+
+  @inline(__always)
+  static func value(_ row: Row, _ i: Int, _ type: AttributeType) -> Value {
+    switch (row[i] as DatabaseValue).storage {
+    case .null: return .null
+    case .int64(let v):
+      switch type {
+      case .bool: return .bool(v != 0)
+      case .double: return .double(Double(v))
+      case .date: return .date(Double(v))
+      default: return .integer(v)
+      }
+    case .double(let v): return type == .date ? .date(v) : .double(v)
+    case .string(let s): return .string(s)
+    case .blob: return .null
+    }
+  }
+
+  private func read<T>(_ body: (Database) throws -> T) throws -> T {
+    do {
+      return try queue.inDatabase(body)
+    } catch let error as DatabaseError {
+      throw SQLiteStoreError.query(path, error.message ?? "\(error)", error.sql ?? "")
+    }
+  }
+
+  // MARK: writes
+
+  @discardableResult
+  public func commit(_ operations: [WriteOperation]) throws -> StoreTransaction {
+    var changes: [EntityChanges] = []
+    func record(_ e: String, _ body: (inout EntityChanges) -> Void) {
+      if let i = changes.firstIndex(where: { $0.entity == e }) {
+        body(&changes[i])
+      } else {
+        var c = EntityChanges(entity: e)
+        body(&c)
+        changes.append(c)
+      }
+    }
+    try queue.inTransaction { db in
+      for op in operations {
+        switch op {
+        case .insert(let name, let values):
+          let entity = try model.entity(name)
+          var columns = ["id"]
+          var args: [DatabaseValue] = [values["id"].map(Self.databaseValue) ?? .null]
+          for (key, v) in values where key != "id" {
+            guard let a = entity.attribute(key) else { throw FetchError.unknownKeyPath(key, entity: name, known: entity.attributes.map(\.name)) }
+            columns.append(a.column)
+            args.append(Self.databaseValue(v))
+          }
+          try db.execute(
+            sql: "INSERT INTO \(entity.table) (\(columns.joined(separator: ","))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ",")))",
+            arguments: StatementArguments(args))
+          counters.queries += 1
+          let id = db.lastInsertedRowID
+          record(name) { $0.inserted.append(id) }
+        case .update(let name, let id, let values):
+          let entity = try model.entity(name)
+          var sets: [String] = []
+          var args: [DatabaseValue] = []
+          var keys: [String] = []
+          for (key, v) in values.sorted(by: { $0.key < $1.key }) {
+            guard let a = entity.attribute(key) else { throw FetchError.unknownKeyPath(key, entity: name, known: entity.attributes.map(\.name)) }
+            sets.append("\(a.column) = ?")
+            args.append(Self.databaseValue(v))
+            keys.append(key)
+          }
+          guard !sets.isEmpty else { continue }
+          // Report only the attributes whose value really changes, as Core Data's
+          // changedValues(): compare with the stored row first.
+          let old = try Row.fetchOne(db, sql: "SELECT \(keys.map { entity.attribute($0)!.column }.joined(separator: ",")) FROM \(entity.table) WHERE id = ?", arguments: [id])
+          counters.queries += 1
+          guard let old else { throw FetchError.store("\(name): no row with id \(id) to update") }
+          let changed = Set(keys.enumerated().filter { (i, k) in
+            Self.value(old, i, entity.attribute(k)!.type) != values[k]!
+          }.map(\.element))
+          try db.execute(sql: "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: StatementArguments(args + [id.databaseValue]))
+          counters.queries += 1
+          record(name) { c in
+            if !c.inserted.contains(id) && !changed.isEmpty { c.updated[id, default: []].formUnion(changed) }
+          }
+        case .delete(let name, let id):
+          let entity = try model.entity(name)
+          try db.execute(sql: "DELETE FROM \(entity.table) WHERE id = ?", arguments: [id])
+          counters.queries += 1
+          guard db.changesCount == 1 else { throw FetchError.store("\(name): no row with id \(id) to delete") }
+          record(name) { c in
+            if let i = c.inserted.firstIndex(of: id) {
+              c.inserted.remove(at: i)
+            } else {
+              c.updated[id] = nil
+              c.deleted.append(id)
+            }
+          }
+        }
+      }
+      return .commit
+    }
+    sequence += 1
+    return StoreTransaction(sequence: sequence, changes: changes)
+  }
+
+  static func databaseValue(_ v: Value) -> DatabaseValue {
+    switch v {
+    case .null: .null
+    case .integer(let i): i.databaseValue
+    case .double(let d), .date(let d): d.databaseValue
+    case .string(let s): s.databaseValue
+    case .bool(let b): (b ? 1 : 0 as Int64).databaseValue
+    }
+  }
+}
+
+/// Errors of the SQLite store, each naming the file.
+public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
+  case missingFile(String)
+  case notADatabase(String, String)
+  case schemaMismatch(String, String)
+  case query(String, String, String)
+
+  public var description: String {
+    switch self {
+    case .missingFile(let p): "\(p): no such dataset file (run `fetchbench generate` first)"
+    case .notADatabase(let p, let m): "\(p) is not a readable SQLite database: \(m)"
+    case .schemaMismatch(let p, let m): "\(p) does not have the expected schema: \(m)"
+    case .query(let p, let m, let sql): "\(p): query failed: \(m)\(sql.isEmpty ? "" : " (\(sql))")"
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import FetchedResults
+
+/// A failed bank as a cell shows it: FailedBankInfo with its details, as the seeds map
+/// managed objects to Mantle models. Built from a row on access.
+public struct FailedBank: Sendable, Equatable, Codable {
+  public var id: Int64
+  public var name: String
+  public var city: String
+  public var state: String
+  public var closeDate: Double?
+  public var updatedDate: Double?
+  public var zip: String?
+  public var acquiringInstitution: String?
+
+  /// Where the fields sit in a row layout; computed once per layout, not per row.
+  public struct Indexes: Sendable {
+    let name, city, state: Int
+    let closeDate, updatedDate, zip, acquirer: Int?
+    public init(_ layout: RowLayout) throws {
+      func req(_ k: String) throws -> Int {
+        guard let i = layout.index(of: k) else { throw FetchError.invalidRequest("a FailedBank needs '\(k)' in the row") }
+        return i
+      }
+      name = try req("name")
+      city = try req("city")
+      state = try req("state")
+      closeDate = layout.index(of: "details.closeDate")
+      updatedDate = layout.index(of: "details.updatedDate")
+      zip = layout.index(of: "details.zip")
+      acquirer = layout.index(of: "details.acquiringInstitution")
+    }
+  }
+
+  /// The direct mapping: O(fields), no dictionary, no Codable.
+  public init(_ o: FetchedObject, _ ix: Indexes) {
+    id = o.id
+    name = o.values[ix.name].stringValue ?? ""
+    city = o.values[ix.city].stringValue ?? ""
+    state = o.values[ix.state].stringValue ?? ""
+    closeDate = ix.closeDate.flatMap { o.values[$0].numeric }
+    updatedDate = ix.updatedDate.flatMap { o.values[$0].numeric }
+    zip = ix.zip.flatMap { o.values[$0].stringValue }
+    acquiringInstitution = ix.acquirer.flatMap { o.values[$0].stringValue }
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case id, name, city, state
+    case closeDate = "details.closeDate"
+    case updatedDate = "details.updatedDate"
+    case zip = "details.zip"
+    case acquiringInstitution = "details.acquiringInstitution"
+  }
+}
+
+/// An oil or gas well as a cell shows it.
+public struct Well: Sendable, Equatable, Codable {
+  public var id: Int64
+  public var apiNumber: String
+  public var wellName: String
+  public var `operator`: String
+  public var county: String
+  public var state: String
+  public var spudDate: Double?
+  public var status: String
+  public var totalDepth: Int64?
+
+  public struct Indexes: Sendable {
+    let api, name, op, county, state, spud, status, depth: Int
+    public init(_ layout: RowLayout) throws {
+      func req(_ k: String) throws -> Int {
+        guard let i = layout.index(of: k) else { throw FetchError.invalidRequest("a Well needs '\(k)' in the row") }
+        return i
+      }
+      api = try req("apiNumber")
+      name = try req("wellName")
+      op = try req("operator")
+      county = try req("county")
+      state = try req("state")
+      spud = try req("spudDate")
+      status = try req("status")
+      depth = try req("totalDepth")
+    }
+  }
+
+  public init(_ o: FetchedObject, _ ix: Indexes) {
+    id = o.id
+    apiNumber = o.values[ix.api].stringValue ?? ""
+    wellName = o.values[ix.name].stringValue ?? ""
+    `operator` = o.values[ix.op].stringValue ?? ""
+    county = o.values[ix.county].stringValue ?? ""
+    state = o.values[ix.state].stringValue ?? ""
+    spudDate = o.values[ix.spud].numeric
+    status = o.values[ix.status].stringValue ?? ""
+    if case .integer(let d) = o.values[ix.depth] { totalDepth = d } else { totalDepth = nil }
+  }
+}
+
+extension Value {
+  /// The string, if the value is one.
+  public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+}

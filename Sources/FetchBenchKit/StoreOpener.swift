@@ -1,0 +1,63 @@
+import Datasets
+import FetchedResults
+import Foundation
+import SQLiteStore
+
+/// The storage engines the harness knows.
+public enum StoreKind: String, Sendable, CaseIterable {
+  case memory, sqlite
+}
+
+/// Which dataset file a command works on.
+public struct DatasetLocation: Sendable {
+  public var kind: DatasetKind
+  public var rows: Int
+  public var seed: UInt64
+  public var directory: String
+  /// Indexed columns (the file with `.idx-…` in its name).
+  public var indexes: [String]
+
+  public init(
+    kind: DatasetKind, rows: Int = DatasetKind.defaultRows, seed: UInt64 = 1,
+    directory: String = "datasets", indexes: [String] = []
+  ) {
+    self.kind = kind
+    self.rows = rows
+    self.seed = seed
+    self.directory = directory
+    self.indexes = indexes
+  }
+
+  public var sqlitePath: String {
+    DatasetPaths.sqlite(in: directory, kind, rows: rows, seed: seed, indexes: indexes)
+  }
+
+  /// Opens the dataset in a store of `store` kind. A missing file is an error that says how
+  /// to make it.
+  public func open(_ store: StoreKind) throws -> any Store {
+    let model = DatasetModels.model(for: kind)
+    guard FileManager.default.fileExists(atPath: sqlitePath) else {
+      let index = indexes.map { " --index \($0)" }.joined()
+      throw HarnessError.missingDataset(
+        sqlitePath,
+        hint: "fetchbench generate --dataset \(kind.rawValue) --rows \(rows) --seed \(seed) --out \(directory) --format sqlite\(index)")
+    }
+    switch store {
+    case .sqlite: return try SQLiteStore(path: sqlitePath, model: model)
+    case .memory: return try MemoryStore.load(fromSQLite: sqlitePath, model: model)
+    }
+  }
+}
+
+/// Errors of the harness, each naming the problem and, where there is one, the fix.
+public enum HarnessError: Error, CustomStringConvertible {
+  case missingDataset(String, hint: String)
+  case invalidArgument(String)
+
+  public var description: String {
+    switch self {
+    case .missingDataset(let p, let hint): "\(p): no such dataset; make it with: \(hint)"
+    case .invalidArgument(let m): m
+    }
+  }
+}

@@ -1,1 +1,0 @@
-// The fetched-results engine; see issue 3.

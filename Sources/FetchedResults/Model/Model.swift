@@ -1,0 +1,130 @@
+/// The type of an attribute, as NSAttributeType names them.
+public enum AttributeType: String, Sendable, CaseIterable {
+  case integer, double, string, date, bool
+}
+
+/// One attribute of an entity: a camelCase key over a snake_case column.
+public struct Attribute: Sendable, Equatable {
+  public var name: String
+  public var column: String
+  public var type: AttributeType
+  public var isOptional: Bool
+
+  public init(_ name: String, column: String? = nil, _ type: AttributeType, optional: Bool = false) {
+    self.name = name
+    self.column = column ?? Attribute.snakeCase(name)
+    self.type = type
+    self.isOptional = optional
+  }
+
+  /// `closeDate` → `close_date`, `infoID` → `info_id`.
+  public static func snakeCase(_ name: String) -> String {
+    var out = ""
+    var previousLower = false
+    for c in name {
+      if c.isUppercase {
+        if previousLower { out.append("_") }
+        out.append(contentsOf: c.lowercased())
+        previousLower = false
+      } else {
+        out.append(c)
+        previousLower = true
+      }
+    }
+    return out
+  }
+}
+
+/// A to-one relationship, joined as `destination.destinationColumn = source.sourceColumn`.
+///
+/// Both directions of a one-to-one are expressed this way: FailedBankInfo.details joins
+/// `details.info_id = info.id`, FailedBankDetails.info joins `info.id = details.info_id`.
+public struct Relationship: Sendable, Equatable {
+  public var name: String
+  public var destination: String
+  public var sourceColumn: String
+  public var destinationColumn: String
+
+  public init(_ name: String, to destination: String, sourceColumn: String, destinationColumn: String) {
+    self.name = name
+    self.destination = destination
+    self.sourceColumn = sourceColumn
+    self.destinationColumn = destinationColumn
+  }
+}
+
+/// An entity (NSEntityDescription): a table with an `id INTEGER PRIMARY KEY`, typed
+/// attributes and to-one relationships.
+public struct Entity: Sendable, Equatable {
+  public var name: String
+  public var table: String
+  public var attributes: [Attribute]
+  public var relationships: [Relationship]
+  /// The primary-key column; it is also the final sort tie-breaker.
+  public var primaryKey: String
+
+  public init(
+    name: String, table: String, attributes: [Attribute], relationships: [Relationship] = [],
+    primaryKey: String = "id"
+  ) {
+    self.name = name
+    self.table = table
+    self.attributes = attributes
+    self.relationships = relationships
+    self.primaryKey = primaryKey
+  }
+
+  /// The attribute named `name`. O(attributes).
+  public func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
+  /// The index of the attribute named `name`. O(attributes).
+  public func attributeIndex(_ name: String) -> Int? { attributes.firstIndex { $0.name == name } }
+  /// The relationship named `name`. O(relationships).
+  public func relationship(_ name: String) -> Relationship? { relationships.first { $0.name == name } }
+}
+
+/// A set of entities (NSManagedObjectModel).
+public struct Model: Sendable, Equatable {
+  public var entities: [Entity]
+
+  public init(entities: [Entity]) { self.entities = entities }
+
+  /// The entity named `name`, or an error listing the known ones. O(entities).
+  public func entity(_ name: String) throws(FetchError) -> Entity {
+    guard let e = entities.first(where: { $0.name == name }) else {
+      throw .unknownEntity(name, known: entities.map(\.name))
+    }
+    return e
+  }
+
+  /// Resolves `name` or `relationship.name` from `entity`.
+  public func resolve(_ keyPath: String, from entity: Entity) throws(FetchError) -> ResolvedKeyPath {
+    let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    if parts.count == 1 {
+      if keyPath == "id" {
+        return ResolvedKeyPath(keyPath: keyPath, relationship: nil, attribute: Attribute("id", .integer), entity: entity)
+      }
+      guard let attribute = entity.attribute(keyPath) else {
+        throw .unknownKeyPath(keyPath, entity: entity.name, known: entity.attributes.map(\.name) + entity.relationships.map(\.name))
+      }
+      return ResolvedKeyPath(keyPath: keyPath, relationship: nil, attribute: attribute, entity: entity)
+    }
+    guard parts.count == 2, let rel = entity.relationship(parts[0]) else {
+      throw .unknownKeyPath(keyPath, entity: entity.name, known: entity.attributes.map(\.name) + entity.relationships.map(\.name))
+    }
+    let destination = try self.entity(rel.destination)
+    guard let attribute = parts[1] == "id" ? Attribute("id", .integer) : destination.attribute(parts[1]) else {
+      throw .unknownKeyPath(keyPath, entity: entity.name, known: destination.attributes.map { "\(rel.name).\($0.name)" })
+    }
+    return ResolvedKeyPath(keyPath: keyPath, relationship: rel, attribute: attribute, entity: destination)
+  }
+}
+
+/// A key path checked against the model: an attribute of the entity itself, or of the
+/// destination of one to-one relationship.
+public struct ResolvedKeyPath: Sendable, Equatable {
+  public var keyPath: String
+  public var relationship: Relationship?
+  public var attribute: Attribute
+  /// The entity that holds `attribute`.
+  public var entity: Entity
+}

@@ -1,0 +1,232 @@
+/// One sort key: a key path and a direction.
+public struct SortDescriptor: Sendable, Equatable {
+  public var keyPath: String
+  public var ascending: Bool
+
+  public init(_ keyPath: String, ascending: Bool = true) {
+    self.keyPath = keyPath
+    self.ascending = ascending
+  }
+}
+
+/// What to fetch and how (NSFetchRequest plus the controller's section key path).
+public struct FetchRequest: Sendable, Equatable {
+  public var entityName: String
+  public var predicate: Predicate?
+  /// The primary key is always appended as the final ascending tie-breaker, so the order is
+  /// total and the same in every store and every run.
+  public var sortDescriptors: [SortDescriptor]
+  public var sectionNameKeyPath: String?
+  /// 0 fetches every row at once; N > 0 fetches the sorted IDs and loads rows N at a time.
+  public var fetchBatchSize: Int
+  /// 0 means no limit.
+  public var fetchLimit: Int
+  public var fetchOffset: Int
+  /// To-one relationships whose attributes are loaded with each row (one JOIN, no extra
+  /// query), as `relationshipKeyPathsForPrefetching`.
+  public var relationshipKeyPathsForPrefetching: [String]
+
+  public init(
+    entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
+    sectionNameKeyPath: String? = nil, fetchBatchSize: Int = 0, fetchLimit: Int = 0,
+    fetchOffset: Int = 0, relationshipKeyPathsForPrefetching: [String] = []
+  ) {
+    self.entityName = entityName
+    self.predicate = predicate
+    self.sortDescriptors = sortDescriptors
+    self.sectionNameKeyPath = sectionNameKeyPath
+    self.fetchBatchSize = fetchBatchSize
+    self.fetchLimit = fetchLimit
+    self.fetchOffset = fetchOffset
+    self.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
+  }
+
+  /// Checks the request against a model and binds its key paths; stores take only resolved
+  /// requests, so they never see an unknown key path or a literal of the wrong type.
+  public func resolve(in model: Model) throws(FetchError) -> ResolvedRequest {
+    let entity = try model.entity(entityName)
+    guard fetchBatchSize >= 0 else { throw .invalidRequest("fetchBatchSize must be ≥ 0, got \(fetchBatchSize)") }
+    guard fetchLimit >= 0 else { throw .invalidRequest("fetchLimit must be ≥ 0, got \(fetchLimit)") }
+    guard fetchOffset >= 0 else { throw .invalidRequest("fetchOffset must be ≥ 0, got \(fetchOffset)") }
+    var sorts: [ResolvedSort] = []
+    for s in sortDescriptors {
+      sorts.append(ResolvedSort(keyPath: try model.resolve(s.keyPath, from: entity), ascending: s.ascending))
+    }
+    let section = try sectionNameKeyPath.map { (k: String) throws(FetchError) -> ResolvedKeyPath in
+      try model.resolve(k, from: entity)
+    }
+    if let section, sorts.first?.keyPath.keyPath != section.keyPath {
+      throw .sectionSortMismatch(section: section.keyPath, firstSort: sorts.first?.keyPath.keyPath)
+    }
+    if sorts.last.map({ $0.keyPath.relationship == nil && $0.keyPath.attribute.name == "id" }) != true {
+      sorts.append(ResolvedSort(keyPath: try model.resolve("id", from: entity), ascending: true))
+    }
+    var prefetch: [Relationship] = []
+    for name in relationshipKeyPathsForPrefetching {
+      guard let r = entity.relationship(name) else {
+        throw .unknownKeyPath(name, entity: entity.name, known: entity.relationships.map(\.name))
+      }
+      _ = try model.entity(r.destination)
+      prefetch.append(r)
+    }
+    let bound = try predicate.map { (p: Predicate) throws(FetchError) -> BoundPredicate in
+      try BoundPredicate(p, model: model, entity: entity)
+    }
+    return ResolvedRequest(
+      request: self, entity: entity, model: model, predicate: bound, sorts: sorts,
+      section: section, prefetch: prefetch)
+  }
+}
+
+/// A sort descriptor bound to the model.
+public struct ResolvedSort: Sendable, Equatable {
+  public var keyPath: ResolvedKeyPath
+  public var ascending: Bool
+}
+
+/// A fetch request checked against a model: what stores execute.
+public struct ResolvedRequest: Sendable {
+  public var request: FetchRequest
+  public var entity: Entity
+  public var model: Model
+  public var predicate: BoundPredicate?
+  /// The request's sort descriptors, with the primary key appended as the last tie-breaker.
+  public var sorts: [ResolvedSort]
+  public var section: ResolvedKeyPath?
+  public var prefetch: [Relationship]
+
+  /// Every relationship a query must join: those in the predicate, sorts, section and
+  /// prefetch, each once, in a stable order.
+  public var joins: [Relationship] {
+    var out: [Relationship] = []
+    func add(_ r: Relationship?) {
+      if let r, !out.contains(r) { out.append(r) }
+    }
+    predicate?.keyPaths.forEach { add($0.relationship) }
+    sorts.forEach { add($0.keyPath.relationship) }
+    add(section?.relationship)
+    prefetch.forEach { add($0) }
+    return out
+  }
+
+  /// The row layout of materialized objects: the entity's attributes, then each prefetched
+  /// relationship's attributes as `relationship.attribute`.
+  public var rowLayout: RowLayout { RowLayout(entity: entity, prefetch: prefetch, model: model) }
+}
+
+/// A predicate whose key paths and literals are checked against the model.
+public indirect enum BoundPredicate: Sendable {
+  case comparison(ResolvedKeyPath, ComparisonOperator, Value)
+  case between(ResolvedKeyPath, Value, Value)
+  case `in`(ResolvedKeyPath, [Value])
+  case beginsWith(ResolvedKeyPath, String)
+  case contains(ResolvedKeyPath, String)
+  case and([BoundPredicate])
+  case or([BoundPredicate])
+  case not(BoundPredicate)
+  case constant(Bool)
+
+  init(_ p: Predicate, model: Model, entity: Entity) throws(FetchError) {
+    func key(_ k: String) throws(FetchError) -> ResolvedKeyPath { try model.resolve(k, from: entity) }
+    func lit(_ k: ResolvedKeyPath, _ v: Value) throws(FetchError) -> Value {
+      try BoundPredicate.coerce(v, to: k)
+    }
+    switch p {
+    case .comparison(let k, let op, let v):
+      let kp = try key(k)
+      self = .comparison(kp, op, try lit(kp, v))
+    case .between(let k, let lo, let hi):
+      let kp = try key(k)
+      self = .between(kp, try lit(kp, lo), try lit(kp, hi))
+    case .in(let k, let vs):
+      let kp = try key(k)
+      var out: [Value] = []
+      for v in vs { out.append(try lit(kp, v)) }
+      self = .in(kp, out)
+    case .beginsWith(let k, let s), .contains(let k, let s):
+      let kp = try key(k)
+      guard kp.attribute.type == .string else {
+        throw .typeMismatch(keyPath: k, expected: kp.attribute.type, literal: "'\(s)' (a string operator)")
+      }
+      if case .beginsWith = p { self = .beginsWith(kp, s) } else { self = .contains(kp, s) }
+    case .and(let ps):
+      var out: [BoundPredicate] = []
+      for q in ps { out.append(try BoundPredicate(q, model: model, entity: entity)) }
+      self = .and(out)
+    case .or(let ps):
+      var out: [BoundPredicate] = []
+      for q in ps { out.append(try BoundPredicate(q, model: model, entity: entity)) }
+      self = .or(out)
+    case .not(let q): self = .not(try BoundPredicate(q, model: model, entity: entity))
+    case .constant(let b): self = .constant(b)
+    }
+  }
+
+  /// Converts a literal to the attribute's type: integers widen to doubles, dates accept
+  /// ISO 8601 text and numbers (seconds); anything else is a type error.
+  static func coerce(_ v: Value, to k: ResolvedKeyPath) throws(FetchError) -> Value {
+    let t = k.attribute.type
+    switch (t, v) {
+    case (_, .null): return .null
+    case (.integer, .integer), (.double, .double), (.string, .string), (.bool, .bool),
+      (.date, .date):
+      return v
+    case (.double, .integer(let i)): return .double(Double(i))
+    case (.integer, .double(let d)) where d == d.rounded(): return .integer(Int64(d))
+    case (.integer, .double): return v
+    case (.date, .integer(let i)): return .date(Double(i))
+    case (.date, .double(let d)): return .date(d)
+    case (.date, .string(let s)):
+      if let secs = ISO8601.parse(Substring(s)) { return .date(Double(secs)) }
+    case (.bool, .integer(let i)) where i == 0 || i == 1: return .bool(i == 1)
+    default: break
+    }
+    throw .typeMismatch(keyPath: k.keyPath, expected: t, literal: v.literalText)
+  }
+
+  /// Every key path read, resolved.
+  public var keyPaths: [ResolvedKeyPath] {
+    switch self {
+    case .comparison(let k, _, _), .between(let k, _, _), .in(let k, _), .beginsWith(let k, _),
+      .contains(let k, _):
+      [k]
+    case .and(let ps), .or(let ps): ps.flatMap(\.keyPaths)
+    case .not(let p): p.keyPaths
+    case .constant: []
+    }
+  }
+}
+
+extension Value {
+  /// How the value reads in a predicate's text.
+  public var literalText: String {
+    switch self {
+    case .null: "nil"
+    case .integer(let v): String(v)
+    case .double(let v): String(v)
+    case .string(let s): "'\(s)'"
+    case .date(let d): ISO8601.format(seconds: Int64(d))
+    case .bool(let b): b ? "TRUE" : "FALSE"
+    }
+  }
+}
+
+/// Where each value of a materialized row sits.
+public struct RowLayout: Sendable, Equatable {
+  /// `name` or `relationship.name`, in row order.
+  public var keys: [String]
+  public var types: [AttributeType]
+
+  init(entity: Entity, prefetch: [Relationship], model: Model) {
+    keys = entity.attributes.map(\.name)
+    types = entity.attributes.map(\.type)
+    for r in prefetch {
+      guard let dest = try? model.entity(r.destination) else { continue }
+      keys += dest.attributes.map { "\(r.name).\($0.name)" }
+      types += dest.attributes.map(\.type)
+    }
+  }
+
+  /// The index of `key` in a row. O(keys).
+  public func index(of key: String) -> Int? { keys.firstIndex(of: key) }
+}

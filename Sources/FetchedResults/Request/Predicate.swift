@@ -1,0 +1,36 @@
+/// Comparison operators of a predicate.
+public enum ComparisonOperator: String, Sendable, Equatable {
+  case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">",
+    greaterOrEqual = ">="
+}
+
+/// A filter over an entity's attributes and to-one key paths (a subset of NSPredicate).
+///
+/// Values compare as SQL does: a comparison with NULL is unknown, and unknown is not true, so
+/// `NOT (field > 5)` excludes rows whose field is NULL in every store alike. `= nil` and
+/// `!= nil` test for NULL.
+public indirect enum Predicate: Sendable, Equatable {
+  case comparison(String, ComparisonOperator, Value)
+  /// Inclusive, as NSPredicate's BETWEEN.
+  case between(String, Value, Value)
+  case `in`(String, [Value])
+  /// Case- and diacritic-sensitive, byte-wise (NSPredicate without `[cd]`).
+  case beginsWith(String, String)
+  case contains(String, String)
+  case and([Predicate])
+  case or([Predicate])
+  case not(Predicate)
+  case constant(Bool)
+
+  /// Every key path the predicate reads.
+  public var keyPaths: [String] {
+    switch self {
+    case .comparison(let k, _, _), .between(let k, _, _), .in(let k, _), .beginsWith(let k, _),
+      .contains(let k, _):
+      [k]
+    case .and(let ps), .or(let ps): ps.flatMap(\.keyPaths)
+    case .not(let p): p.keyPaths
+    case .constant: []
+    }
+  }
+}

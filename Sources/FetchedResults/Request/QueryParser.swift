@@ -1,0 +1,252 @@
+/// Parses the command line's text forms of predicates and sort descriptors.
+///
+/// Predicates: `state IN {'TX','CA'} AND details.closeDate > 2009-01-01`,
+/// `name BEGINSWITH 'First'`, `totalDepth BETWEEN {1000, 5000}`, `NOT (field = nil)`;
+/// AND/OR/NOT (or `&&`, `||`, `!`), parentheses, ISO 8601 date literals. Sorts:
+/// `details.closeDate desc, name asc`.
+public enum QueryParser {
+  /// Parses a predicate. O(length).
+  public static func predicate(_ text: String) throws(FetchError) -> Predicate {
+    var p = try Parser(text)
+    let result = try p.parseOr()
+    guard p.peek.kind == .end else { throw p.error("expected AND, OR or the end of the predicate") }
+    return result
+  }
+
+  /// Parses a comma-separated list of `keyPath [asc|desc]`. O(length).
+  public static func sortDescriptors(_ text: String) throws(FetchError) -> [SortDescriptor] {
+    var p = try Parser(text)
+    var out: [SortDescriptor] = []
+    repeat {
+      if !out.isEmpty { p.advance() }
+      guard case .identifier(let key) = p.peek.kind else { throw p.error("expected a key path") }
+      p.advance()
+      var ascending = true
+      if case .identifier(let dir) = p.peek.kind {
+        switch dir.lowercased() {
+        case "asc", "ascending": ascending = true
+        case "desc", "descending": ascending = false
+        default: throw p.error("expected asc or desc")
+        }
+        p.advance()
+      }
+      out.append(SortDescriptor(key, ascending: ascending))
+    } while p.peek.kind == .comma
+    guard p.peek.kind == .end else { throw p.error("expected ',' or the end of the sort list") }
+    return out
+  }
+}
+
+private enum TokenKind: Equatable {
+  case identifier(String)
+  case string(String)
+  case number(Value)
+  case date(Double)
+  case op(ComparisonOperator)
+  case lbrace, rbrace, lparen, rparen, comma, and, or, not, end
+}
+
+private struct Token {
+  var kind: TokenKind
+  var position: Int
+}
+
+private struct Parser {
+  let input: String
+  var tokens: [Token] = []
+  var index = 0
+
+  init(_ text: String) throws(FetchError) {
+    input = text
+    tokens = try Self.lex(text)
+  }
+
+  var peek: Token { tokens[index] }
+  mutating func advance() { if index < tokens.count - 1 { index += 1 } }
+
+  func error(_ message: String, at position: Int? = nil) -> FetchError {
+    .parse(ParseError(message: message, input: input, position: position ?? peek.position))
+  }
+
+  mutating func parseOr() throws(FetchError) -> Predicate {
+    var terms = [try parseAnd()]
+    while peek.kind == .or {
+      advance()
+      terms.append(try parseAnd())
+    }
+    return terms.count == 1 ? terms[0] : .or(terms)
+  }
+
+  mutating func parseAnd() throws(FetchError) -> Predicate {
+    var terms = [try parseUnary()]
+    while peek.kind == .and {
+      advance()
+      terms.append(try parseUnary())
+    }
+    return terms.count == 1 ? terms[0] : .and(terms)
+  }
+
+  mutating func parseUnary() throws(FetchError) -> Predicate {
+    switch peek.kind {
+    case .not:
+      advance()
+      return .not(try parseUnary())
+    case .lparen:
+      advance()
+      let inner = try parseOr()
+      guard peek.kind == .rparen else { throw error("expected ')'") }
+      advance()
+      return inner
+    case .identifier(let word) where ["truepredicate", "falsepredicate"].contains(word.lowercased()):
+      advance()
+      return .constant(word.lowercased() == "truepredicate")
+    case .identifier(let key):
+      advance()
+      return try parseComparison(key)
+    default:
+      throw error("expected a key path, NOT or '('")
+    }
+  }
+
+  mutating func parseComparison(_ key: String) throws(FetchError) -> Predicate {
+    switch peek.kind {
+    case .op(let op):
+      advance()
+      return .comparison(key, op, try parseLiteral())
+    case .identifier(let word):
+      switch word.uppercased() {
+      case "IN":
+        advance()
+        return .in(key, try parseList(exactly: nil))
+      case "BETWEEN":
+        advance()
+        let bounds = try parseList(exactly: 2)
+        return .between(key, bounds[0], bounds[1])
+      case "BEGINSWITH", "CONTAINS":
+        advance()
+        guard case .string(let s) = peek.kind else { throw error("\(word.uppercased()) takes a string literal") }
+        advance()
+        return word.uppercased() == "BEGINSWITH" ? .beginsWith(key, s) : .contains(key, s)
+      default: break
+      }
+    default: break
+    }
+    throw error("expected an operator (=, !=, <, <=, >, >=, IN, BETWEEN, BEGINSWITH, CONTAINS) after '\(key)'")
+  }
+
+  mutating func parseList(exactly count: Int?) throws(FetchError) -> [Value] {
+    guard peek.kind == .lbrace else { throw error("expected '{'") }
+    let start = peek.position
+    advance()
+    var values: [Value] = []
+    if peek.kind != .rbrace {
+      values.append(try parseLiteral())
+      while peek.kind == .comma {
+        advance()
+        values.append(try parseLiteral())
+      }
+    }
+    guard peek.kind == .rbrace else { throw error("expected ',' or '}'") }
+    if let count, values.count != count {
+      throw error("expected \(count) values in braces, found \(values.count)", at: start)
+    }
+    advance()
+    return values
+  }
+
+  mutating func parseLiteral() throws(FetchError) -> Value {
+    let value: Value
+    switch peek.kind {
+    case .string(let s): value = .string(s)
+    case .number(let v): value = v
+    case .date(let d): value = .date(d)
+    case .identifier(let w) where ["nil", "null"].contains(w.lowercased()): value = .null
+    case .identifier(let w) where ["true", "yes"].contains(w.lowercased()): value = .bool(true)
+    case .identifier(let w) where ["false", "no"].contains(w.lowercased()): value = .bool(false)
+    default: throw error("expected a value (a 'string', a number, a date such as 2009-01-01, TRUE, FALSE or nil)")
+    }
+    advance()
+    return value
+  }
+
+  static func lex(_ text: String) throws(FetchError) -> [Token] {
+    let chars = Array(text)
+    var tokens: [Token] = []
+    var i = 0
+    func fail(_ m: String, _ at: Int) -> FetchError {
+      .parse(ParseError(message: m, input: text, position: at))
+    }
+    func isIdentifierChar(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" || c == "." }
+    while i < chars.count {
+      let c = chars[i]
+      let start = i
+      if c.isWhitespace {
+        i += 1
+        continue
+      }
+      func emit(_ k: TokenKind, length: Int) {
+        tokens.append(Token(kind: k, position: start))
+        i += length
+      }
+      let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
+      switch c {
+      case "{": emit(.lbrace, length: 1)
+      case "}": emit(.rbrace, length: 1)
+      case "(": emit(.lparen, length: 1)
+      case ")": emit(.rparen, length: 1)
+      case ",": emit(.comma, length: 1)
+      case "=": emit(.op(.equal), length: next == "=" ? 2 : 1)
+      case "!" where next == "=": emit(.op(.notEqual), length: 2)
+      case "!": emit(.not, length: 1)
+      case "<" where next == ">": emit(.op(.notEqual), length: 2)
+      case "<": next == "=" ? emit(.op(.lessOrEqual), length: 2) : emit(.op(.less), length: 1)
+      case ">": next == "=" ? emit(.op(.greaterOrEqual), length: 2) : emit(.op(.greater), length: 1)
+      case "&" where next == "&": emit(.and, length: 2)
+      case "|" where next == "|": emit(.or, length: 2)
+      case "'", "\"":
+        var s = ""
+        var j = i + 1
+        while j < chars.count && chars[j] != c {
+          if chars[j] == "\\" && j + 1 < chars.count { j += 1 }
+          s.append(chars[j])
+          j += 1
+        }
+        guard j < chars.count else { throw fail("unterminated string", start) }
+        tokens.append(Token(kind: .string(s), position: start))
+        i = j + 1
+      case _ where c.isNumber || (c == "-" && (next?.isNumber ?? false)):
+        var j = i + 1
+        while j < chars.count && (chars[j].isNumber || ".-:TZ+e".contains(chars[j])) { j += 1 }
+        let word = String(chars[i..<j])
+        if word.count >= 10, word.dropFirst().contains("-") {
+          guard let secs = ISO8601.parse(Substring(word)) else {
+            throw fail("'\(word)' is not a date (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)", start)
+          }
+          tokens.append(Token(kind: .date(Double(secs)), position: start))
+        } else if let v = Int64(word) {
+          tokens.append(Token(kind: .number(.integer(v)), position: start))
+        } else if let d = Double(word) {
+          tokens.append(Token(kind: .number(.double(d)), position: start))
+        } else {
+          throw fail("'\(word)' is not a number", start)
+        }
+        i = j
+      case _ where c.isLetter || c == "_":
+        var j = i + 1
+        while j < chars.count && isIdentifierChar(chars[j]) { j += 1 }
+        let word = String(chars[i..<j])
+        switch word.uppercased() {
+        case "AND": tokens.append(Token(kind: .and, position: start))
+        case "OR": tokens.append(Token(kind: .or, position: start))
+        case "NOT": tokens.append(Token(kind: .not, position: start))
+        default: tokens.append(Token(kind: .identifier(word), position: start))
+        }
+        i = j
+      default:
+        throw fail("unexpected character '\(c)'", start)
+      }
+    }
+    tokens.append(Token(kind: .end, position: chars.count))
+    return tokens
+  }
+}

@@ -1,0 +1,335 @@
+/// Core Data's in-memory store: every table in typed columns, predicates and sorts evaluated
+/// in Swift.
+///
+/// Not thread-safe: use one store from one thread at a time, as one managed object context.
+public final class MemoryStore: Store {
+  public let model: Model
+  public private(set) var counters = StoreCounters()
+  private var tables: [String: MemoryTable] = [:]
+  private var sequence = 0
+
+  /// An empty store for `model`.
+  public init(model: Model) {
+    self.model = model
+    for e in model.entities { tables[e.name] = MemoryTable(entity: e) }
+  }
+
+  public func resetCounters() { counters = StoreCounters() }
+
+  /// Appends rows without reporting a transaction: for bulk loading. `values` follow the
+  /// entity's attribute order. O(1) amortized per row.
+  public func load(entity: String, id: Int64, values: [Value]) throws {
+    guard let t = tables[entity] else { throw FetchError.unknownEntity(entity, known: model.entities.map(\.name)) }
+    try t.append(id: id, values: values)
+  }
+
+  /// Rows of `entity`, deleted rows excluded.
+  public func rowCount(_ entity: String) -> Int { tables[entity]?.liveCount ?? 0 }
+
+  public func fetchIDs(_ request: ResolvedRequest) throws -> [Int64] {
+    counters.queries += 1
+    let t = table(request)
+    return orderedRows(request).map { t.ids[$0] }
+  }
+
+  public func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject] {
+    counters.queries += 1
+    let t = table(request)
+    let layout = request.rowLayout
+    let readers = rowReaders(request)
+    var out: [FetchedObject] = []
+    out.reserveCapacity(ids.count)
+    for id in ids {
+      guard let row = t.rowOfID[id] else { continue }
+      out.append(FetchedObject(id: id, values: readers.map { $0(row) }, layout: layout))
+    }
+    counters.rowsMaterialized += out.count
+    return out
+  }
+
+  public func fetchObjects(_ request: ResolvedRequest) throws -> [FetchedObject] {
+    counters.queries += 1
+    let t = table(request)
+    let layout = request.rowLayout
+    let readers = rowReaders(request)
+    let out = orderedRows(request).map { row in
+      FetchedObject(id: t.ids[row], values: readers.map { $0(row) }, layout: layout)
+    }
+    counters.rowsMaterialized += out.count
+    return out
+  }
+
+  public func count(_ request: ResolvedRequest) throws -> Int {
+    counters.queries += 1
+    if request.request.fetchLimit == 0 && request.request.fetchOffset == 0 {
+      return matchingRows(request).count
+    }
+    return orderedRows(request).count
+  }
+
+  public func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] {
+    counters.queries += 1
+    guard let section = request.section else {
+      throw FetchError.invalidRequest("section counts need a section key path")
+    }
+    let key = reader(section, table(request))
+    var out: [SectionCount] = []
+    for row in orderedRows(request) {
+      let v = key(row)
+      if let last = out.last, last.value == v {
+        out[out.count - 1].count += 1
+      } else {
+        out.append(SectionCount(value: v, count: 1))
+      }
+    }
+    return out
+  }
+
+  @discardableResult
+  public func commit(_ operations: [WriteOperation]) throws -> StoreTransaction {
+    // Validate everything first: a transaction applies whole or not at all.
+    var nextIDs: [String: Int64] = [:]
+    var plannedInserts: [String: Set<Int64>] = [:]
+    for op in operations {
+      switch op {
+      case .insert(let e, let values):
+        let t = try tableNamed(e)
+        try t.validate(values, forInsert: true)
+        let id: Int64
+        if case .integer(let given)? = values["id"] {
+          id = given
+        } else {
+          id = (nextIDs[e] ?? (t.maxID + 1))
+        }
+        guard t.rowOfID[id] == nil, plannedInserts[e, default: []].insert(id).inserted else {
+          throw FetchError.store("\(e): id \(id) already exists")
+        }
+        nextIDs[e] = max(nextIDs[e] ?? t.maxID + 1, id + 1)
+      case .update(let e, let id, let values):
+        let t = try tableNamed(e)
+        guard t.rowOfID[id] != nil || plannedInserts[e]?.contains(id) == true else {
+          throw FetchError.store("\(e): no row with id \(id) to update")
+        }
+        try t.validate(values, forInsert: false)
+      case .delete(let e, let id):
+        let t = try tableNamed(e)
+        guard t.rowOfID[id] != nil || plannedInserts[e]?.contains(id) == true else {
+          throw FetchError.store("\(e): no row with id \(id) to delete")
+        }
+      }
+    }
+    var changes: [String: EntityChanges] = [:]
+    var order: [String] = []
+    func record(_ e: String, _ body: (inout EntityChanges) -> Void) {
+      if changes[e] == nil {
+        changes[e] = EntityChanges(entity: e)
+        order.append(e)
+      }
+      body(&changes[e]!)
+    }
+    for op in operations {
+      switch op {
+      case .insert(let e, let values):
+        let t = tables[e]!
+        let id: Int64
+        if case .integer(let given)? = values["id"] { id = given } else { id = t.maxID + 1 }
+        try t.append(id: id, values: t.entity.attributes.map { values[$0.name] ?? .null })
+        record(e) { $0.inserted.append(id) }
+      case .update(let e, let id, let values):
+        let changed = tables[e]!.update(id: id, values: values)
+        record(e) { c in
+          if c.inserted.contains(id) { return }
+          c.updated[id, default: []].formUnion(changed)
+        }
+      case .delete(let e, let id):
+        tables[e]!.delete(id: id)
+        record(e) { c in
+          if let i = c.inserted.firstIndex(of: id) {
+            c.inserted.remove(at: i)
+          } else {
+            c.updated[id] = nil
+            c.deleted.append(id)
+          }
+        }
+      }
+    }
+    sequence += 1
+    return StoreTransaction(sequence: sequence, changes: order.map { changes[$0]! })
+  }
+
+  // MARK: evaluation
+
+  private func tableNamed(_ e: String) throws -> MemoryTable {
+    guard let t = tables[e] else { throw FetchError.unknownEntity(e, known: model.entities.map(\.name)) }
+    return t
+  }
+
+  private func table(_ request: ResolvedRequest) -> MemoryTable { tables[request.entity.name]! }
+
+  /// A function reading `keyPath` for a row of `t`, following one to-one relationship.
+  private func reader(_ keyPath: ResolvedKeyPath, _ t: MemoryTable) -> (Int) -> Value {
+    guard let rel = keyPath.relationship else { return t.reader(keyPath.attribute.name) }
+    let dest = tables[rel.destination]!
+    let join = joinFunction(rel, from: t, to: dest)
+    let read = dest.reader(keyPath.attribute.name)
+    return { row in join(row).map(read) ?? .null }
+  }
+
+  /// Source row → destination row of a to-one relationship.
+  private func joinFunction(_ rel: Relationship, from t: MemoryTable, to dest: MemoryTable) -> (Int) -> Int? {
+    let sourceKey = t.reader(t.entity.attribute(rel.sourceColumn.camelCased(in: t.entity))?.name ?? "id")
+    let index = dest.uniqueIndex(onColumn: rel.destinationColumn)
+    return { row in
+      switch sourceKey(row) {
+      case .integer(let k): index[k]
+      default: nil
+      }
+    }
+  }
+
+  private func rowReaders(_ request: ResolvedRequest) -> [(Int) -> Value] {
+    let t = table(request)
+    var readers = t.entity.attributes.map { t.reader($0.name) }
+    for rel in request.prefetch {
+      let dest = tables[rel.destination]!
+      let join = joinFunction(rel, from: t, to: dest)
+      for a in dest.entity.attributes {
+        let read = dest.reader(a.name)
+        readers.append { row in join(row).map(read) ?? .null }
+      }
+    }
+    return readers
+  }
+
+  private func matchingRows(_ request: ResolvedRequest) -> [Int] {
+    let t = table(request)
+    let live = t.liveRows
+    guard let predicate = request.predicate else { return live }
+    let test = compile(predicate, t)
+    return live.filter { test($0) == true }
+  }
+
+  /// Rows matching the request in its total order, offset and limit applied.
+  /// O(n log n) comparisons over precomputed sort keys.
+  private func orderedRows(_ request: ResolvedRequest) -> [Int] {
+    let t = table(request)
+    var rows = matchingRows(request)
+    let keys: [(values: [Value], ascending: Bool)] = request.sorts.map { s in
+      let read = reader(s.keyPath, t)
+      var column = [Value](repeating: .null, count: t.ids.count)
+      for r in rows { column[r] = read(r) }
+      return (column, s.ascending)
+    }
+    rows.sort { a, b in
+      for k in keys {
+        let c = Value.compare(k.values[a], k.values[b])
+        if c != 0 { return k.ascending ? c < 0 : c > 0 }
+      }
+      return false
+    }
+    let offset = min(request.request.fetchOffset, rows.count)
+    let end = request.request.fetchLimit > 0 ? min(rows.count, offset + request.request.fetchLimit) : rows.count
+    return offset == 0 && end == rows.count ? rows : Array(rows[offset..<end])
+  }
+
+  /// Compiles a predicate to a three-valued test: nil is SQL's unknown.
+  private func compile(_ p: BoundPredicate, _ t: MemoryTable) -> (Int) -> Bool? {
+    switch p {
+    case .constant(let b): return { _ in b }
+    case .comparison(let k, let op, let v):
+      let read = reader(k, t)
+      if v.isNull {
+        switch op {
+        case .equal: return { read($0).isNull }
+        case .notEqual: return { !read($0).isNull }
+        default: return { _ in nil }
+        }
+      }
+      return { row in
+        let x = read(row)
+        if x.isNull { return nil }
+        let c = Value.compare(x, v)
+        switch op {
+        case .equal: return c == 0
+        case .notEqual: return c != 0
+        case .less: return c < 0
+        case .lessOrEqual: return c <= 0
+        case .greater: return c > 0
+        case .greaterOrEqual: return c >= 0
+        }
+      }
+    case .between(let k, let lo, let hi):
+      let read = reader(k, t)
+      return { row in
+        let x = read(row)
+        if x.isNull || lo.isNull || hi.isNull { return nil }
+        return Value.compare(x, lo) >= 0 && Value.compare(x, hi) <= 0
+      }
+    case .in(let k, let values):
+      let read = reader(k, t)
+      let set = Set(values.filter { !$0.isNull })
+      let hasNull = values.contains(where: \.isNull)
+      return { row in
+        let x = read(row)
+        if x.isNull { return nil }
+        if set.contains(x) { return true }
+        return hasNull ? nil : false
+      }
+    case .beginsWith(let k, let prefix):
+      let read = reader(k, t)
+      return { row in
+        guard case .string(let s) = read(row) else { return nil }
+        return s.utf8.starts(with: prefix.utf8)
+      }
+    case .contains(let k, let needle):
+      let read = reader(k, t)
+      let n = Array(needle.utf8)
+      return { row in
+        guard case .string(let s) = read(row) else { return nil }
+        if n.isEmpty { return true }
+        let h = Array(s.utf8)
+        guard h.count >= n.count else { return false }
+        for i in 0...(h.count - n.count) where h[i] == n[0] && Array(h[i..<(i + n.count)]) == n {
+          return true
+        }
+        return false
+      }
+    case .and(let ps):
+      let tests = ps.map { compile($0, t) }
+      return { row in
+        var unknown = false
+        for test in tests {
+          switch test(row) {
+          case false?: return false
+          case nil: unknown = true
+          case true?: break
+          }
+        }
+        return unknown ? nil : true
+      }
+    case .or(let ps):
+      let tests = ps.map { compile($0, t) }
+      return { row in
+        var unknown = false
+        for test in tests {
+          switch test(row) {
+          case true?: return true
+          case nil: unknown = true
+          case false?: break
+          }
+        }
+        return unknown ? nil : false
+      }
+    case .not(let q):
+      let test = compile(q, t)
+      return { row in test(row).map { !$0 } }
+    }
+  }
+}
+
+extension String {
+  /// The attribute name whose column is `self` (`info_id` → `infoID`), if the entity has one.
+  func camelCased(in entity: Entity) -> String {
+    entity.attributes.first { $0.column == self }?.name ?? self
+  }
+}

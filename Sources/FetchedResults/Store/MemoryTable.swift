@@ -1,0 +1,168 @@
+/// One entity's rows in typed columns: 8 bytes per integer, double or date, 16 per string,
+/// plus a null flag per row for optional attributes.
+final class MemoryTable {
+  let entity: Entity
+  private(set) var ids: [Int64] = []
+  private(set) var columns: [MemoryColumn]
+  private(set) var alive: [Bool] = []
+  private(set) var rowOfID: [Int64: Int] = [:]
+  private(set) var maxID: Int64 = 0
+  private(set) var liveCount = 0
+  /// value → row, for columns that joins look up; dropped on every write.
+  private var indexes: [String: [Int64: Int]] = [:]
+
+  init(entity: Entity) {
+    self.entity = entity
+    columns = entity.attributes.map { MemoryColumn(type: $0.type, optional: $0.isOptional) }
+  }
+
+  var liveRows: [Int] { alive.indices.filter { alive[$0] } }
+
+  func append(id: Int64, values: [Value]) throws {
+    guard values.count == columns.count else {
+      throw FetchError.store("\(entity.name): \(values.count) values for \(columns.count) attributes")
+    }
+    guard rowOfID[id] == nil else { throw FetchError.store("\(entity.name): id \(id) already exists") }
+    for (i, v) in values.enumerated() {
+      guard columns[i].accepts(v) else {
+        throw FetchError.store("\(entity.name).\(entity.attributes[i].name): \(v.literalText) does not fit \(columns[i].type.rawValue)\(columns[i].optional ? "" : " (not optional)")")
+      }
+    }
+    let row = ids.count
+    ids.append(id)
+    alive.append(true)
+    for (i, v) in values.enumerated() { columns[i].append(v) }
+    rowOfID[id] = row
+    maxID = max(maxID, id)
+    liveCount += 1
+    indexes.removeAll()
+  }
+
+  func validate(_ values: [String: Value], forInsert: Bool) throws {
+    for (key, v) in values where !(key == "id" && forInsert) {
+      guard let i = entity.attributeIndex(key) else {
+        throw FetchError.unknownKeyPath(key, entity: entity.name, known: entity.attributes.map(\.name))
+      }
+      guard columns[i].accepts(v) else {
+        throw FetchError.store("\(entity.name).\(key): \(v.literalText) does not fit \(columns[i].type.rawValue)")
+      }
+    }
+    if forInsert {
+      for (i, a) in entity.attributes.enumerated() where !a.isOptional && values[a.name] == nil {
+        _ = i
+        throw FetchError.store("\(entity.name).\(a.name) is required")
+      }
+    }
+  }
+
+  /// Sets values and returns the names of those that changed.
+  func update(id: Int64, values: [String: Value]) -> Set<String> {
+    let row = rowOfID[id]!
+    var changed: Set<String> = []
+    for (key, v) in values {
+      let i = entity.attributeIndex(key)!
+      if columns[i].value(row) != v {
+        columns[i].set(row, v)
+        changed.insert(key)
+      }
+    }
+    if !changed.isEmpty { indexes.removeAll() }
+    return changed
+  }
+
+  func delete(id: Int64) {
+    let row = rowOfID.removeValue(forKey: id)!
+    alive[row] = false
+    liveCount -= 1
+    indexes.removeAll()
+  }
+
+  /// Reads attribute `name` (or the primary key, `id`) of a row.
+  func reader(_ name: String) -> (Int) -> Value {
+    if name == "id" || entity.attribute(name) == nil {
+      let ids = self.ids
+      return { .integer(ids[$0]) }
+    }
+    let column = columns[entity.attributeIndex(name)!]
+    return { column.value($0) }
+  }
+
+  /// value → row for an integer column (or the primary key), live rows only.
+  func uniqueIndex(onColumn column: String) -> [Int64: Int] {
+    if column == entity.primaryKey { return rowOfID }
+    if let cached = indexes[column] { return cached }
+    var index: [Int64: Int] = [:]
+    if let i = entity.attributes.firstIndex(where: { $0.column == column }) {
+      for row in ids.indices where alive[row] {
+        if case .integer(let k) = columns[i].value(row) { index[k] = row }
+      }
+    }
+    indexes[column] = index
+    return index
+  }
+}
+
+/// One typed column; only the array of its type is used.
+struct MemoryColumn {
+  let type: AttributeType
+  let optional: Bool
+  private var integers: [Int64] = []
+  private var doubles: [Double] = []
+  private var strings: [String] = []
+  private var nulls: [Bool] = []
+
+  init(type: AttributeType, optional: Bool) {
+    self.type = type
+    self.optional = optional
+  }
+
+  func accepts(_ v: Value) -> Bool {
+    switch (type, v) {
+    case (_, .null): optional
+    case (.integer, .integer), (.double, .double), (.string, .string), (.date, .date),
+      (.bool, .bool):
+      true
+    default: false
+    }
+  }
+
+  @inline(__always) func value(_ row: Int) -> Value {
+    if optional && nulls[row] { return .null }
+    switch type {
+    case .integer: return .integer(integers[row])
+    case .double: return .double(doubles[row])
+    case .date: return .date(doubles[row])
+    case .bool: return .bool(integers[row] != 0)
+    case .string: return .string(strings[row])
+    }
+  }
+
+  mutating func append(_ v: Value) {
+    if optional { nulls.append(v.isNull) }
+    switch type {
+    case .integer, .bool: integers.append(Self.integer(v))
+    case .double, .date: doubles.append(v.numeric ?? 0)
+    case .string: strings.append(Self.string(v))
+    }
+  }
+
+  mutating func set(_ row: Int, _ v: Value) {
+    if optional { nulls[row] = v.isNull }
+    switch type {
+    case .integer, .bool: integers[row] = Self.integer(v)
+    case .double, .date: doubles[row] = v.numeric ?? 0
+    case .string: strings[row] = Self.string(v)
+    }
+  }
+
+  private static func integer(_ v: Value) -> Int64 {
+    switch v {
+    case .integer(let i): i
+    case .bool(let b): b ? 1 : 0
+    default: 0
+    }
+  }
+  private static func string(_ v: Value) -> String {
+    if case .string(let s) = v { s } else { "" }
+  }
+}

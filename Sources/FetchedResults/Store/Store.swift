@@ -1,0 +1,98 @@
+/// One materialized row: its primary key and its values in the request's `RowLayout` order.
+public struct FetchedObject: Sendable, Equatable {
+  public let id: Int64
+  public let values: [Value]
+  public let layout: RowLayout
+
+  public init(id: Int64, values: [Value], layout: RowLayout) {
+    self.id = id
+    self.values = values
+    self.layout = layout
+  }
+
+  /// The value for `key` (`name` or `relationship.name`), nil if the layout lacks it.
+  /// O(keys) lookup; prefer `values[i]` with an index from `layout.index(of:)` in loops.
+  public subscript(key: String) -> Value? { layout.index(of: key).map { values[$0] } }
+}
+
+/// What a store has done since its counters were last reset. Tests assert these exactly.
+public struct StoreCounters: Sendable, Equatable {
+  /// Statements executed (or, in memory, query evaluations).
+  public var queries = 0
+  /// Rows turned into `FetchedObject`s.
+  public var rowsMaterialized = 0
+  public init() {}
+}
+
+/// A section of a grouped count: the section key's value and how many rows have it.
+public struct SectionCount: Sendable, Equatable {
+  public var value: Value
+  public var count: Int
+  public init(value: Value, count: Int) {
+    self.value = value
+    self.count = count
+  }
+}
+
+/// One write of a transaction.
+public enum WriteOperation: Sendable, Equatable {
+  /// Inserts a row; `values` are by attribute name, and may include `id`.
+  case insert(entity: String, values: [String: Value])
+  case update(entity: String, id: Int64, values: [String: Value])
+  case delete(entity: String, id: Int64)
+}
+
+/// What one committed transaction changed in one entity (NSManagedObjectContextDidSave).
+public struct EntityChanges: Sendable, Equatable {
+  public var entity: String
+  public var inserted: [Int64] = []
+  /// Updated IDs with the attribute names whose values changed.
+  public var updated: [Int64: Set<String>] = [:]
+  public var deleted: [Int64] = []
+  public init(entity: String) { self.entity = entity }
+}
+
+/// A committed transaction, as stores report it to observers.
+public struct StoreTransaction: Sendable, Equatable {
+  /// Increases by one per transaction committed through this store.
+  public var sequence: Int
+  public var changes: [EntityChanges]
+
+  public init(sequence: Int, changes: [EntityChanges]) {
+    self.sequence = sequence
+    self.changes = changes
+  }
+  /// The changes to `entity`, if any.
+  public func changes(for entity: String) -> EntityChanges? { changes.first { $0.entity == entity } }
+}
+
+/// What the engine needs from a storage engine, and nothing store-specific.
+///
+/// Every method takes a request already resolved against `model`. Stores count the queries
+/// they issue and the rows they materialize in `counters`.
+public protocol Store: AnyObject {
+  var model: Model { get }
+  var counters: StoreCounters { get }
+  func resetCounters()
+
+  /// The primary keys matching the request, in its total order, limit and offset applied.
+  /// One query.
+  func fetchIDs(_ request: ResolvedRequest) throws -> [Int64]
+
+  /// The rows for `ids`, in any order; IDs that no longer exist are absent. One query.
+  func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject]
+
+  /// Every matching row, in order, limit and offset applied (a full fetch). One query.
+  func fetchObjects(_ request: ResolvedRequest) throws -> [FetchedObject]
+
+  /// How many rows match, limit and offset applied. One query.
+  func count(_ request: ResolvedRequest) throws -> Int
+
+  /// Rows per value of the section key path, in the order of the first sort descriptor, by
+  /// one grouped query, never by loading rows.
+  func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount]
+
+  /// Applies `operations` atomically and reports what changed.
+  @discardableResult
+  func commit(_ operations: [WriteOperation]) throws -> StoreTransaction
+}

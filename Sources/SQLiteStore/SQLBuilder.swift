@@ -1,0 +1,110 @@
+import FetchedResults
+import GRDB
+
+/// Compiles a resolved request to SQL. The text depends only on the request's shape, so
+/// GRDB's statement cache reuses one prepared statement per shape.
+struct SQLBuilder {
+  let from: String
+  let whereClause: String
+  let orderBy: String
+  let limitClause: String
+  let arguments: [DatabaseValue]
+  let selectColumns: String
+  let sectionExpression: String?
+  let sectionDescending: Bool
+  let hasLimit: Bool
+
+  init(_ r: ResolvedRequest) {
+    // t0 is the entity; t1, t2… the joined destinations, in `joins` order.
+    let joins = r.joins
+    func alias(_ rel: Relationship?) -> String {
+      guard let rel, let i = joins.firstIndex(of: rel) else { return "t0" }
+      return "t\(i + 1)"
+    }
+    func column(_ k: ResolvedKeyPath) -> String {
+      let name = k.attribute.name == "id" && k.entity.attribute("id") == nil ? k.entity.primaryKey : k.attribute.column
+      return "\(alias(k.relationship)).\(name)"
+    }
+    var from = "\(r.entity.table) t0"
+    for (i, rel) in joins.enumerated() {
+      let dest = (try? r.model.entity(rel.destination))?.table ?? rel.destination
+      from += " LEFT JOIN \(dest) t\(i + 1) ON t\(i + 1).\(rel.destinationColumn) = t0.\(rel.sourceColumn)"
+    }
+    self.from = from
+    var args: [DatabaseValue] = []
+    if let p = r.predicate {
+      whereClause = " WHERE " + Self.compile(p, column, &args)
+    } else {
+      whereClause = ""
+    }
+    arguments = args
+    orderBy = " ORDER BY " + r.sorts.map { "\(column($0.keyPath)) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+    let limit = r.request.fetchLimit
+    let offset = r.request.fetchOffset
+    hasLimit = limit > 0 || offset > 0
+    limitClause = hasLimit ? " LIMIT \(limit > 0 ? limit : -1) OFFSET \(offset)" : ""
+    var cols = ["t0.\(r.entity.primaryKey)"] + r.entity.attributes.map { "t0.\($0.column)" }
+    for rel in r.prefetch {
+      if let dest = try? r.model.entity(rel.destination) {
+        cols += dest.attributes.map { "\(alias(rel)).\($0.column)" }
+      }
+    }
+    selectColumns = cols.joined(separator: ", ")
+    sectionExpression = r.section.map(column)
+    sectionDescending = r.sorts.first.map { !$0.ascending } ?? false
+  }
+
+  var idQuery: String { "SELECT t0.id FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
+  var fullQuery: String { "SELECT \(selectColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
+  func rowsByIDQuery(count: Int) -> String {
+    "SELECT \(selectColumns) FROM \(from) WHERE t0.id IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+  }
+  var countQuery: String {
+    hasLimit
+      ? "SELECT count(*) FROM (SELECT t0.id FROM \(from)\(whereClause)\(orderBy)\(limitClause))"
+      : "SELECT count(*) FROM \(from)\(whereClause)"
+  }
+  /// One grouped query; with a limit or offset it groups the limited, ordered rows.
+  var sectionQuery: String {
+    let s = sectionExpression ?? "NULL"
+    let dir = sectionDescending ? "DESC" : "ASC"
+    if hasLimit {
+      return "SELECT s, count(*) FROM (SELECT \(s) AS s FROM \(from)\(whereClause)\(orderBy)\(limitClause)) GROUP BY s ORDER BY s \(dir)"
+    }
+    return "SELECT \(s), count(*) FROM \(from)\(whereClause) GROUP BY \(s) ORDER BY \(s) \(dir)"
+  }
+
+  private static func compile(
+    _ p: BoundPredicate, _ column: (ResolvedKeyPath) -> String, _ args: inout [DatabaseValue]
+  ) -> String {
+    func bind(_ v: Value) -> String {
+      args.append(SQLiteStore.databaseValue(v))
+      return "?"
+    }
+    switch p {
+    case .constant(let b): return b ? "1" : "0"
+    case .comparison(let k, let op, let v):
+      if v.isNull {
+        switch op {
+        case .equal: return "\(column(k)) IS NULL"
+        case .notEqual: return "\(column(k)) IS NOT NULL"
+        default: return "NULL"
+        }
+      }
+      return "\(column(k)) \(op.rawValue) \(bind(v))"
+    case .between(let k, let lo, let hi):
+      return "\(column(k)) BETWEEN \(bind(lo)) AND \(bind(hi))"
+    case .in(let k, let values):
+      if values.isEmpty { return "0" }
+      return "\(column(k)) IN (\(values.map(bind).joined(separator: ",")))"
+    case .beginsWith(let k, let s):
+      // instr, not LIKE: LIKE ignores ASCII case, NSPredicate's BEGINSWITH does not.
+      return "instr(\(column(k)), \(bind(.string(s)))) = 1"
+    case .contains(let k, let s):
+      return "instr(\(column(k)), \(bind(.string(s)))) > 0"
+    case .and(let ps): return "(" + ps.map { compile($0, column, &args) }.joined(separator: " AND ") + ")"
+    case .or(let ps): return "(" + ps.map { compile($0, column, &args) }.joined(separator: " OR ") + ")"
+    case .not(let q): return "NOT (" + compile(q, column, &args) + ")"
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Datasets
+import FetchBenchKit
+import FetchedResults
+import Foundation
+
+struct Fetch: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run one fetch request through a FetchedResultsController, for inspection.",
+    discussion: """
+      Examples:
+        fetchbench fetch --dataset banks --store sqlite --ids | head
+        fetchbench fetch --dataset banks --section state --sort 'state asc, name asc' --sections
+        fetchbench fetch --dataset banks --where "state IN {'TX','CA'} AND details.closeDate > 2009-01-01" --stats
+      """)
+
+  @Option(help: "banks or wells.") var dataset = "banks"
+  @Option(help: "memory or sqlite.") var store = "sqlite"
+  @Option(help: "Entity to fetch (default: FailedBankInfo for banks, Well for wells).") var entity: String?
+  @Option(help: "Sort descriptors, e.g. 'details.closeDate desc, name asc' (default: the dataset's).")
+  var sort: String?
+  @Option(help: "Section key path; it must be the first sort key.") var section: String?
+  @Option(name: .customLong("where"), help: "Predicate, e.g. \"state IN {'TX','CA'} AND details.closeDate > 2009-01-01\".")
+  var predicate: String?
+  @Option(parsing: .unconditional, help: "fetchBatchSize: 0 fetches every row at once.") var batchSize = 20
+  @Option(parsing: .unconditional, help: "fetchLimit (0 = none).") var limit = 0
+  @Option(parsing: .unconditional, help: "fetchOffset.") var offset = 0
+  @Option(help: "Prefetch these to-one relationships with each row (comma-separated).") var prefetch: String?
+  @Flag(help: "Print the IDs in order, one per line, without loading rows.") var ids = false
+  @Flag(help: "Print each section's name and count, tab-separated.") var sections = false
+  @Option(help: "Without --ids or --sections: how many rows to print.") var show = 20
+  @Flag(help: "Print queries issued, rows materialized and time on standard error.") var stats = false
+  @Option(parsing: .unconditional, help: "Dataset rows.") var rows = DatasetKind.defaultRows
+  @Option(help: "Dataset seed.") var seed: UInt64 = 1
+  @Option(help: "Datasets folder.") var datasets = "datasets"
+  @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []
+
+  func run() throws {
+    guard let kind = DatasetKind(rawValue: dataset) else {
+      throw ValidationError(DatasetError.unknownDataset(dataset).description)
+    }
+    guard let storeKind = StoreKind(rawValue: store) else {
+      throw ValidationError("unknown store '\(store)'; expected one of: \(StoreKind.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    guard !(ids && sections) else { throw ValidationError("--ids and --sections exclude each other") }
+    let request = try makeRequest(kind)
+    let location = DatasetLocation(kind: kind, rows: rows, seed: seed, directory: datasets, indexes: index)
+    do {
+      try execute(request, location: location, storeKind: storeKind)
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
+  }
+
+  func makeRequest(_ kind: DatasetKind) throws -> FetchRequest {
+    var request = DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
+    do {
+      if let entity {
+        request.entityName = entity
+        request.relationshipKeyPathsForPrefetching = []
+        request.sortDescriptors = []
+      }
+      if let sort { request.sortDescriptors = try QueryParser.sortDescriptors(sort) }
+      if let predicate { request.predicate = try QueryParser.predicate(predicate) }
+      if let prefetch {
+        request.relationshipKeyPathsForPrefetching = prefetch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      }
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
+    request.sectionNameKeyPath = section
+    request.fetchBatchSize = batchSize
+    request.fetchLimit = limit
+    request.fetchOffset = offset
+    return request
+  }
+
+  func execute(_ request: FetchRequest, location: DatasetLocation, storeKind: StoreKind) throws {
+    let start = DispatchTime.now()
+    do { // one scope for the store's lifetime
+      let store = try location.open(storeKind)
+      store.resetCounters()
+      let controller = FetchedResultsController(fetchRequest: request, store: store)
+      try controller.performFetch()
+      var out = OutputBuffer()
+      if ids {
+        for id in controller.fetchedIDs { out.line(String(id)) }
+      } else if sections {
+        for s in controller.sections { out.line("\(s.name)\t\(s.numberOfObjects)") }
+      } else {
+        let layout = try request.resolve(in: store.model).rowLayout
+        out.line((["id"] + layout.keys).joined(separator: "\t"))
+        for i in 0..<min(show, controller.count) {
+          let o = try controller.object(atGlobalIndex: i)
+          out.line(([String(o.id)] + o.values.map(\.displayText)).joined(separator: "\t"))
+        }
+      }
+      out.flush()
+      if stats {
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+        let c = store.counters
+        FileHandle.standardError.write(Data(
+          "rows\t\(controller.count)\nsections\t\(controller.sections.count)\nqueries\t\(c.queries)\nrows_materialized\t\(c.rowsMaterialized)\ntime_ms\t\(String(format: "%.1f", ms)) (including opening the store)\n".utf8))
+      }
+    }
+  }
+}
+
+/// Buffered standard output: printing 244,292 lines one `print` at a time is slow.
+struct OutputBuffer {
+  private var buffer = ""
+  mutating func line(_ s: String) {
+    buffer += s
+    buffer += "\n"
+    if buffer.utf8.count > 1 << 16 { flush() }
+  }
+  mutating func flush() {
+    FileHandle.standardOutput.write(Data(buffer.utf8))
+    buffer = ""
+  }
+}
+
+extension Value {
+  /// How `fetch` prints a value.
+  var displayText: String {
+    switch self {
+    case .null: ""
+    case .string(let s): s
+    case .date(let d): ISO8601.format(seconds: Int64(d))
+    default: literalText
+    }
+  }
+}
