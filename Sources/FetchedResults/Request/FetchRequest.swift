@@ -12,7 +12,7 @@ public struct SortDescriptor: Sendable, Equatable {
 /// What to fetch and how (NSFetchRequest plus the controller's section key path).
 public struct FetchRequest: Sendable, Equatable {
   public var entityName: String
-  public var predicate: Predicate?
+  public var predicate: FetchPredicate?
   /// The primary key is always appended as the final ascending tie-breaker, so the order is
   /// total and the same in every store and every run.
   public var sortDescriptors: [SortDescriptor]
@@ -27,7 +27,7 @@ public struct FetchRequest: Sendable, Equatable {
   public var relationshipKeyPathsForPrefetching: [String]
 
   public init(
-    entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
+    entityName: String, predicate: FetchPredicate? = nil, sortDescriptors: [SortDescriptor] = [],
     sectionNameKeyPath: String? = nil, fetchBatchSize: Int = 0, fetchLimit: Int = 0,
     fetchOffset: Int = 0, relationshipKeyPathsForPrefetching: [String] = []
   ) {
@@ -69,7 +69,7 @@ public struct FetchRequest: Sendable, Equatable {
       _ = try model.entity(r.destination)
       prefetch.append(r)
     }
-    let bound = try predicate.map { (p: Predicate) throws(FetchError) -> BoundPredicate in
+    let bound = try predicate.map { (p: FetchPredicate) throws(FetchError) -> BoundPredicate in
       try BoundPredicate(p, model: model, entity: entity)
     }
     return ResolvedRequest(
@@ -126,7 +126,7 @@ public indirect enum BoundPredicate: Sendable {
   case not(BoundPredicate)
   case constant(Bool)
 
-  init(_ p: Predicate, model: Model, entity: Entity) throws(FetchError) {
+  init(_ p: FetchPredicate, model: Model, entity: Entity) throws(FetchError) {
     func key(_ k: String) throws(FetchError) -> ResolvedKeyPath { try model.resolve(k, from: entity) }
     func lit(_ k: ResolvedKeyPath, _ v: Value) throws(FetchError) -> Value {
       try BoundPredicate.coerce(v, to: k)

@@ -9,7 +9,7 @@ public enum ComparisonOperator: String, Sendable, Equatable {
 /// Values compare as SQL does: a comparison with NULL is unknown, and unknown is not true, so
 /// `NOT (field > 5)` excludes rows whose field is NULL in every store alike. `= nil` and
 /// `!= nil` test for NULL.
-public indirect enum Predicate: Sendable, Equatable {
+public indirect enum FetchPredicate: Sendable, Equatable {
   case comparison(String, ComparisonOperator, Value)
   /// Inclusive, as NSPredicate's BETWEEN.
   case between(String, Value, Value)
@@ -17,9 +17,9 @@ public indirect enum Predicate: Sendable, Equatable {
   /// Case- and diacritic-sensitive, byte-wise (NSPredicate without `[cd]`).
   case beginsWith(String, String)
   case contains(String, String)
-  case and([Predicate])
-  case or([Predicate])
-  case not(Predicate)
+  case and([FetchPredicate])
+  case or([FetchPredicate])
+  case not(FetchPredicate)
   case constant(Bool)
 
   /// Every key path the predicate reads.

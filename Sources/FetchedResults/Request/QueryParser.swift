@@ -6,7 +6,7 @@
 /// `details.closeDate desc, name asc`.
 public enum QueryParser {
   /// Parses a predicate. O(length).
-  public static func predicate(_ text: String) throws(FetchError) -> Predicate {
+  public static func predicate(_ text: String) throws(FetchError) -> FetchPredicate {
     var p = try Parser(text)
     let result = try p.parseOr()
     guard p.peek.kind == .end else { throw p.error("expected AND, OR or the end of the predicate") }
@@ -68,7 +68,7 @@ private struct Parser {
     .parse(ParseError(message: message, input: input, position: position ?? peek.position))
   }
 
-  mutating func parseOr() throws(FetchError) -> Predicate {
+  mutating func parseOr() throws(FetchError) -> FetchPredicate {
     var terms = [try parseAnd()]
     while peek.kind == .or {
       advance()
@@ -77,7 +77,7 @@ private struct Parser {
     return terms.count == 1 ? terms[0] : .or(terms)
   }
 
-  mutating func parseAnd() throws(FetchError) -> Predicate {
+  mutating func parseAnd() throws(FetchError) -> FetchPredicate {
     var terms = [try parseUnary()]
     while peek.kind == .and {
       advance()
@@ -86,7 +86,7 @@ private struct Parser {
     return terms.count == 1 ? terms[0] : .and(terms)
   }
 
-  mutating func parseUnary() throws(FetchError) -> Predicate {
+  mutating func parseUnary() throws(FetchError) -> FetchPredicate {
     switch peek.kind {
     case .not:
       advance()
@@ -108,7 +108,7 @@ private struct Parser {
     }
   }
 
-  mutating func parseComparison(_ key: String) throws(FetchError) -> Predicate {
+  mutating func parseComparison(_ key: String) throws(FetchError) -> FetchPredicate {
     switch peek.kind {
     case .op(let op):
       advance()

@@ -1,0 +1,116 @@
+import Datasets
+import FetchedResults
+import Foundation
+import SQLiteStore
+import Testing
+import TestSupport
+
+@Suite struct BadInput {
+  @Test func parseErrorsPointAtTheOffendingPosition() {
+    let cases: [(String, Int, String)] = [
+      ("state IN {'TX', 'CA'", 20, "expected ',' or '}'"),
+      ("state = ", 8, "expected a value"),
+      ("name BEGINSWITH 5", 16, "takes a string literal"),
+      ("closeDate > 2009-13-01", 12, "is not a date"),
+      ("state == 'TX' AND", 17, "expected a key path"),
+      ("state ~ 'TX'", 6, "unexpected character"),
+      ("state = 'TX", 8, "unterminated string"),
+      ("(state = 'TX'", 13, "expected ')'"),
+      ("state 'TX'", 6, "expected an operator"),
+      ("cert BETWEEN {1}", 13, "expected 2 values"),
+    ]
+    for (text, position, message) in cases {
+      do {
+        _ = try QueryParser.predicate(text)
+        Issue.record("'\(text)' parsed")
+      } catch {
+        guard case .parse(let e) = error else {
+          Issue.record("\(error)")
+          continue
+        }
+        #expect(e.position == position, "'\(text)': \(e)")
+        #expect(e.message.contains(message), "'\(text)': \(e.message)")
+        #expect(e.description.contains("^"))
+      }
+    }
+    #expect(throws: FetchError.self) { try QueryParser.sortDescriptors("name sideways") }
+    #expect(throws: FetchError.self) { try QueryParser.sortDescriptors("name asc,") }
+  }
+
+  @Test func invalidRequestsAreClearErrors() throws {
+    let model = DatasetModels.banks
+    func resolve(_ r: FetchRequest) -> FetchError? {
+      do {
+        _ = try r.resolve(in: model)
+        return nil
+      } catch { return error }
+    }
+    let sort = [SortDescriptor("name")]
+    #expect(resolve(FetchRequest(entityName: "Bank")) == .unknownEntity("Bank", known: ["FailedBankInfo", "FailedBankDetails"]))
+    if case .unknownKeyPath(let k, _, _)? = resolve(FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("nope")])) {
+      #expect(k == "nope")
+    } else { Issue.record("unknown sort key accepted") }
+    if case .unknownKeyPath(let k, _, _)? = resolve(FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("details.nope")])) {
+      #expect(k == "details.nope")
+    } else { Issue.record("unknown to-one key accepted") }
+    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", sortDescriptors: sort, sectionNameKeyPath: "state")) == .sectionSortMismatch(section: "state", firstSort: "name"))
+    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", sectionNameKeyPath: "state")) == .sectionSortMismatch(section: "state", firstSort: nil))
+    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", predicate: .comparison("details.closeDate", .greater, .string("soon")))) == .typeMismatch(keyPath: "details.closeDate", expected: .date, literal: "'soon'"))
+    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", predicate: .beginsWith("details.cert", "1"))) != nil)
+    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", fetchBatchSize: -1)) == .invalidRequest("fetchBatchSize must be ≥ 0, got -1"))
+    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", relationshipKeyPathsForPrefetching: ["owner"])) != nil)
+    // The controller surfaces the same error from performFetch, as Core Data does.
+    let c = FetchedResultsController(
+      fetchRequest: FetchRequest(entityName: "FailedBankInfo", sortDescriptors: sort, sectionNameKeyPath: "city"),
+      store: MemoryStore(model: model))
+    #expect(throws: FetchError.sectionSortMismatch(section: "city", firstSort: "name")) { try c.performFetch() }
+  }
+
+  @Test func missingCorruptAndMismatchedFilesAreClearErrors() throws {
+    let dir = TestSupport.temporaryFolder("corrupt")
+    defer { TestSupport.remove(dir) }
+    #expect(throws: SQLiteStoreError.missingFile("\(dir)/none.sqlite")) {
+      try SQLiteStore(path: "\(dir)/none.sqlite", model: DatasetModels.banks)
+    }
+    let garbage = "\(dir)/garbage.sqlite"
+    try Data((0..<8192).map { UInt8($0 % 251) }).write(to: URL(fileURLWithPath: garbage))
+    do {
+      _ = try SQLiteStore(path: garbage, model: DatasetModels.banks)
+      Issue.record("a corrupt file opened")
+    } catch let e as SQLiteStoreError {
+      guard case .notADatabase(let p, _) = e else { Issue.record("\(e)"); return }
+      #expect(p == garbage)
+    }
+    // A wells file opened as banks: the schema check names the missing table.
+    do {
+      _ = try SQLiteStore(path: EngineFixture.shared.path(.wells), model: DatasetModels.banks)
+      Issue.record("a wells file opened as banks")
+    } catch let e as SQLiteStoreError {
+      #expect("\(e)".contains("table failed_bank_info (entity FailedBankInfo) is missing"))
+    }
+  }
+
+  @Test func fetchCommandFailsClearlyOnBadInput() throws {
+    let dir = EngineFixture.shared.folder
+    let common = ["fetch", "--datasets", dir, "--rows", "\(EngineFixture.rows)", "--seed", "5"]
+    let cases: [([String], String)] = [
+      (["--where", "state = "], "expected a value"),
+      (["--sort", "nope asc"], "'nope' is not a key path of FailedBankInfo"),
+      (["--section", "city"], "must be the key path of the first sort descriptor"),
+      (["--store", "oracle"], "unknown store 'oracle'"),
+      (["--rows", "77"], "no such dataset; make it with: fetchbench generate --dataset banks --rows 77"),
+    ]
+    for (args, message) in cases {
+      let out = try TestSupport.run(common + args)
+      #expect(out.status != 0, "\(args)")
+      #expect(out.stderr.contains(message), "\(args): \(out.stderr)")
+    }
+    let ok = try TestSupport.run(common + ["--dataset", "wells", "--section", "state", "--sort", "state asc", "--sections", "--stats"])
+    #expect(ok.status == 0, "\(ok.stderr)")
+    #expect(ok.stdout.split(separator: "\n").first?.hasPrefix("AK\t") == true || ok.stdout.contains("\t"))
+    #expect(ok.stderr.contains("queries\t2"))
+    #expect(ok.stderr.contains("rows_materialized\t0"))
+    let ids = try TestSupport.run(common + ["--ids"])
+    #expect(ids.stdout.split(separator: "\n").count == EngineFixture.rows)
+  }
+}

@@ -1,1 +1,0 @@
-// Engine tests arrive with the engine.
