@@ -33,9 +33,16 @@ let package = Package(
       name: "SQLiteStore",
       dependencies: ["FetchedResults", .product(name: "GRDB", package: "GRDB.swift")]
     ),
+    // jemalloc becomes the allocator of every process that links it: the harness reads its
+    // statistics (live heap, peak, allocation counts).
+    .systemLibrary(
+      name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
     .target(
       name: "FetchBenchKit",
-      dependencies: ["FetchedResults", "Datasets", "SQLiteStore"]
+      dependencies: [
+        "FetchedResults", "Datasets", "SQLiteStore", "CJemalloc",
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ]
     ),
     .executableTarget(
       name: "fetchbench",

@@ -3,7 +3,8 @@ import GRDB
 
 /// Compiles a resolved request to SQL. The text depends only on the request's shape, so
 /// GRDB's statement cache reuses one prepared statement per shape.
-struct SQLBuilder {
+struct SQLBuilder: Sendable {
+  let valueArguments: [Value]
   let from: String
   let whereClause: String
   let orderBy: String
@@ -32,11 +33,13 @@ struct SQLBuilder {
     }
     self.from = from
     var args: [DatabaseValue] = []
+    var values: [Value] = []
     if let p = r.predicate {
-      whereClause = " WHERE " + Self.compile(p, column, &args)
+      whereClause = " WHERE " + Self.compile(p, column, &args, &values)
     } else {
       whereClause = ""
     }
+    valueArguments = values
     arguments = args
     orderBy = " ORDER BY " + r.sorts.map { "\(column($0.keyPath)) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
     let limit = r.request.fetchLimit
@@ -75,9 +78,11 @@ struct SQLBuilder {
   }
 
   private static func compile(
-    _ p: BoundPredicate, _ column: (ResolvedKeyPath) -> String, _ args: inout [DatabaseValue]
+    _ p: BoundPredicate, _ column: (ResolvedKeyPath) -> String, _ args: inout [DatabaseValue],
+    _ values: inout [Value]
   ) -> String {
     func bind(_ v: Value) -> String {
+      values.append(v)
       args.append(SQLiteStore.databaseValue(v))
       return "?"
     }
@@ -102,9 +107,9 @@ struct SQLBuilder {
       return "instr(\(column(k)), \(bind(.string(s)))) = 1"
     case .contains(let k, let s):
       return "instr(\(column(k)), \(bind(.string(s)))) > 0"
-    case .and(let ps): return "(" + ps.map { compile($0, column, &args) }.joined(separator: " AND ") + ")"
-    case .or(let ps): return "(" + ps.map { compile($0, column, &args) }.joined(separator: " OR ") + ")"
-    case .not(let q): return "NOT (" + compile(q, column, &args) + ")"
+    case .and(let ps): return "(" + ps.map { compile($0, column, &args, &values) }.joined(separator: " AND ") + ")"
+    case .or(let ps): return "(" + ps.map { compile($0, column, &args, &values) }.joined(separator: " OR ") + ")"
+    case .not(let q): return "NOT (" + compile(q, column, &args, &values) + ")"
     }
   }
 }

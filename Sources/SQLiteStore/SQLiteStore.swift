@@ -56,6 +56,21 @@ public final class SQLiteStore: Store {
 
   public func resetCounters() { counters = StoreCounters() }
 
+  /// The SQL this store issues for a request, for floor measurements that run the same
+  /// statements through the raw C API.
+  public struct Statements: Sendable {
+    public var ids: String
+    public var full: String
+    public var arguments: [Value]
+    public var rowsByID: @Sendable (Int) -> String
+  }
+
+  /// The statements for `request`. O(request size).
+  public static func statements(for request: ResolvedRequest) -> Statements {
+    let sql = SQLBuilder(request)
+    return Statements(ids: sql.idQuery, full: sql.fullQuery, arguments: sql.valueArguments, rowsByID: { sql.rowsByIDQuery(count: $0) })
+  }
+
   // MARK: queries
 
   public func fetchIDs(_ request: ResolvedRequest) throws -> [Int64] {

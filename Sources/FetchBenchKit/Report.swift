@@ -1,0 +1,292 @@
+import Foundation
+
+/// report.md and its charts, computed from result rows only: no figure is typed by hand.
+public struct Report {
+  let rows: [ResultRow]
+
+  public init(rows: [ResultRow]) { self.rows = rows }
+
+  struct Key: Hashable {
+    var dataset: String
+    var rows: Int
+    var store: String
+    var index: String
+  }
+
+  func find(_ k: Key, mode: String, batch: Int, scenario: String, metric: String) -> ResultRow? {
+    rows.first {
+      $0.dataset == k.dataset && $0.rows == k.rows && $0.store == k.store && $0.index == k.index
+        && $0.mode == mode && $0.batch_size == batch && $0.scenario == scenario && $0.metric == metric
+        && $0.status == "ok"
+    }
+  }
+
+  var storeKeys: [Key] {
+    var seen: [Key] = []
+    for r in rows where r.store != "sqlite-raw" {
+      let k = Key(dataset: r.dataset, rows: r.rows, store: r.store, index: r.index)
+      if !seen.contains(k) { seen.append(k) }
+    }
+    return seen
+  }
+
+  var batchSizes: [Int] { Array(Set(rows.filter { $0.mode == "batched" }.map(\.batch_size))).sorted() }
+  var scenarios: [String] {
+    var out: [String] = []
+    for r in rows where r.store != "sqlite-raw" && !out.contains(r.scenario) { out.append(r.scenario) }
+    return out
+  }
+
+  static func storeName(_ k: Key) -> String {
+    let base = ["memory": "in-memory store", "sqlite": "SQLite"][k.store] ?? k.store
+    return k.index == "none" ? base : "\(base), index on \(k.index)"
+  }
+
+  static func slug(_ k: Key, _ what: String) -> String {
+    "\(k.dataset)-\(k.rows)-\(k.store)\(k.index == "none" ? "" : "-idx-\(k.index)")-\(what).svg"
+  }
+
+  // MARK: markdown
+
+  public func markdown() -> String {
+    guard let first = rows.first else { return "# FetchBench results\n\nNo results.\n" }
+    var md = "# FetchBench results\n\n"
+    let reps = rows.first { $0.metric == "time_ms" }?.repetitions ?? 0
+    md += "Run `\(first.run_id)` at commit `\(first.git_commit)` on \(first.cores) cores, "
+    md += "\(first.memory_bytes / (1 << 30)) GiB, \(first.os), \(first.swift_version).\n\n"
+    md += "Every case ran in a fresh process. Times are the **median of \(reps) repetitions** after a warm-up, "
+    md += "with [min–max]; batched means `fetchBatchSize` N with at most 4 batches kept. "
+    md += "`heap live` is jemalloc's `stats.allocated` after the scenario minus before it, the controller still held; "
+    md += "`heap peak` is the high-water mark of the measuring thread during the scenario; both from the last repetition. "
+    md += "Queries and rows materialized are exact counts. All figures come from `results.csv`; "
+    md += "`fetchbench report DIR` renders this page again.\n\n"
+
+    let keys = storeKeys
+    var datasets: [(String, Int)] = []
+    for k in keys where !datasets.contains(where: { $0 == (k.dataset, k.rows) }) { datasets.append((k.dataset, k.rows)) }
+    for (dataset, n) in datasets {
+      let sort = dataset == "banks" ? "`details.closeDate` descending" : "`spudDate` descending"
+      md += "## \(dataset), \(n.grouped) rows, sorted by \(sort)\n\n"
+      for k in keys where k.dataset == dataset && k.rows == n {
+        for batch in batchSizes { md += table(k, batch: batch) }
+      }
+      md += floorSection(dataset: dataset, rows: n)
+    }
+    md += scalingSection()
+    let failed = rows.filter { $0.status == "failed" }
+    if !failed.isEmpty {
+      md += "## Failed cases\n\n| case | error |\n|---|---|\n"
+      for f in failed {
+        md += "| \(f.dataset)-\(f.rows) \(f.store) \(f.mode) \(f.scenario) | \(f.error.replacingOccurrences(of: "|", with: "\\|")) |\n"
+      }
+      md += "\n"
+    }
+    return md
+  }
+
+  func table(_ k: Key, batch: Int) -> String {
+    var md = "### \(Self.storeName(k)): full fetch against batched (\(batch))\n\n"
+    md += "| scenario | full ms | batched ms | batched/full | full heap live | batched heap live | heap ratio | full heap peak | batched heap peak | queries full / batched | rows materialized full / batched |\n"
+    md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+    for s in scenarios {
+      let ft = find(k, mode: "full", batch: 0, scenario: s, metric: "time_ms")
+      let bt = find(k, mode: "batched", batch: batch, scenario: s, metric: "time_ms")
+      guard ft != nil || bt != nil else { continue }
+      func v(_ mode: String, _ b: Int, _ m: String) -> Double? { find(k, mode: mode, batch: b, scenario: s, metric: m)?.value }
+      let fh = v("full", 0, "heap_live_bytes")
+      let bh = v("batched", batch, "heap_live_bytes")
+      md += "| \(s) | \(ms(ft)) | \(ms(bt)) | \(ratio(bt?.value, ft?.value)) | \(bytes(fh)) | \(bytes(bh)) | \(ratio(bh, fh)) "
+      md += "| \(bytes(v("full", 0, "heap_peak_bytes"))) | \(bytes(v("batched", batch, "heap_peak_bytes"))) "
+      md += "| \(count(v("full", 0, "queries"))) / \(count(v("batched", batch, "queries"))) "
+      md += "| \(count(v("full", 0, "rows_materialized"))) / \(count(v("batched", batch, "rows_materialized"))) |\n"
+    }
+    md += "\n" + sentence(k, batch: batch) + "\n\n"
+    md += "![time](charts/\(Self.slug(k, "time-b\(batch)"))) ![heap](charts/\(Self.slug(k, "heap-b\(batch)")))\n\n"
+    return md
+  }
+
+  /// One sentence that says what the table means, computed from the first screen.
+  func sentence(_ k: Key, batch: Int) -> String {
+    let s = "first_screen"
+    guard let ft = find(k, mode: "full", batch: 0, scenario: s, metric: "time_ms")?.value,
+      let bt = find(k, mode: "batched", batch: batch, scenario: s, metric: "time_ms")?.value,
+      let fh = find(k, mode: "full", batch: 0, scenario: s, metric: "heap_live_bytes")?.value,
+      let bh = find(k, mode: "batched", batch: batch, scenario: s, metric: "heap_live_bytes")?.value,
+      bt > 0, bh > 0
+    else { return "" }
+    let speed = ft >= bt ? String(format: "%.1f× faster", ft / bt) : String(format: "%.1f× slower", bt / ft)
+    let memory = fh >= bh ? String(format: "holds 1/%.0f of the memory", fh / bh) : String(format: "holds %.1f× the memory", bh / fh)
+    var text = "On the \(Self.storeName(k)), the batched first screen is **\(speed)** than a full fetch and \(memory)"
+    if let fs = find(k, mode: "full", batch: 0, scenario: "scroll_through", metric: "time_ms")?.value,
+      let bs = find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms")?.value, fs > 0
+    {
+      text += String(format: "; scrolling through every row costs %.2f× the full fetch's time", bs / fs)
+    }
+    return text + "."
+  }
+
+  func floorSection(dataset: String, rows n: Int) -> String {
+    let floors = rows.filter { $0.dataset == dataset && $0.rows == n && $0.store == "sqlite-raw" && $0.status == "ok" }
+    guard !floors.isEmpty else { return "" }
+    var md = "### SQLite against the floor (the same SQL through the raw SQLite C API)\n\n"
+    md += "| index | batch | what | engine ms | floor ms | engine/floor | target |\n|---|---:|---|---:|---:|---:|---:|\n"
+    var notes: [String] = []
+    for index in Array(Set(floors.map(\.index))).sorted() {
+      for batch in batchSizes {
+        let k = Key(dataset: dataset, rows: n, store: "sqlite", index: index)
+        func floor(_ m: String) -> Double? {
+          floors.first { $0.index == index && $0.batch_size == batch && $0.metric == m }?.value
+        }
+        let pairs: [(String, ResultRow?, Double?, String)] = [
+          ("batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "time_ms"), floor("floor_ids_ms"), "≤ 1.15"),
+          ("batched scroll-through vs every batch query", find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms"), floor("floor_scroll_ms"), "≤ 1.15"),
+          ("full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: "time_ms"), floor("floor_full_ms"), "—"),
+        ]
+        for (what, engine, fl, target) in pairs {
+          md += "| \(index) | \(batch) | \(what) | \(ms(engine)) | \(fl.map { String(format: "%.1f", $0) } ?? "—") | \(ratio(engine?.value, fl)) | \(target) |\n"
+        }
+        if let live = find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "heap_live_bytes")?.value {
+          notes.append(String(format: "index %@, batch %d: live heap after batched performFetch is %.1f bytes per row (target ≤ 16)", index, batch, live / Double(n)))
+        }
+      }
+    }
+    md += "\n" + notes.map { "- \($0)\n" }.joined() + "\n"
+    return md
+  }
+
+  func scalingSection() -> String {
+    let sizes = Array(Set(rows.map(\.rows))).sorted()
+    guard sizes.count > 1 else { return "" }
+    var md = "## Scaling with the row count\n\n"
+    for k in storeKeys where k.rows == sizes[0] {
+      md += "### \(k.dataset), \(Self.storeName(k))\n\n| rows | " + scalingSeries.map { "\($0.label) ms" }.joined(separator: " | ") + " |\n|---:|" + String(repeating: "---:|", count: scalingSeries.count) + "\n"
+      for n in sizes {
+        let kk = Key(dataset: k.dataset, rows: n, store: k.store, index: k.index)
+        md += "| \(n.grouped) | " + scalingSeries.map { s in ms(find(kk, mode: s.mode, batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: "time_ms")) }.joined(separator: " | ") + " |\n"
+      }
+      md += "\n![scaling](charts/\(Self.slug(Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index), "scaling")))\n\n"
+    }
+    return md
+  }
+
+  var scalingSeries: [(label: String, mode: String, scenario: String)] {
+    [("full first screen", "full", "first_screen"), ("batched first screen", "batched", "first_screen"),
+     ("full heap", "full", "perform_fetch"), ("batched scroll", "batched", "scroll_through")].filter { $0.label != "full heap" }
+  }
+
+  // MARK: charts
+
+  public func charts() -> [(String, String)] {
+    var out: [(String, String)] = []
+    for k in storeKeys {
+      for batch in batchSizes {
+        let cats = scenarios
+        func series(_ metric: String) -> [(String, String, [Double?])] {
+          [("full", "#d9534f", cats.map { find(k, mode: "full", batch: 0, scenario: $0, metric: metric)?.value }),
+           ("batched (\(batch))", "#0275d8", cats.map { find(k, mode: "batched", batch: batch, scenario: $0, metric: metric)?.value })]
+        }
+        out.append((Self.slug(k, "time-b\(batch)"), SVG.bars(title: "\(k.dataset) \(k.rows.grouped), \(Self.storeName(k)): time (ms, log scale)", categories: cats, series: series("time_ms"), format: { String(format: "%.1f ms", $0) })))
+        out.append((Self.slug(k, "heap-b\(batch)"), SVG.bars(title: "\(k.dataset) \(k.rows.grouped), \(Self.storeName(k)): heap live (log scale)", categories: cats, series: series("heap_live_bytes"), format: { bytes($0) })))
+      }
+    }
+    let sizes = Array(Set(rows.map(\.rows))).sorted()
+    if sizes.count > 1 {
+      for k in storeKeys where k.rows == sizes[0] {
+        let lines = scalingSeries.map { s in
+          (s.label, sizes.map { n in find(Key(dataset: k.dataset, rows: n, store: k.store, index: k.index), mode: s.mode, batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: "time_ms")?.value })
+        }
+        out.append((Self.slug(Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index), "scaling"), SVG.lines(title: "\(k.dataset), \(Self.storeName(k)): time against rows (log-log)", xs: sizes.map(Double.init), series: lines)))
+      }
+    }
+    return out
+  }
+
+  func ms(_ r: ResultRow?) -> String {
+    guard let r else { return "—" }
+    return String(format: "%.1f [%.1f–%.1f]", r.value, r.min, r.max)
+  }
+  func ratio(_ a: Double?, _ b: Double?) -> String {
+    guard let a, let b, b != 0 else { return "—" }
+    let r = a / b
+    return r >= 0.1 ? String(format: "%.2f×", r) : String(format: "1/%.0f", b / a)
+  }
+  func count(_ v: Double?) -> String { v.map { Int($0).grouped } ?? "—" }
+}
+
+func bytes(_ v: Double?) -> String {
+  guard let v else { return "—" }
+  let a = abs(v)
+  if a >= 1_073_741_824 { return String(format: "%.2f GiB", v / 1_073_741_824) }
+  if a >= 1_048_576 { return String(format: "%.1f MiB", v / 1_048_576) }
+  if a >= 1024 { return String(format: "%.1f KiB", v / 1024) }
+  return String(format: "%.0f B", v)
+}
+
+extension Int {
+  var grouped: String {
+    let digits = String(magnitude)
+    var out = ""
+    for (i, c) in digits.enumerated() {
+      if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+      out.append(c)
+    }
+    return self < 0 ? "-" + out : out
+  }
+}
+
+/// Minimal, dependency-free SVG charts.
+enum SVG {
+  static func esc(_ s: String) -> String {
+    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+  }
+
+  /// Horizontal grouped bars on a log axis.
+  static func bars(title: String, categories: [String], series: [(String, String, [Double?])], format: (Double) -> String) -> String {
+    let values = series.flatMap { $0.2.compactMap { $0 } }.filter { $0 > 0 }
+    let lo = log10(max(values.min() ?? 1, 1e-3)) - 0.3
+    let hi = log10(max(values.max() ?? 10, 1e-3)) + 0.1
+    let left = 170.0, width = 560.0, barH = 14.0, gap = 10.0
+    let groupH = Double(series.count) * barH + gap
+    let height = 50 + Double(categories.count) * groupH + 30
+    var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 130))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
+    for (i, (name, color, _)) in series.enumerated() {
+      s += "<rect x=\"\(Int(left) + i * 120)\" y=\"28\" width=\"10\" height=\"10\" fill=\"\(color)\"/><text x=\"\(Int(left) + i * 120 + 14)\" y=\"37\">\(esc(name))</text>\n"
+    }
+    for (c, cat) in categories.enumerated() {
+      let y0 = 50 + Double(c) * groupH
+      s += "<text x=\"\(Int(left) - 6)\" y=\"\(Int(y0 + groupH / 2))\" text-anchor=\"end\">\(esc(cat))</text>\n"
+      for (i, (_, color, vals)) in series.enumerated() {
+        guard let v = vals[c], v > 0 else { continue }
+        let w = max(1, (log10(v) - lo) / (hi - lo) * width)
+        let y = y0 + Double(i) * barH
+        s += "<rect x=\"\(Int(left))\" y=\"\(Int(y))\" width=\"\(Int(w))\" height=\"\(Int(barH - 2))\" fill=\"\(color)\"/>"
+        s += "<text x=\"\(Int(left + w + 4))\" y=\"\(Int(y + barH - 4))\">\(esc(format(v)))</text>\n"
+      }
+    }
+    return s + "</svg>\n"
+  }
+
+  /// Lines on log-log axes.
+  static func lines(title: String, xs: [Double], series: [(String, [Double?])]) -> String {
+    let colors = ["#d9534f", "#0275d8", "#5cb85c", "#f0ad4e"]
+    let ys = series.flatMap { $0.1.compactMap { $0 } }.filter { $0 > 0 }
+    let (ylo, yhi) = (log10(ys.min() ?? 1) - 0.2, log10(ys.max() ?? 10) + 0.2)
+    let (xlo, xhi) = (log10(xs.first ?? 1), log10(xs.last ?? 10))
+    let (l, t, w, h) = (60.0, 40.0, 560.0, 300.0)
+    func px(_ x: Double) -> Int { Int(l + (log10(x) - xlo) / max(xhi - xlo, 1e-9) * w) }
+    func py(_ y: Double) -> Int { Int(t + h - (log10(y) - ylo) / max(yhi - ylo, 1e-9) * h) }
+    var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(l + w + 180))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
+    s += "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
+    for x in xs { s += "<text x=\"\(px(x))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(Int(x).grouped)</text>\n" }
+    for (i, (name, vals)) in series.enumerated() {
+      let color = colors[i % colors.count]
+      let pts = zip(xs, vals).compactMap { x, y in y.flatMap { $0 > 0 ? "\(px(x)),\(py($0))" : nil } }
+      s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(pts.joined(separator: " "))\"/>\n"
+      for (x, y) in zip(xs, vals) { if let y, y > 0 { s += "<text x=\"\(px(x) + 3)\" y=\"\(py(y) - 3)\" fill=\"\(color)\">\(String(format: "%.1f", y))</text>\n" } }
+      s += "<text x=\"\(Int(l + w + 10))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(name)) (ms)</text>\n"
+    }
+    return s + "</svg>\n"
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// One row of results.csv: one figure of one case, in long (tidy) form.
+public struct ResultRow: Sendable, Codable, Equatable {
+  public var run_id: String
+  public var dataset: String
+  public var rows: Int
+  public var store: String
+  public var mode: String
+  public var batch_size: Int
+  public var index: String
+  public var scenario: String
+  public var metric: String
+  public var value: Double
+  public var unit: String
+  public var min: Double
+  public var max: Double
+  public var repetitions: Int
+  public var status: String
+  public var error: String
+  public var cores: Int
+  public var memory_bytes: Int
+  public var os: String
+  public var swift_version: String
+  public var git_commit: String
+  public var dataset_sha256: String
+
+  public static let columns = [
+    "run_id", "dataset", "rows", "store", "mode", "batch_size", "index", "scenario", "metric",
+    "value", "unit", "min", "max", "repetitions", "status", "error", "cores", "memory_bytes", "os",
+    "swift_version", "git_commit", "dataset_sha256",
+  ]
+
+  var fields: [String] {
+    [
+      run_id, dataset, String(rows), store, mode, String(batch_size), index, scenario, metric,
+      Self.number(value), unit, Self.number(min), Self.number(max), String(repetitions), status,
+      error, String(cores), String(memory_bytes), os, swift_version, git_commit, dataset_sha256,
+    ]
+  }
+
+  /// Integers print without a fraction, other values with three decimals.
+  static func number(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.3f", v)
+  }
+
+  init(fields f: [String]) throws {
+    guard f.count == Self.columns.count else {
+      throw HarnessError.invalidArgument("results.csv: a row has \(f.count) fields, expected \(Self.columns.count)")
+    }
+    func num(_ s: String) throws -> Double {
+      guard let d = Double(s) else { throw HarnessError.invalidArgument("results.csv: '\(s)' is not a number") }
+      return d
+    }
+    func int(_ s: String) throws -> Int { Int(try num(s)) }
+    (run_id, dataset, rows, store, mode) = (f[0], f[1], try int(f[2]), f[3], f[4])
+    (batch_size, index, scenario, metric) = (try int(f[5]), f[6], f[7], f[8])
+    (value, unit, min, max, repetitions) = (try num(f[9]), f[10], try num(f[11]), try num(f[12]), try int(f[13]))
+    (status, error, cores, memory_bytes) = (f[14], f[15], try int(f[16]), try int(f[17]))
+    (os, swift_version, git_commit, dataset_sha256) = (f[18], f[19], f[20], f[21])
+  }
+
+  public init(
+    run_id: String, dataset: String, rows: Int, store: String, mode: String, batch_size: Int,
+    index: String, scenario: String, metric: String, value: Double, unit: String, min: Double,
+    max: Double, repetitions: Int, status: String, error: String, machine: Machine,
+    dataset_sha256: String
+  ) {
+    (self.run_id, self.dataset, self.rows, self.store, self.mode) = (run_id, dataset, rows, store, mode)
+    (self.batch_size, self.index, self.scenario, self.metric) = (batch_size, index, scenario, metric)
+    (self.value, self.unit, self.min, self.max, self.repetitions) = (value, unit, min, max, repetitions)
+    (self.status, self.error) = (status, error)
+    (cores, memory_bytes, os, swift_version, git_commit) = (machine.cores, machine.memoryBytes, machine.os, machine.swiftVersion, machine.gitCommit)
+    self.dataset_sha256 = dataset_sha256
+  }
+}
+
+/// The machine and build a run was made on.
+public struct Machine: Sendable, Codable, Equatable {
+  public var cores: Int
+  public var memoryBytes: Int
+  public var os: String
+  public var swiftVersion: String
+  public var gitCommit: String
+
+  /// Reads this machine's description; commands that are missing give "unknown".
+  public static func current() -> Machine {
+    let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+    let pretty = osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
+      .map { String($0.dropFirst(12)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+    let swift = shell(["swift", "--version"])?.split(separator: "\n").first.map(String.init)
+    var commit = shell(["git", "rev-parse", "--short=12", "HEAD"]) ?? "unknown"
+    if let status = shell(["git", "status", "--porcelain", "--untracked-files=no"]), !status.isEmpty { commit += "-dirty" }
+    return Machine(
+      cores: ProcessInfo.processInfo.activeProcessorCount,
+      memoryBytes: Int(ProcessInfo.processInfo.physicalMemory), os: pretty ?? "Linux",
+      swiftVersion: swift ?? "unknown", gitCommit: commit)
+  }
+
+  static func shell(_ args: [String]) -> String? {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = args
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    guard (try? p.run()) != nil else { return nil }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { return nil }
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
+
+/// RFC 4180 CSV for results: quoted where needed, read back exactly.
+public enum ResultsCSV {
+  public static func encode(_ rows: [ResultRow]) -> String {
+    var out = ResultRow.columns.joined(separator: ",") + "\n"
+    for r in rows { out += r.fields.map(quote).joined(separator: ",") + "\n" }
+    return out
+  }
+
+  static func quote(_ s: String) -> String {
+    guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+    return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// Parses CSV text written by `encode` (or any RFC 4180 file with the same header).
+  public static func decode(_ text: String) throws -> [ResultRow] {
+    var records: [[String]] = []
+    var field = ""
+    var record: [String] = []
+    var quoted = false
+    var it = Array(text).makeIterator()
+    var pending: Character? = nil
+    while let c = pending ?? it.next() {
+      pending = nil
+      if quoted {
+        if c == "\"" {
+          if let n = it.next() {
+            if n == "\"" { field.append("\"") } else { quoted = false; pending = n }
+          } else { quoted = false }
+        } else { field.append(c) }
+      } else if c == "\"" {
+        quoted = true
+      } else if c == "," {
+        record.append(field)
+        field = ""
+      } else if c == "\n" || c == "\r\n" {
+        record.append(field)
+        records.append(record)
+        record = []
+        field = ""
+      } else if c != "\r" {
+        field.append(c)
+      }
+    }
+    if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+    guard let header = records.first, header == ResultRow.columns else {
+      throw HarnessError.invalidArgument("results.csv: the header is not \(ResultRow.columns.joined(separator: ","))")
+    }
+    return try records.dropFirst().map(ResultRow.init(fields:))
+  }
+}

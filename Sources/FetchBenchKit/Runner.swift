@@ -1,0 +1,255 @@
+import Datasets
+import FetchedResults
+import Foundation
+
+/// What `fetchbench run` measures.
+public struct RunOptions: Sendable {
+  public var datasets: [DatasetKind] = DatasetKind.allCases
+  public var stores: [StoreKind] = [.memory, .sqlite]
+  public var modes: [FetchMode] = FetchMode.allCases
+  public var batchSizes: [Int] = [20]
+  public var rows: [Int] = [DatasetKind.defaultRows]
+  public var scenarios: [Scenario] = Scenario.allCases
+  /// Also measure SQLite with an index on the sort key.
+  public var withIndex = true
+  public var repetitions = 5
+  public var warmups = 1
+  public var seed: UInt64 = 1
+  public var datasetsDirectory = "datasets"
+  /// nil: results/runs/<UTC timestamp>/.
+  public var outDirectory: String?
+  public var resultsDirectory = "results"
+
+  public init() {}
+
+  /// `--quick`: banks only, no index variant, 3 repetitions.
+  public mutating func makeQuick() {
+    datasets = [.banks]
+    withIndex = false
+    repetitions = 3
+  }
+
+  /// The column each dataset's list is sorted by, indexed in the index variant.
+  public static func sortColumn(_ kind: DatasetKind) -> String { kind == .banks ? "close_date" : "spud_date" }
+
+  /// Every case, in the order they run.
+  public func cases() -> [CaseSpec] {
+    var out: [CaseSpec] = []
+    for rows in self.rows {
+      for kind in datasets {
+        for store in stores {
+          let indexes: [String?] = store == .sqlite && withIndex ? [nil, Self.sortColumn(kind)] : [nil]
+          for index in indexes {
+            func spec(_ store: String, _ mode: String, _ batch: Int, _ scenario: String) -> CaseSpec {
+              CaseSpec(
+                dataset: kind, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory,
+                store: store, mode: mode, batchSize: batch, index: index, scenario: scenario,
+                repetitions: repetitions, warmups: warmups)
+            }
+            for scenario in scenarios {
+              for mode in modes {
+                for batch in (mode == .full ? [0] : batchSizes) {
+                  out.append(spec(store.rawValue, mode.rawValue, batch, scenario.rawValue))
+                }
+              }
+            }
+            if store == .sqlite {
+              for batch in batchSizes { out.append(spec("sqlite-raw", "floor", batch, "floor")) }
+            }
+          }
+        }
+      }
+    }
+    return out
+  }
+}
+
+/// The outcome of a run.
+public struct RunOutcome: Sendable {
+  public var directory: String
+  public var rows: [ResultRow]
+  public var failures: [(label: String, error: String)]
+}
+
+/// Runs every case in a fresh child process (this binary, `_case`), so heap and RSS figures do
+/// not bleed between cases, and writes the results.
+public enum Runner {
+  public static func run(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws -> RunOutcome {
+    let machine = Machine.current()
+    let runID = timestamp()
+    let checksums = try prepareDatasets(options, log: log)
+    let cases = options.cases()
+    log("fetchbench run \(runID): \(cases.count) cases, \(options.repetitions) repetitions each after \(options.warmups) warm-up, one process per case")
+    var rows: [ResultRow] = []
+    var failures: [(String, String)] = []
+    let start = Clock.wallNanos
+    for (k, spec) in cases.enumerated() {
+      let t0 = Clock.wallNanos
+      let result = runChild(spec)
+      let elapsed = Double(Clock.wallNanos - start) / 1e9
+      let left = elapsed / Double(k + 1) * Double(cases.count - k - 1)
+      let sha = checksums["\(spec.dataset.rawValue)-\(spec.rows)"] ?? ""
+      func row(_ metric: String, _ unit: String, _ s: Summary, status: String = "ok", error: String = "") -> ResultRow {
+        ResultRow(
+          run_id: runID, dataset: spec.dataset.rawValue, rows: spec.rows, store: spec.store,
+          mode: spec.mode, batch_size: spec.batchSize, index: spec.index ?? "none",
+          scenario: spec.scenario, metric: metric, value: s.median, unit: unit, min: s.min,
+          max: s.max, repetitions: s.count, status: status, error: error, machine: machine,
+          dataset_sha256: sha)
+      }
+      switch result {
+      case .success(let r):
+        rows += r.measurements.map { row($0.metric, $0.unit, $0.summary) }
+        let time = r.measurements.first { $0.metric.hasSuffix("_ms") }.map { String(format: "%.1f ms", $0.summary.median) } ?? ""
+        log(String(format: "[%d/%d] %@  %@  (%.1f s, ~%@ left)", k + 1, cases.count, spec.label, time, Double(Clock.wallNanos - t0) / 1e9, duration(left)))
+      case .failure(let message):
+        failures.append((spec.label, message))
+        rows.append(row("failed", "", Summary([0]), status: "failed", error: message))
+        log("[\(k + 1)/\(cases.count)] \(spec.label)  FAILED: \(message)")
+      }
+    }
+    let dir = options.outDirectory ?? "\(options.resultsDirectory)/runs/\(runID)"
+    try ResultFiles.write(rows, to: dir)
+    if options.outDirectory == nil {
+      try ResultFiles.copyDirectory(dir, to: "\(options.resultsDirectory)/latest")
+    }
+    return RunOutcome(directory: dir, rows: rows, failures: failures)
+  }
+
+  /// Generates missing datasets (SQLite, and the indexed variant) and returns each one's
+  /// checksum by `dataset-rows`.
+  static func prepareDatasets(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws -> [String: String] {
+    var checksums: [String: String] = [:]
+    for rows in options.rows {
+      for kind in options.datasets {
+        var variants: [[String]] = [[]]
+        if options.withIndex && options.stores.contains(.sqlite) { variants.append([RunOptions.sortColumn(kind)]) }
+        for indexes in variants {
+          let path = DatasetPaths.sqlite(in: options.datasetsDirectory, kind, rows: rows, seed: options.seed, indexes: indexes)
+          let exists = FileManager.default.fileExists(atPath: path)
+          if !exists { log("generating \(path) …") }
+          let r = try Generation.run(
+            GenerationRequest(
+              datasets: [kind], rows: rows, seed: options.seed, outDirectory: options.datasetsDirectory,
+              writeCSV: false, indexes: indexes, ifMissing: true),
+            progress: ProgressLine())
+          if !exists, let g = r.first { log(String(format: "generated %@ in %.1f s", path, g.seconds)) }
+          checksums["\(kind.rawValue)-\(rows)"] = r.first?.entry.sha256
+        }
+      }
+    }
+    return checksums
+  }
+
+  enum ChildResult {
+    case success(CaseResult)
+    case failure(String)
+  }
+
+  static func runChild(_ spec: CaseSpec) -> ChildResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: selfExecutable)
+    guard let json = try? JSONEncoder().encode(spec) else { return .failure("cannot encode the case") }
+    p.arguments = ["_case", String(decoding: json, as: UTF8.self)]
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    do { try p.run() } catch { return .failure("cannot start \(selfExecutable): \(error)") }
+    // Drain stderr on its own thread so that a chatty child never blocks on a full pipe.
+    let errData = ErrorDrain(err)
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    let stderr = errData.wait()
+    if p.terminationReason == .uncaughtSignal {
+      return .failure("crashed (signal \(p.terminationStatus)): \(tail(stderr))")
+    }
+    guard p.terminationStatus == 0 else { return .failure("exit \(p.terminationStatus): \(tail(stderr))") }
+    guard let result = try? JSONDecoder().decode(CaseResult.self, from: data) else {
+      return .failure("unreadable result: \(tail(String(decoding: data, as: UTF8.self)))")
+    }
+    if let e = result.error { return .failure(e) }
+    return .success(result)
+  }
+
+  final class ErrorDrain: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+    init(_ pipe: Pipe) {
+      Thread.detachNewThread { [self] in
+        data = pipe.fileHandleForReading.readDataToEndOfFile()
+        done.signal()
+      }
+    }
+    func wait() -> String {
+      done.wait()
+      return String(decoding: data, as: UTF8.self)
+    }
+  }
+
+  static func tail(_ s: String) -> String {
+    let lines = s.split(separator: "\n").suffix(3).joined(separator: " | ")
+    return lines.isEmpty ? "(no output)" : String(lines.prefix(600))
+  }
+
+  /// This binary, to spawn children of.
+  static var selfExecutable: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  }
+
+  static func timestamp() -> String {
+    var t = time(nil)
+    var tm = tm()
+    gmtime_r(&t, &tm)
+    return String(format: "%04d%02d%02dT%02d%02d%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec)
+  }
+
+  static func duration(_ s: Double) -> String {
+    s < 90 ? "\(Int(s.rounded())) s" : "\(Int((s / 60).rounded())) min"
+  }
+}
+
+/// Writes a run's files under a temporary name, then renames the folder into place.
+public enum ResultFiles {
+  public static func write(_ rows: [ResultRow], to dir: String) throws {
+    let fm = FileManager.default
+    let tmp = dir + ".partial"
+    try? fm.removeItem(atPath: tmp)
+    try fm.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: true)
+    AtomicFile.register(tmp)
+    defer { AtomicFile.discard(tmp) }
+    try Data(ResultsCSV.encode(rows).utf8).write(to: URL(fileURLWithPath: tmp + "/results.csv"))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    try encoder.encode(rows).write(to: URL(fileURLWithPath: tmp + "/results.json"))
+    let report = Report(rows: rows)
+    for (name, svg) in report.charts() {
+      try Data(svg.utf8).write(to: URL(fileURLWithPath: "\(tmp)/charts/\(name)"))
+    }
+    try Data(report.markdown().utf8).write(to: URL(fileURLWithPath: tmp + "/report.md"))
+    try fm.createDirectory(atPath: (dir as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try AtomicFile.commit(tmp, to: dir)
+  }
+
+  /// Replaces `destination` with a copy of `source`.
+  public static func copyDirectory(_ source: String, to destination: String) throws {
+    let tmp = destination + ".partial"
+    try? FileManager.default.removeItem(atPath: tmp)
+    try FileManager.default.copyItem(atPath: source, toPath: tmp)
+    try AtomicFile.commit(tmp, to: destination)
+  }
+
+  /// Renders report.md and the charts again from DIR/results.csv.
+  public static func rerender(_ dir: String) throws {
+    let path = dir + "/results.csv"
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      throw HarnessError.invalidArgument("\(path): no such results file")
+    }
+    let report = Report(rows: try ResultsCSV.decode(text))
+    try FileManager.default.createDirectory(atPath: dir + "/charts", withIntermediateDirectories: true)
+    for (name, svg) in report.charts() {
+      try AtomicFile.write(Data(svg.utf8), to: "\(dir)/charts/\(name)")
+    }
+    try AtomicFile.write(Data(report.markdown().utf8), to: dir + "/report.md")
+  }
+}

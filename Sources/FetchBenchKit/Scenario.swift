@@ -1,0 +1,85 @@
+import Datasets
+import FetchedResults
+
+/// What a user does with a list, measured from creating the controller.
+public enum Scenario: String, Sendable, Codable, CaseIterable {
+  /// performFetch alone.
+  case performFetch = "perform_fetch"
+  /// performFetch, then rows 0…19 materialized and every attribute read.
+  case firstScreen = "first_screen"
+  /// The first screen mapped to typed models (`FailedBank`, `Well`) by their direct initializer.
+  case firstScreenMapped = "first_screen_mapped"
+  /// performFetch, then every row in order, attributes read: a fling to the bottom.
+  case scrollThrough = "scroll_through"
+  /// performFetch, then 1,000 seeded random rows.
+  case randomAccess = "random_access"
+  /// performFetch with sections by state, then the first screen.
+  case sectioned = "sectioned"
+
+  public static let randomRows = 1_000
+
+  /// The request this scenario runs. Sectioned sorts by state first, as sections require.
+  public func request(_ kind: DatasetKind, batchSize: Int) -> FetchRequest {
+    var r = DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
+    if self == .sectioned {
+      r.sortDescriptors.insert(SortDescriptor("state"), at: 0)
+      r.sectionNameKeyPath = "state"
+    }
+    return r
+  }
+
+  /// Runs the scenario and returns the controller, still holding whatever it loaded.
+  public func run(_ kind: DatasetKind, batchSize: Int, store: any Store) throws -> FetchedResultsController {
+    let controller = FetchedResultsController(fetchRequest: request(kind, batchSize: batchSize), store: store)
+    try controller.performFetch()
+    var sink = 0
+    switch self {
+    case .performFetch:
+      break
+    case .firstScreen, .sectioned:
+      for i in 0..<min(20, controller.count) { sink &+= Self.read(try controller.object(atGlobalIndex: i)) }
+    case .firstScreenMapped:
+      let n = min(20, controller.count)
+      guard n > 0 else { break }
+      let layout = try controller.object(atGlobalIndex: 0).layout
+      switch kind {
+      case .banks:
+        let ix = try FailedBank.Indexes(layout)
+        for i in 0..<n { sink &+= FailedBank(try controller.object(atGlobalIndex: i), ix).name.utf8.count }
+      case .wells:
+        let ix = try Well.Indexes(layout)
+        for i in 0..<n { sink &+= Well(try controller.object(atGlobalIndex: i), ix).wellName.utf8.count }
+      }
+    case .scrollThrough:
+      for i in 0..<controller.count { sink &+= Self.read(try controller.object(atGlobalIndex: i)) }
+    case .randomAccess:
+      var rng = SeededRandom(seed: 42)
+      let n = UInt64(max(1, controller.count))
+      for _ in 0..<Self.randomRows where controller.count > 0 {
+        sink &+= Self.read(try controller.object(atGlobalIndex: Int(rng.below(n))))
+      }
+    }
+    blackHole(sink)
+    return controller
+  }
+
+  /// Reads every attribute of a row, as a cell configuring its labels would.
+  @inline(__always) static func read(_ o: FetchedObject) -> Int {
+    var n = 0
+    for v in o.values {
+      switch v {
+      case .string(let s): n &+= s.utf8.count
+      case .integer(let i): n &+= Int(truncatingIfNeeded: i)
+      case .double(let d), .date(let d): n &+= Int(d.bitPattern & 0xFF)
+      case .bool(let b): n &+= b ? 1 : 0
+      case .null: n &+= 1
+      }
+    }
+    return n
+  }
+}
+
+/// Full fetch or batched faulting.
+public enum FetchMode: String, Sendable, Codable, CaseIterable {
+  case full, batched
+}
