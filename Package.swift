@@ -31,7 +31,10 @@ let package = Package(
     ),
     .target(
       name: "SQLiteStore",
-      dependencies: ["FetchedResults", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [
+        "FetchedResults", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ]
     ),
     // jemalloc becomes the allocator of every process that links it: the harness reads its
     // statistics (live heap, peak, allocation counts).

@@ -1,6 +1,7 @@
 import FetchedResults
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A `Store` over a SQLite file, on GRDB's low-level API: SQL compiled once per request
 /// shape, cached prepared statements, values read by column index, no Codable.
@@ -83,18 +84,69 @@ public final class SQLiteStore: Store {
     }
   }
 
+  /// The last request's compiled batch-fault SQL: a scroll-through faults thousands of batches
+  /// of one request, and compiling its SQL each time cost more than SQLite's own work.
+  private var batchCache: (request: FetchedResults.FetchRequest, layout: RowLayout, statements: [Int: Statement])?
+
   public func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject] {
     guard !ids.isEmpty else { return [] }
-    let sql = SQLBuilder(request)
-    let layout = request.rowLayout
+    if batchCache?.request != request.request {
+      batchCache = (request.request, request.rowLayout, [:])
+    }
+    let layout = batchCache!.layout
     return try read { db in
-      let statement = try db.cachedStatement(sql: sql.rowsByIDQuery(count: ids.count))
-      statement.setUncheckedArguments(StatementArguments(ids.map { $0 as Int64 }))
+      let statement: Statement
+      if let cached = batchCache!.statements[ids.count] {
+        statement = cached
+      } else {
+        statement = try db.makeStatement(sql: SQLBuilder(request).rowsByIDQuery(count: ids.count))
+        batchCache!.statements[ids.count] = statement
+      }
+      let raw = statement.sqliteStatement
+      sqlite3_reset(raw)
+      for (k, id) in ids.enumerated() { sqlite3_bind_int64(raw, Int32(k + 1), id) }
       counters.queries += 1
-      let out = try Self.objects(statement, layout: layout)
+      let out = try Self.rawObjects(raw, layout: layout, db: db)
       counters.rowsMaterialized += out.count
       return out
     }
+  }
+
+  /// Reads rows (the id, then the layout's values) straight from a bound statement.
+  private static func rawObjects(_ stmt: OpaquePointer, layout: RowLayout, db: Database) throws -> [FetchedObject] {
+    var out: [FetchedObject] = []
+    let types = layout.types
+    while true {
+      let rc = sqlite3_step(stmt)
+      if rc == SQLITE_DONE { break }
+      guard rc == SQLITE_ROW else {
+        throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+      }
+      var values: [Value] = []
+      values.reserveCapacity(types.count)
+      for (i, t) in types.enumerated() {
+        let c = Int32(i + 1)
+        switch sqlite3_column_type(stmt, c) {
+        case SQLITE_NULL: values.append(.null)
+        case SQLITE_INTEGER:
+          let v = sqlite3_column_int64(stmt, c)
+          switch t {
+          case .bool: values.append(.bool(v != 0))
+          case .double: values.append(.double(Double(v)))
+          case .date: values.append(.date(Double(v)))
+          default: values.append(.integer(v))
+          }
+        case SQLITE_FLOAT:
+          let v = sqlite3_column_double(stmt, c)
+          values.append(t == .date ? .date(v) : .double(v))
+        case SQLITE_TEXT: values.append(.string(String(cString: sqlite3_column_text(stmt, c))))
+        default: values.append(.null)
+        }
+      }
+      out.append(FetchedObject(id: sqlite3_column_int64(stmt, 0), values: values, layout: layout))
+    }
+    sqlite3_reset(stmt)
+    return out
   }
 
   public func fetchObjects(_ request: ResolvedRequest) throws -> [FetchedObject] {
