@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: bench test build bootstrap datasets format lint
+.PHONY: bench bench-quick test build bootstrap datasets format lint
 
 bootstrap:
 	@scripts/bootstrap
@@ -16,7 +16,13 @@ build: bootstrap
 datasets: build
 	$(FETCHBENCH) generate --if-missing
 
-bench: datasets
+# The main job: generates what is missing, measures every case, writes
+# results/runs/<UTC timestamp>/ and results/latest/.
+bench: build
+	$(FETCHBENCH) run
+
+bench-quick: build
+	$(FETCHBENCH) run --quick
 
 test: bootstrap
 	swift test

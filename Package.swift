@@ -58,6 +58,8 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["Datasets"], path: "Tests/TestSupport"),
     .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport", "fetchbench"]),
     .testTarget(
+      name: "FetchBenchKitTests", dependencies: ["FetchBenchKit", "TestSupport", "fetchbench"]),
+    .testTarget(
       name: "FetchedResultsTests",
       dependencies: ["FetchedResults", "Datasets", "SQLiteStore", "TestSupport", "fetchbench"]
     ),

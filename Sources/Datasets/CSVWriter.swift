@@ -1,3 +1,4 @@
+import FetchedResults
 import Crypto
 import Foundation
 

@@ -1,3 +1,4 @@
+import FetchedResults
 /// A value of one dataset field.
 public enum FieldValue: Sendable, Equatable {
   case null

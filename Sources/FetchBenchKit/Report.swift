@@ -139,7 +139,9 @@ public struct Report {
         }
         let pairs: [(String, ResultRow?, Double?, String)] = [
           ("batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "time_ms"), floor("floor_ids_ms"), "≤ 1.15"),
-          ("batched scroll-through vs every batch query", find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms"), floor("floor_scroll_ms"), "≤ 1.15"),
+          // A scroll-through issues the ID query, then every batch query: its floor is both.
+          ("batched scroll-through vs the ID query + every batch query", find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms"),
+           floor("floor_ids_ms").flatMap { ids in floor("floor_scroll_ms").map { ids + $0 } }, "≤ 1.15"),
           ("full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: "time_ms"), floor("floor_full_ms"), "—"),
         ]
         for (what, engine, fl, target) in pairs {

@@ -1,3 +1,4 @@
+import FetchedResults
 import Foundation
 import GRDB
 import Testing
@@ -243,10 +244,10 @@ final class GeneratedFixture: Sendable {
     var out: [UInt8] = []
     CivilDate.appendISO8601(seconds: 1_234_567_890, to: &out)
     #expect(String(decoding: out, as: UTF8.self) == "2009-02-13T23:31:30Z")
-    #expect(CivilDate.parseISO8601("2009-02-13T23:31:30Z") == 1_234_567_890)
-    #expect(CivilDate.parseISO8601("2009-01-01") == 1_230_768_000)
-    #expect(CivilDate.parseISO8601("2009-02-30") == nil)
-    #expect(CivilDate.parseISO8601("2009-2-3") == nil)
+    #expect(ISO8601.parse("2009-02-13T23:31:30Z") == 1_234_567_890)
+    #expect(ISO8601.parse("2009-01-01") == 1_230_768_000)
+    #expect(ISO8601.parse("2009-02-30") == nil)
+    #expect(ISO8601.parse("2009-2-3") == nil)
     #expect(CivilDate.weekday(days: 0) == 4)  // 1970-01-01 was a Thursday
   }
 

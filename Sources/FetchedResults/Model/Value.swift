@@ -71,24 +71,9 @@ public enum Value: Hashable, Sendable {
 public enum ISO8601 {
   /// `2009-02-13T23:31:30Z`, or `2009-02-13` with `dateOnly`. O(1).
   public static func format(seconds: Int64, dateOnly: Bool = false) -> String {
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let secs = Int(seconds - days * 86_400)
-    let z = Int(days) + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-    func pad(_ v: Int, _ w: Int) -> String {
-      let s = String(v)
-      return String(repeating: "0", count: max(0, w - s.count)) + s
-    }
-    let date = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
-    if dateOnly { return date }
-    return "\(date)T\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))Z"
+    var out: [UInt8] = []
+    CivilDate.appendISO8601(seconds: seconds, to: &out)
+    return String(decoding: dateOnly ? out.prefix(10) : out[...], as: UTF8.self)
   }
 
   /// Parses `YYYY-MM-DD`, optionally with `THH:MM:SS` and a trailing `Z`, as UTC seconds.
@@ -107,14 +92,9 @@ public enum ISO8601 {
     guard b.count >= 10, b[4] == 45, b[7] == 45, let y = num(0, 4), let m = num(5, 2),
       let d = num(8, 2), (1...12).contains(m), d >= 1
     else { return nil }
-    let yy = m <= 2 ? y - 1 : y
-    let era = (yy >= 0 ? yy : yy - 399) / 400
-    let yoe = yy - era * 400
-    let doy = (153 * ((m + 9) % 12) + 2) / 5 + d - 1
-    let dayNumber = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
+    let dayNumber = CivilDate.days(year: y, month: m, day: d)
+    guard CivilDate.date(days: dayNumber) == (y, m, d) else { return nil }
     var seconds = Int64(dayNumber) * 86_400
-    guard format(seconds: seconds, dateOnly: true) == String(decoding: b[0..<10], as: UTF8.self)
-    else { return nil }
     if b.count == 10 { return seconds }
     guard b.count >= 19, b[10] == UInt8(ascii: "T"), b[13] == 58, b[16] == 58,
       let hh = num(11, 2), let mm = num(14, 2), let ss = num(17, 2), hh < 24, mm < 60, ss < 60

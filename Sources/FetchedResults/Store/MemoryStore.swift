@@ -118,15 +118,7 @@ public final class MemoryStore: Store {
         }
       }
     }
-    var changes: [String: EntityChanges] = [:]
-    var order: [String] = []
-    func record(_ e: String, _ body: (inout EntityChanges) -> Void) {
-      if changes[e] == nil {
-        changes[e] = EntityChanges(entity: e)
-        order.append(e)
-      }
-      body(&changes[e]!)
-    }
+    var recorder = ChangeRecorder()
     for op in operations {
       switch op {
       case .insert(let e, let values):
@@ -134,27 +126,16 @@ public final class MemoryStore: Store {
         let id: Int64
         if case .integer(let given)? = values["id"] { id = given } else { id = t.maxID + 1 }
         try t.append(id: id, values: t.entity.attributes.map { values[$0.name] ?? .null })
-        record(e) { $0.inserted.append(id) }
+        recorder.inserted(e, id)
       case .update(let e, let id, let values):
-        let changed = tables[e]!.update(id: id, values: values)
-        record(e) { c in
-          if c.inserted.contains(id) { return }
-          c.updated[id, default: []].formUnion(changed)
-        }
+        recorder.updated(e, id, tables[e]!.update(id: id, values: values))
       case .delete(let e, let id):
         tables[e]!.delete(id: id)
-        record(e) { c in
-          if let i = c.inserted.firstIndex(of: id) {
-            c.inserted.remove(at: i)
-          } else {
-            c.updated[id] = nil
-            c.deleted.append(id)
-          }
-        }
+        recorder.deleted(e, id)
       }
     }
     sequence += 1
-    return StoreTransaction(sequence: sequence, changes: order.map { changes[$0]! })
+    return StoreTransaction(sequence: sequence, changes: recorder.changes)
   }
 
   // MARK: evaluation

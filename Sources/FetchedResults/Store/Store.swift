@@ -52,6 +52,44 @@ public struct EntityChanges: Sendable, Equatable {
   public init(entity: String) { self.entity = entity }
 }
 
+/// Accumulates a transaction's changes per entity, folding them as Core Data's save does: an
+/// object inserted then deleted in one transaction is not reported; a deleted object is not
+/// also reported as updated; an inserted object's updates are part of its insert.
+public struct ChangeRecorder: Sendable {
+  public private(set) var changes: [EntityChanges] = []
+  public init() {}
+
+  private mutating func with(_ entity: String, _ body: (inout EntityChanges) -> Void) {
+    if let i = changes.firstIndex(where: { $0.entity == entity }) {
+      body(&changes[i])
+    } else {
+      var c = EntityChanges(entity: entity)
+      body(&c)
+      changes.append(c)
+    }
+  }
+
+  public mutating func inserted(_ entity: String, _ id: Int64) { with(entity) { $0.inserted.append(id) } }
+
+  public mutating func updated(_ entity: String, _ id: Int64, _ keys: Set<String>) {
+    guard !keys.isEmpty else { return }
+    with(entity) { c in
+      if !c.inserted.contains(id) { c.updated[id, default: []].formUnion(keys) }
+    }
+  }
+
+  public mutating func deleted(_ entity: String, _ id: Int64) {
+    with(entity) { c in
+      if let i = c.inserted.firstIndex(of: id) {
+        c.inserted.remove(at: i)
+      } else {
+        c.updated[id] = nil
+        c.deleted.append(id)
+      }
+    }
+  }
+}
+
 /// A committed transaction, as stores report it to observers.
 public struct StoreTransaction: Sendable, Equatable {
   /// Increases by one per transaction committed through this store.

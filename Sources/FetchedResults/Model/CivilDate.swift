@@ -52,35 +52,6 @@ public enum CivilDate {
     out.append(UInt8(ascii: "Z"))
   }
 
-  /// Parses `YYYY-MM-DD` optionally followed by `THH:MM:SS` and `Z`, into seconds since the
-  /// epoch (UTC). Returns nil when the text is not of that form or names an impossible date.
-  public static func parseISO8601(_ text: Substring) -> Int64? {
-    let b = Array(text.utf8)
-    func num(_ from: Int, _ count: Int) -> Int? {
-      guard from + count <= b.count else { return nil }
-      var v = 0
-      for i in from..<(from + count) {
-        guard b[i] >= 48, b[i] <= 57 else { return nil }
-        v = v * 10 + Int(b[i] - 48)
-      }
-      return v
-    }
-    guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-      let y = num(0, 4), let m = num(5, 2), let d = num(8, 2), (1...12).contains(m), d >= 1
-    else { return nil }
-    let dayNumber = days(year: y, month: m, day: d)
-    guard date(days: dayNumber) == (y, m, d) else { return nil }
-    var seconds = Int64(dayNumber) * 86_400
-    if b.count == 10 { return seconds }
-    guard b.count >= 19, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
-      b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-      let hh = num(11, 2), let mm = num(14, 2), let ss = num(17, 2), hh < 24, mm < 60, ss < 60
-    else { return nil }
-    seconds += Int64(hh * 3600 + mm * 60 + ss)
-    if b.count == 19 || (b.count == 20 && b[19] == UInt8(ascii: "Z")) { return seconds }
-    return nil
-  }
-
   /// Appends a non-negative integer in decimal, zero-padded to `width` digits. O(digits).
   public static func appendPadded(_ value: Int, width: Int, to out: inout [UInt8]) {
     precondition(value >= 0)

@@ -1,0 +1,121 @@
+import Datasets
+import Foundation
+import Testing
+import TestSupport
+
+@testable import FetchBenchKit
+
+let machine = Machine(cores: 2, memoryBytes: 24 << 30, os: "Debian", swiftVersion: "6.3.1", gitCommit: "abc")
+
+func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, _ value: Double, error: String = "") -> ResultRow {
+  ResultRow(
+    run_id: "r1", dataset: "banks", rows: 1000, store: store, mode: mode,
+    batch_size: mode == "full" ? 0 : 20, index: "none", scenario: scenario, metric: metric,
+    value: value, unit: metric.hasSuffix("_ms") ? "ms" : "bytes", min: value - 1, max: value + 1,
+    repetitions: 5, status: error.isEmpty ? "ok" : "failed", error: error, machine: machine,
+    dataset_sha256: "f00")
+}
+
+@Suite struct ResultFormats {
+  @Test func csvRoundTripsQuotesCommasAndNewlines() throws {
+    let rows = [
+      row("sqlite", "full", "first_screen", "time_ms", 12.5),
+      row("sqlite", "batched", "first_screen", "failed", 0, error: "exit 1: \"bad\", very\nbad"),
+    ]
+    let text = ResultsCSV.encode(rows)
+    #expect(text.hasPrefix("run_id,dataset,rows,store,mode,batch_size,index,scenario,metric,value,unit,min,max,repetitions"))
+    #expect(text.contains("\"exit 1: \"\"bad\"\", very\nbad\""))
+    #expect(try ResultsCSV.decode(text) == rows)
+    #expect(throws: HarnessError.self) { try ResultsCSV.decode("a,b\n1,2\n") }
+  }
+
+  @Test func statistics() {
+    let s = Summary([3, 1, 2])
+    #expect((s.median, s.min, s.max, s.count) == (2, 1, 3, 3))
+    #expect(Summary([4, 1, 3, 2]).median == 2.5)
+    #expect(Summary([7]).median == 7)
+  }
+
+  @Test func reportFiguresComeFromTheRows() {
+    let rows = [
+      row("sqlite", "full", "first_screen", "time_ms", 100),
+      row("sqlite", "batched", "first_screen", "time_ms", 10),
+      row("sqlite", "full", "first_screen", "heap_live_bytes", 1_000_000),
+      row("sqlite", "batched", "first_screen", "heap_live_bytes", 10_000),
+      row("sqlite", "full", "first_screen", "queries", 1),
+      row("sqlite", "batched", "first_screen", "queries", 2),
+      row("sqlite", "batched", "first_screen", "failed", 0, error: "boom"),
+    ]
+    let md = Report(rows: rows).markdown()
+    #expect(md.contains("the batched first screen is **10.0× faster** than a full fetch and holds 1/100 of the memory"))
+    #expect(md.contains("| first_screen | 100.0 [99.0–101.0] | 10.0 [9.0–11.0] | 0.10× | 976.6 KiB | 9.8 KiB | 1/100 |"))
+    #expect(md.contains("| 1 / 2 |"))
+    #expect(md.contains("## Failed cases"))
+    #expect(md.contains("boom"))
+    // Change a figure and the sentence follows.
+    var slower = rows
+    slower[1].value = 400
+    #expect(Report(rows: slower).markdown().contains("**4.0× slower**"))
+  }
+
+  @Test func casesCoverTheMatrixAndTheFloor() {
+    var o = RunOptions()
+    o.batchSizes = [20, 50]
+    let cases = o.cases()
+    // 2 datasets × (memory + sqlite + sqlite with index) × 6 scenarios × (full + 2 batch sizes)
+    // + 2 datasets × 2 index variants × 2 floors.
+    #expect(cases.count == 2 * 3 * 6 * 3 + 2 * 2 * 2)
+    #expect(cases.filter { $0.store == "sqlite-raw" }.allSatisfy { $0.scenario == "floor" })
+    o.makeQuick()
+    #expect(o.cases().allSatisfy { $0.dataset == .banks && $0.index == nil })
+  }
+}
+
+/// The child-process protocol end to end: a case that fails is reported with its error, the
+/// run goes on, the exit code is non-zero, and the other cases' counters are exact.
+@Suite struct RunCommand {
+  @Test func aFailingCaseIsReportedAndTheRunGoesOn() throws {
+    let dir = TestSupport.temporaryFolder("run")
+    defer { TestSupport.remove(dir) }
+    let datasets = dir + "/datasets"
+    let gen = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", datasets, "--format", "sqlite"])
+    #expect(gen.status == 0, "\(gen.stderr)")
+    // The indexed variant exists but is not a database: its cases must fail, the others not.
+    _ = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", datasets, "--format", "sqlite", "--index", "spud_date"])
+    let bad = DatasetPaths.sqlite(in: datasets, .wells, rows: 300, seed: 1, indexes: ["spud_date"])
+    try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: bad))
+
+    let out = try TestSupport.run([
+      "run", "--dataset", "wells", "--rows", "300", "--store", "sqlite", "--scenario", "first_screen,scroll_through",
+      "--repetitions", "1", "--datasets", datasets, "--out", dir + "/out",
+    ])
+    #expect(out.status != 0)
+    #expect(out.stderr.contains("FAILED"), "\(out.stderr)")
+    #expect(out.stderr.contains("[10/10]"), "the run goes on after a failure: \(out.stderr)")
+    let csv = try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8)
+    let rows = try ResultsCSV.decode(csv)
+    let failed = rows.filter { $0.status == "failed" }
+    #expect(failed.count == 5, "four scenario cases and the floor on the corrupt file")
+    #expect(failed.allSatisfy { $0.index == "spud_date" && $0.error.contains("not a readable SQLite database") })
+    func value(_ mode: String, _ scenario: String, _ metric: String) -> Double? {
+      rows.first { $0.index == "none" && $0.mode == mode && $0.scenario == scenario && $0.metric == metric }?.value
+    }
+    #expect(value("batched", "first_screen", "queries") == 2)
+    #expect(value("batched", "first_screen", "rows_materialized") == 20)
+    #expect(value("full", "first_screen", "rows_materialized") == 300)
+    #expect(value("batched", "scroll_through", "queries") == Double(1 + 300 / 20), "one ID query and 15 batch faults")
+    #expect((value("batched", "first_screen", "heap_live_bytes") ?? 0) > 0)
+    #expect((value("full", "scroll_through", "time_ms") ?? 0) > 0)
+    #expect(rows.contains { $0.metric == "floor_ids_ms" && $0.status == "ok" })
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("## Failed cases"))
+    #expect(FileManager.default.fileExists(atPath: dir + "/out/charts/wells-300-sqlite-time-b20.svg"))
+    #expect(!FileManager.default.fileExists(atPath: dir + "/out.partial"))
+
+    // `report DIR` renders the same page from the CSV.
+    try FileManager.default.removeItem(atPath: dir + "/out/report.md")
+    let again = try TestSupport.run(["report", dir + "/out"])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8) == report)
+  }
+}
