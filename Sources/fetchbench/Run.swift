@@ -15,7 +15,7 @@ struct Run: ParsableCommand {
   @Option(help: "Scenarios, comma-separated (default: all).") var scenario: String?
   @Option(parsing: .unconditional, help: "Measured repetitions per case, after one warm-up.") var repetitions = 5
   @Flag(help: "Skip SQLite with an index on the sort key.") var noIndex = false
-  @Flag(help: "Banks only, no index variant, 3 repetitions: a first look in about a minute.") var quick = false
+  @Flag(help: "Banks only, no index variant, four scenarios, 3 repetitions: a first look in under two minutes.") var quick = false
   @Option(help: "Output folder (default: results/runs/<UTC timestamp>, copied to results/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
 

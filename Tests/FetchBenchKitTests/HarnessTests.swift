@@ -29,6 +29,13 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(throws: HarnessError.self) { try ResultsCSV.decode("a,b\n1,2\n") }
   }
 
+  @Test func jsonRoundTrips() throws {
+    let rows = [row("memory", "batched", "scroll_through", "time_ms", 710.25)]
+    let data = try JSONEncoder().encode(rows)
+    #expect(try JSONDecoder().decode([ResultRow].self, from: data) == rows)
+    #expect(String(decoding: data, as: UTF8.self).contains("\"metric\":\"time_ms\""))
+  }
+
   @Test func statistics() {
     let s = Summary([3, 1, 2])
     #expect((s.median, s.min, s.max, s.count) == (2, 1, 3, 3))
@@ -68,6 +75,7 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(cases.filter { $0.store == "sqlite-raw" }.allSatisfy { $0.scenario == "floor" })
     o.makeQuick()
     #expect(o.cases().allSatisfy { $0.dataset == .banks && $0.index == nil })
+    #expect(o.cases().count == 2 * 4 * 3 + 2)
   }
 }
 
