@@ -7,7 +7,6 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
   case cannotWrite(path: String, reason: String)
   case corruptManifest(path: String, reason: String)
   case checksumMismatch(dataset: String, table: String, expected: String, actual: String)
-  case interrupted
 
   public var description: String {
     switch self {
@@ -22,7 +21,6 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
     case .corruptManifest(let path, let reason): "the manifest \(path) is unreadable: \(reason)"
     case .checksumMismatch(let d, let t, let e, let a):
       "\(d) table \(t): SHA-256 \(a) differs from the manifest's \(e); the generator is no longer deterministic or the manifest was edited. Nothing was replaced."
-    case .interrupted: "interrupted"
     }
   }
 }

@@ -17,10 +17,7 @@ public struct FailedBank: Sendable, Equatable, Codable {
     let name, city, state: Int
     let closeDate, updatedDate, zip, acquirer: Int?
     public init(_ layout: RowLayout) throws {
-      func req(_ k: String) throws -> Int {
-        guard let i = layout.index(of: k) else { throw FetchError.invalidRequest("a FailedBank needs '\(k)' in the row") }
-        return i
-      }
+      func req(_ k: String) throws -> Int { try layout.requiredIndex(of: k, for: "FailedBank") }
       name = try req("name")
       city = try req("city")
       state = try req("state")
@@ -67,10 +64,7 @@ public struct Well: Sendable, Equatable, Codable {
   public struct Indexes: Sendable {
     let api, name, op, county, state, spud, status, depth: Int
     public init(_ layout: RowLayout) throws {
-      func req(_ k: String) throws -> Int {
-        guard let i = layout.index(of: k) else { throw FetchError.invalidRequest("a Well needs '\(k)' in the row") }
-        return i
-      }
+      func req(_ k: String) throws -> Int { try layout.requiredIndex(of: k, for: "Well") }
       api = try req("apiNumber")
       name = try req("wellName")
       op = try req("operator")
@@ -92,6 +86,14 @@ public struct Well: Sendable, Equatable, Codable {
     spudDate = o.values[ix.spud].numeric
     status = o.values[ix.status].stringValue ?? ""
     if case .integer(let d) = o.values[ix.depth] { totalDepth = d } else { totalDepth = nil }
+  }
+}
+
+extension RowLayout {
+  /// The index of `key`, or an error saying that `model` needs it in the row.
+  func requiredIndex(of key: String, for model: String) throws -> Int {
+    guard let i = index(of: key) else { throw FetchError.invalidRequest("a \(model) needs '\(key)' in the row") }
+    return i
   }
 }
 

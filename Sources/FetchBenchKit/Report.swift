@@ -173,7 +173,7 @@ public struct Report {
 
   var scalingSeries: [(label: String, mode: String, scenario: String)] {
     [("full first screen", "full", "first_screen"), ("batched first screen", "batched", "first_screen"),
-     ("full heap", "full", "perform_fetch"), ("batched scroll", "batched", "scroll_through")].filter { $0.label != "full heap" }
+     ("batched scroll", "batched", "scroll_through")]
   }
 
   // MARK: charts

@@ -71,7 +71,6 @@ public final class FetchedResultsController {
       }
       contents = .batched(array)
     }
-    if resolved.section == nil && sections.first?.numberOfObjects == 0 { sections = [SectionInfo(name: "", indexTitle: nil, numberOfObjects: 0, value: .null, offset: 0)] }
   }
 
   private static func group<S: Sequence<Value>>(_ values: S) -> [SectionCount] {

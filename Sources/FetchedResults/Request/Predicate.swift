@@ -21,16 +21,4 @@ public indirect enum FetchPredicate: Sendable, Equatable {
   case or([FetchPredicate])
   case not(FetchPredicate)
   case constant(Bool)
-
-  /// Every key path the predicate reads.
-  public var keyPaths: [String] {
-    switch self {
-    case .comparison(let k, _, _), .between(let k, _, _), .in(let k, _), .beginsWith(let k, _),
-      .contains(let k, _):
-      [k]
-    case .and(let ps), .or(let ps): ps.flatMap(\.keyPaths)
-    case .not(let p): p.keyPaths
-    case .constant: []
-    }
-  }
 }

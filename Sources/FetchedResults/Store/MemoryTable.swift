@@ -48,8 +48,7 @@ final class MemoryTable {
       }
     }
     if forInsert {
-      for (i, a) in entity.attributes.enumerated() where !a.isOptional && values[a.name] == nil {
-        _ = i
+      for a in entity.attributes where !a.isOptional && values[a.name] == nil {
         throw FetchError.store("\(entity.name).\(a.name) is required")
       }
     }
