@@ -23,6 +23,7 @@ enum Floor {
       throw HarnessError.invalidArgument("cannot open \(spec.location.sqlitePath)")
     }
     defer { sqlite3_close(db) }
+    sqlite3_busy_timeout(db, 10_000)  // as the store: wait out another connection's checkpoint
     func prepare(_ text: String) throws -> OpaquePointer {
       var stmt: OpaquePointer?
       guard sqlite3_prepare_v3(db, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt else {

@@ -25,12 +25,17 @@ public final class SQLiteStore: Store {
     var config = Configuration()
     config.readonly = readOnly
     config.label = "fetchbench"
+    // WAL recovery on open and the last connection's checkpoint on close hold the file's
+    // locks for a moment; other connections (tests, the load test's writers) wait for them.
+    config.busyMode = .timeout(10)
     do {
       queue = try DatabaseQueue(path: path, configuration: config)
       try queue.inDatabase { db in
         if !readOnly { try db.execute(sql: "PRAGMA journal_mode = WAL") }
         _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
       }
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+      throw SQLiteStoreError.locked(path, error.message ?? "\(error)")
     } catch let error as DatabaseError {
       throw SQLiteStoreError.notADatabase(path, error.message ?? "\(error)")
     }
@@ -317,12 +322,14 @@ public enum SQLiteStoreError: Error, CustomStringConvertible, Equatable {
   case notADatabase(String, String)
   case schemaMismatch(String, String)
   case query(String, String, String)
+  case locked(String, String)
 
   public var description: String {
     switch self {
     case .missingFile(let p): "\(p): no such dataset file (run `fetchbench generate` first)"
     case .notADatabase(let p, let m): "\(p) is not a readable SQLite database: \(m)"
     case .schemaMismatch(let p, let m): "\(p) does not have the expected schema: \(m)"
+    case .locked(let p, let m): "\(p) stayed locked by another connection for 10 s: \(m)"
     case .query(let p, let m, let sql): "\(p): query failed: \(m)\(sql.isEmpty ? "" : " (\(sql))")"
     }
   }

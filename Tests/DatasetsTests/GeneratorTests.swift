@@ -21,6 +21,7 @@ final class GeneratedFixture: Sendable {
   func sqlite(_ kind: DatasetKind) throws -> DatabaseQueue {
     var config = Configuration()
     config.readonly = true
+    config.busyMode = .timeout(10)  // suites read the files in parallel
     return try DatabaseQueue(
       path: DatasetPaths.sqlite(in: folder, kind, rows: 10_000, seed: 1), configuration: config)
   }

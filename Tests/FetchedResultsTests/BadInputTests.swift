@@ -114,3 +114,30 @@ import TestSupport
     #expect(ids.stdout.split(separator: "\n").count == EngineFixture.rows)
   }
 }
+
+/// Tests open stores on one file from several threads at once, as users' apps and the load
+/// test do. WAL recovery and the last connection's checkpoint take the file's locks briefly;
+/// an opener must wait for them instead of failing with "database is locked".
+@Suite struct ConcurrentOpen {
+  @Test func storesOpenAndReadConcurrently() async throws {
+    let path = EngineFixture.shared.path(.wells)
+    let model = DatasetModels.wells
+    let failures = try await withThrowingTaskGroup(of: String?.self) { group in
+      for worker in 0..<8 {
+        group.addTask {
+          for _ in 0..<25 {
+            do {
+              let store = try SQLiteStore(path: path, model: model, readOnly: worker % 2 == 0)
+              _ = try store.count(try FetchRequest(entityName: "Well").resolve(in: model))
+            } catch { return String(describing: error) }
+          }
+          return nil
+        }
+      }
+      var failures: [String] = []
+      for try await f in group { if let f { failures.append(f) } }
+      return failures
+    }
+    #expect(failures == [])
+  }
+}
