@@ -74,6 +74,7 @@ public enum CaseExecutor {
     var peak = 0
     var allocations: UInt64 = 0
     var counters = StoreCounters()
+    var mapping: [Double] = []
     for rep in 0..<(spec.warmups + spec.repetitions) {
       store.resetCounters()
       let heapBefore = Heap.allocated
@@ -82,7 +83,7 @@ public enum CaseExecutor {
       let peakBase = Heap.threadPeak
       let cpu0 = Clock.cpuNanos
       let t0 = Clock.wallNanos
-      let controller = try scenario.run(spec.dataset, batchSize: batchSize, store: store)
+      let (controller, mappingNanos) = try scenario.run(spec.dataset, batchSize: batchSize, store: store)
       let t1 = Clock.wallNanos
       let cpu1 = Clock.cpuNanos
       let heapAfter = Heap.allocated
@@ -92,6 +93,7 @@ public enum CaseExecutor {
       guard rep >= spec.warmups else { continue }
       wall.append(Double(t1 - t0) / 1e6)
       cpu.append(Double(cpu1 - cpu0) / 1e6)
+      if let mappingNanos { mapping.append(Double(mappingNanos) / 1e3) }
       live = heapAfter - heapBefore
       peak = max(0, peakAfter - peakBase)
       allocations = allocsAfter - allocsBefore
@@ -100,6 +102,7 @@ public enum CaseExecutor {
     func fixed(_ m: String, _ unit: String, _ v: Double) -> Measurement {
       Measurement(metric: m, unit: unit, summary: Summary([v]))
     }
+    let mappingMeasurement = mapping.isEmpty ? [] : [Measurement(metric: "map_us", unit: "us", summary: Summary(mapping))]
     return CaseResult(
       spec: spec,
       measurements: [
@@ -111,6 +114,6 @@ public enum CaseExecutor {
         fixed("allocations", "count", Double(allocations)),
         fixed("queries", "count", Double(counters.queries)),
         fixed("rows_materialized", "count", Double(counters.rowsMaterialized)),
-      ], error: nil)
+      ] + mappingMeasurement, error: nil)
   }
 }

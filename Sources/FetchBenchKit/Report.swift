@@ -122,7 +122,18 @@ public struct Report {
     {
       text += String(format: "; scrolling through every row costs %.2f× the full fetch's time", bs / fs)
     }
-    return text + "."
+    text += "."
+    // Mapping is timed on its own (rows faulted first); the batched run's figure is used
+    // because both modes map the same 20 materialized rows.
+    if let direct = find(k, mode: "batched", batch: batch, scenario: "first_screen_mapped", metric: "map_us"),
+      let codable = find(k, mode: "batched", batch: batch, scenario: "first_screen_mapped_codable", metric: "map_us"),
+      direct.value > 0
+    {
+      text += String(
+        format: " Mapping the first screen's 20 rows to typed models takes %.1f µs with the direct initializer and %.1f µs through Codable (%.1f×; medians of %d, ranges %.1f–%.1f and %.1f–%.1f µs).",
+        direct.value, codable.value, codable.value / direct.value, direct.repetitions, direct.min, direct.max, codable.min, codable.max)
+    }
+    return text
   }
 
   func floorSection(dataset: String, rows n: Int) -> String {

@@ -164,7 +164,7 @@ public enum Runner {
     p.waitUntilExit()
     let stderr = errData.wait()
     if p.terminationReason == .uncaughtSignal {
-      return .failure("crashed (signal \(p.terminationStatus)): \(tail(stderr))")
+      return .failure("crashed (signal \(p.terminationStatus)): \(crashReason(stderr))")
     }
     guard p.terminationStatus == 0 else { return .failure("exit \(p.terminationStatus): \(tail(stderr))") }
     guard let result = try? JSONDecoder().decode(CaseResult.self, from: data) else {
@@ -187,6 +187,14 @@ public enum Runner {
       done.wait()
       return String(decoding: data, as: UTF8.self)
     }
+  }
+
+  /// What a crashed child said before its stack trace ("Fatal error: …", "💣 Program
+  /// crashed: …"), which names the cause; the trace's last frames never do.
+  static func crashReason(_ s: String) -> String {
+    let lines = s.split(separator: "\n")
+    let reason = lines.filter { $0.contains("Fatal error") || $0.contains("Precondition failed") || $0.contains("Program crashed") || $0.contains("Assertion failed") }
+    return reason.isEmpty ? tail(s) : String(reason.prefix(2).joined(separator: " | ").prefix(600))
   }
 
   static func tail(_ s: String) -> String {
@@ -213,14 +221,18 @@ public enum Runner {
 
 /// Writes a run's files under a temporary name, then renames the folder into place.
 public enum ResultFiles {
-  public static func write(_ rows: [ResultRow], to dir: String) throws {
+  public static func write(_ measured: [ResultRow], to dir: String) throws {
     let fm = FileManager.default
+    // Everything is rendered from the CSV's text (3 decimals), so `fetchbench report DIR`
+    // gives the same page and JSON holds the same figures as the CSV.
+    let csv = ResultsCSV.encode(measured)
+    let rows = try ResultsCSV.decode(csv)
     let tmp = dir + ".partial"
     try? fm.removeItem(atPath: tmp)
     try fm.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: true)
     AtomicFile.register(tmp)
     defer { AtomicFile.discard(tmp) }
-    try Data(ResultsCSV.encode(rows).utf8).write(to: URL(fileURLWithPath: tmp + "/results.csv"))
+    try Data(csv.utf8).write(to: URL(fileURLWithPath: tmp + "/results.csv"))
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     try encoder.encode(rows).write(to: URL(fileURLWithPath: tmp + "/results.json"))

@@ -96,6 +96,11 @@ struct RunCase: ParsableCommand {
 
   func run() throws {
     let spec = try JSONDecoder().decode(CaseSpec.self, from: Data(self.spec.utf8))
+    // Fault injection for the harness's own tests: a child that really dies by a signal,
+    // so the parent's crash path is exercised, not only its error path.
+    if let target = ProcessInfo.processInfo.environment["FETCHBENCH_INJECT_CRASH"], spec.label.contains(target) {
+      fatalError("injected crash in \(spec.label) (FETCHBENCH_INJECT_CRASH)")
+    }
     let result: CaseResult
     do {
       result = try CaseExecutor.run(spec)

@@ -69,9 +69,9 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     var o = RunOptions()
     o.batchSizes = [20, 50]
     let cases = o.cases()
-    // 2 datasets × (memory + sqlite + sqlite with index) × 6 scenarios × (full + 2 batch sizes)
+    // 2 datasets × (memory + sqlite + sqlite with index) × 7 scenarios × (full + 2 batch sizes)
     // + 2 datasets × 2 index variants × 2 floors.
-    #expect(cases.count == 2 * 3 * 6 * 3 + 2 * 2 * 2)
+    #expect(cases.count == 2 * 3 * 7 * 3 + 2 * 2 * 2)
     #expect(cases.filter { $0.store == "sqlite-raw" }.allSatisfy { $0.scenario == "floor" })
     o.makeQuick()
     #expect(o.cases().allSatisfy { $0.dataset == .banks && $0.index == nil })
@@ -124,6 +124,35 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     try FileManager.default.removeItem(atPath: dir + "/out/report.md")
     let again = try TestSupport.run(["report", dir + "/out"])
     #expect(again.status == 0, "\(again.stderr)")
-    #expect(try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8) == report)
+    let rerendered = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(rerendered == report, "first difference: \(zip(rerendered.split(separator: "\n"), report.split(separator: "\n")).first { $0 != $1 }.map { "\($0) ≠ \($1)" } ?? "length")")
+  }
+}
+
+extension RunCommand {
+  /// A child that dies by a signal (a trap, as a precondition failure or an out-of-memory
+  /// crash ends) is reported as failed with what it printed; the run goes on; exit is non-zero.
+  @Test func aCrashingCaseIsReportedAndTheRunGoesOn() throws {
+    let dir = TestSupport.temporaryFolder("crash")
+    defer { TestSupport.remove(dir) }
+    let datasets = dir + "/datasets"
+    _ = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "200", "--out", datasets, "--format", "sqlite"])
+    let out = try TestSupport.run(
+      [
+        "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--scenario", "first_screen,first_screen_mapped,first_screen_mapped_codable",
+        "--repetitions", "2", "--no-index", "--datasets", datasets, "--out", dir + "/out",
+      ], environment: ["FETCHBENCH_INJECT_CRASH": "batched(20) first_screen_mapped_codable", "SWIFT_BACKTRACE": "enable=no"])
+    #expect(out.status == 1, "\(out.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    let failed = rows.filter { $0.status == "failed" }
+    #expect(failed.map(\.scenario) == ["first_screen_mapped_codable"])
+    #expect(failed.first?.mode == "batched")
+    #expect(failed.first?.error.contains("crashed (signal") == true, "\(failed)")
+    #expect(failed.first?.error.contains("injected crash") == true, "the child's last words are kept: \(failed)")
+    // Every other case ran, the full-mode Codable one included, with its mapping time.
+    let ok = Set(rows.filter { $0.status == "ok" }.map { "\($0.mode) \($0.scenario)" })
+    #expect(ok == ["full first_screen", "batched first_screen", "full first_screen_mapped", "batched first_screen_mapped", "full first_screen_mapped_codable"])
+    let mapped = rows.first { $0.mode == "full" && $0.scenario == "first_screen_mapped_codable" && $0.metric == "map_us" }
+    #expect((mapped?.value ?? 0) > 0 && mapped?.repetitions == 2)
   }
 }

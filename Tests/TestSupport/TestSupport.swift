@@ -48,8 +48,8 @@ public enum TestSupport {
   }
 
   /// Runs `fetchbench` with `arguments` and waits for it.
-  public static func run(_ arguments: [String], currentDirectory: String? = nil) throws -> Output {
-    let process = try start(arguments, currentDirectory: currentDirectory)
+  public static func run(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String] = [:]) throws -> Output {
+    let process = try start(arguments, currentDirectory: currentDirectory, environment: environment)
     return process.wait()
   }
 
@@ -74,11 +74,12 @@ public enum TestSupport {
     }
   }
 
-  public static func start(_ arguments: [String], currentDirectory: String? = nil) throws -> Running
+  public static func start(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String] = [:]) throws -> Running
   {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     let out = Pipe()
     let err = Pipe()

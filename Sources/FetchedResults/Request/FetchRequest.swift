@@ -227,6 +227,14 @@ public struct RowLayout: Sendable, Equatable {
     }
   }
 
+  init(keys: [String], types: [AttributeType]) {
+    self.keys = keys
+    self.types = types
+  }
+
+  /// A layout with no fields, for values decoded on their own.
+  static let empty = RowLayout(keys: [], types: [])
+
   /// The index of `key` in a row. O(keys).
   public func index(of key: String) -> Int? { keys.firstIndex(of: key) }
 }
