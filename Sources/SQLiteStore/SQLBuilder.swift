@@ -14,6 +14,8 @@ struct SQLBuilder: Sendable {
   let sectionExpression: String?
   let sectionDescending: Bool
   let hasLimit: Bool
+  /// The sort keys but the final primary key, as select-list expressions.
+  let keyColumns: String
 
   init(_ r: ResolvedRequest) {
     // t0 is the entity; t1, t2… the joined destinations, in `joins` order.
@@ -53,6 +55,7 @@ struct SQLBuilder: Sendable {
       }
     }
     selectColumns = cols.joined(separator: ", ")
+    keyColumns = (["t0.id"] + r.sorts.dropLast().map { column($0.keyPath) }).joined(separator: ", ")
     sectionExpression = r.section.map(column)
     sectionDescending = r.sorts.first.map { !$0.ascending } ?? false
   }
@@ -61,6 +64,12 @@ struct SQLBuilder: Sendable {
   var fullQuery: String { "SELECT \(selectColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
   func rowsByIDQuery(count: Int) -> String {
     "SELECT \(selectColumns) FROM \(from) WHERE t0.id IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+  }
+  var keyQuery: String { "SELECT \(keyColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
+  /// The predicate's arguments bind first, then the IDs.
+  func keysByIDQuery(count: Int) -> String {
+    let ids = "t0.id IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+    return "SELECT \(keyColumns) FROM \(from)\(whereClause.isEmpty ? " WHERE " : whereClause + " AND ")\(ids)"
   }
   var countQuery: String {
     hasLimit

@@ -15,6 +15,7 @@ public final class SQLiteStore: Store {
   public private(set) var counters = StoreCounters()
   private let queue: DatabaseQueue
   private var sequence = 0
+  public let observers = TransactionObservers()
 
   /// Opens `path` and checks that every entity's table and columns exist with the model's
   /// types. Throws `SQLiteStoreError` naming the file and the problem.
@@ -285,24 +286,85 @@ public final class SQLiteStore: Store {
           let old = try Row.fetchOne(db, sql: "SELECT \(keys.map { entity.attribute($0)!.column }.joined(separator: ",")) FROM \(entity.table) WHERE id = ?", arguments: [id])
           counters.queries += 1
           guard let old else { throw FetchError.store("\(name): no row with id \(id) to update") }
-          let changed = Set(keys.enumerated().filter { (i, k) in
-            Self.value(old, i, entity.attribute(k)!.type) != values[k]!
-          }.map(\.element))
+          var changed: [String: Value] = [:]
+          for (i, k) in keys.enumerated() {
+            let before = Self.value(old, i, entity.attribute(k)!.type)
+            if before != values[k]! { changed[k] = before }
+          }
           try db.execute(sql: "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: StatementArguments(args + [id.databaseValue]))
           counters.queries += 1
-          recorder.updated(name, id, changed)
+          recorder.updated(name, id, old: changed)
         case .delete(let name, let id):
           let entity = try model.entity(name)
+          // The row as deleted: observers need its foreign keys to find who pointed at it.
+          let old = try Row.fetchOne(db, sql: "SELECT \(entity.attributes.map(\.column).joined(separator: ",")) FROM \(entity.table) WHERE id = ?", arguments: [id])
+          counters.queries += 1
+          guard let old else { throw FetchError.store("\(name): no row with id \(id) to delete") }
           try db.execute(sql: "DELETE FROM \(entity.table) WHERE id = ?", arguments: [id])
           counters.queries += 1
-          guard db.changesCount == 1 else { throw FetchError.store("\(name): no row with id \(id) to delete") }
-          recorder.deleted(name, id)
+          var values: [String: Value] = [:]
+          for (i, a) in entity.attributes.enumerated() { values[a.name] = Self.value(old, i, a.type) }
+          recorder.deleted(name, id, old: values)
         }
       }
       return .commit
     }
     sequence += 1
-    return StoreTransaction(sequence: sequence, changes: recorder.changes)
+    let transaction = StoreTransaction(sequence: sequence, changes: recorder.changes)
+    observers.notify(transaction)
+    return transaction
+  }
+
+  // MARK: change tracking
+
+  public func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {
+    let sql = SQLBuilder(request)
+    let types = request.sorts.dropLast().map(\.keyPath.attribute.type)
+    var out = KeyedIDs(ids: [], keys: Array(repeating: [], count: types.count))
+    func run(_ text: String, _ ids: [Int64]) throws {
+      try read { db in
+        let statement = try db.cachedStatement(sql: text)
+        statement.setUncheckedArguments(StatementArguments(sql.arguments + ids.map(\.databaseValue)))
+        counters.queries += 1
+        let rows = try Row.fetchCursor(statement)
+        while let row = try rows.next() {
+          out.ids.append(row[0])
+          for (d, t) in types.enumerated() { out.keys[d].append(Self.value(row, d + 1, t)) }
+        }
+      }
+    }
+    guard let ids else {
+      try run(sql.keyQuery, [])
+      return out
+    }
+    for chunk in Self.idChunks(ids) { try run(sql.keysByIDQuery(count: chunk.count), chunk) }
+    return out
+  }
+
+  /// IDs for `IN (?,…)` lists: at most 8,192 per statement (SQLite allows 32,766 variables),
+  /// each list padded to a power of two by repeating its last ID, so that a few cached
+  /// statements serve every size.
+  static func idChunks(_ ids: [Int64]) -> [[Int64]] {
+    stride(from: 0, to: ids.count, by: 8_192).map { start in
+      var chunk = Array(ids[start..<min(ids.count, start + 8_192)])
+      var size = 8
+      while size < chunk.count { size *= 2 }
+      chunk += Array(repeating: chunk.last!, count: size - chunk.count)
+      return chunk
+    }
+  }
+
+  public func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws -> [Int64] {
+    let dest = try model.entity(relationship.destination)
+    var out: [Int64] = []
+    for chunk in Self.idChunks(destinationIDs) {
+      let text = "SELECT DISTINCT t0.\(request.entity.primaryKey) FROM \(request.entity.table) t0 JOIN \(dest.table) t1 ON t1.\(relationship.destinationColumn) = t0.\(relationship.sourceColumn) WHERE t1.\(dest.primaryKey) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+      out += try read { db in
+        counters.queries += 1
+        return try Int64.fetchAll(db.cachedStatement(sql: text), arguments: StatementArguments(chunk))
+      }
+    }
+    return out
   }
 
   static func databaseValue(_ v: Value) -> DatabaseValue {

@@ -13,24 +13,59 @@
 /// With `fetchBatchSize` 0 `performFetch` materializes every row; with N > 0 it fetches only
 /// the IDs (plus, with sections, one grouped count query) and `object(at:)` loads rows N at
 /// a time, keeping at most `maxLoadedBatches` batches.
+///
+/// Change tracking, as Core Data's with a delegate: set `delegate`, call `changes()`, or set
+/// `tracksChanges` before `performFetch`; the controller then keeps each row's sort key and
+/// turns each committed transaction of its store into one `ChangeSet` (see `apply(_:)`).
 public final class FetchedResultsController {
   public let fetchRequest: FetchRequest
   public let store: any Store
   public let maxLoadedBatches: Int
   public private(set) var resolvedRequest: ResolvedRequest?
-  public private(set) var sections: [SectionInfo] = []
+  public internal(set) var sections: [SectionInfo] = []
 
-  private enum Contents {
+  enum Contents {
     case none
-    case full([FetchedObject], ids: [Int64])
+    case full(SortedIDList)
     case batched(BatchFaultingArray)
   }
-  private var contents = Contents.none
+  var contents = Contents.none
+
+  /// Receives a change set after each store transaction that changed the results.
+  public weak var delegate: (any FetchedResultsControllerDelegate)? {
+    didSet { if delegate != nil { tracksChanges = true } }
+  }
+  /// Whether `performFetch` keeps sort keys and observes the store. Set by `delegate` and
+  /// `changes()`; takes effect at the next `performFetch`.
+  public var tracksChanges = false
+  private var observerToken: Int?
+  var continuations: [Int: AsyncStream<ChangeSet>.Continuation] = [:]
+  private var nextContinuation = 0
+  /// What change tracking has done, for tests and the benchmark.
+  public internal(set) var trackingStats = TrackingStats()
+  /// The last error met while applying a store transaction from the observer; the results
+  /// were refetched when it happened.
+  public internal(set) var lastTrackingError: (any Error)?
 
   public init(fetchRequest: FetchRequest, store: any Store, maxLoadedBatches: Int = 4) {
     self.fetchRequest = fetchRequest
     self.store = store
     self.maxLoadedBatches = max(1, maxLoadedBatches)
+  }
+
+  deinit {
+    if let observerToken { store.observers.remove(observerToken) }
+    for c in continuations.values { c.finish() }
+  }
+
+  /// Change sets as an asynchronous sequence (one per transaction that changed the results).
+  /// Turns tracking on; call it before `performFetch`.
+  public func changes() -> AsyncStream<ChangeSet> {
+    tracksChanges = true
+    let (stream, continuation) = AsyncStream<ChangeSet>.makeStream(bufferingPolicy: .unbounded)
+    nextContinuation += 1
+    continuations[nextContinuation] = continuation
+    return stream
   }
 
   /// Executes the request. Full fetch: one query (plus one grouped query when the section
@@ -39,11 +74,22 @@ public final class FetchedResultsController {
   /// first sort key.
   public func performFetch() throws {
     let resolved = try fetchRequest.resolve(in: store.model)
+    if tracksChanges && (fetchRequest.fetchLimit > 0 || fetchRequest.fetchOffset > 0) {
+      throw FetchError.invalidRequest("change tracking does not support fetchLimit or fetchOffset")
+    }
     resolvedRequest = resolved
     let batchSize = fetchRequest.fetchBatchSize
+    let keyDirections = resolved.sorts.dropLast().map(\.ascending)
+    let idAscending = resolved.sorts.last?.ascending ?? true
     if batchSize == 0 {
       let objects = try store.fetchObjects(resolved)
       let ids = objects.map(\.id)
+      var keys: [[Value]]?
+      if tracksChanges {
+        let keyed = try store.fetchKeyedIDs(resolved, ids: nil)
+        guard keyed.ids == ids else { throw FetchError.store("the store changed between the row query and the key query") }
+        keys = keyed.keys
+      }
       if let section = resolved.section {
         if let i = resolved.rowLayout.index(of: section.keyPath) {
           sections = SectionInfo.from(Self.group(objects.lazy.map { $0.values[i] }))
@@ -53,23 +99,32 @@ public final class FetchedResultsController {
       } else {
         sections = SectionInfo.from([SectionCount(value: .null, count: ids.count)])
       }
-      contents = .full(objects, ids: ids)
+      contents = .full(SortedIDList(ids: ids, keys: keys, objects: objects, ascending: keyDirections, idAscending: idAscending))
     } else {
-      let ids = try store.fetchIDs(resolved)
+      let list: SortedIDList
+      if tracksChanges {
+        let keyed = try store.fetchKeyedIDs(resolved, ids: nil)
+        list = SortedIDList(ids: keyed.ids, keys: keyed.keys, objects: nil, ascending: keyDirections, idAscending: idAscending)
+      } else {
+        list = SortedIDList(ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
+      }
       let store = self.store
-      let array = BatchFaultingArray(ids: ids, batchSize: batchSize, maxLoadedBatches: maxLoadedBatches) {
+      let array = BatchFaultingArray(list: list, batchSize: batchSize, maxLoadedBatches: maxLoadedBatches) {
         try store.fetchObjects(resolved, ids: $0)
       }
       if resolved.section != nil {
         sections = SectionInfo.from(try store.sectionCounts(resolved))
         let total = sections.reduce(0) { $0 + $1.numberOfObjects }
-        guard total == ids.count else {
-          throw FetchError.store("section counts add up to \(total) but the ID query returned \(ids.count) rows; the store changed between the two queries")
+        guard total == list.count else {
+          throw FetchError.store("section counts add up to \(total) but the ID query returned \(list.count) rows; the store changed between the two queries")
         }
       } else {
-        sections = SectionInfo.from([SectionCount(value: .null, count: ids.count)])
+        sections = SectionInfo.from([SectionCount(value: .null, count: list.count)])
       }
       contents = .batched(array)
+    }
+    if tracksChanges && observerToken == nil {
+      observerToken = store.observers.add { [weak self] t in self?.storeDidCommit(t) }
     }
   }
 
@@ -89,18 +144,27 @@ public final class FetchedResultsController {
   public var count: Int {
     switch contents {
     case .none: 0
-    case .full(_, let ids): ids.count
+    case .full(let list): list.count
     case .batched(let a): a.count
     }
   }
 
-  /// The fetched IDs in order, without faulting any row. O(1).
-  public var fetchedIDs: [Int64] {
+  /// The fetched IDs in order, without faulting any row. O(1) before any change, else O(n).
+  public var fetchedIDs: [Int64] { list?.allIDs ?? [] }
+
+  /// The sorted ID list, in either mode.
+  public var list: SortedIDList? {
     switch contents {
-    case .none: []
-    case .full(_, let ids): ids
-    case .batched(let a): a.ids
+    case .none: nil
+    case .full(let list): list
+    case .batched(let a): a.list
     }
+  }
+
+  /// The results as a table view's data source sees them (the iOS 13 snapshot). O(n).
+  public func snapshot() -> ListSnapshot {
+    let ids = fetchedIDs
+    return ListSnapshot(sections: sections.map { ListSnapshot.Section(name: $0.name, ids: Array(ids[$0.offset..<($0.offset + $0.numberOfObjects)])) })
   }
 
   /// The batch-faulting array in batched mode, for inspection.
@@ -127,9 +191,9 @@ public final class FetchedResultsController {
   public func object(atGlobalIndex index: Int) throws -> FetchedObject {
     switch contents {
     case .none: throw FetchError.notFetched
-    case .full(let objects, _):
-      guard index >= 0, index < objects.count else { throw FetchError.indexOutOfRange(section: 0, row: index) }
-      return objects[index]
+    case .full(let list):
+      guard index >= 0, index < list.count else { throw FetchError.indexOutOfRange(section: 0, row: index) }
+      return list.object(at: index)
     case .batched(let a):
       guard index >= 0, index < a.count else { throw FetchError.indexOutOfRange(section: 0, row: index) }
       return try a.object(at: index)
@@ -137,9 +201,11 @@ public final class FetchedResultsController {
   }
 
   /// The row path of the object with primary key `id`, nil if it is not in the results.
-  /// O(n): a linear scan of the IDs, as Core Data's `indexOfObject:`; no row is faulted.
+  /// O(chunk) with change tracking (the ID → chunk map); otherwise O(n), a linear scan of the
+  /// IDs as Core Data's `indexOfObject:`. No row is faulted.
   public func indexPath(for id: Int64) -> RowPath? {
-    guard let i = fetchedIDs.firstIndex(of: id) else { return nil }
-    return sections.rowPath(forGlobalIndex: i)
+    guard let list else { return nil }
+    let i = list.tracksKeys ? list.position(of: id) : list.allIDs.firstIndex(of: id)
+    return i.flatMap { sections.rowPath(forGlobalIndex: $0) }
   }
 }

@@ -7,6 +7,7 @@ public final class MemoryStore: Store {
   public private(set) var counters = StoreCounters()
   private var tables: [String: MemoryTable] = [:]
   private var sequence = 0
+  public let observers = TransactionObservers()
 
   /// An empty store for `model`.
   public init(model: Model) {
@@ -128,14 +129,43 @@ public final class MemoryStore: Store {
         try t.append(id: id, values: t.entity.attributes.map { values[$0.name] ?? .null })
         recorder.inserted(e, id)
       case .update(let e, let id, let values):
-        recorder.updated(e, id, tables[e]!.update(id: id, values: values))
+        recorder.updated(e, id, old: tables[e]!.update(id: id, values: values))
       case .delete(let e, let id):
-        tables[e]!.delete(id: id)
-        recorder.deleted(e, id)
+        recorder.deleted(e, id, old: tables[e]!.delete(id: id))
       }
     }
     sequence += 1
-    return StoreTransaction(sequence: sequence, changes: recorder.changes)
+    let transaction = StoreTransaction(sequence: sequence, changes: recorder.changes)
+    observers.notify(transaction)
+    return transaction
+  }
+
+  public func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {
+    counters.queries += 1
+    let t = table(request)
+    let readers = request.sorts.dropLast().map { reader($0.keyPath, t) }
+    let rows: [Int]
+    if let ids {
+      let test = request.predicate.map { compile($0, t) }
+      rows = ids.compactMap { id in t.rowOfID[id].flatMap { row in test.map { $0(row) == true } ?? true ? row : nil } }
+    } else {
+      rows = orderedRows(request)
+    }
+    return KeyedIDs(ids: rows.map { t.ids[$0] }, keys: readers.map { read in rows.map(read) })
+  }
+
+  public func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws -> [Int64] {
+    counters.queries += 1
+    let t = table(request)
+    let dest = tables[relationship.destination]!
+    // The destination rows' join values, then the source rows holding them.
+    let destKey = dest.reader(dest.entity.attribute(relationship.destinationColumn.camelCased(in: dest.entity))?.name ?? "id")
+    let wanted = Set(destinationIDs.compactMap { dest.rowOfID[$0] }.map(destKey))
+    if relationship.sourceColumn == t.entity.primaryKey {
+      return wanted.compactMap { if case .integer(let k) = $0, t.rowOfID[k] != nil { k } else { nil } }
+    }
+    let sourceKey = t.reader(t.entity.attribute(relationship.sourceColumn.camelCased(in: t.entity))?.name ?? "id")
+    return t.liveRows.filter { wanted.contains(sourceKey($0)) }.map { t.ids[$0] }
   }
 
   // MARK: evaluation

@@ -35,7 +35,7 @@ final class MemoryTable {
     rowOfID[id] = row
     maxID = max(maxID, id)
     liveCount += 1
-    indexes.removeAll()
+    for (i, a) in entity.attributes.enumerated() { index(row, column: a.column, values[i]) }
   }
 
   func validate(_ values: [String: Value], forInsert: Bool) throws {
@@ -54,26 +54,44 @@ final class MemoryTable {
     }
   }
 
-  /// Sets values and returns the names of those that changed.
-  func update(id: Int64, values: [String: Value]) -> Set<String> {
+  /// Sets values and returns the previous values of those that changed.
+  func update(id: Int64, values: [String: Value]) -> [String: Value] {
     let row = rowOfID[id]!
-    var changed: Set<String> = []
+    var old: [String: Value] = [:]
     for (key, v) in values {
       let i = entity.attributeIndex(key)!
-      if columns[i].value(row) != v {
+      let before = columns[i].value(row)
+      if before != v {
+        unindex(row, column: entity.attributes[i].column, before)
         columns[i].set(row, v)
-        changed.insert(key)
+        index(row, column: entity.attributes[i].column, v)
+        old[key] = before
       }
     }
-    if !changed.isEmpty { indexes.removeAll() }
-    return changed
+    return old
   }
 
-  func delete(id: Int64) {
+  /// Marks the row deleted and returns its values.
+  func delete(id: Int64) -> [String: Value] {
     let row = rowOfID.removeValue(forKey: id)!
     alive[row] = false
     liveCount -= 1
-    indexes.removeAll()
+    var old: [String: Value] = [:]
+    for (i, a) in entity.attributes.enumerated() {
+      old[a.name] = columns[i].value(row)
+      unindex(row, column: a.column, old[a.name]!)
+    }
+    return old
+  }
+
+  // Unique indexes are kept up to date row by row: rebuilding one after each write would
+  // make every join after a transaction O(n).
+  private func unindex(_ row: Int, column: String, _ v: Value) {
+    if case .integer(let k) = v, indexes[column]?[k] == row { indexes[column]![k] = nil }
+  }
+
+  private func index(_ row: Int, column: String, _ v: Value) {
+    if case .integer(let k) = v, indexes[column] != nil { indexes[column]![k] = row }
   }
 
   /// Reads attribute `name` (or the primary key, `id`) of a row.

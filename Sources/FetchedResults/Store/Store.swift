@@ -49,6 +49,10 @@ public struct EntityChanges: Sendable, Equatable {
   /// Updated IDs with the attribute names whose values changed.
   public var updated: [Int64: Set<String>] = [:]
   public var deleted: [Int64] = []
+  /// Values before the transaction: of the changed attributes for updated objects, of every
+  /// attribute for deleted ones (Core Data's committed values). Change tracking needs them
+  /// to find who pointed at a row through a relationship that is gone now.
+  public var oldValues: [Int64: [String: Value]] = [:]
   public init(entity: String) { self.entity = entity }
 }
 
@@ -71,20 +75,26 @@ public struct ChangeRecorder: Sendable {
 
   public mutating func inserted(_ entity: String, _ id: Int64) { with(entity) { $0.inserted.append(id) } }
 
-  public mutating func updated(_ entity: String, _ id: Int64, _ keys: Set<String>) {
-    guard !keys.isEmpty else { return }
+  /// Records an update; `old` holds the previous values of the attributes that changed.
+  public mutating func updated(_ entity: String, _ id: Int64, old: [String: Value]) {
+    guard !old.isEmpty else { return }
     with(entity) { c in
-      if !c.inserted.contains(id) { c.updated[id, default: []].formUnion(keys) }
+      guard !c.inserted.contains(id) else { return }
+      c.updated[id, default: []].formUnion(old.keys)
+      // A second update in one transaction keeps the values from before the first.
+      c.oldValues[id, default: [:]].merge(old) { earlier, _ in earlier }
     }
   }
 
-  public mutating func deleted(_ entity: String, _ id: Int64) {
+  /// Records a delete; `old` holds the row's values as it was deleted.
+  public mutating func deleted(_ entity: String, _ id: Int64, old: [String: Value]) {
     with(entity) { c in
       if let i = c.inserted.firstIndex(of: id) {
         c.inserted.remove(at: i)
       } else {
         c.updated[id] = nil
         c.deleted.append(id)
+        c.oldValues[id] = old.merging(c.oldValues[id] ?? [:]) { _, earlier in earlier }
       }
     }
   }
@@ -130,7 +140,57 @@ public protocol Store: AnyObject {
   /// one grouped query, never by loading rows.
   func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount]
 
-  /// Applies `operations` atomically and reports what changed.
+  /// Applies `operations` atomically, reports what changed, and tells `observers` after the
+  /// commit. Nothing is applied or reported when it throws.
   @discardableResult
   func commit(_ operations: [WriteOperation]) throws -> StoreTransaction
+
+  // MARK: change tracking
+
+  /// IDs with their sort keys (every sort descriptor but the final primary key). With `ids`
+  /// nil: every matching row, in the request's order (limit and offset applied). Otherwise
+  /// those of `ids` that exist and match the predicate now, in any order. One query.
+  func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs
+
+  /// IDs of the request's entity whose relationship `relationship` points at any of
+  /// `destinationIDs` now. One query.
+  func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws -> [Int64]
+
+  /// Called after each transaction this store commits, on the committing thread.
+  var observers: TransactionObservers { get }
+}
+
+/// IDs and their sort keys, column by column: `keys[d][i]` is descriptor d of `ids[i]`.
+public struct KeyedIDs: Sendable, Equatable {
+  public var ids: [Int64]
+  public var keys: [[Value]]
+  public init(ids: [Int64], keys: [[Value]]) {
+    self.ids = ids
+    self.keys = keys
+  }
+  /// The sort key of the i-th ID. O(descriptors).
+  public func key(_ i: Int) -> [Value] { keys.map { $0[i] } }
+}
+
+/// The observers of a store's transactions (NSManagedObjectContextDidSave's listeners).
+public final class TransactionObservers {
+  private var observers: [Int: (StoreTransaction) -> Void] = [:]
+  private var next = 0
+  public init() {}
+
+  /// Adds an observer; keep the token to remove it. O(1).
+  public func add(_ observer: @escaping (StoreTransaction) -> Void) -> Int {
+    next += 1
+    observers[next] = observer
+    return next
+  }
+
+  public func remove(_ token: Int) { observers[token] = nil }
+
+  /// Calls every observer, in the order they were added.
+  public func notify(_ t: StoreTransaction) {
+    for key in observers.keys.sorted() { observers[key]?(t) }
+  }
+
+  public var isEmpty: Bool { observers.isEmpty }
 }

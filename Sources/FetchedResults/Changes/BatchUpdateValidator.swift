@@ -1,0 +1,168 @@
+/// The exception UIKit would raise for an invalid batch update, with its wording.
+public struct BatchUpdateError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { "Invalid update: \(message)" }
+}
+
+/// Replays a `ChangeSet` on the snapshot it was computed for, under UIKit's batch-update
+/// rules, and returns the snapshot after it, or throws what UIKit would. Public so that users
+/// can check their own change sets (for example a stream written by `--emit-changes`).
+///
+/// The rules (reference §3): deletes, reloads and move sources name old index paths; inserts
+/// and move destinations new ones; deletes apply before inserts whatever the call order; no
+/// path is deleted or moved and also reloaded; rows of inserted or deleted sections are not
+/// listed separately; and for every section that exists before and after,
+/// `after = before + inserted − deleted + movedIn − movedOut`.
+///
+/// O(n + size log size) for a snapshot of n rows.
+public enum BatchUpdateValidator {
+  public static func apply(_ c: ChangeSet, to old: ListSnapshot) throws(BatchUpdateError) -> ListSnapshot {
+    let oldCounts = old.sectionCounts
+    if !c.oldSectionCounts.isEmpty, c.oldSectionCounts != oldCounts {
+      throw BatchUpdateError("the change set was computed for section counts \(c.oldSectionCounts), the snapshot has \(oldCounts)")
+    }
+    let oldSections = oldCounts.count
+    let newSections = c.newSectionCounts.count
+
+    // Sections.
+    var deletedSections = Set<Int>()
+    for s in c.sectionDeletes {
+      guard s >= 0, s < oldSections else {
+        throw BatchUpdateError("attempt to delete section \(s), but there are only \(oldSections) sections before the update")
+      }
+      guard deletedSections.insert(s).inserted else { throw BatchUpdateError("section \(s) is deleted twice") }
+    }
+    var insertedSections: [Int: ChangeSet.SectionInsert] = [:]
+    for s in c.sectionInserts {
+      guard s.index >= 0, s.index < newSections else {
+        throw BatchUpdateError("attempt to insert section \(s.index) but there are only \(newSections) sections after the update")
+      }
+      guard insertedSections.updateValue(s, forKey: s.index) == nil else {
+        throw BatchUpdateError("section \(s.index) is inserted twice")
+      }
+      guard s.ids.count == c.newSectionCounts[s.index] else {
+        throw BatchUpdateError("inserted section \(s.index) brings \(s.ids.count) rows but the data source reports \(c.newSectionCounts[s.index])")
+      }
+    }
+    guard newSections == oldSections + insertedSections.count - deletedSections.count else {
+      throw BatchUpdateError(
+        "invalid number of sections. The number of sections contained in the table view after the update (\(newSections)) must be equal to the number of sections contained in the table view before the update (\(oldSections)), plus or minus the number of sections inserted or deleted (\(insertedSections.count) inserted, \(deletedSections.count) deleted).")
+    }
+
+    func checkOld(_ p: RowPath, _ what: String) throws(BatchUpdateError) {
+      guard p.section >= 0, p.section < oldSections else {
+        throw BatchUpdateError("attempt to \(what) row \(p.row) from section \(p.section), but there are only \(oldSections) sections before the update")
+      }
+      guard p.row >= 0, p.row < oldCounts[p.section] else {
+        throw BatchUpdateError("attempt to \(what) row \(p.row) from section \(p.section) which only contains \(oldCounts[p.section]) rows before the update")
+      }
+      guard !deletedSections.contains(p.section) else {
+        throw BatchUpdateError("attempt to \(what) row \(p.row) from section \(p.section), which is being deleted")
+      }
+    }
+    func checkID(_ p: RowPath, _ id: Int64, _ what: String) throws(BatchUpdateError) {
+      let actual = old.sections[p.section].ids[p.row]
+      guard actual == id else { throw BatchUpdateError("the \(what) of \(p) names object \(id), but that row holds \(actual)") }
+    }
+
+    // Old paths: deletes, reloads, move sources; each path at most once.
+    var removed = Set<RowPath>()
+    for d in c.deletes {
+      try checkOld(d.path, "delete")
+      try checkID(d.path, d.id, "delete")
+      guard removed.insert(d.path).inserted else { throw BatchUpdateError("attempt to delete row \(d.path.row) from section \(d.path.section) twice") }
+    }
+    for m in c.moves {
+      try checkOld(m.from, "move")
+      try checkID(m.from, m.id, "move")
+      guard m.from != m.to else {
+        throw BatchUpdateError("attempt to move index path \(m.from) to the same index path; a move in place is a reload")
+      }
+      guard removed.insert(m.from).inserted else {
+        throw BatchUpdateError("attempt to delete and move the same index path (\(m.from))")
+      }
+    }
+    var reloaded = Set<RowPath>()
+    for r in c.reloads {
+      try checkOld(r.path, "reload")
+      try checkID(r.path, r.id, "reload")
+      guard !removed.contains(r.path) else {
+        throw BatchUpdateError("attempt to delete and reload the same index path (\(r.path))")
+      }
+      guard reloaded.insert(r.path).inserted else { throw BatchUpdateError("attempt to reload \(r.path) twice") }
+    }
+
+    // New paths: inserts and move destinations, each at most once, never in inserted sections.
+    var placed: [Int: [Int: Int64]] = [:]
+    var movedIn = [Int](repeating: 0, count: newSections)
+    var movedOut = [Int](repeating: 0, count: oldSections)
+    var insertedRows = [Int](repeating: 0, count: newSections)
+    var deletedRows = [Int](repeating: 0, count: oldSections)
+    // Old section → new section index for the sections that exist on both sides.
+    var newIndexOfOld = [Int?](repeating: nil, count: oldSections)
+    var oldIndexOfNew = [Int?](repeating: nil, count: newSections)
+    var n = 0
+    for o in 0..<oldSections where !deletedSections.contains(o) {
+      while insertedSections[n] != nil { n += 1 }
+      newIndexOfOld[o] = n
+      oldIndexOfNew[n] = o
+      n += 1
+    }
+    func place(_ p: RowPath, _ id: Int64, _ what: String) throws(BatchUpdateError) {
+      guard p.section >= 0, p.section < newSections else {
+        throw BatchUpdateError("attempt to \(what) row \(p.row) into section \(p.section), but there are only \(newSections) sections after the update")
+      }
+      guard insertedSections[p.section] == nil else {
+        throw BatchUpdateError("attempt to \(what) row \(p.row) into section \(p.section), which is being inserted")
+      }
+      guard p.row >= 0, p.row < c.newSectionCounts[p.section] else {
+        throw BatchUpdateError("attempt to \(what) row \(p.row) into section \(p.section), but there are only \(c.newSectionCounts[p.section]) rows in section \(p.section) after the update")
+      }
+      guard placed[p.section, default: [:]].updateValue(id, forKey: p.row) == nil else {
+        throw BatchUpdateError("attempt to insert two rows at the same index path (\(p))")
+      }
+    }
+    for i in c.inserts {
+      try place(i.path, i.id, "insert")
+      insertedRows[i.path.section] += 1
+    }
+    for m in c.moves {
+      try place(m.to, m.id, "move")
+      if newIndexOfOld[m.from.section] != m.to.section {
+        movedOut[m.from.section] += 1
+        movedIn[m.to.section] += 1
+      }
+    }
+    for d in c.deletes { deletedRows[d.path.section] += 1 }
+
+    // Build the sections after the update: survivors keep their order and fill the slots
+    // that inserts and move destinations leave free.
+    var sections: [ListSnapshot.Section] = []
+    sections.reserveCapacity(newSections)
+    for s in 0..<newSections {
+      if let inserted = insertedSections[s] {
+        sections.append(ListSnapshot.Section(name: inserted.name, ids: inserted.ids))
+        continue
+      }
+      let o = oldIndexOfNew[s]!
+      let survivors = old.sections[o].ids.enumerated().filter { !removed.contains(RowPath(row: $0.offset, section: o)) }.map(\.element)
+      let expected = c.newSectionCounts[s]
+      let targets = placed[s] ?? [:]
+      guard survivors.count + targets.count == expected else {
+        throw BatchUpdateError(
+          "invalid number of rows in section \(s). The number of rows contained in an existing section after the update (\(expected)) must be equal to the number of rows contained in that section before the update (\(oldCounts[o])), plus or minus the number of rows inserted or deleted from that section (\(insertedRows[s]) inserted, \(deletedRows[o]) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn[s]) moved in, \(movedOut[o]) moved out).")
+      }
+      var ids: [Int64] = []
+      ids.reserveCapacity(expected)
+      var next = survivors.makeIterator()
+      for row in 0..<expected {
+        if let id = targets[row] { ids.append(id) } else { ids.append(next.next()!) }
+      }
+      sections.append(ListSnapshot.Section(name: old.sections[o].name, ids: ids))
+    }
+    var reloadedIDs = c.reloads.map(\.id) + c.moves.filter(\.contentChanged).map(\.id)
+    reloadedIDs.sort()
+    return ListSnapshot(sections: sections, reloaded: reloadedIDs)
+  }
+}

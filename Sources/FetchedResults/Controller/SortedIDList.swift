@@ -1,0 +1,234 @@
+/// The fetched IDs in the request's total order, with what change tracking needs to keep them
+/// sorted as transactions arrive: each row's sort key, and where each ID sits.
+///
+/// Rows live in chunks of at most `2 × chunkCapacity`, so that an insert or a remove moves
+/// at most one chunk's elements plus O(chunks) bookkeeping, never the whole list. Without
+/// tracking the list is one chunk of IDs: 8 bytes per row, as before.
+///
+/// Complexity with n rows in c chunks: `subscript` O(log c) (O(1) for sequential access);
+/// `position(of:)` O(chunk) by the ID → chunk map; `insertionPoint` O(log n) comparisons;
+/// `insert`/`remove` O(chunk + c).
+public final class SortedIDList {
+  final class Chunk {
+    var ids: [Int64]
+    /// Descriptor-major: `keys[d][r]`. Empty without tracking.
+    var keys: [[Value]]
+    /// Full mode: the materialized rows, parallel to `ids`.
+    var objects: [FetchedObject]?
+    var start = 0
+    var index = 0
+    init(ids: [Int64], keys: [[Value]], objects: [FetchedObject]?) {
+      self.ids = ids
+      self.keys = keys
+      self.objects = objects
+    }
+  }
+
+  public static let chunkCapacity = 1_024
+  /// Directions of the key descriptors (all sorts but the final primary key).
+  public let ascending: [Bool]
+  public let idAscending: Bool
+  public let tracksKeys: Bool
+  private var chunks: [Chunk] = []
+  private var chunkOfID: [Int64: Chunk] = [:]
+  public private(set) var count = 0
+  private var lastChunk = 0
+
+  /// Builds the list from IDs in order, with their keys when tracking (`keys` non-nil) and
+  /// their rows in full mode. O(n).
+  public init(ids: [Int64], keys: [[Value]]?, objects: [FetchedObject]?, ascending: [Bool], idAscending: Bool) {
+    self.ascending = ascending
+    self.idAscending = idAscending
+    tracksKeys = keys != nil
+    count = ids.count
+    guard let keys else {
+      chunks = [Chunk(ids: ids, keys: [], objects: objects)]
+      return
+    }
+    precondition(keys.count == ascending.count && keys.allSatisfy { $0.count == ids.count })
+    var start = 0
+    repeat {
+      let end = min(ids.count, start + Self.chunkCapacity)
+      let chunk = Chunk(
+        ids: Array(ids[start..<end]), keys: keys.map { Array($0[start..<end]) },
+        objects: objects.map { Array($0[start..<end]) })
+      chunks.append(chunk)
+      start = end
+    } while start < ids.count
+    reindex(from: 0)
+    chunkOfID.reserveCapacity(ids.count)
+    for c in chunks { for id in c.ids { chunkOfID[id] = c } }
+  }
+
+  private func reindex(from first: Int) {
+    var start = first == 0 ? 0 : chunks[first - 1].start + chunks[first - 1].ids.count
+    for i in first..<chunks.count {
+      chunks[i].index = i
+      chunks[i].start = start
+      start += chunks[i].ids.count
+    }
+  }
+
+  /// The chunk holding global index `i`, and `i`'s offset in it.
+  @inline(__always) private func locate(_ i: Int) -> (Chunk, Int) {
+    let hint = chunks[min(lastChunk, chunks.count - 1)]
+    if i >= hint.start && i < hint.start + hint.ids.count { return (hint, i - hint.start) }
+    var lo = 0
+    var hi = chunks.count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if chunks[mid].start <= i { lo = mid } else { hi = mid - 1 }
+    }
+    lastChunk = lo
+    return (chunks[lo], i - chunks[lo].start)
+  }
+
+  public subscript(i: Int) -> Int64 {
+    let (c, r) = locate(i)
+    return c.ids[r]
+  }
+
+  /// The materialized row at `i` (full mode only).
+  public func object(at i: Int) -> FetchedObject {
+    let (c, r) = locate(i)
+    return c.objects![r]
+  }
+
+  /// The IDs in `range`. O(range + log c).
+  public func ids(_ range: Range<Int>) -> ArraySlice<Int64> {
+    guard !range.isEmpty else { return [] }
+    let (c, r) = locate(range.lowerBound)
+    if r + range.count <= c.ids.count { return c.ids[r..<(r + range.count)] }
+    return ArraySlice(range.map { self[$0] })
+  }
+
+  /// Every ID in order. O(n).
+  public var allIDs: [Int64] { chunks.count == 1 ? chunks[0].ids : chunks.flatMap(\.ids) }
+
+  /// The sort key of the row at `i` (tracking only). O(descriptors).
+  public func key(at i: Int) -> [Value] {
+    let (c, r) = locate(i)
+    return c.keys.map { $0[r] }
+  }
+
+  /// Where `id` is, nil if absent (tracking only). O(chunk).
+  public func position(of id: Int64) -> Int? {
+    guard let c = chunkOfID[id], let r = c.ids.firstIndex(of: id) else { return nil }
+    return c.start + r
+  }
+
+  /// Orders (key, id) against chunk row `r`: negative when it comes first.
+  private func compare(_ key: [Value], _ id: Int64, _ c: Chunk, _ r: Int) -> Int {
+    for d in 0..<ascending.count {
+      let x = Value.compare(key[d], c.keys[d][r])
+      if x != 0 { return ascending[d] ? x : -x }
+    }
+    if id == c.ids[r] { return 0 }
+    return (id < c.ids[r]) == idAscending ? -1 : 1
+  }
+
+  /// Whether (k1, id1) comes before (k2, id2) in the list's order.
+  public func orders(_ k1: [Value], _ id1: Int64, before k2: [Value], _ id2: Int64) -> Bool {
+    for d in 0..<ascending.count {
+      let x = Value.compare(k1[d], k2[d])
+      if x != 0 { return ascending[d] ? x < 0 : x > 0 }
+    }
+    return id1 != id2 && (id1 < id2) == idAscending
+  }
+
+  /// The number of rows ordered before (key, id): where it would be inserted. O(log n).
+  public func insertionPoint(key: [Value], id: Int64) -> Int {
+    guard count > 0 else { return 0 }
+    // The last chunk whose first row comes before (key, id).
+    var lo = 0
+    var hi = chunks.count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if compare(key, id, chunks[mid], 0) > 0 { lo = mid } else { hi = mid - 1 }
+    }
+    let c = chunks[lo]
+    var a = 0
+    var b = c.ids.count
+    while a < b {
+      let mid = (a + b) / 2
+      if compare(key, id, c, mid) > 0 { a = mid + 1 } else { b = mid }
+    }
+    return c.start + a
+  }
+
+  /// Removes the row at `i`. O(chunk + c).
+  public func remove(at i: Int) {
+    let (c, r) = locate(i)
+    let id = c.ids.remove(at: r)
+    for d in c.keys.indices { c.keys[d].remove(at: r) }
+    c.objects?.remove(at: r)
+    if tracksKeys { chunkOfID[id] = nil }
+    count -= 1
+    if c.ids.isEmpty && chunks.count > 1 {
+      chunks.remove(at: c.index)
+      reindex(from: c.index)
+    } else {
+      reindex(from: c.index)
+    }
+  }
+
+  /// Inserts a row at `i` (tracking only). O(chunk + c).
+  public func insert(id: Int64, key: [Value], object: FetchedObject?, at i: Int) {
+    precondition(tracksKeys, "inserting needs the sort keys: enable change tracking")
+    let (c, r): (Chunk, Int) = i == count ? (chunks[chunks.count - 1], chunks[chunks.count - 1].ids.count) : locate(i)
+    c.ids.insert(id, at: r)
+    for d in c.keys.indices { c.keys[d].insert(key[d], at: r) }
+    if let object { c.objects?.insert(object, at: r) }
+    chunkOfID[id] = c
+    count += 1
+    if c.ids.count > 2 * Self.chunkCapacity {
+      let half = c.ids.count / 2
+      let tail = Chunk(
+        ids: Array(c.ids[half...]), keys: c.keys.map { Array($0[half...]) }, objects: c.objects.map { Array($0[half...]) })
+      c.ids.removeSubrange(half...)
+      for d in c.keys.indices { c.keys[d].removeSubrange(half...) }
+      c.objects?.removeSubrange(half...)
+      chunks.insert(tail, at: c.index + 1)
+      for id in tail.ids { chunkOfID[id] = tail }
+    }
+    reindex(from: c.index)
+  }
+
+  /// Replaces the materialized row of `id` at `i` (full mode).
+  public func replaceObject(at i: Int, with object: FetchedObject) {
+    let (c, r) = locate(i)
+    c.objects?[r] = object
+  }
+
+  /// Checks the invariants: chunk bookkeeping, the total order of (key, id), and the ID map.
+  /// O(n); tests call it after every transaction. Empty when sound.
+  public func invariantViolations() -> [String] {
+    var problems: [String] = []
+    var start = 0
+    for (i, c) in chunks.enumerated() {
+      if c.index != i || c.start != start { problems.append("chunk \(i) says index \(c.index) start \(c.start), expected \(start)") }
+      if c.ids.isEmpty && chunks.count > 1 { problems.append("chunk \(i) is empty") }
+      if tracksKeys && c.ids.count > 2 * Self.chunkCapacity { problems.append("chunk \(i) holds \(c.ids.count) rows") }
+      if c.keys.contains(where: { $0.count != c.ids.count }) || (c.objects.map { $0.count != c.ids.count } ?? false) {
+        problems.append("chunk \(i)'s columns differ in length")
+      }
+      if let objects = c.objects, objects.map(\.id) != c.ids { problems.append("chunk \(i)'s rows are not its IDs") }
+      start += c.ids.count
+    }
+    if start != count { problems.append("count \(count) but chunks hold \(start)") }
+    guard tracksKeys else { return problems }
+    if chunkOfID.count != count { problems.append("the ID map has \(chunkOfID.count) entries for \(count) rows") }
+    var previous: (key: [Value], id: Int64)?
+    for c in chunks {
+      for r in c.ids.indices {
+        if chunkOfID[c.ids[r]] !== c { problems.append("the ID map misplaces \(c.ids[r])") }
+        if let p = previous, compare(p.key, p.id, c, r) >= 0 {
+          problems.append("\(p.id) is not ordered before \(c.ids[r])")
+        }
+        previous = (c.keys.map { $0[r] }, c.ids[r])
+      }
+      if problems.count > 20 { break }
+    }
+    return problems
+  }
+}
