@@ -70,6 +70,12 @@ public struct ChangeSet: Sendable, Equatable {
     sectionDeletes.count + sectionInserts.count + deletes.count + inserts.count + moves.count + reloads.count
   }
 
+  /// Rows that change place relative to the others: moves, plus moves written as a delete
+  /// and an insert of the same object (when their paths coincide). O(size).
+  public var relocations: Int {
+    moves.count + Set(deletes.map(\.id)).intersection(inserts.map(\.id)).count
+  }
+
   /// New paths of moved rows whose content changed: reload them once the batch is applied.
   public var reloadsAfterBatch: [RowPath] { moves.filter(\.contentChanged).map(\.to) }
 

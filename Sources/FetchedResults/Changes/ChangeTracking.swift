@@ -189,7 +189,9 @@ extension FetchedResultsController {
     for id in moving {
       let from = oldPath(id)
       let to = newPath(id)
-      if deletedSections.contains(from.section) || insertedSectionIndexes.contains(to.section) {
+      // A move whose old and new paths coincide (rows around it shifted) is not a reload:
+      // its neighbours changed. UIKit cannot take it as a move, so it is a delete + insert.
+      if deletedSections.contains(from.section) || insertedSectionIndexes.contains(to.section) || from == to {
         deleteRow(id)
         insertRow(id)
       } else {

@@ -65,6 +65,16 @@ public enum ListDiff {
     // Rows that went into inserted sections are listed there; they only leave their old
     // rows, which the loop over unseen rows below deletes.
 
+    // A move whose paths coincide (its neighbours shifted) is written as delete + insert:
+    // UIKit cannot take a move in place, and a reload would leave the order wrong.
+    func move(_ from: RowPath, _ to: RowPath, _ id: Int64) {
+      if from == to {
+        c.deletes.append(ChangeSet.Row(from, id: id))
+        c.inserts.append(ChangeSet.Row(to, id: id))
+      } else {
+        c.moves.append(ChangeSet.Move(from: from, to: to, id: id, contentChanged: reloaded.contains(id)))
+      }
+    }
     let stay = longestIncreasingSubsequence(candidates.map(\.old))
     var isStaying = [Bool](repeating: false, count: candidates.count)
     for i in stay { isStaying[i] = true }
@@ -73,12 +83,10 @@ public enum ListDiff {
       if isStaying[i] {
         if reloaded.contains(x.id) { c.reloads.append(ChangeSet.Row(from, id: x.id)) }
       } else {
-        c.moves.append(ChangeSet.Move(from: from, to: x.to, id: x.id, contentChanged: reloaded.contains(x.id)))
+        move(from, x.to, x.id)
       }
     }
-    for x in forcedMoves {
-      c.moves.append(ChangeSet.Move(from: oldPath[x.old], to: x.to, id: x.id, contentChanged: reloaded.contains(x.id)))
-    }
+    for x in forcedMoves { move(oldPath[x.old], x.to, x.id) }
     for o in 0..<oldCount where !seen[o] {
       let from = oldPath[o]
       if newOfOld[from.section] != nil { c.deletes.append(ChangeSet.Row(from, id: old.sections[from.section].ids[from.row])) }

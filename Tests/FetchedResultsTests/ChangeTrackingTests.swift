@@ -1,0 +1,325 @@
+import Datasets
+import FetchedResults
+import Foundation
+import SQLiteStore
+import Testing
+import TestSupport
+
+/// Collects change sets as a table view's data source would.
+final class Recorder: FetchedResultsControllerDelegate {
+  var changes: [ChangeSet] = []
+  func controller(_ controller: FetchedResultsController, didChange changes: ChangeSet) { self.changes.append(changes) }
+}
+
+/// Seeded random write transactions on the banks dataset: inserts, deletes, updates that
+/// re-sort, that only change content, that move rows between sections (new sections appear,
+/// small ones vanish), the seeds' title + sort key change, and no-op updates.
+struct BankWriter {
+  var rng: SeededRandom
+  var live: [Int64: Int64]  // info id → details id
+  var nextID: Int64 = 10_000_000
+  static let dates: [Double] = [631_152_000, 946_684_800, 1_230_768_000, 1_262_304_000, 1_300_000_000]
+  static let states = ["TX", "CA", "GA", "ZZ", "YY", "AA"]
+
+  init(store: any Store, seed: UInt64) throws {
+    rng = SeededRandom(seed: seed)
+    let request = try FetchRequest(entityName: "FailedBankDetails").resolve(in: store.model)
+    let objects = try store.fetchObjects(request)
+    let i = request.rowLayout.index(of: "infoID")!
+    live = Dictionary(uniqueKeysWithValues: objects.map { ($0.values[i].integerValue!, $0.id) })
+  }
+
+  mutating func pick() -> (Int64, Int64) {
+    // Sorted keys so that the pick depends on the seed only, not on hashing.
+    let keys = live.keys.sorted()
+    let info = keys[Int(rng.below(UInt64(keys.count)))]
+    return (info, live[info]!)
+  }
+
+  mutating func date() -> Value {
+    rng.below(3) == 0 ? .date(Self.dates[Int(rng.below(UInt64(Self.dates.count)))]) : .date(Double(600_000_000 + rng.below(800_000_000)))
+  }
+
+  /// One transaction; `big` gives 40 operations.
+  mutating func transaction(big: Bool) -> (ops: [WriteOperation], renamed: Set<Int64>) {
+    var ops: [WriteOperation] = []
+    var renamed = Set<Int64>()
+    var touched = Set<Int64>()
+    for _ in 0..<(big ? 40 : 1 + Int(rng.below(5))) {
+      let kind = rng.below(7)
+      if kind == 0 || live.count < 10 {
+        nextID += 1
+        let state = Self.states[Int(rng.below(UInt64(Self.states.count)))]
+        ops.append(.insert(entity: "FailedBankInfo", values: ["id": .integer(nextID), "name": .string("New \(nextID)"), "city": .string("Town"), "state": .string(state)]))
+        ops.append(
+          .insert(
+            entity: "FailedBankDetails",
+            values: [
+              "id": .integer(nextID), "infoID": .integer(nextID), "closeDate": date(), "updatedDate": .date(1_700_000_000),
+              "zip": .string("00000"), "cert": .integer(nextID), "acquiringInstitution": .string("None"), "fund": .integer(1),
+            ]))
+        live[nextID] = nextID
+        touched.insert(nextID)
+        continue
+      }
+      let (info, details) = pick()
+      guard touched.insert(info).inserted else { continue }
+      switch kind {
+      case 1:
+        ops.append(.delete(entity: "FailedBankDetails", id: details))
+        ops.append(.delete(entity: "FailedBankInfo", id: info))
+        live[info] = nil
+      case 2: ops.append(.update(entity: "FailedBankDetails", id: details, values: ["closeDate": date()]))
+      case 3:
+        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["name": .string("Renamed \(rng.below(1_000_000))")]))
+        renamed.insert(info)
+      case 4:
+        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["state": .string(Self.states[Int(rng.below(UInt64(Self.states.count)))])]))
+      case 5:
+        // The seeds' case: the title and the sort key change in one save.
+        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["name": .string("Moved \(rng.below(1_000_000))")]))
+        ops.append(.update(entity: "FailedBankDetails", id: details, values: ["closeDate": date()]))
+        renamed.insert(info)
+      default:
+        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["city": .string("Town")]))  // often no change
+      }
+    }
+    return (ops, renamed)
+  }
+}
+
+extension Value {
+  var integerValue: Int64? { if case .integer(let i) = self { i } else { nil } }
+}
+
+/// 600 banks: small enough that thousands of transactions, each checked against a fresh
+/// fetch, run in seconds, and that small states' sections vanish now and then.
+final class TrackingFixture: Sendable {
+  static let shared = TrackingFixture()
+  let path: String
+  init() {
+    let folder = TestSupport.temporaryFolder("tracking")
+    _ = try! Generation.run(GenerationRequest(datasets: [.banks], rows: 600, seed: 8, outDirectory: folder, writeCSV: false))
+    path = DatasetPaths.sqlite(in: folder, .banks, rows: 600, seed: 8)
+  }
+}
+
+/// A fresh store over a private copy of the fixture, so that writes stay in the test.
+func writableStore(_ type: String) throws -> any Store {
+  let model = DatasetModels.banks
+  if type == "memory" { return try MemoryStore.load(fromSQLite: TrackingFixture.shared.path, model: model) }
+  let copy = TestSupport.temporaryFolder("write") + "/db.sqlite"
+  try FileManager.default.copyItem(atPath: TrackingFixture.shared.path, toPath: copy)
+  return try SQLiteStore(path: copy, model: model)
+}
+
+struct TrackingConfig: CustomTestStringConvertible, Sendable {
+  var store: String
+  var sections: Bool
+  var batchSize: Int
+  var predicate: Bool
+  var testDescription: String {
+    "\(store) \(sections ? "sections" : "no sections") \(batchSize == 0 ? "full" : "batched") \(predicate ? "predicate" : "all rows")"
+  }
+
+  func request() -> FetchRequest {
+    var r = DatasetModels.defaultRequest(for: .banks, batchSize: batchSize)
+    if sections {
+      r.sortDescriptors.insert(SortDescriptor("state"), at: 0)
+      r.sectionNameKeyPath = "state"
+    }
+    if predicate { r.predicate = try! QueryParser.predicate("details.closeDate > 1990-01-01 AND state != 'GA'") }
+    return r
+  }
+
+  static let all: [TrackingConfig] = ["memory", "sqlite"].flatMap { store in
+    [false, true].flatMap { sections in
+      [0, 20].flatMap { batch in [false, true].map { TrackingConfig(store: store, sections: sections, batchSize: batch, predicate: $0) } }
+    }
+  }
+}
+
+@Suite struct ChangeTracking {
+  /// Thousands of random transactions: every change set passes UIKit's rules and its result
+  /// equals a fresh fetch; renamed rows are reloaded; the list and batch invariants hold; the
+  /// whole-list diff of the same step validates too and needs no more moves.
+  @Test(arguments: TrackingConfig.all)
+  func everyChangeSetValidatesAndEqualsAFreshFetch(config: TrackingConfig) throws {
+    let seeds: [UInt64] = config.store == "memory" ? Array(1...12) : Array(1...4)
+    var transactions = 0
+    var nonEmpty = 0
+    var sectionChanges = 0
+    var movesWithUpdate = 0
+    for seed in seeds {
+      let store = try writableStore(config.store)
+      var writer = try BankWriter(store: store, seed: seed)
+      let controller = FetchedResultsController(fetchRequest: config.request(), store: store)
+      let recorder = Recorder()
+      controller.delegate = recorder
+      try controller.performFetch()
+      var mirror = controller.snapshot()
+      for step in 0..<25 {
+        let (ops, renamed) = writer.transaction(big: step % 8 == 7)
+        let before = mirror
+        recorder.changes = []
+        try store.commit(ops)
+        transactions += 1
+        #expect(recorder.changes.count <= 1)
+        #expect(controller.lastTrackingError == nil, "\(controller.lastTrackingError.map { "\($0)" } ?? "")")
+        if let c = recorder.changes.first {
+          nonEmpty += 1
+          sectionChanges += c.sectionInserts.count + c.sectionDeletes.count
+          movesWithUpdate += c.moves.filter(\.contentChanged).count
+          #expect(!c.moves.contains { $0.from == $0.to }, "a move in place must be a reload")
+          do {
+            mirror = try BatchUpdateValidator.apply(c, to: mirror)
+            _ = try BatchUpdateValidator.apply(c.asDeleteInsert(), to: before)
+          } catch {
+            Issue.record("seed \(seed) step \(step): \(error)")
+            break
+          }
+          let reloaded = Set(mirror.reloaded)
+          let beforeIDs = Set(before.allIDs)
+          let afterIDs = Set(mirror.allIDs)
+          for id in renamed where beforeIDs.contains(id) && afterIDs.contains(id) {
+            let sectionMoved = c.deletes.contains { $0.id == id } || c.sectionDeletes.contains { before.sections[$0].ids.contains(id) }
+            #expect(reloaded.contains(id) || sectionMoved, "renamed \(id) is not reloaded")
+          }
+        }
+        let fresh = FetchedResultsController(fetchRequest: config.request(), store: store)
+        try fresh.performFetch()
+        let expected = fresh.snapshot()
+        #expect(mirror.sameRows(as: expected), "seed \(seed) step \(step): the mirror differs from a fresh fetch")
+        #expect(controller.snapshot().sameRows(as: expected))
+        #expect(controller.list!.invariantViolations() == [])
+        if let a = controller.batchArray { #expect(a.invariantViolations() == []) }
+        // The whole-list diff of the same step: valid, and never more moves.
+        let diff = ListDiff.diff(from: before, to: expected)
+        #expect((try? BatchUpdateValidator.apply(diff, to: before))?.sameRows(as: expected) == true)
+        #expect(diff.relocations <= (recorder.changes.first?.relocations ?? 0))
+        // Rows read through the tracked controller equal a fresh fetch's.
+        for i in stride(from: step % 7, to: fresh.count, by: max(1, fresh.count / 9)) {
+          #expect(try controller.object(atGlobalIndex: i) == fresh.object(atGlobalIndex: i))
+        }
+        guard mirror.sameRows(as: expected) else { break }
+      }
+      #expect(controller.trackingStats.refetches == 0)
+    }
+    #expect(transactions >= 100)
+    #expect(nonEmpty > transactions / 2)
+    if config.sections { #expect(sectionChanges > 0, "sections appeared or vanished") }
+    #expect(movesWithUpdate > 0, "the move + update case happened")
+  }
+
+  /// Counters: a transaction of k changed objects costs one keys query plus one per changed
+  /// relationship, and faults no row in batched mode.
+  @Test(arguments: ["memory", "sqlite"])
+  func aTransactionQueriesTheChangedObjectsOnly(store type: String) throws {
+    let store = try writableStore(type)
+    let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: store)
+    let recorder = Recorder()
+    controller.delegate = recorder
+    try controller.performFetch()
+    let ids = controller.fetchedIDs
+    let writer = try BankWriter(store: store, seed: 3)
+    let ops: [WriteOperation] = (0..<10).map { k in
+      .update(entity: "FailedBankDetails", id: writer.live[ids[k * 50]]!, values: ["closeDate": .date(Double(-2_000_000_000 + 100_000 * k))])
+    }
+    try store.commit(ops)
+    store.resetCounters()
+    let again = try store.commit([.update(entity: "FailedBankInfo", id: ids[5], values: ["name": .string("Only the name")])])
+    #expect(store.counters.queries == (type == "sqlite" ? 2 : 0) + 1, "the update's read and write (SQLite), then one keys query")
+    #expect(store.counters.rowsMaterialized == 0, "no row faulted")
+    let c = try #require(recorder.changes.last)
+    #expect(c.reloads == [ChangeSet.Row(controller.indexPath(for: ids[5])!, id: ids[5])])
+    #expect(c.size == 1)
+    #expect(again.sequence == 2)
+    // The ten dates moved to 1906, before any other: ten moves to the bottom (descending).
+    let moved = try #require(recorder.changes.first)
+    #expect(moved.moves.count == 10 && moved.moves.allSatisfy { $0.to.row >= ids.count - 10 })
+  }
+}
+
+@Suite struct Validator {
+  func snapshot(_ sections: [[Int64]]) -> ListSnapshot {
+    ListSnapshot(sections: sections.enumerated().map { ListSnapshot.Section(name: "s\($0.offset)", ids: $0.element) })
+  }
+
+  @Test func invalidChangeSetsThrowWhatUIKitWould() {
+    let old = snapshot([[1, 2, 3], [4, 5]])
+    func check(_ build: (inout ChangeSet) -> Void, _ message: String) {
+      var c = ChangeSet()
+      c.oldSectionCounts = [3, 2]
+      c.newSectionCounts = [3, 2]
+      build(&c)
+      #expect(throws: BatchUpdateError.self, "\(message)") { try BatchUpdateValidator.apply(c, to: old) }
+      do {
+        _ = try BatchUpdateValidator.apply(c, to: old)
+      } catch { #expect(error.description.contains(message), "\(error.description)") }
+    }
+    check({ $0.deletes = [.init(RowPath(row: 0, section: 0), id: 1)] }, "invalid number of rows in section 0. The number of rows contained in an existing section after the update (3) must be equal to the number of rows contained in that section before the update (3), plus or minus the number of rows inserted or deleted from that section (0 inserted, 1 deleted) and plus or minus the number of rows moved into or out of that section (0 moved in, 0 moved out).")
+    check({ $0.deletes = [.init(RowPath(row: 1, section: 1), id: 5)]; $0.reloads = [.init(RowPath(row: 1, section: 1), id: 5)]; $0.newSectionCounts = [3, 1] }, "attempt to delete and reload the same index path")
+    check({ $0.moves = [.init(from: RowPath(row: 0, section: 0), to: RowPath(row: 0, section: 0), id: 1, contentChanged: false)] }, "a move in place is a reload")
+    check({ $0.deletes = [.init(RowPath(row: 7, section: 0), id: 1)] }, "which only contains 3 rows before the update")
+    check({ $0.inserts = [.init(RowPath(row: 0, section: 1), id: 9)]; $0.newSectionCounts = [3, 4] }, "invalid number of rows in section 1. The number of rows contained in an existing section after the update (4) must be equal to the number of rows contained in that section before the update (2), plus or minus the number of rows inserted or deleted from that section (1 inserted, 0 deleted)")
+    check({ $0.inserts = [.init(RowPath(row: 5, section: 1), id: 9)]; $0.newSectionCounts = [3, 3] }, "but there are only 3 rows in section 1 after the update")
+    check({ $0.sectionDeletes = [1]; $0.newSectionCounts = [3, 2] }, "invalid number of sections")
+    check({ $0.deletes = [.init(RowPath(row: 0, section: 0), id: 2)]; $0.newSectionCounts = [2, 2] }, "names object 2, but that row holds 1")
+  }
+
+  @Test func validChangeSetsGiveTheNewSnapshot() throws {
+    let old = snapshot([[1, 2, 3], [4, 5]])
+    var c = ChangeSet()
+    c.oldSectionCounts = [3, 2]
+    c.newSectionCounts = [3, 2, 1]
+    c.deletes = [.init(RowPath(row: 0, section: 0), id: 1)]
+    c.moves = [.init(from: RowPath(row: 0, section: 1), to: RowPath(row: 0, section: 0), id: 4, contentChanged: true)]
+    c.inserts = [.init(RowPath(row: 1, section: 1), id: 9)]
+    c.sectionInserts = [.init(index: 2, name: "new", ids: [7])]
+    c.reloads = [.init(RowPath(row: 1, section: 0), id: 2)]
+    let new = try BatchUpdateValidator.apply(c, to: old)
+    #expect(new.sections.map(\.ids) == [[4, 2, 3], [5, 9], [7]])
+    #expect(new.reloaded == [2, 4])
+    #expect(c.reloadsAfterBatch == [RowPath(row: 0, section: 0)])
+    #expect(try BatchUpdateValidator.apply(c.asDeleteInsert(), to: old).sameRows(as: new))
+  }
+}
+
+@Suite struct FullListDiff {
+  /// Moves are minimal: common rows minus an LIS, checked against an O(n²) reference on
+  /// random permutations with deletes and inserts.
+  @Test func movesAreMinimalAndTheDiffValidates() throws {
+    var rng = SeededRandom(seed: 77)
+    for trial in 0..<300 {
+      let n = 1 + Int(rng.below(60))
+      let old = (0..<Int64(n)).map { $0 }
+      var new = old.filter { _ in rng.below(5) != 0 }
+      for _ in 0..<Int(rng.below(6)) {
+        let i = Int(rng.below(UInt64(new.count + 1)))
+        new.insert(1_000 + Int64(trial * 100) + Int64(rng.below(90)), at: i)
+      }
+      new = Array(Set(new)).sorted()  // unique
+      for _ in 0..<Int(rng.below(8)) where new.count > 1 {
+        new.swapAt(Int(rng.below(UInt64(new.count))), Int(rng.below(UInt64(new.count))))
+      }
+      let a = ListSnapshot(sections: [.init(name: "", ids: old)])
+      let b = ListSnapshot(sections: [.init(name: "", ids: new)])
+      let d = ListDiff.diff(from: a, to: b, reloaded: Set(new.prefix(3)))
+      #expect(try BatchUpdateValidator.apply(d, to: a).sameRows(as: b))
+      let common = new.filter { $0 < 1_000 }
+      var best = [Int](repeating: 1, count: common.count)  // O(n²) LIS, the reference
+      for i in common.indices { for j in 0..<i where common[j] < common[i] { best[i] = max(best[i], best[j] + 1) } }
+      #expect(d.relocations == common.count - (best.max() ?? 0), "trial \(trial)")
+      #expect(d.collectionDifference().map { b.allIDs == a.allIDs.applying($0) } == true)
+    }
+  }
+
+  /// Sections that appear, vanish, and rows that cross them.
+  @Test func sectionedDiffValidates() throws {
+    let a = ListSnapshot(sections: [.init(name: "A", ids: [1, 2, 3]), .init(name: "B", ids: [4, 5]), .init(name: "C", ids: [6])])
+    let b = ListSnapshot(sections: [.init(name: "A", ids: [3, 1]), .init(name: "AB", ids: [2, 7]), .init(name: "C", ids: [5, 6, 8])])
+    let d = ListDiff.diff(from: a, to: b)
+    #expect(d.sectionDeletes == [1] && d.sectionInserts.map(\.index) == [1])
+    #expect(try BatchUpdateValidator.apply(d, to: a).sameRows(as: b))
+  }
+}
