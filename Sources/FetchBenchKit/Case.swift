@@ -19,6 +19,8 @@ public struct CaseSpec: Sendable, Codable, Equatable {
   public var scenario: String
   public var repetitions: Int
   public var warmups: Int
+  /// The diff benchmark's `--emit-changes` file, if any.
+  public var emitChanges: String? = nil
 
   public var location: DatasetLocation {
     DatasetLocation(
@@ -60,6 +62,7 @@ public enum CaseExecutor {
       throw HarnessError.invalidArgument("jemalloc statistics are unavailable: the binary must link libjemalloc (scripts/bootstrap installs it)")
     }
     if spec.scenario == "floor" { return try Floor.measure(spec) }
+    if spec.scenario.hasPrefix("diff_") { return try DiffBenchmark.measure(spec, emit: spec.emitChanges) }
     guard let scenario = Scenario(rawValue: spec.scenario) else {
       throw HarnessError.invalidArgument("unknown scenario '\(spec.scenario)'")
     }

@@ -50,6 +50,7 @@ public struct Report {
 
   public func markdown() -> String {
     guard let first = rows.first else { return "# FetchBench results\n\nNo results.\n" }
+    if isDiff { return diffMarkdown() }
     var md = "# FetchBench results\n\n"
     let reps = rows.first { $0.metric == "time_ms" }?.repetitions ?? 0
     md += "Run `\(first.run_id)` at commit `\(first.git_commit)` on \(first.cores) cores, "
@@ -190,6 +191,7 @@ public struct Report {
   // MARK: charts
 
   public func charts() -> [(String, String)] {
+    if isDiff { return diffCharts() }
     var out: [(String, String)] = []
     for k in storeKeys {
       for batch in batchSizes {

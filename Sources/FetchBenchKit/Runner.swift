@@ -19,8 +19,24 @@ public struct RunOptions: Sendable {
   /// nil: results/runs/<UTC timestamp>/.
   public var outDirectory: String?
   public var resultsDirectory = "results"
+  /// The diff benchmark instead of the fetch scenarios: transaction sizes (k), and whether to
+  /// add the 10% edit; `diffSections` says which variants (false: one list, true: by state).
+  public var diffKs: [Int]?
+  public var diffEdit = true
+  public var diffSections: [Bool] = [false, true]
+  public var emitChanges: String?
 
   public init() {}
+
+  /// `fetchbench diff`: banks, memory and SQLite, k = 1…10,000 and the 10% edit.
+  public static func diff() -> RunOptions {
+    var o = RunOptions()
+    o.datasets = [.banks]
+    o.modes = []
+    o.withIndex = false
+    o.diffKs = [1, 10, 100, 1_000, 10_000]
+    return o
+  }
 
   /// `--quick`: banks only, no index variant, the four scenarios that answer the main question,
   /// 3 repetitions: under two minutes on this machine kind.
@@ -36,6 +52,24 @@ public struct RunOptions: Sendable {
 
   /// Every case, in the order they run.
   public func cases() -> [CaseSpec] {
+    if let ks = diffKs {
+      var out: [CaseSpec] = []
+      for rows in self.rows {
+        for store in stores {
+          for sections in diffSections {
+            for k in ks.map(Optional.some) + (diffEdit ? [nil] : []) {
+              var spec = CaseSpec(
+                dataset: .banks, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store.rawValue,
+                mode: "incremental", batchSize: batchSizes.first ?? 20, index: nil,
+                scenario: DiffBenchmark.scenario(k: k, sections: sections), repetitions: repetitions, warmups: warmups)
+              spec.emitChanges = emitChanges
+              out.append(spec)
+            }
+          }
+        }
+      }
+      return out
+    }
     var out: [CaseSpec] = []
     for rows in self.rows {
       for kind in datasets {
@@ -81,7 +115,7 @@ public enum Runner {
     let runID = timestamp()
     let checksums = try prepareDatasets(options, log: log)
     let cases = options.cases()
-    log("fetchbench run \(runID): \(cases.count) cases, \(options.repetitions) repetitions each after \(options.warmups) warm-up, one process per case")
+    log("fetchbench \(options.diffKs == nil ? "run" : "diff") \(runID): \(cases.count) cases, \(options.repetitions) repetitions each after \(options.warmups) warm-up, one process per case")
     var rows: [ResultRow] = []
     var failures: [(String, String)] = []
     let start = Clock.wallNanos

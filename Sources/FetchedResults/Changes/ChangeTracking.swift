@@ -32,9 +32,9 @@ extension FetchedResultsController {
 
   /// Applies one committed transaction to the results and returns the change set a table view
   /// needs, computed from the changed objects only, as Core Data does: one query for the
-  /// affected objects' current keys (plus one per relationship the request uses whose
-  /// destination changed), positions by binary search on the kept sort keys, no row faulted
-  /// and no whole-list diff. Called by the store's observer; public so that benchmarks can
+  /// affected objects' current keys (plus one per relationship whose foreign key sits in the
+  /// list's own rows, when its destination changed), positions by binary search on the kept
+  /// sort keys, no row faulted and no whole-list diff. Called by the store's observer; public so that benchmarks can
   /// time it and so that transactions from another process can be applied.
   ///
   /// O(k log n + k · chunk) for k affected objects on n rows.
@@ -53,18 +53,24 @@ extension FetchedResultsController {
     }
     for r in resolved.joins {
       guard let d = transaction.changes(for: r.destination) else { continue }
-      var owners = Set(try store.relatedIDs(resolved, through: r, destinationIDs: d.inserted + Array(d.updated.keys)))
+      var owners = Set<Int64>()
       if r.sourceColumn == resolved.entity.primaryKey {
-        // The destination holds the foreign key: its old value names the former owner.
+        // The destination holds the foreign key: the transaction reports it for every row
+        // written (as it is now, and as it was for changed and deleted rows). No query.
         let destination = try store.model.entity(r.destination)
-        let fk = destination.attributes.first { $0.column == r.destinationColumn }?.name
-        for old in d.oldValues.values {
-          if let fk, case .integer(let owner)? = old[fk] { owners.insert(owner) }
+        guard let fk = destination.attributes.first(where: { $0.column == r.destinationColumn })?.name else { continue }
+        for id in d.inserted + Array(d.updated.keys) + d.deleted {
+          if case .integer(let owner)? = d.links[id]?[fk] { owners.insert(owner) }
+          if case .integer(let owner)? = d.oldValues[id]?[fk] { owners.insert(owner) }
         }
-      } else if !d.deleted.isEmpty {
-        // The list's rows hold the foreign key and some destination rows are gone: the store
-        // cannot name their owners any more. Rare; correct by refetching.
-        return try refetchAndDiff(transaction)
+      } else {
+        // The list's rows hold the foreign key: ask the store who points at the rows now.
+        owners = Set(try store.relatedIDs(resolved, through: r, destinationIDs: d.inserted + Array(d.updated.keys)))
+        if !d.deleted.isEmpty {
+          // Destination rows are gone and the store cannot name their owners any more.
+          // Rare; correct by refetching.
+          return try refetchAndDiff(transaction)
+        }
       }
       affected.formUnion(owners)
       if resolved.prefetch.contains(r) { contentChanged.formUnion(owners) }
@@ -218,19 +224,16 @@ extension FetchedResultsController {
         for o in try store.fetchObjects(resolved, ids: ArraySlice(needed)) { objects[o.id] = o }
       }
     }
-    var firstChange = Int.max
-    for r in removed.reversed() {
-      list.remove(at: r.position)
-      firstChange = min(firstChange, r.position)
-    }
+    var insertions: [(gap: Int, id: Int64, key: [Value], object: FetchedObject?)] = []
+    insertions.reserveCapacity(added.count)
     for a in added {
-      let p = newPosition[a.id]!
       if case .full = contents, objects[a.id] == nil {
         throw FetchError.store("object \(a.id) vanished between two queries of one transaction")
       }
-      list.insert(id: a.id, key: a.key, object: objects[a.id], at: p)
-      firstChange = min(firstChange, p)
+      insertions.append((a.gap, a.id, a.key, objects[a.id]))
     }
+    list.apply(removals: removedPositions, insertions: insertions)
+    let firstChange = min(removedPositions.first ?? Int.max, added.first.map { newPosition[$0.id]! } ?? Int.max)
     if case .batched(let array) = contents {
       array.invalidate(from: firstChange, changed: contentChanged)
     }

@@ -27,36 +27,52 @@ public enum ListDiff {
       c.sectionInserts.append(ChangeSet.SectionInsert(index: n, name: new.sections[n].name, ids: new.sections[n].ids))
     }
 
-    // Old positions by ID, and each old row's section and row.
+    // Old positions by ID; each old row's section (rows are global position − section offset).
+    // Flat Int32 arrays: at 244k rows the diff's cost is memory traffic, not comparisons.
     let oldCount = old.count
-    var oldPosition: [Int64: Int32] = [:]
-    oldPosition.reserveCapacity(oldCount)
-    var oldPath: [RowPath] = []
-    oldPath.reserveCapacity(oldCount)
+    var oldPosition = IDPositions(capacity: oldCount)
+    var oldSectionOf = [Int32](repeating: 0, count: oldCount)
+    var oldOffsets: [Int] = []
+    var g = 0
     for (s, section) in old.sections.enumerated() {
-      for (r, id) in section.ids.enumerated() {
-        oldPosition[id] = Int32(oldPath.count)
-        oldPath.append(RowPath(row: r, section: s))
+      oldOffsets.append(g)
+      for id in section.ids {
+        oldPosition.set(id, Int32(g))
+        oldSectionOf[g] = Int32(s)
+        g += 1
       }
+    }
+    func oldPath(_ o: Int) -> RowPath {
+      let s = Int(oldSectionOf[o])
+      return RowPath(row: o - oldOffsets[s], section: s)
+    }
+    func oldID(_ o: Int) -> Int64 {
+      let p = oldPath(o)
+      return old.sections[p.section].ids[p.row]
     }
     var seen = [Bool](repeating: false, count: oldCount)
 
     // Common rows in new order; those whose section is kept may stay, the others move.
-    var candidates: [(old: Int, to: RowPath, id: Int64)] = []
+    var candidateOld: [Int32] = []
+    var candidateTo: [RowPath] = []
+    candidateOld.reserveCapacity(min(oldCount, new.count))
+    candidateTo.reserveCapacity(min(oldCount, new.count))
     var forcedMoves: [(old: Int, to: RowPath, id: Int64)] = []
     for (n, section) in new.sections.enumerated() where keptShared.contains(n) {
       for (r, id) in section.ids.enumerated() {
         let to = RowPath(row: r, section: n)
-        guard let o = oldPosition[id].map(Int.init) else {
+        guard let o32 = oldPosition.get(id) else {
           c.inserts.append(ChangeSet.Row(to, id: id))
           continue
         }
+        let o = Int(o32)
         seen[o] = true
-        let from = oldPath[o]
-        if newOfOld[from.section] == nil {
+        let oldSection = Int(oldSectionOf[o])
+        if newOfOld[oldSection] == nil {
           c.inserts.append(ChangeSet.Row(to, id: id))  // out of a deleted section
-        } else if newOfOld[from.section] == n {
-          candidates.append((o, to, id))
+        } else if newOfOld[oldSection] == n {
+          candidateOld.append(o32)
+          candidateTo.append(to)
         } else {
           forcedMoves.append((o, to, id))
         }
@@ -75,21 +91,25 @@ public enum ListDiff {
         c.moves.append(ChangeSet.Move(from: from, to: to, id: id, contentChanged: reloaded.contains(id)))
       }
     }
-    let stay = longestIncreasingSubsequence(candidates.map(\.old))
-    var isStaying = [Bool](repeating: false, count: candidates.count)
+    let stay = longestIncreasingSubsequence(candidateOld)
+    var isStaying = [Bool](repeating: false, count: candidateOld.count)
     for i in stay { isStaying[i] = true }
-    for (i, x) in candidates.enumerated() {
-      let from = oldPath[x.old]
+    let checkReloads = !reloaded.isEmpty
+    for i in candidateOld.indices {
       if isStaying[i] {
-        if reloaded.contains(x.id) { c.reloads.append(ChangeSet.Row(from, id: x.id)) }
+        guard checkReloads else { continue }
+        let o = Int(candidateOld[i])
+        let id = oldID(o)
+        if reloaded.contains(id) { c.reloads.append(ChangeSet.Row(oldPath(o), id: id)) }
       } else {
-        move(from, x.to, x.id)
+        let o = Int(candidateOld[i])
+        move(oldPath(o), candidateTo[i], oldID(o))
       }
     }
-    for x in forcedMoves { move(oldPath[x.old], x.to, x.id) }
+    for x in forcedMoves { move(oldPath(x.old), x.to, x.id) }
     for o in 0..<oldCount where !seen[o] {
-      let from = oldPath[o]
-      if newOfOld[from.section] != nil { c.deletes.append(ChangeSet.Row(from, id: old.sections[from.section].ids[from.row])) }
+      let from = oldPath(o)
+      if newOfOld[from.section] != nil { c.deletes.append(ChangeSet.Row(from, id: oldID(o))) }
     }
     c.normalize()
     return c
@@ -98,26 +118,37 @@ public enum ListDiff {
 }
 
 /// Indexes (ascending) of one longest strictly increasing subsequence of `values`.
-/// Patience sorting with predecessor links: O(m log m) time, O(m) memory.
-public func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
+/// Patience sorting with predecessor links: O(m log m) time, O(m) memory; O(1) per element
+/// that extends the longest run, the common case for lists that changed little.
+public func longestIncreasingSubsequence<T: BinaryInteger>(_ values: [T]) -> [Int] {
   guard !values.isEmpty else { return [] }
-  var tailIndex: [Int] = []  // tailIndex[k]: index of the smallest tail of a run of length k+1
-  var previous = [Int](repeating: -1, count: values.count)
-  for (i, v) in values.enumerated() {
-    var lo = 0
-    var hi = tailIndex.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if values[tailIndex[mid]] < v { lo = mid + 1 } else { hi = mid }
+  var tailIndex: [Int32] = []  // tailIndex[k]: index of the smallest tail of a run of length k+1
+  var previous = [Int32](repeating: -1, count: values.count)
+  values.withUnsafeBufferPointer { v in
+    previous.withUnsafeMutableBufferPointer { prev in
+      for i in 0..<v.count {
+        let x = v[i]
+        var lo: Int
+        if let last = tailIndex.last, v[Int(last)] < x {
+          lo = tailIndex.count
+        } else {
+          lo = 0
+          var hi = tailIndex.count
+          while lo < hi {
+            let mid = (lo + hi) / 2
+            if v[Int(tailIndex[mid])] < x { lo = mid + 1 } else { hi = mid }
+          }
+        }
+        if lo > 0 { prev[i] = tailIndex[lo - 1] }
+        if lo == tailIndex.count { tailIndex.append(Int32(i)) } else { tailIndex[lo] = Int32(i) }
+      }
     }
-    if lo > 0 { previous[i] = tailIndex[lo - 1] }
-    if lo == tailIndex.count { tailIndex.append(i) } else { tailIndex[lo] = i }
   }
   var out = [Int](repeating: 0, count: tailIndex.count)
-  var k = tailIndex.last!
+  var k = Int(tailIndex.last!)
   for j in stride(from: out.count - 1, through: 0, by: -1) {
     out[j] = k
-    k = previous[k]
+    k = Int(previous[k])
   }
   return out
 }

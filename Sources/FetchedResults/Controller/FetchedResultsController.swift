@@ -38,6 +38,9 @@ public final class FetchedResultsController {
   /// Whether `performFetch` keeps sort keys and observes the store. Set by `delegate` and
   /// `changes()`; takes effect at the next `performFetch`.
   public var tracksChanges = false
+  /// With tracking, whether the controller registers with its store's observers. Turn it off
+  /// to feed transactions to `apply(_:)` yourself (benchmarks; transactions from elsewhere).
+  public var observesStore = true
   private var observerToken: Int?
   var continuations: [Int: AsyncStream<ChangeSet>.Continuation] = [:]
   private var nextContinuation = 0
@@ -123,7 +126,7 @@ public final class FetchedResultsController {
       }
       contents = .batched(array)
     }
-    if tracksChanges && observerToken == nil {
+    if tracksChanges && observesStore && observerToken == nil {
       observerToken = store.observers.add { [weak self] t in self?.storeDidCommit(t) }
     }
   }

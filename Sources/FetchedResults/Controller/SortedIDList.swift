@@ -24,7 +24,7 @@ public final class SortedIDList {
     }
   }
 
-  public static let chunkCapacity = 1_024
+  public static let chunkCapacity = 256
   /// Directions of the key descriptors (all sorts but the final primary key).
   public let ascending: [Bool]
   public let idAscending: Bool
@@ -192,6 +192,62 @@ public final class SortedIDList {
       for id in tail.ids { chunkOfID[id] = tail }
     }
     reindex(from: c.index)
+  }
+
+  /// Applies one transaction's edits with a single pass of bookkeeping: removes the rows at
+  /// `removals` (old positions), then inserts each of `insertions` at its position among
+  /// the rows that survive the removals (`gap`), in key order. Removals run from the last
+  /// position down and insertions from the last gap down, so that every chunk still to be
+  /// touched keeps a correct start; chunks are reindexed twice, not once per edit.
+  /// O(k · chunk + c) for k edits on c chunks.
+  public func apply(
+    removals: [Int], insertions: [(gap: Int, id: Int64, key: [Value], object: FetchedObject?)]
+  ) {
+    precondition(tracksKeys || (removals.isEmpty && insertions.isEmpty), "editing needs the sort keys: enable change tracking")
+    for i in removals.sorted(by: >) {
+      let (c, r) = locate(i)
+      let id = c.ids.remove(at: r)
+      for d in c.keys.indices { c.keys[d].remove(at: r) }
+      c.objects?.remove(at: r)
+      chunkOfID[id] = nil
+      count -= 1
+      if c.ids.isEmpty && chunks.count > 1 {
+        chunks.remove(at: c.index)
+        for j in c.index..<chunks.count { chunks[j].index = j }
+        lastChunk = 0
+      }
+    }
+    reindex(from: 0)
+    // Insert from the largest gap down: an item's position is then its gap (the larger
+    // items are after it, the smaller not yet in).
+    for e in insertions.indices.reversed() {
+      let x = insertions[e]
+      let (c, r): (Chunk, Int)
+      if x.gap >= count {
+        let last = chunks[chunks.count - 1]
+        (c, r) = (last, last.ids.count)
+      } else {
+        (c, r) = locate(x.gap)
+      }
+      c.ids.insert(x.id, at: r)
+      for d in c.keys.indices { c.keys[d].insert(x.key[d], at: r) }
+      if let object = x.object { c.objects?.insert(object, at: r) }
+      chunkOfID[x.id] = c
+      count += 1
+      if c.ids.count > 2 * Self.chunkCapacity {
+        let half = c.ids.count / 2
+        let tail = Chunk(
+          ids: Array(c.ids[half...]), keys: c.keys.map { Array($0[half...]) }, objects: c.objects.map { Array($0[half...]) })
+        c.ids.removeSubrange(half...)
+        for d in c.keys.indices { c.keys[d].removeSubrange(half...) }
+        c.objects?.removeSubrange(half...)
+        tail.start = c.start + half
+        chunks.insert(tail, at: c.index + 1)
+        for j in (c.index + 1)..<chunks.count { chunks[j].index = j }
+        for id in tail.ids { chunkOfID[id] = tail }
+      }
+    }
+    reindex(from: 0)
   }
 
   /// Replaces the materialized row of `id` at `i` (full mode).

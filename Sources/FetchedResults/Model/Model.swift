@@ -89,6 +89,19 @@ public struct Model: Sendable, Equatable {
   public init(entities: [Entity]) { self.entities = entities }
 
   /// The entity named `name`, or an error listing the known ones. O(entities).
+  /// The attributes of `entity` that relationships join on (its foreign keys, and the
+  /// columns other entities' relationships point at), primary key excluded. Stores report
+  /// their values for every written row, so that observers can find related objects
+  /// without a query. O(entities × relationships).
+  public func linkAttributes(of entity: Entity) -> [Attribute] {
+    var columns = Set(entity.relationships.map(\.sourceColumn))
+    for other in entities {
+      for r in other.relationships where r.destination == entity.name { columns.insert(r.destinationColumn) }
+    }
+    columns.remove(entity.primaryKey)
+    return entity.attributes.filter { columns.contains($0.column) }
+  }
+
   public func entity(_ name: String) throws(FetchError) -> Entity {
     guard let e = entities.first(where: { $0.name == name }) else {
       throw .unknownEntity(name, known: entities.map(\.name))

@@ -127,17 +127,31 @@ public final class MemoryStore: Store {
         let id: Int64
         if case .integer(let given)? = values["id"] { id = given } else { id = t.maxID + 1 }
         try t.append(id: id, values: t.entity.attributes.map { values[$0.name] ?? .null })
-        recorder.inserted(e, id)
+        recorder.inserted(e, id, links: links(t, id))
       case .update(let e, let id, let values):
-        recorder.updated(e, id, old: tables[e]!.update(id: id, values: values))
+        let t = tables[e]!
+        let old = t.update(id: id, values: values)
+        recorder.updated(e, id, old: old)
+        if !old.isEmpty { recorder.linked(e, id, links(t, id)) }
       case .delete(let e, let id):
-        recorder.deleted(e, id, old: tables[e]!.delete(id: id))
+        let t = tables[e]!
+        let old = t.delete(id: id)
+        recorder.deleted(e, id, old: old)
+        recorder.linked(e, id, old.filter { k, _ in model.linkAttributes(of: t.entity).contains { $0.name == k } })
       }
     }
     sequence += 1
     let transaction = StoreTransaction(sequence: sequence, changes: recorder.changes)
     observers.notify(transaction)
     return transaction
+  }
+
+  /// The link attributes of a live row.
+  private func links(_ t: MemoryTable, _ id: Int64) -> [String: Value] {
+    guard let row = t.rowOfID[id] else { return [:] }
+    var out: [String: Value] = [:]
+    for a in model.linkAttributes(of: t.entity) { out[a.name] = t.reader(a.name)(row) }
+    return out
   }
 
   public func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {

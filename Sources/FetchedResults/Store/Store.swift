@@ -53,6 +53,10 @@ public struct EntityChanges: Sendable, Equatable {
   /// attribute for deleted ones (Core Data's committed values). Change tracking needs them
   /// to find who pointed at a row through a relationship that is gone now.
   public var oldValues: [Int64: [String: Value]] = [:]
+  /// For every inserted, updated and deleted row, its link attributes (`Model.linkAttributes`)
+  /// as written (deleted rows: as they were). Observers find related objects through them
+  /// without a query.
+  public var links: [Int64: [String: Value]] = [:]
   public init(entity: String) { self.entity = entity }
 }
 
@@ -73,7 +77,18 @@ public struct ChangeRecorder: Sendable {
     }
   }
 
-  public mutating func inserted(_ entity: String, _ id: Int64) { with(entity) { $0.inserted.append(id) } }
+  public mutating func inserted(_ entity: String, _ id: Int64, links: [String: Value] = [:]) {
+    with(entity) {
+      $0.inserted.append(id)
+      $0.links[id] = links
+    }
+  }
+
+  /// Records the link attributes of a row written in this transaction.
+  public mutating func linked(_ entity: String, _ id: Int64, _ links: [String: Value]) {
+    guard !links.isEmpty else { return }
+    with(entity) { $0.links[id, default: [:]].merge(links) { _, new in new } }
+  }
 
   /// Records an update; `old` holds the previous values of the attributes that changed.
   public mutating func updated(_ entity: String, _ id: Int64, old: [String: Value]) {

@@ -1,0 +1,275 @@
+import Datasets
+import FetchedResults
+import Foundation
+import SQLiteStore
+
+/// `fetchbench diff`: what keeping a list in sync costs. For a transaction of k changed
+/// objects (or a 10% edit) on banks sorted by `details.closeDate desc`, with or without
+/// sections by state, it times incremental tracking (`FetchedResultsController.apply`), the
+/// whole-list diff of the same step, the standard library's `difference(from:)` with
+/// `inferringMoves()` (within a time budget), and refetch + diff end to end; and it counts the
+/// change set against the minimal one.
+public enum DiffBenchmark {
+  /// A case's scenario name: `diff_k100`, `diff_edit10`, with `_by_state` for sections.
+  public static func scenario(k: Int?, sections: Bool) -> String {
+    (k.map { "diff_k\($0)" } ?? "diff_edit10") + (sections ? "_by_state" : "")
+  }
+
+  struct Parsed {
+    var k: Int?
+    var sections: Bool
+  }
+
+  static func parse(_ scenario: String) throws -> Parsed {
+    var s = scenario
+    let sections = s.hasSuffix("_by_state")
+    if sections { s.removeLast("_by_state".count) }
+    if s == "diff_edit10" { return Parsed(k: nil, sections: sections) }
+    guard s.hasPrefix("diff_k"), let k = Int(s.dropFirst("diff_k".count)), k > 0 else {
+      throw HarnessError.invalidArgument("unknown diff scenario '\(scenario)'")
+    }
+    return Parsed(k: k, sections: sections)
+  }
+
+  /// Seconds the standard library's diff may take before it is abandoned.
+  public static var stdlibBudget: Double {
+    Double(ProcessInfo.processInfo.environment["FETCHBENCH_STDLIB_BUDGET_S"] ?? "") ?? 10
+  }
+
+  /// Runs one case in this (child) process. SQLite runs on a private copy of the dataset,
+  /// so the writes never touch the user's file.
+  static func measure(_ spec: CaseSpec, emit: String?) throws -> CaseResult {
+    let parsed = try parse(spec.scenario)
+    let model = DatasetModels.banks
+    guard spec.dataset == .banks else { throw HarnessError.invalidArgument("the diff benchmark runs on banks") }
+    let store: any Store
+    var scratch: String?
+    switch spec.store {
+    case "memory": store = try spec.location.open(.memory)
+    case "sqlite":
+      _ = try spec.location.open(.sqlite)  // checks the file as the store does
+      let dir = NSTemporaryDirectory() + "fetchbench-diff-\(getpid())"
+      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      scratch = dir
+      try FileManager.default.copyItem(atPath: spec.location.sqlitePath, toPath: dir + "/db.sqlite")
+      store = try SQLiteStore(path: dir + "/db.sqlite", model: model)
+    default: throw HarnessError.invalidArgument("the diff benchmark runs on memory or sqlite, not \(spec.store)")
+    }
+    defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+
+    var request = DatasetModels.defaultRequest(for: .banks, batchSize: max(1, spec.batchSize))
+    if parsed.sections {
+      request.sortDescriptors.insert(SortDescriptor("state"), at: 0)
+      request.sectionNameKeyPath = "state"
+    }
+    let controller = FetchedResultsController(fetchRequest: request, store: store)
+    controller.tracksChanges = true
+    controller.observesStore = false
+    try controller.performFetch()
+    var writer = try Writer(store: store, seed: 1_000 + UInt64(parsed.k ?? 0))
+    let emitter = try emit.map { try ChangeEmitter(path: $0, initial: controller.snapshot()) }
+
+    var series: [String: [Double]] = [:]
+    func add(_ metric: String, _ v: Double) { series[metric, default: []].append(v) }
+    var stdlibSkipped = false
+    for rep in 0..<(spec.warmups + spec.repetitions) {
+      let measured = rep >= spec.warmups
+      let before = controller.snapshot()
+      let ops = parsed.k.map { writer.mixed($0) } ?? writer.edit(tenPercentOf: controller.count)
+      let transaction = try store.commit(ops)
+      store.resetCounters()
+      Heap.resetPeak()
+      let peakBase = Heap.threadPeak
+      let t0 = Clock.wallNanos
+      let changes = try controller.apply(transaction)
+      let incremental = Double(Clock.wallNanos - t0) / 1e6
+      let peak = Double(max(0, Heap.threadPeak - peakBase))
+      let counters = store.counters
+      let after = controller.snapshot()
+      // Correct before fast: the change set must replay under UIKit's rules to this state.
+      let replayed = try BatchUpdateValidator.apply(changes, to: before)
+      guard replayed.sameRows(as: after) else { throw HarnessError.invalidArgument("the change set does not replay to the controller's results") }
+      try emitter?.write(changes)
+
+      let t1 = Clock.wallNanos
+      let diff = ListDiff.diff(from: before, to: after, reloaded: Set(replayed.reloaded))
+      let diffMs = Double(Clock.wallNanos - t1) / 1e6
+
+      // Refetch + diff end to end (the GRDB ValueObservation way): a new fetch of the IDs, its
+      // snapshot, and the whole-list diff against the previous one.
+      let t2 = Clock.wallNanos
+      let fresh = FetchedResultsController(fetchRequest: request, store: store)
+      try fresh.performFetch()
+      let freshSnapshot = fresh.snapshot()
+      let refetchDiff = ListDiff.diff(from: before, to: freshSnapshot)
+      let refetchMs = Double(Clock.wallNanos - t2) / 1e6
+      guard freshSnapshot.sameRows(as: after) else { throw HarnessError.invalidArgument("tracked results differ from a fresh fetch") }
+      blackHole(refetchDiff.size)
+
+      var stdlibMs: Double?
+      if !stdlibSkipped {
+        stdlibMs = stdlibDiff(before.allIDs, after.allIDs, budget: stdlibBudget)
+        if stdlibMs == nil { stdlibSkipped = true }
+      }
+      guard measured else { continue }
+      add("incremental_ms", incremental)
+      add("diff_ms", diffMs)
+      add("refetch_diff_ms", refetchMs)
+      if let stdlibMs { add("stdlib_diff_ms", stdlibMs) }
+      add("heap_peak_bytes", peak)
+      add("queries", Double(counters.queries))
+      add("rows_materialized", Double(counters.rowsMaterialized))
+      add("objects_changed", Double(transaction.changes.reduce(0) { $0 + $1.inserted.count + $1.updated.count + $1.deleted.count }))
+      add("deletes", Double(changes.deletes.count))
+      add("inserts", Double(changes.inserts.count))
+      add("moves", Double(changes.relocations))
+      add("moves_minimal", Double(diff.relocations))
+      add("reloads", Double(changes.reloads.count + changes.moves.filter(\.contentChanged).count))
+      add("section_changes", Double(changes.sectionInserts.count + changes.sectionDeletes.count))
+      add("change_set_size", Double(changes.size))
+      add("diff_change_set_size", Double(diff.size))
+    }
+    try emitter?.finish(controller.snapshot())
+    let units = ["queries": "count", "rows_materialized": "count", "heap_peak_bytes": "bytes"]
+    var measurements = series.keys.sorted().map { m in
+      Measurement(metric: m, unit: m.hasSuffix("_ms") ? "ms" : (units[m] ?? "count"), summary: Summary(series[m]!))
+    }
+    if stdlibSkipped {
+      measurements.append(Measurement(metric: "stdlib_diff_skipped_over_s", unit: "s", summary: Summary([stdlibBudget])))
+    }
+    measurements.append(Measurement(metric: "rows_after", unit: "count", summary: Summary([Double(controller.count)])))
+    return CaseResult(spec: spec, measurements: measurements, error: nil)
+  }
+
+  /// The standard library's diff with inferred moves, on a thread of its own; nil when it
+  /// does not finish within `budget` seconds (it is O(n·d) and takes ~28 s for a 10% edit).
+  /// The thread is left behind: the child process ends soon after.
+  static func stdlibDiff(_ old: [Int64], _ new: [Int64], budget: Double) -> Double? {
+    let done = DispatchSemaphore(value: 0)
+    let result = LockedBox<Double?>(nil)
+    Thread.detachNewThread {
+      let t0 = Clock.wallNanos
+      let d = new.difference(from: old).inferringMoves()
+      blackHole(d.count)
+      result.set(Double(Clock.wallNanos - t0) / 1e6)
+      done.signal()
+    }
+    guard done.wait(timeout: .now() + budget) == .success else { return nil }
+    return result.get()
+  }
+
+  /// Seeded transactions on the banks tables.
+  struct Writer {
+    var rng: SeededRandom
+    var infos: [Int64]
+    var detailsOf: [Int64: Int64]
+    var nextID: Int64 = 50_000_000
+    static let states = ["TX", "CA", "IL", "GA", "FL", "ZZ"]
+
+    init(store: any Store, seed: UInt64) throws {
+      rng = SeededRandom(seed: seed)
+      let request = try FetchRequest(entityName: "FailedBankDetails").resolve(in: store.model)
+      let objects = try store.fetchObjects(request)
+      let i = request.rowLayout.index(of: "infoID")!
+      detailsOf = [:]
+      detailsOf.reserveCapacity(objects.count)
+      infos = []
+      for o in objects {
+        if case .integer(let info) = o.values[i] {
+          detailsOf[info] = o.id
+          infos.append(info)
+        }
+      }
+      infos.sort()
+    }
+
+    mutating func date() -> Value { .date(Double(-1_000_000_000 + Int64(rng.below(2_700_000_000)))) }
+
+    /// Removes and returns a random live bank (O(1): swap with the last).
+    mutating func takeRandom() -> (Int64, Int64) {
+      let i = Int(rng.below(UInt64(infos.count)))
+      infos.swapAt(i, infos.count - 1)
+      let info = infos.removeLast()
+      return (info, detailsOf.removeValue(forKey: info)!)
+    }
+
+    mutating func insertOps() -> [WriteOperation] {
+      nextID += 1
+      infos.append(nextID)
+      detailsOf[nextID] = nextID
+      return [
+        .insert(entity: "FailedBankInfo", values: ["id": .integer(nextID), "name": .string("Bank \(nextID)"), "city": .string("Town"), "state": .string(Self.states[Int(rng.below(6))])]),
+        .insert(
+          entity: "FailedBankDetails",
+          values: [
+            "id": .integer(nextID), "infoID": .integer(nextID), "closeDate": date(), "updatedDate": .date(1_700_000_000), "zip": .string("00000"),
+            "cert": .integer(nextID), "acquiringInstitution": .string("None"), "fund": .integer(1),
+          ]),
+      ]
+    }
+
+    /// k changed objects, kinds mixed: a third re-sorted, a sixth each renamed, deleted,
+    /// inserted, moved to another state.
+    mutating func mixed(_ k: Int) -> [WriteOperation] {
+      var ops: [WriteOperation] = []
+      var touched: [(Int64, Int64)] = []
+      for j in 0..<k {
+        switch j % 6 {
+        case 0, 1:
+          let (info, details) = takeRandom()
+          touched.append((info, details))
+          ops.append(.update(entity: "FailedBankDetails", id: details, values: ["closeDate": date()]))
+        case 2:
+          let (info, details) = takeRandom()
+          touched.append((info, details))
+          ops.append(.update(entity: "FailedBankInfo", id: info, values: ["name": .string("Renamed \(rng.below(1_000_000))")]))
+        case 3:
+          let (info, details) = takeRandom()
+          ops.append(.delete(entity: "FailedBankDetails", id: details))
+          ops.append(.delete(entity: "FailedBankInfo", id: info))
+        case 4: ops += insertOps()
+        default:
+          let (info, details) = takeRandom()
+          touched.append((info, details))
+          ops.append(.update(entity: "FailedBankInfo", id: info, values: ["state": .string(Self.states[Int(rng.below(6))])]))
+        }
+      }
+      for (info, details) in touched {
+        infos.append(info)
+        detailsOf[info] = details
+      }
+      return ops
+    }
+
+    /// A 10% edit of n rows: 10% deleted, 10% inserted, 2% re-sorted.
+    mutating func edit(tenPercentOf n: Int) -> [WriteOperation] {
+      var ops: [WriteOperation] = []
+      var touched: [(Int64, Int64)] = []
+      for _ in 0..<(n / 10) {
+        let (info, details) = takeRandom()
+        ops.append(.delete(entity: "FailedBankDetails", id: details))
+        ops.append(.delete(entity: "FailedBankInfo", id: info))
+      }
+      for _ in 0..<(n / 50) {
+        let (info, details) = takeRandom()
+        touched.append((info, details))
+        ops.append(.update(entity: "FailedBankDetails", id: details, values: ["closeDate": date()]))
+      }
+      for _ in 0..<(n / 10) { ops += insertOps() }
+      for (info, details) in touched {
+        infos.append(info)
+        detailsOf[info] = details
+      }
+      return ops
+    }
+  }
+}
+
+/// A value shared with a worker thread.
+final class LockedBox<T>: @unchecked Sendable {
+  private var value: T
+  private let lock = NSLock()
+  init(_ v: T) { value = v }
+  func set(_ v: T) { lock.withLock { value = v } }
+  func get() -> T { lock.withLock { value } }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Datasets
+import FetchBenchKit
+import Foundation
+
+struct Diff: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Measure what keeping a list in sync costs: incremental change sets against whole-list diffs and refetching, on banks.")
+
+  @Option(help: "Stores, comma-separated: memory, sqlite.") var store = "memory,sqlite"
+  @Option(help: "Row counts, comma-separated; missing datasets are generated.") var rows = String(DatasetKind.defaultRows)
+  @Option(name: .customLong("k"), help: "Transaction sizes (changed objects), comma-separated.") var k = "1,10,100,1000,10000"
+  @Flag(help: "Skip the 10% edit (10% deleted, 10% inserted, 2% re-sorted).") var noEdit = false
+  @Option(help: "Section variants: none (one list), state (sections by state), comma-separated.") var sections = "none,state"
+  @Option(help: "The controller's batch size.") var batchSize = 20
+  @Option(parsing: .unconditional, help: "Measured repetitions per case, after one warm-up.") var repetitions = 5
+  @Option(help: "Seconds the standard library's diff may take before it is abandoned (reported as skipped).") var stdlibBudget = 10.0
+  @Option(help: "Write the change sets of the (single) case as JSON lines: initial snapshot, one line per change set, final snapshot.") var emitChanges: String?
+  @Flag(help: "memory and SQLite, k = 1 and 100, one list, 3 repetitions: a first look in about a minute.") var quick = false
+  @Option(help: "Output folder (default: results/diff/runs/<UTC timestamp>, copied to results/diff/latest).") var out: String?
+  @Option(help: "Datasets folder.") var datasets = "datasets"
+
+  func run() throws {
+    Interrupts.install()
+    var options = RunOptions.diff()
+    func list(_ s: String) -> [String] { s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    func ints(_ s: String, _ name: String) throws -> [Int] {
+      try list(s).map {
+        guard let n = Int($0.replacingOccurrences(of: "_", with: "")), n > 0 else { throw ValidationError("--\(name): '\($0)' is not a positive number") }
+        return n
+      }
+    }
+    options.stores = try list(store).map {
+      guard let s = StoreKind(rawValue: $0) else { throw ValidationError("unknown store '\($0)'; expected memory or sqlite") }
+      return s
+    }
+    options.rows = try ints(rows, "rows")
+    for n in options.rows where n > DatasetKind.maxRows { throw ValidationError(DatasetError.invalidRows(n).description) }
+    options.diffKs = try ints(k, "k")
+    options.diffEdit = !noEdit
+    options.diffSections = try list(sections).map {
+      switch $0 {
+      case "none": return false
+      case "state": return true
+      default: throw ValidationError("--sections: '\($0)' is neither none nor state")
+      }
+    }
+    guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+    options.batchSizes = [batchSize]
+    guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+    options.repetitions = repetitions
+    guard stdlibBudget > 0 else { throw ValidationError("--stdlib-budget must be positive") }
+    if quick {
+      options.diffKs = [1, 100]
+      options.diffEdit = false
+      options.diffSections = [false]
+      options.repetitions = 3
+    }
+    for n in options.rows {
+      for kk in options.diffKs ?? [] where kk * 2 > n {
+        throw ValidationError("--k \(kk) changes more than half of \(n) rows; pick k ≤ \(n / 2)")
+      }
+    }
+    options.outDirectory = out
+    options.resultsDirectory = "results/diff"
+    options.datasetsDirectory = datasets
+    if let emitChanges {
+      guard options.cases().count == 1 else {
+        throw ValidationError("--emit-changes writes one case's change sets; narrow the run to one (e.g. --store sqlite --k 100 --no-edit --sections none); it has \(options.cases().count)")
+      }
+      options.emitChanges = URL(fileURLWithPath: emitChanges).standardizedFileURL.path
+    }
+    setenv("FETCHBENCH_STDLIB_BUDGET_S", String(stdlibBudget), 1)
+
+    let outcome: RunOutcome
+    do {
+      outcome = try Runner.run(options) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
+    print("wrote \(outcome.directory)/report.md, results.csv, results.json, charts/")
+    if let emitChanges, outcome.failures.isEmpty { print("wrote \(emitChanges)") }
+    if !outcome.failures.isEmpty {
+      FileHandle.standardError.write(Data("\(outcome.failures.count) case(s) failed; see the report's last section\n".utf8))
+      throw ExitCode(1)
+    }
+  }
+}
