@@ -240,6 +240,36 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
   }
 }
 
+extension ChangeTracking {
+  /// The AsyncSequence delivers the same change sets as the delegate, in order; a transaction
+  /// that changes nothing in the results delivers none; without sections the
+  /// CollectionDifference form applies to the IDs.
+  @Test func changesArriveAsAnAsyncSequenceToo() async throws {
+    let store = try writableStore("memory")
+    let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: store)
+    let recorder = Recorder()
+    controller.delegate = recorder
+    let stream = controller.changes()
+    try controller.performFetch()
+    let ids = controller.fetchedIDs
+    let writer = try BankWriter(store: store, seed: 1)
+    try store.commit([.update(entity: "FailedBankDetails", id: writer.live[ids[0]]!, values: ["closeDate": .date(-2_000_000_000)])])
+    try store.commit([.update(entity: "FailedBankInfo", id: ids[1], values: ["city": .string("Same")]), .update(entity: "FailedBankInfo", id: ids[1], values: ["city": .string(try controller.object(atGlobalIndex: 0)["city"]!.stringValue!)])])
+    try store.commit([.delete(entity: "FailedBankDetails", id: writer.live[ids[2]]!), .delete(entity: "FailedBankInfo", id: ids[2])])
+    var received: [ChangeSet] = []
+    for await c in stream {
+      received.append(c)
+      if received.count == recorder.changes.count { break }
+    }
+    #expect(received == recorder.changes)
+    #expect(received.count >= 2)
+    let first = try #require(received.first)
+    #expect(first.moves.map(\.id) == [ids[0]] && first.moves[0].to.row == ids.count - 1)
+    let difference = try #require(first.collectionDifference())
+    #expect(ids.applying(difference) == Array(ids.dropFirst()) + [ids[0]])
+  }
+}
+
 @Suite struct Validator {
   func snapshot(_ sections: [[Int64]]) -> ListSnapshot {
     ListSnapshot(sections: sections.enumerated().map { ListSnapshot.Section(name: "s\($0.offset)", ids: $0.element) })
