@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: bench bench-quick test build bootstrap datasets format lint
+.PHONY: bench bench-quick bench-diff check ci test build bootstrap datasets format lint
 
 bootstrap:
 	@scripts/bootstrap
@@ -24,8 +24,19 @@ bench: build
 bench-quick: build
 	$(FETCHBENCH) run --quick
 
+# What keeping a list in sync costs: results/diff/runs/<UTC timestamp>/ and results/diff/latest/.
+bench-diff: build
+	$(FETCHBENCH) diff
+
 test: bootstrap
 	swift test
+
+# The regression gate against results/baselines/ci.json (exit 2 on a regression).
+check: build
+	$(FETCHBENCH) check
+
+# What CI runs: the tests, then the gate.
+ci: test check
 
 format:
 	swift format --in-place --recursive Package.swift Sources Tests
