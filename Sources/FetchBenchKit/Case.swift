@@ -46,6 +46,8 @@ public struct CaseResult: Sendable, Codable {
   public var spec: CaseSpec
   public var measurements: [Measurement]
   public var error: String?
+  /// The gate's figures (`fetchbench check` cases only).
+  public var figures: [GateFigure]? = nil
 
   public init(spec: CaseSpec, measurements: [Measurement], error: String?) {
     self.spec = spec
@@ -62,6 +64,7 @@ public enum CaseExecutor {
       throw HarnessError.invalidArgument("jemalloc statistics are unavailable: the binary must link libjemalloc (scripts/bootstrap installs it)")
     }
     if spec.scenario == "floor" { return try Floor.measure(spec) }
+    if spec.scenario.hasPrefix("gate") { return try GateMatrix.measure(spec) }
     if spec.scenario.hasPrefix("diff_") { return try DiffBenchmark.measure(spec, emit: spec.emitChanges) }
     guard let scenario = Scenario(rawValue: spec.scenario) else {
       throw HarnessError.invalidArgument("unknown scenario '\(spec.scenario)'")

@@ -1,0 +1,198 @@
+import Datasets
+import FetchedResults
+import Foundation
+import GRDBSQLite
+import SQLiteStore
+
+/// The CI matrix `fetchbench check` runs: per dataset and store one child process that
+/// measures full and batched fetches with **interleaved** repetitions (full, batched, full,
+/// batched, …), so that a time ratio compares two things measured under the same load.
+/// Counters and heap figures come from the last repetition; they do not depend on load.
+public enum GateMatrix {
+  public static let scenarios: [Scenario] = [.performFetch, .firstScreen, .randomAccess, .sectioned]
+
+  /// The child side of one gate case (`spec.scenario` is `gate` or `gate_diff`).
+  static func measure(_ spec: CaseSpec) throws -> CaseResult {
+    guard let kind = StoreKind(rawValue: spec.store) else { throw HarnessError.invalidArgument("unknown store \(spec.store)") }
+    var figures = spec.scenario == "gate_diff" ? try diffFigures(spec) : try fetchFigures(spec, kind)
+    for i in figures.indices { figures[i].name = "\(spec.dataset.rawValue)/\(spec.store)/" + figures[i].name }
+    var result = CaseResult(spec: spec, measurements: [], error: nil)
+    result.figures = figures
+    return result
+  }
+
+  struct Sample {
+    var nanos: UInt64
+    var live: Int
+    var peak: Int
+    var allocations: UInt64
+    var counters: StoreCounters
+  }
+
+  /// One run of a scenario, measured as `CaseExecutor` measures it.
+  static func once(_ scenario: Scenario, _ dataset: DatasetKind, batchSize: Int, store: any Store) throws -> Sample {
+    store.resetCounters()
+    let heapBefore = Heap.allocated
+    let allocsBefore = Heap.allocationRequests
+    Heap.resetPeak()
+    let peakBase = Heap.threadPeak
+    let t0 = Clock.wallNanos
+    let (controller, _) = try scenario.run(dataset, batchSize: batchSize, store: store)
+    let t1 = Clock.wallNanos
+    let s = Sample(
+      nanos: t1 - t0, live: Heap.allocated - heapBefore, peak: max(0, Heap.threadPeak - peakBase),
+      allocations: Heap.allocationRequests - allocsBefore, counters: store.counters)
+    withExtendedLifetime(controller) {}
+    return s
+  }
+
+  /// A ratio figure from interleaved pairs: the median of the per-pair ratios, its spread
+  /// the interquartile range over the median.
+  static func ratio(_ name: String, _ ratios: [Double]) -> GateFigure {
+    let sorted = ratios.sorted()
+    let median = Summary(sorted).median
+    let q1 = sorted[sorted.count / 4]
+    let q3 = sorted[(3 * sorted.count) / 4]
+    let spread = median > 0 ? (q3 - q1) / median : 0
+    return GateFigure(
+      name: name, kind: .ratio, value: median, unit: "ratio", tolerance: GateFigure.ratioTolerance(spread: spread, samples: ratios.count),
+      spread: spread, samples: ratios.count)
+  }
+
+  static func fetchFigures(_ spec: CaseSpec, _ kind: StoreKind) throws -> [GateFigure] {
+    let store = try spec.location.open(kind)
+    var figures: [GateFigure] = []
+    for scenario in scenarios {
+      var ratios: [Double] = []
+      var last: (full: Sample, batched: Sample)?
+      for rep in 0..<(spec.warmups + spec.repetitions) {
+        let full = try once(scenario, spec.dataset, batchSize: 0, store: store)
+        let batched = try once(scenario, spec.dataset, batchSize: spec.batchSize, store: store)
+        guard rep >= spec.warmups else { continue }
+        ratios.append(Double(batched.nanos) / Double(max(1, full.nanos)))
+        last = (full, batched)
+      }
+      let s = scenario.rawValue
+      for (mode, sample) in [("full", last!.full), ("batched", last!.batched)] {
+        figures.append(GateFigure(name: "\(s)/\(mode)/queries", kind: .counter, value: Double(sample.counters.queries), unit: "count", tolerance: 0))
+        figures.append(GateFigure(name: "\(s)/\(mode)/rows_materialized", kind: .counter, value: Double(sample.counters.rowsMaterialized), unit: "count", tolerance: 0))
+        figures.append(GateFigure(name: "\(s)/\(mode)/heap_live_bytes", kind: .heap, value: Double(sample.live), unit: "bytes", tolerance: 0.05))
+        figures.append(GateFigure(name: "\(s)/\(mode)/heap_peak_bytes", kind: .heap, value: Double(sample.peak), unit: "bytes", tolerance: 0.05))
+        figures.append(GateFigure(name: "\(s)/\(mode)/allocations", kind: .heap, value: Double(sample.allocations), unit: "count", tolerance: 0.05))
+      }
+      figures.append(ratio("\(s)/batched_over_full_time", ratios))
+    }
+    if kind == .sqlite {
+      figures.append(ratio("perform_fetch/batched_over_floor_ids_time", try floorRatios(spec, store)))
+    }
+    return figures
+  }
+
+  /// Batched performFetch against the raw C API running the store's own ID query, interleaved.
+  static func floorRatios(_ spec: CaseSpec, _ store: any Store) throws -> [Double] {
+    let model = DatasetModels.model(for: spec.dataset)
+    let request = try DatasetModels.defaultRequest(for: spec.dataset, batchSize: spec.batchSize).resolve(in: model)
+    let sql = SQLiteStore.statements(for: request)
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(spec.location.sqlitePath, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else {
+      throw HarnessError.invalidArgument("cannot open \(spec.location.sqlitePath)")
+    }
+    defer { sqlite3_close(db) }
+    sqlite3_busy_timeout(db, 10_000)
+    var stmt: OpaquePointer?
+    guard sqlite3_prepare_v3(db, sql.ids, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt else {
+      throw HarnessError.invalidArgument("cannot prepare \(sql.ids)")
+    }
+    defer { sqlite3_finalize(stmt) }
+    var ratios: [Double] = []
+    for rep in 0..<(spec.warmups + spec.repetitions) {
+      var t0 = Clock.wallNanos
+      var ids: [Int64] = []
+      sqlite3_reset(stmt)
+      while sqlite3_step(stmt) == SQLITE_ROW { ids.append(sqlite3_column_int64(stmt, 0)) }
+      let floor = Clock.wallNanos - t0
+      blackHole(ids.count)
+      t0 = Clock.wallNanos
+      let controller = FetchedResultsController(fetchRequest: request.request, store: store)
+      try controller.performFetch()
+      let engine = Clock.wallNanos - t0
+      guard rep >= spec.warmups else { continue }
+      ratios.append(Double(engine) / Double(max(1, floor)))
+    }
+    return ratios
+  }
+
+  /// Change tracking on banks: transactions of 100 changed objects (seeded, so the change
+  /// sets' sizes are exact), and our whole-list diff of each step against a reference
+  /// operation of the same size (sorting the list's IDs), interleaved.
+  static func diffFigures(_ spec: CaseSpec) throws -> [GateFigure] {
+    let store: any Store
+    var scratch: String?
+    if spec.store == "sqlite" {
+      _ = try spec.location.open(.sqlite)
+      let dir = NSTemporaryDirectory() + "fetchbench-gate-\(getpid())"
+      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      scratch = dir
+      try FileManager.default.copyItem(atPath: spec.location.sqlitePath, toPath: dir + "/db.sqlite")
+      store = try SQLiteStore(path: dir + "/db.sqlite", model: DatasetModels.banks)
+    } else {
+      store = try spec.location.open(.memory)
+    }
+    defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+    let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks, batchSize: spec.batchSize), store: store)
+    controller.tracksChanges = true
+    controller.observesStore = false
+    try controller.performFetch()
+    var writer = try DiffBenchmark.Writer(store: store, seed: 4_242)
+    var ratios: [Double] = []
+    var totals = (queries: 0, deletes: 0, inserts: 0, moves: 0, reloads: 0, rows: 0)
+    var peak = 0
+    for rep in 0..<(spec.warmups + spec.repetitions) {
+      let before = controller.snapshot()
+      let transaction = try store.commit(writer.mixed(100))
+      store.resetCounters()
+      Heap.resetPeak()
+      let base = Heap.threadPeak
+      let changes = try controller.apply(transaction)
+      peak = max(peak, Heap.threadPeak - base)
+      let after = controller.snapshot()
+      guard try BatchUpdateValidator.apply(changes, to: before).sameRows(as: after) else {
+        throw HarnessError.invalidArgument("a change set does not replay to the controller's results")
+      }
+      totals.queries += store.counters.queries
+      totals.rows += store.counters.rowsMaterialized
+      totals.deletes += changes.deletes.count
+      totals.inserts += changes.inserts.count
+      totals.moves += changes.relocations
+      totals.reloads += changes.reloads.count + changes.moves.filter(\.contentChanged).count
+      // Each sample is the best of three alternated runs: a millisecond operation is otherwise
+      // at the mercy of one page fault or one preemption.
+      var diffNanos = UInt64.max
+      var sortNanos = UInt64.max
+      let ids = after.allIDs
+      for _ in 0..<3 {
+        var t0 = Clock.wallNanos
+        let diff = ListDiff.diff(from: before, to: after)
+        diffNanos = min(diffNanos, Clock.wallNanos - t0)
+        blackHole(diff.size)
+        t0 = Clock.wallNanos
+        let sorted = ids.sorted()
+        sortNanos = min(sortNanos, Clock.wallNanos - t0)
+        blackHole(sorted.count)
+      }
+      guard rep >= spec.warmups else { continue }
+      ratios.append(Double(diffNanos) / Double(max(1, sortNanos)))
+    }
+    let transactions = Double(spec.warmups + spec.repetitions)
+    return [
+      GateFigure(name: "diff_k100/queries_per_transaction", kind: .counter, value: Double(totals.queries) / transactions, unit: "count", tolerance: 0),
+      GateFigure(name: "diff_k100/rows_materialized", kind: .counter, value: Double(totals.rows), unit: "count", tolerance: 0),
+      GateFigure(name: "diff_k100/deletes", kind: .counter, value: Double(totals.deletes), unit: "count", tolerance: 0),
+      GateFigure(name: "diff_k100/inserts", kind: .counter, value: Double(totals.inserts), unit: "count", tolerance: 0),
+      GateFigure(name: "diff_k100/moves", kind: .counter, value: Double(totals.moves), unit: "count", tolerance: 0),
+      GateFigure(name: "diff_k100/reloads", kind: .counter, value: Double(totals.reloads), unit: "count", tolerance: 0),
+      GateFigure(name: "diff_k100/incremental_heap_peak_bytes", kind: .heap, value: Double(peak), unit: "bytes", tolerance: 0.05),
+      ratio("diff_k100/our_diff_over_sort_time", ratios),
+    ]
+  }
+}
