@@ -1,5 +1,5 @@
-import FetchedResults
 import Crypto
+import FetchedResults
 import Foundation
 
 /// Streams one table as RFC 4180 CSV, hashing the bytes as they go.

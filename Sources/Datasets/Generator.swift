@@ -1,4 +1,5 @@
 import FetchedResults
+
 /// A value of one dataset field.
 public enum FieldValue: Sendable, Equatable {
   case null
@@ -84,13 +85,19 @@ public struct DatasetGenerator: Sendable {
     row.append(.text(state.code))
   }
 
-  private static let wave1 = CivilDate.days(year: 1986, month: 1, day: 1)...CivilDate.days(
-    year: 1993, month: 12, day: 31)
-  private static let wave2 = CivilDate.days(year: 2008, month: 1, day: 1)...CivilDate.days(
-    year: 2013, month: 12, day: 31)
+  private static let wave1 =
+    CivilDate.days(
+      year: 1986, month: 1, day: 1)...CivilDate.days(
+      year: 1993, month: 12, day: 31)
+  private static let wave2 =
+    CivilDate.days(
+      year: 2008, month: 1, day: 1)...CivilDate.days(
+      year: 2013, month: 12, day: 31)
   private static let lastUpdate = CivilDate.days(year: 2025, month: 6, day: 30)
-  private static let fdicEra = CivilDate.days(year: 1934, month: 1, day: 1)...CivilDate.days(
-    year: 2024, month: 12, day: 31)
+  private static let fdicEra =
+    CivilDate.days(
+      year: 1934, month: 1, day: 1)...CivilDate.days(
+      year: 2024, month: 12, day: 31)
 
   /// A day in `range`, peaked at its middle (the sum of two uniforms).
   private static func triangular(_ r: inout SeededRandom, _ range: ClosedRange<Int>) -> Int {
@@ -130,17 +137,25 @@ public struct DatasetGenerator: Sendable {
 
   // MARK: wells
 
-  private static let statuses = ["Active", "Plugged", "Shut-In", "Temporarily Abandoned",
-    "Permitted", "Inactive"]
+  private static let statuses = [
+    "Active", "Plugged", "Shut-In", "Temporarily Abandoned",
+    "Permitted", "Inactive",
+  ]
   private static let statusChoice = WeightedChoice([40, 33, 10, 5, 4, 8])
   private static let wellTypes = ["Oil", "Gas", "Oil and Gas", "Injection", "Dry Hole", "Disposal"]
   private static let wellTypeChoice = WeightedChoice([45, 30, 10, 7, 5, 3])
-  private static let century = CivilDate.days(year: 1920, month: 1, day: 1)...CivilDate.days(
-    year: 2024, month: 12, day: 31)
-  private static let boom = CivilDate.days(year: 1975, month: 1, day: 1)...CivilDate.days(
-    year: 1986, month: 12, day: 31)
-  private static let shale = CivilDate.days(year: 2005, month: 1, day: 1)...CivilDate.days(
-    year: 2019, month: 12, day: 31)
+  private static let century =
+    CivilDate.days(
+      year: 1920, month: 1, day: 1)...CivilDate.days(
+      year: 2024, month: 12, day: 31)
+  private static let boom =
+    CivilDate.days(
+      year: 1975, month: 1, day: 1)...CivilDate.days(
+      year: 1986, month: 12, day: 31)
+  private static let shale =
+    CivilDate.days(
+      year: 2005, month: 1, day: 1)...CivilDate.days(
+      year: 2019, month: 12, day: 31)
 
   /// Zipf-like index: small indexes are much more likely (u³ skew).
   private static func skewed(_ r: inout SeededRandom, _ count: Int) -> Int {

@@ -63,7 +63,10 @@ public struct WeightedChoice: Sendable {
   /// `weights[i]` is the relative weight of index `i`; at least one must be positive.
   public init(_ weights: [Int]) {
     var total: UInt64 = 0
-    cumulative = weights.map { total += UInt64($0); return total }
+    cumulative = weights.map {
+      total += UInt64($0)
+      return total
+    }
     precondition(total > 0, "weights must not all be zero")
   }
 

@@ -12,7 +12,7 @@ enum Words {
     "Freedom", "Enterprise", "Alliance", "Charter", "Centennial", "Crescent", "Evergreen",
     "Magnolia", "Bluebonnet", "Cypress", "Sterling", "Statewide", "Tri-County", "O'Hare",
     "Peachtree", "Orion", "Beach First", "Hometown", "New Frontier", "Silver State", "Mirae",
-]
+  ]
   enum Part { case word, city, text(String) }
   /// Bank name patterns: `#W` a word, `#C` a city, parsed once.
   static let bankPatterns: [[Part]] = bankPatternTexts.map { pattern in
@@ -61,7 +61,7 @@ enum Words {
     "Grand Traverse", "Wayne", "Clay", "Marion", "Pike", "Floyd", "Uintah", "Duchesne", "Carbon",
     "Richland", "Roosevelt", "Toole", "Acadia", "Caddo", "Lafourche", "Plaquemines", "Terrebonne",
     "Jefferson", "Lincoln", "Madison", "Jackson", "Franklin", "Hamilton", "Union", "Warren",
-]
+  ]
   static let operators = [
     "Pioneer Natural Resources", "EOG Resources", "Devon Energy", "Chesapeake Operating",
     "ConocoPhillips", "Occidental Petroleum", "Apache Corporation", "Continental Resources",
@@ -76,7 +76,7 @@ enum Words {
     "Phillips Petroleum", "Sinclair Oil", "Skelly Oil", "Getty Oil", "Tenneco Oil",
     "Ladd Petroleum", "Murphy Oil", "Hunt Oil", "Bass Enterprises", "Parker & Parsley",
     "Stephens Production", "Ward Petroleum", "Samson Resources", "Bluestem Energy", "Smith & Sons",
-]
+  ]
   static let fields = [
     "Spraberry (Trend Area)", "Wolfberry", "Eagleville (Eagle Ford-1)", "Sugarkane", "Permian Basin",
     "Bakken", "Sanish", "Parshall", "Marcellus", "Utica", "Barnett Shale", "Haynesville",
@@ -88,7 +88,7 @@ enum Words {
     "Golden Trend", "Cement", "Sho-Vel-Tum", "Oklahoma City", "Glenn Pool", "Cushing", "Burbank",
     "El Dorado", "Trapp", "Hall-Gurney", "Bemis-Shutts", "Chase-Silica", "Caddo Pine Island",
     "Lake Washington", "Jennings", "Appalachian", "Big Sinking", "Clinton", "Trenton",
-]
+  ]
   static let leaseWords = [
     "Smith", "Johnson", "Williams", "Brown", "Jones", "Miller", "Davis", "Garcia", "Wilson",
     "Anderson", "Taylor", "Thomas", "Moore", "Martin", "Jackson", "Thompson", "White", "Harris",
@@ -97,6 +97,6 @@ enum Words {
     "Campbell", "Parker", "Evans", "Edwards", "Collins", "Stewart", "Morris", "Rogers", "Reed",
     "Cook", "Morgan", "Bell", "Murphy", "Bailey", "Cooper", "Richardson", "Cox", "Howard", "Ward",
     "University Lands", "State", "Federal", "Ranch", "Estate", "Trust", "Mesa", "Draw", "Creek",
-]
+  ]
   static let leaseSuffixes = ["Unit", "Lease", "A", "B", "Heirs", "Fee", "Estate", "State", "Federal"]
 }

@@ -61,7 +61,8 @@ public struct CaseResult: Sendable, Codable {
 public enum CaseExecutor {
   public static func run(_ spec: CaseSpec) throws -> CaseResult {
     guard Heap.isAvailable else {
-      throw HarnessError.invalidArgument("jemalloc statistics are unavailable: the binary must link libjemalloc (scripts/bootstrap installs it)")
+      throw HarnessError.invalidArgument(
+        "jemalloc statistics are unavailable: the binary must link libjemalloc (scripts/bootstrap installs it)")
     }
     if spec.scenario == "floor" { return try Floor.measure(spec) }
     if spec.scenario.hasPrefix("gate") { return try GateMatrix.measure(spec) }

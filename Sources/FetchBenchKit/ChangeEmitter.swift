@@ -29,14 +29,22 @@ final class ChangeEmitter {
 
   func write(_ c: ChangeSet) throws {
     func path(_ p: RowPath) -> String { "{\"section\":\(p.section),\"row\":\(p.row)}" }
-    func rows(_ rs: [ChangeSet.Row]) -> String { "[" + rs.map { "{\"path\":\(path($0.path)),\"id\":\($0.id)}" }.joined(separator: ",") + "]" }
+    func rows(_ rs: [ChangeSet.Row]) -> String {
+      "[" + rs.map { "{\"path\":\(path($0.path)),\"id\":\($0.id)}" }.joined(separator: ",") + "]"
+    }
     var s = "{\"type\":\"changes\""
     if let t = c.transactions { s += ",\"transactions\":[\(t.lowerBound),\(t.upperBound)]" }
     s += ",\"old_section_counts\":\(ints(c.oldSectionCounts)),\"new_section_counts\":\(ints(c.newSectionCounts))"
     s += ",\"section_deletes\":\(ints(c.sectionDeletes))"
-    s += ",\"section_inserts\":[" + c.sectionInserts.map { "{\"index\":\($0.index),\"name\":\(Self.quote($0.name)),\"ids\":\(ints($0.ids))}" }.joined(separator: ",") + "]"
+    s +=
+      ",\"section_inserts\":["
+      + c.sectionInserts.map { "{\"index\":\($0.index),\"name\":\(Self.quote($0.name)),\"ids\":\(ints($0.ids))}" }.joined(separator: ",")
+      + "]"
     s += ",\"deletes\":\(rows(c.deletes)),\"inserts\":\(rows(c.inserts))"
-    s += ",\"moves\":[" + c.moves.map { "{\"from\":\(path($0.from)),\"to\":\(path($0.to)),\"id\":\($0.id),\"content_changed\":\($0.contentChanged)}" }.joined(separator: ",") + "]"
+    s +=
+      ",\"moves\":["
+      + c.moves.map { "{\"from\":\(path($0.from)),\"to\":\(path($0.to)),\"id\":\($0.id),\"content_changed\":\($0.contentChanged)}" }.joined(
+        separator: ",") + "]"
     s += ",\"reloads\":\(rows(c.reloads))}"
     try line(s)
   }
@@ -49,7 +57,8 @@ final class ChangeEmitter {
   }
 
   static func snapshot(_ type: String, _ s: ListSnapshot) -> String {
-    "{\"type\":\"\(type)\",\"sections\":[" + s.sections.map { "{\"name\":\(quote($0.name)),\"ids\":\(ints($0.ids))}" }.joined(separator: ",") + "]}"
+    "{\"type\":\"\(type)\",\"sections\":["
+      + s.sections.map { "{\"name\":\(quote($0.name)),\"ids\":\(ints($0.ids))}" }.joined(separator: ",") + "]}"
   }
 
   static func quote(_ s: String) -> String {

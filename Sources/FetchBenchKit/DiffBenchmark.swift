@@ -88,7 +88,9 @@ public enum DiffBenchmark {
       let after = controller.snapshot()
       // Correct before fast: the change set must replay under UIKit's rules to this state.
       let replayed = try BatchUpdateValidator.apply(changes, to: before)
-      guard replayed.sameRows(as: after) else { throw HarnessError.invalidArgument("the change set does not replay to the controller's results") }
+      guard replayed.sameRows(as: after) else {
+        throw HarnessError.invalidArgument("the change set does not replay to the controller's results")
+      }
       try emitter?.write(changes)
 
       let t1 = Clock.wallNanos
@@ -198,11 +200,17 @@ public enum DiffBenchmark {
       infos.append(nextID)
       detailsOf[nextID] = nextID
       return [
-        .insert(entity: "FailedBankInfo", values: ["id": .integer(nextID), "name": .string("Bank \(nextID)"), "city": .string("Town"), "state": .string(Self.states[Int(rng.below(6))])]),
+        .insert(
+          entity: "FailedBankInfo",
+          values: [
+            "id": .integer(nextID), "name": .string("Bank \(nextID)"), "city": .string("Town"),
+            "state": .string(Self.states[Int(rng.below(6))]),
+          ]),
         .insert(
           entity: "FailedBankDetails",
           values: [
-            "id": .integer(nextID), "infoID": .integer(nextID), "closeDate": date(), "updatedDate": .date(1_700_000_000), "zip": .string("00000"),
+            "id": .integer(nextID), "infoID": .integer(nextID), "closeDate": date(), "updatedDate": .date(1_700_000_000),
+            "zip": .string("00000"),
             "cert": .integer(nextID), "acquiringInstitution": .string("None"), "fund": .integer(1),
           ]),
       ]

@@ -24,14 +24,22 @@ extension Report {
     let first = rows[0]
     let reps = rows.first { $0.metric == "incremental_ms" }?.repetitions ?? 0
     var md = "# FetchBench diff results\n\n"
-    md += "Run `\(first.run_id)` at commit `\(first.git_commit)` on \(first.cores) cores, \(first.memory_bytes / (1 << 30)) GiB, \(first.os), \(first.swift_version).\n\n"
-    md += "Banks sorted by `details.closeDate` descending, a batched controller (batch 20) tracking changes. Each repetition commits one seeded "
-    md += "transaction of k changed objects (a third re-sorted, a sixth each renamed, deleted, inserted, moved to another state) or a 10% edit "
-    md += "(10% deleted, 10% inserted, 2% re-sorted), then times: **incremental** (`FetchedResultsController.apply`: the change set from the changed "
-    md += "objects only, the list updated in place); **our diff** (the whole-list diff of the same two snapshots, minimal moves); the **stdlib**'s "
-    md += "`difference(from:).inferringMoves()` on the IDs (abandoned past its budget); **refetch + diff** end to end (a new ID fetch and our diff: "
-    md += "the GRDB ValueObservation way). Times are medians of \(reps) repetitions after a warm-up, [min–max]; every change set was replayed "
-    md += "under UIKit's rules (`BatchUpdateValidator`) and equalled a fresh fetch. `moves` counts rows relocated (moves, and moves written as "
+    md +=
+      "Run `\(first.run_id)` at commit `\(first.git_commit)` on \(first.cores) cores, \(first.memory_bytes / (1 << 30)) GiB, \(first.os), \(first.swift_version).\n\n"
+    md +=
+      "Banks sorted by `details.closeDate` descending, a batched controller (batch 20) tracking changes. Each repetition commits one seeded "
+    md +=
+      "transaction of k changed objects (a third re-sorted, a sixth each renamed, deleted, inserted, moved to another state) or a 10% edit "
+    md +=
+      "(10% deleted, 10% inserted, 2% re-sorted), then times: **incremental** (`FetchedResultsController.apply`: the change set from the changed "
+    md +=
+      "objects only, the list updated in place); **our diff** (the whole-list diff of the same two snapshots, minimal moves); the **stdlib**'s "
+    md +=
+      "`difference(from:).inferringMoves()` on the IDs (abandoned past its budget); **refetch + diff** end to end (a new ID fetch and our diff: "
+    md +=
+      "the GRDB ValueObservation way). Times are medians of \(reps) repetitions after a warm-up, [min–max]; every change set was replayed "
+    md +=
+      "under UIKit's rules (`BatchUpdateValidator`) and equalled a fresh fetch. `moves` counts rows relocated (moves, and moves written as "
     md += "delete + insert where both paths coincide); `minimal` is what our whole-list diff needs for the same step.\n\n"
     var keys: [(String, Int, Bool)] = []
     for r in rows where r.mode == "incremental" {
@@ -41,28 +49,40 @@ extension Report {
     for (store, n, sections) in keys {
       let name = ["memory": "in-memory store", "sqlite": "SQLite"][store] ?? store
       md += "## \(name), \(n.grouped) rows, \(sections ? "sections by state" : "one section")\n\n"
-      md += "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |\n"
+      md +=
+        "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |\n"
       md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-      let scenarios = rows.filter { $0.store == store && $0.rows == n && $0.mode == "incremental" && $0.scenario.hasSuffix("_by_state") == sections }.map(\.scenario)
+      let scenarios = rows.filter {
+        $0.store == store && $0.rows == n && $0.mode == "incremental" && $0.scenario.hasSuffix("_by_state") == sections
+      }.map(\.scenario)
       var seen: [String] = []
       for s in scenarios where !seen.contains(s) { seen.append(s) }
       for s in seen {
         func v(_ m: String) -> ResultRow? { diffRow(store, n, s, m) }
-        let stdlib = v("stdlib_diff_ms").map { precise($0) } ?? (v("stdlib_diff_skipped_over_s").map { String(format: "skipped (> %.0f s)", $0.value) } ?? "—")
-        md += "| \(Self.diffLabel(s)) | \(precise(v("incremental_ms"))) | \(precise(v("diff_ms"))) | \(stdlib) | \(precise(v("refetch_diff_ms"))) "
+        let stdlib =
+          v("stdlib_diff_ms").map { precise($0) }
+          ?? (v("stdlib_diff_skipped_over_s").map { String(format: "skipped (> %.0f s)", $0.value) } ?? "—")
+        md +=
+          "| \(Self.diffLabel(s)) | \(precise(v("incremental_ms"))) | \(precise(v("diff_ms"))) | \(stdlib) | \(precise(v("refetch_diff_ms"))) "
         md += "| \(bytes(v("heap_peak_bytes")?.value)) | \(count(v("queries")?.value)) "
-        md += "| \(count(v("deletes")?.value)) / \(count(v("inserts")?.value)) / \(count(v("moves")?.value)) / \(count(v("reloads")?.value)) "
+        md +=
+          "| \(count(v("deletes")?.value)) / \(count(v("inserts")?.value)) / \(count(v("moves")?.value)) / \(count(v("reloads")?.value)) "
         md += "| \(count(v("moves_minimal")?.value)) | \(count(v("section_changes")?.value)) |\n"
       }
       md += "\n"
       if let k100 = seen.first(where: { $0.hasPrefix("diff_k100") && !$0.hasPrefix("diff_k1000") }),
         let inc = diffRow(store, n, k100, "incremental_ms"), let ref = diffRow(store, n, k100, "refetch_diff_ms")
       {
-        md += String(format: "For 100 changed objects, incremental tracking takes %.3f ms (target ≤ 1 ms), %.0f× less than refetching and diffing (%.1f ms).", inc.value, ref.value / max(inc.value, 1e-9), ref.value)
+        md += String(
+          format:
+            "For 100 changed objects, incremental tracking takes %.3f ms (target ≤ 1 ms), %.0f× less than refetching and diffing (%.1f ms).",
+          inc.value, ref.value / max(inc.value, 1e-9), ref.value)
       }
       if let edit = seen.first(where: { $0.hasPrefix("diff_edit10") }), let d = diffRow(store, n, edit, "diff_ms") {
         let moves = diffRow(store, n, edit, "moves_minimal")?.value ?? 0
-        md += String(format: " For the 10%% edit our whole-list diff takes %.1f ms (target ≤ 25 ms) with %@ moves, the minimal number.", d.value, Int(moves).grouped)
+        md += String(
+          format: " For the 10%% edit our whole-list diff takes %.1f ms (target ≤ 25 ms) with %@ moves, the minimal number.", d.value,
+          Int(moves).grouped)
       }
       md += "\n\n![times](charts/\(Self.diffSlug(store, n, sections)))\n\n"
     }
@@ -88,7 +108,10 @@ extension Report {
     }
     for (store, n, sections) in keys {
       var scenarios: [String] = []
-      for r in rows where r.store == store && r.rows == n && r.mode == "incremental" && r.scenario.hasSuffix("_by_state") == sections && !scenarios.contains(r.scenario) {
+      for r in rows
+      where r.store == store && r.rows == n && r.mode == "incremental" && r.scenario.hasSuffix("_by_state") == sections
+        && !scenarios.contains(r.scenario)
+      {
         scenarios.append(r.scenario)
       }
       let series: [(String, String, [Double?])] = [
@@ -97,7 +120,13 @@ extension Report {
         ("stdlib", "#f0ad4e", scenarios.map { diffRow(store, n, $0, "stdlib_diff_ms")?.value }),
         ("refetch + diff", "#d9534f", scenarios.map { diffRow(store, n, $0, "refetch_diff_ms")?.value }),
       ]
-      out.append((Self.diffSlug(store, n, sections), SVG.bars(title: "diff, \(store), \(n.grouped) rows\(sections ? ", by state" : ""): time (ms, log scale)", categories: scenarios.map(Self.diffLabel), series: series, format: { String(format: "%.2f ms", $0) })))
+      out.append(
+        (
+          Self.diffSlug(store, n, sections),
+          SVG.bars(
+            title: "diff, \(store), \(n.grouped) rows\(sections ? ", by state" : ""): time (ms, log scale)",
+            categories: scenarios.map(Self.diffLabel), series: series, format: { String(format: "%.2f ms", $0) })
+        ))
     }
     return out
   }

@@ -173,7 +173,8 @@ public struct GateReport: Sendable {
         delta = "—"
       }
       let tol = l.kind == .counter ? "exact" : String(format: "±%.0f%%", l.tolerance * 100) + (l.kind == .heap ? " (+16 KiB)" : "")
-      let mark = ["within": "ok", "regression": "**REGRESSION**", "improvement": "improvement", "missing": "**MISSING**", "new": "new"][l.verdict.rawValue]!
+      let mark = ["within": "ok", "regression": "**REGRESSION**", "improvement": "improvement", "missing": "**MISSING**", "new": "new"][
+        l.verdict.rawValue]!
       md += "| `\(l.name)` | \(l.kind.rawValue) | \(fmt(l.baseline, l.unit)) | \(fmt(l.now, l.unit)) | \(delta) | \(tol) | \(mark) |\n"
     }
     return md
@@ -194,25 +195,31 @@ public enum GateComparator {
       if allowOtherMachine {
         report.notes.append("baseline from another machine kind (\(baseline.machine)); compared anyway (--allow-other-machine)")
       } else {
-        report.cannotJudge = "the baseline was recorded on another machine kind (\(baseline.machine)); this is \(machine). Record a baseline here with --update, or pass --allow-other-machine"
+        report.cannotJudge =
+          "the baseline was recorded on another machine kind (\(baseline.machine)); this is \(machine). Record a baseline here with --update, or pass --allow-other-machine"
         return report
       }
     }
     for (key, sha) in datasets where baseline.datasets[key] != nil && baseline.datasets[key] != sha {
-      report.cannotJudge = "dataset \(key) has checksum \(sha.prefix(12))…, the baseline's was \(baseline.datasets[key]!.prefix(12))…: another dataset, nothing to compare"
+      report.cannotJudge =
+        "dataset \(key) has checksum \(sha.prefix(12))…, the baseline's was \(baseline.datasets[key]!.prefix(12))…: another dataset, nothing to compare"
       return report
     }
     let current = Dictionary(now.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     for b in baseline.figures {
       guard let n = current[b.name] else {
-        report.lines.append(.init(name: b.name, kind: b.kind, unit: b.unit, baseline: b.value, now: nil, tolerance: b.tolerance, verdict: .missing))
+        report.lines.append(
+          .init(name: b.name, kind: b.kind, unit: b.unit, baseline: b.value, now: nil, tolerance: b.tolerance, verdict: .missing))
         continue
       }
-      report.lines.append(.init(name: b.name, kind: b.kind, unit: b.unit, baseline: b.value, now: n.value, tolerance: b.tolerance, verdict: verdict(b, n.value)))
+      report.lines.append(
+        .init(
+          name: b.name, kind: b.kind, unit: b.unit, baseline: b.value, now: n.value, tolerance: b.tolerance, verdict: verdict(b, n.value)))
     }
     let known = Set(baseline.figures.map(\.name))
     for n in now where !known.contains(n.name) {
-      report.lines.append(.init(name: n.name, kind: n.kind, unit: n.unit, baseline: nil, now: n.value, tolerance: n.tolerance, verdict: .new))
+      report.lines.append(
+        .init(name: n.name, kind: n.kind, unit: n.unit, baseline: nil, now: n.value, tolerance: n.tolerance, verdict: .new))
     }
     return report
   }

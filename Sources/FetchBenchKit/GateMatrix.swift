@@ -74,11 +74,18 @@ public enum GateMatrix {
       }
       let s = scenario.rawValue
       for (mode, sample) in [("full", last!.full), ("batched", last!.batched)] {
-        figures.append(GateFigure(name: "\(s)/\(mode)/queries", kind: .counter, value: Double(sample.counters.queries), unit: "count", tolerance: 0))
-        figures.append(GateFigure(name: "\(s)/\(mode)/rows_materialized", kind: .counter, value: Double(sample.counters.rowsMaterialized), unit: "count", tolerance: 0))
-        figures.append(GateFigure(name: "\(s)/\(mode)/heap_live_bytes", kind: .heap, value: Double(sample.live), unit: "bytes", tolerance: 0.05))
-        figures.append(GateFigure(name: "\(s)/\(mode)/heap_peak_bytes", kind: .heap, value: Double(sample.peak), unit: "bytes", tolerance: 0.05))
-        figures.append(GateFigure(name: "\(s)/\(mode)/allocations", kind: .heap, value: Double(sample.allocations), unit: "count", tolerance: 0.05))
+        figures.append(
+          GateFigure(name: "\(s)/\(mode)/queries", kind: .counter, value: Double(sample.counters.queries), unit: "count", tolerance: 0))
+        figures.append(
+          GateFigure(
+            name: "\(s)/\(mode)/rows_materialized", kind: .counter, value: Double(sample.counters.rowsMaterialized), unit: "count",
+            tolerance: 0))
+        figures.append(
+          GateFigure(name: "\(s)/\(mode)/heap_live_bytes", kind: .heap, value: Double(sample.live), unit: "bytes", tolerance: 0.05))
+        figures.append(
+          GateFigure(name: "\(s)/\(mode)/heap_peak_bytes", kind: .heap, value: Double(sample.peak), unit: "bytes", tolerance: 0.05))
+        figures.append(
+          GateFigure(name: "\(s)/\(mode)/allocations", kind: .heap, value: Double(sample.allocations), unit: "count", tolerance: 0.05))
       }
       figures.append(ratio("\(s)/batched_over_full_time", ratios))
     }
@@ -139,7 +146,8 @@ public enum GateMatrix {
       store = try spec.location.open(.memory)
     }
     defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
-    let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks, batchSize: spec.batchSize), store: store)
+    let controller = FetchedResultsController(
+      fetchRequest: DatasetModels.defaultRequest(for: .banks, batchSize: spec.batchSize), store: store)
     controller.tracksChanges = true
     controller.observesStore = false
     try controller.performFetch()
@@ -185,7 +193,9 @@ public enum GateMatrix {
     }
     let transactions = Double(spec.warmups + spec.repetitions)
     return [
-      GateFigure(name: "diff_k100/queries_per_transaction", kind: .counter, value: Double(totals.queries) / transactions, unit: "count", tolerance: 0),
+      GateFigure(
+        name: "diff_k100/queries_per_transaction", kind: .counter, value: Double(totals.queries) / transactions, unit: "count", tolerance: 0
+      ),
       GateFigure(name: "diff_k100/rows_materialized", kind: .counter, value: Double(totals.rows), unit: "count", tolerance: 0),
       GateFigure(name: "diff_k100/deletes", kind: .counter, value: Double(totals.deletes), unit: "count", tolerance: 0),
       GateFigure(name: "diff_k100/inserts", kind: .counter, value: Double(totals.inserts), unit: "count", tolerance: 0),

@@ -39,11 +39,14 @@ public struct GateOptions: Sendable {
 public enum GateRun {
   /// Measures the matrix, one child process per case. Throws when a case fails: a gate that
   /// cannot measure must not pass.
-  public static func measure(_ options: GateOptions, log: @escaping @Sendable (String) -> Void) throws -> (figures: [GateFigure], datasets: [String: String]) {
+  public static func measure(_ options: GateOptions, log: @escaping @Sendable (String) -> Void) throws -> (
+    figures: [GateFigure], datasets: [String: String]
+  ) {
     var checksums: [String: String] = [:]
     for kind in DatasetKind.allCases {
       let r = try Generation.run(
-        GenerationRequest(datasets: [kind], rows: options.rows, seed: 1, outDirectory: options.datasetsDirectory, writeCSV: false, ifMissing: true),
+        GenerationRequest(
+          datasets: [kind], rows: options.rows, seed: 1, outDirectory: options.datasetsDirectory, writeCSV: false, ifMissing: true),
         progress: ProgressLine())
       checksums["\(kind.rawValue)-\(options.rows)"] = r.first?.entry.sha256
     }
@@ -54,7 +57,10 @@ public enum GateRun {
       switch Runner.runChild(spec) {
       case .success(let r):
         figures += r.figures ?? []
-        log(String(format: "[%d/%d] %@-%d %@ %@ (%.1f s)", k + 1, cases.count, spec.dataset.rawValue, spec.rows, spec.store, spec.scenario, Double(Clock.wallNanos - t0) / 1e9))
+        log(
+          String(
+            format: "[%d/%d] %@-%d %@ %@ (%.1f s)", k + 1, cases.count, spec.dataset.rawValue, spec.rows, spec.store, spec.scenario,
+            Double(Clock.wallNanos - t0) / 1e9))
       case .failure(let message):
         throw HarnessError.invalidArgument("gate case \(spec.dataset.rawValue) \(spec.store) \(spec.scenario) failed: \(message)")
       }

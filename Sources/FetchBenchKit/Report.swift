@@ -87,7 +87,8 @@ public struct Report {
 
   func table(_ k: Key, batch: Int) -> String {
     var md = "### \(Self.storeName(k)): full fetch against batched (\(batch))\n\n"
-    md += "| scenario | full ms | batched ms | batched/full | full heap live | batched heap live | heap ratio | full heap peak | batched heap peak | queries full / batched | rows materialized full / batched |\n"
+    md +=
+      "| scenario | full ms | batched ms | batched/full | full heap live | batched heap live | heap ratio | full heap peak | batched heap peak | queries full / batched | rows materialized full / batched |\n"
     md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     for s in scenarios {
       let ft = find(k, mode: "full", batch: 0, scenario: s, metric: "time_ms")
@@ -131,7 +132,8 @@ public struct Report {
       direct.value > 0
     {
       text += String(
-        format: " Mapping the first screen's 20 rows to typed models takes %.1f µs with the direct initializer and %.1f µs through Codable (%.1f×; medians of %d, ranges %.1f–%.1f and %.1f–%.1f µs).",
+        format:
+          " Mapping the first screen's 20 rows to typed models takes %.1f µs with the direct initializer and %.1f µs through Codable (%.1f×; medians of %d, ranges %.1f–%.1f and %.1f–%.1f µs).",
         direct.value, codable.value, codable.value / direct.value, direct.repetitions, direct.min, direct.max, codable.min, codable.max)
     }
     return text
@@ -150,17 +152,30 @@ public struct Report {
           floors.first { $0.index == index && $0.batch_size == batch && $0.metric == m }?.value
         }
         let pairs: [(String, ResultRow?, Double?, String)] = [
-          ("batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "time_ms"), floor("floor_ids_ms"), "≤ 1.15"),
+          (
+            "batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "time_ms"),
+            floor("floor_ids_ms"), "≤ 1.15"
+          ),
           // A scroll-through issues the ID query, then every batch query: its floor is both.
-          ("batched scroll-through vs the ID query + every batch query", find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms"),
-           floor("floor_ids_ms").flatMap { ids in floor("floor_scroll_ms").map { ids + $0 } }, "≤ 1.15"),
-          ("full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: "time_ms"), floor("floor_full_ms"), "—"),
+          (
+            "batched scroll-through vs the ID query + every batch query",
+            find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms"),
+            floor("floor_ids_ms").flatMap { ids in floor("floor_scroll_ms").map { ids + $0 } }, "≤ 1.15"
+          ),
+          (
+            "full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: "time_ms"),
+            floor("floor_full_ms"), "—"
+          ),
         ]
         for (what, engine, fl, target) in pairs {
-          md += "| \(index) | \(batch) | \(what) | \(ms(engine)) | \(fl.map { String(format: "%.1f", $0) } ?? "—") | \(ratio(engine?.value, fl)) | \(target) |\n"
+          md +=
+            "| \(index) | \(batch) | \(what) | \(ms(engine)) | \(fl.map { String(format: "%.1f", $0) } ?? "—") | \(ratio(engine?.value, fl)) | \(target) |\n"
         }
         if let live = find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "heap_live_bytes")?.value {
-          notes.append(String(format: "index %@, batch %d: live heap after batched performFetch is %.1f bytes per row (target ≤ 16)", index, batch, live / Double(n)))
+          notes.append(
+            String(
+              format: "index %@, batch %d: live heap after batched performFetch is %.1f bytes per row (target ≤ 16)", index, batch,
+              live / Double(n)))
         }
       }
     }
@@ -173,10 +188,16 @@ public struct Report {
     guard sizes.count > 1 else { return "" }
     var md = "## Scaling with the row count\n\n"
     for k in storeKeys where k.rows == sizes[0] {
-      md += "### \(k.dataset), \(Self.storeName(k))\n\n| rows | " + scalingSeries.map { "\($0.label) ms" }.joined(separator: " | ") + " |\n|---:|" + String(repeating: "---:|", count: scalingSeries.count) + "\n"
+      md +=
+        "### \(k.dataset), \(Self.storeName(k))\n\n| rows | " + scalingSeries.map { "\($0.label) ms" }.joined(separator: " | ")
+        + " |\n|---:|" + String(repeating: "---:|", count: scalingSeries.count) + "\n"
       for n in sizes {
         let kk = Key(dataset: k.dataset, rows: n, store: k.store, index: k.index)
-        md += "| \(n.grouped) | " + scalingSeries.map { s in ms(find(kk, mode: s.mode, batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: "time_ms")) }.joined(separator: " | ") + " |\n"
+        md +=
+          "| \(n.grouped) | "
+          + scalingSeries.map { s in
+            ms(find(kk, mode: s.mode, batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: "time_ms"))
+          }.joined(separator: " | ") + " |\n"
       }
       md += "\n![scaling](charts/\(Self.slug(Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index), "scaling")))\n\n"
     }
@@ -184,8 +205,10 @@ public struct Report {
   }
 
   var scalingSeries: [(label: String, mode: String, scenario: String)] {
-    [("full first screen", "full", "first_screen"), ("batched first screen", "batched", "first_screen"),
-     ("batched scroll", "batched", "scroll_through")]
+    [
+      ("full first screen", "full", "first_screen"), ("batched first screen", "batched", "first_screen"),
+      ("batched scroll", "batched", "scroll_through"),
+    ]
   }
 
   // MARK: charts
@@ -197,20 +220,45 @@ public struct Report {
       for batch in batchSizes {
         let cats = scenarios
         func series(_ metric: String) -> [(String, String, [Double?])] {
-          [("full", "#d9534f", cats.map { find(k, mode: "full", batch: 0, scenario: $0, metric: metric)?.value }),
-           ("batched (\(batch))", "#0275d8", cats.map { find(k, mode: "batched", batch: batch, scenario: $0, metric: metric)?.value })]
+          [
+            ("full", "#d9534f", cats.map { find(k, mode: "full", batch: 0, scenario: $0, metric: metric)?.value }),
+            ("batched (\(batch))", "#0275d8", cats.map { find(k, mode: "batched", batch: batch, scenario: $0, metric: metric)?.value }),
+          ]
         }
-        out.append((Self.slug(k, "time-b\(batch)"), SVG.bars(title: "\(k.dataset) \(k.rows.grouped), \(Self.storeName(k)): time (ms, log scale)", categories: cats, series: series("time_ms"), format: { String(format: "%.1f ms", $0) })))
-        out.append((Self.slug(k, "heap-b\(batch)"), SVG.bars(title: "\(k.dataset) \(k.rows.grouped), \(Self.storeName(k)): heap live (log scale)", categories: cats, series: series("heap_live_bytes"), format: { bytes($0) })))
+        out.append(
+          (
+            Self.slug(k, "time-b\(batch)"),
+            SVG.bars(
+              title: "\(k.dataset) \(k.rows.grouped), \(Self.storeName(k)): time (ms, log scale)", categories: cats,
+              series: series("time_ms"), format: { String(format: "%.1f ms", $0) })
+          ))
+        out.append(
+          (
+            Self.slug(k, "heap-b\(batch)"),
+            SVG.bars(
+              title: "\(k.dataset) \(k.rows.grouped), \(Self.storeName(k)): heap live (log scale)", categories: cats,
+              series: series("heap_live_bytes"), format: { bytes($0) })
+          ))
       }
     }
     let sizes = Array(Set(rows.map(\.rows))).sorted()
     if sizes.count > 1 {
       for k in storeKeys where k.rows == sizes[0] {
         let lines = scalingSeries.map { s in
-          (s.label, sizes.map { n in find(Key(dataset: k.dataset, rows: n, store: k.store, index: k.index), mode: s.mode, batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: "time_ms")?.value })
+          (
+            s.label,
+            sizes.map { n in
+              find(
+                Key(dataset: k.dataset, rows: n, store: k.store, index: k.index), mode: s.mode,
+                batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: "time_ms")?.value
+            }
+          )
         }
-        out.append((Self.slug(Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index), "scaling"), SVG.lines(title: "\(k.dataset), \(Self.storeName(k)): time against rows (log-log)", xs: sizes.map(Double.init), series: lines)))
+        out.append(
+          (
+            Self.slug(Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index), "scaling"),
+            SVG.lines(title: "\(k.dataset), \(Self.storeName(k)): time against rows (log-log)", xs: sizes.map(Double.init), series: lines)
+          ))
       }
     }
     return out
@@ -260,13 +308,18 @@ enum SVG {
     let values = series.flatMap { $0.2.compactMap { $0 } }.filter { $0 > 0 }
     let lo = log10(max(values.min() ?? 1, 1e-3)) - 0.3
     let hi = log10(max(values.max() ?? 10, 1e-3)) + 0.1
-    let left = 170.0, width = 560.0, barH = 14.0, gap = 10.0
+    let left = 170.0
+    let width = 560.0
+    let barH = 14.0
+    let gap = 10.0
     let groupH = Double(series.count) * barH + gap
     let height = 50 + Double(categories.count) * groupH + 30
-    var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 130))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    var s =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 130))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">\n"
     s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
     for (i, (name, color, _)) in series.enumerated() {
-      s += "<rect x=\"\(Int(left) + i * 120)\" y=\"28\" width=\"10\" height=\"10\" fill=\"\(color)\"/><text x=\"\(Int(left) + i * 120 + 14)\" y=\"37\">\(esc(name))</text>\n"
+      s +=
+        "<rect x=\"\(Int(left) + i * 120)\" y=\"28\" width=\"10\" height=\"10\" fill=\"\(color)\"/><text x=\"\(Int(left) + i * 120 + 14)\" y=\"37\">\(esc(name))</text>\n"
     }
     for (c, cat) in categories.enumerated() {
       let y0 = 50 + Double(c) * groupH
@@ -291,15 +344,19 @@ enum SVG {
     let (l, t, w, h) = (60.0, 40.0, 560.0, 300.0)
     func px(_ x: Double) -> Int { Int(l + (log10(x) - xlo) / max(xhi - xlo, 1e-9) * w) }
     func py(_ y: Double) -> Int { Int(t + h - (log10(y) - ylo) / max(yhi - ylo, 1e-9) * h) }
-    var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(l + w + 180))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    var s =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(l + w + 180))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
     s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
-    s += "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
+    s +=
+      "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
     for x in xs { s += "<text x=\"\(px(x))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(Int(x).grouped)</text>\n" }
     for (i, (name, vals)) in series.enumerated() {
       let color = colors[i % colors.count]
       let pts = zip(xs, vals).compactMap { x, y in y.flatMap { $0 > 0 ? "\(px(x)),\(py($0))" : nil } }
       s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(pts.joined(separator: " "))\"/>\n"
-      for (x, y) in zip(xs, vals) { if let y, y > 0 { s += "<text x=\"\(px(x) + 3)\" y=\"\(py(y) - 3)\" fill=\"\(color)\">\(String(format: "%.1f", y))</text>\n" } }
+      for (x, y) in zip(xs, vals) {
+        if let y, y > 0 { s += "<text x=\"\(px(x) + 3)\" y=\"\(py(y) - 3)\" fill=\"\(color)\">\(String(format: "%.1f", y))</text>\n" }
+      }
       s += "<text x=\"\(Int(l + w + 10))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(name)) (ms)</text>\n"
     }
     return s + "</svg>\n"

@@ -70,7 +70,9 @@ public struct ResultRow: Sendable, Codable, Equatable {
     (self.batch_size, self.index, self.scenario, self.metric) = (batch_size, index, scenario, metric)
     (self.value, self.unit, self.min, self.max, self.repetitions) = (value, unit, min, max, repetitions)
     (self.status, self.error) = (status, error)
-    (cores, memory_bytes, os, swift_version, git_commit) = (machine.cores, machine.memoryBytes, machine.os, machine.swiftVersion, machine.gitCommit)
+    (cores, memory_bytes, os, swift_version, git_commit) = (
+      machine.cores, machine.memoryBytes, machine.os, machine.swiftVersion, machine.gitCommit
+    )
     self.dataset_sha256 = dataset_sha256
   }
 }
@@ -138,9 +140,18 @@ public enum ResultsCSV {
       if quoted {
         if c == "\"" {
           if let n = it.next() {
-            if n == "\"" { field.append("\"") } else { quoted = false; pending = n }
-          } else { quoted = false }
-        } else { field.append(c) }
+            if n == "\"" {
+              field.append("\"")
+            } else {
+              quoted = false
+              pending = n
+            }
+          } else {
+            quoted = false
+          }
+        } else {
+          field.append(c)
+        }
       } else if c == "\"" {
         quoted = true
       } else if c == "," {
@@ -155,7 +166,10 @@ public enum ResultsCSV {
         field.append(c)
       }
     }
-    if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+    if !field.isEmpty || !record.isEmpty {
+      record.append(field)
+      records.append(record)
+    }
     guard let header = records.first, header == ResultRow.columns else {
       throw HarnessError.invalidArgument("results.csv: the header is not \(ResultRow.columns.joined(separator: ","))")
     }

@@ -115,7 +115,9 @@ public enum Runner {
     let runID = timestamp()
     let checksums = try prepareDatasets(options, log: log)
     let cases = options.cases()
-    log("fetchbench \(options.diffKs == nil ? "run" : "diff") \(runID): \(cases.count) cases, \(options.repetitions) repetitions each after \(options.warmups) warm-up, one process per case")
+    log(
+      "fetchbench \(options.diffKs == nil ? "run" : "diff") \(runID): \(cases.count) cases, \(options.repetitions) repetitions each after \(options.warmups) warm-up, one process per case"
+    )
     var rows: [ResultRow] = []
     var failures: [(String, String)] = []
     let start = Clock.wallNanos
@@ -137,7 +139,10 @@ public enum Runner {
       case .success(let r):
         rows += r.measurements.map { row($0.metric, $0.unit, $0.summary) }
         let time = r.measurements.first { $0.metric.hasSuffix("_ms") }.map { String(format: "%.1f ms", $0.summary.median) } ?? ""
-        log(String(format: "[%d/%d] %@  %@  (%.1f s, ~%@ left)", k + 1, cases.count, spec.label, time, Double(Clock.wallNanos - t0) / 1e9, duration(left)))
+        log(
+          String(
+            format: "[%d/%d] %@  %@  (%.1f s, ~%@ left)", k + 1, cases.count, spec.label, time, Double(Clock.wallNanos - t0) / 1e9,
+            duration(left)))
       case .failure(let message):
         failures.append((spec.label, message))
         rows.append(row("failed", "", Summary([0]), status: "failed", error: message))
@@ -227,7 +232,9 @@ public enum Runner {
   /// crashed: …"), which names the cause; the trace's last frames never do.
   static func crashReason(_ s: String) -> String {
     let lines = s.split(separator: "\n")
-    let reason = lines.filter { $0.contains("Fatal error") || $0.contains("Precondition failed") || $0.contains("Program crashed") || $0.contains("Assertion failed") }
+    let reason = lines.filter {
+      $0.contains("Fatal error") || $0.contains("Precondition failed") || $0.contains("Program crashed") || $0.contains("Assertion failed")
+    }
     return reason.isEmpty ? tail(s) : String(reason.prefix(2).joined(separator: " | ").prefix(600))
   }
 

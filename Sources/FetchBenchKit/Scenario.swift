@@ -33,7 +33,9 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
 
   /// Runs the scenario and returns the controller, still holding whatever it loaded, and for
   /// the mapped scenarios the time spent mapping rows to typed models.
-  public func run(_ kind: DatasetKind, batchSize: Int, store: any Store) throws -> (controller: FetchedResultsController, mappingNanos: UInt64?) {
+  public func run(_ kind: DatasetKind, batchSize: Int, store: any Store) throws -> (
+    controller: FetchedResultsController, mappingNanos: UInt64?
+  ) {
     let controller = FetchedResultsController(fetchRequest: request(kind, batchSize: batchSize), store: store)
     try controller.performFetch()
     var mappingNanos: UInt64?

@@ -280,12 +280,15 @@ public final class SQLiteStore: Store {
           var columns = ["id"]
           var args: [DatabaseValue] = [values["id"].map(Self.databaseValue) ?? .null]
           for (key, v) in values where key != "id" {
-            guard let a = entity.attribute(key) else { throw FetchError.unknownKeyPath(key, entity: name, known: entity.attributes.map(\.name)) }
+            guard let a = entity.attribute(key) else {
+              throw FetchError.unknownKeyPath(key, entity: name, known: entity.attributes.map(\.name))
+            }
             columns.append(a.column)
             args.append(Self.databaseValue(v))
           }
           try db.execute(
-            sql: "INSERT INTO \(entity.table) (\(columns.joined(separator: ","))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ",")))",
+            sql:
+              "INSERT INTO \(entity.table) (\(columns.joined(separator: ","))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ",")))",
             arguments: StatementArguments(args))
           counters.queries += 1
           let id = db.lastInsertedRowID
@@ -298,7 +301,9 @@ public final class SQLiteStore: Store {
           var args: [DatabaseValue] = []
           var keys: [String] = []
           for (key, v) in values.sorted(by: { $0.key < $1.key }) {
-            guard let a = entity.attribute(key) else { throw FetchError.unknownKeyPath(key, entity: name, known: entity.attributes.map(\.name)) }
+            guard let a = entity.attribute(key) else {
+              throw FetchError.unknownKeyPath(key, entity: name, known: entity.attributes.map(\.name))
+            }
             sets.append("\(a.column) = ?")
             args.append(Self.databaseValue(v))
             keys.append(key)
@@ -317,7 +322,9 @@ public final class SQLiteStore: Store {
             let before = Self.value(old, i, entity.attribute(k)!.type)
             if before != values[k]! { changed[k] = before }
           }
-          try db.execute(sql: "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: StatementArguments(args + [id.databaseValue]))
+          try db.execute(
+            sql: "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE id = ?",
+            arguments: StatementArguments(args + [id.databaseValue]))
           counters.queries += 1
           recorder.updated(name, id, old: changed)
           if !changed.isEmpty {
@@ -328,7 +335,8 @@ public final class SQLiteStore: Store {
         case .delete(let name, let id):
           let entity = try model.entity(name)
           // The row as deleted: observers need its foreign keys to find who pointed at it.
-          let old = try Row.fetchOne(db, sql: "SELECT \(entity.attributes.map(\.column).joined(separator: ",")) FROM \(entity.table) WHERE id = ?", arguments: [id])
+          let old = try Row.fetchOne(
+            db, sql: "SELECT \(entity.attributes.map(\.column).joined(separator: ",")) FROM \(entity.table) WHERE id = ?", arguments: [id])
           counters.queries += 1
           guard let old else { throw FetchError.store("\(name): no row with id \(id) to delete") }
           try db.execute(sql: "DELETE FROM \(entity.table) WHERE id = ?", arguments: [id])
@@ -400,7 +408,8 @@ public final class SQLiteStore: Store {
     let dest = try model.entity(relationship.destination)
     var out: [Int64] = []
     for chunk in Self.idChunks(destinationIDs) {
-      let text = "SELECT DISTINCT t0.\(request.entity.primaryKey) FROM \(request.entity.table) t0 JOIN \(dest.table) t1 ON t1.\(relationship.destinationColumn) = t0.\(relationship.sourceColumn) WHERE t1.\(dest.primaryKey) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+      let text =
+        "SELECT DISTINCT t0.\(request.entity.primaryKey) FROM \(request.entity.table) t0 JOIN \(dest.table) t1 ON t1.\(relationship.destinationColumn) = t0.\(relationship.sourceColumn) WHERE t1.\(dest.primaryKey) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
       out += try read { db in
         counters.queries += 1
         return try Int64.fetchAll(db.cachedStatement(sql: text), arguments: StatementArguments(chunk))

@@ -32,7 +32,9 @@ struct Check: ParsableCommand {
     options.update = update
     guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
     options.batchSize = batchSize
-    guard rows >= 1_000, rows <= DatasetKind.maxRows else { throw ValidationError("--rows must be between 1,000 and \(DatasetKind.maxRows.grouped)") }
+    guard rows >= 1_000, rows <= DatasetKind.maxRows else {
+      throw ValidationError("--rows must be between 1,000 and \(DatasetKind.maxRows.grouped)")
+    }
     options.rows = rows
     guard repetitions >= 3 else { throw ValidationError("--repetitions must be at least 3 (the spread needs quartiles)") }
     options.repetitions = repetitions
@@ -89,14 +91,19 @@ struct Check: ParsableCommand {
       print("cannot judge: \(why)")
       throw ExitCode(3)
     }
-    print("# fetchbench check: \(rows.grouped) rows, batch size \(batchSize) (baseline: \(recorded!.batchSize)), \(repetitions) interleaved repetitions\n")
+    print(
+      "# fetchbench check: \(rows.grouped) rows, batch size \(batchSize) (baseline: \(recorded!.batchSize)), \(repetitions) interleaved repetitions\n"
+    )
     for n in report.notes { print("note: \(n)\n") }
     print(report.markdown())
     let code = report.exitCode(failOnImprovement: failOnImprovement)
     switch code {
     case 0: print("\nall \(report.lines.count) figures within tolerance (\(report.improvements.count) improved)")
     case 2: print("\n\(report.regressions.count) regression(s): " + report.regressions.map { "`\($0.name)`" }.joined(separator: ", "))
-    case 4: print("\n\(report.improvements.count) figure(s) improved beyond tolerance; update the baseline with --update: " + report.improvements.map { "`\($0.name)`" }.joined(separator: ", "))
+    case 4:
+      print(
+        "\n\(report.improvements.count) figure(s) improved beyond tolerance; update the baseline with --update: "
+          + report.improvements.map { "`\($0.name)`" }.joined(separator: ", "))
     default: break
     }
     if code != 0 { throw ExitCode(code) }

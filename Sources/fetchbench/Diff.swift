@@ -15,7 +15,8 @@ struct Diff: ParsableCommand {
   @Option(help: "The controller's batch size.") var batchSize = 20
   @Option(parsing: .unconditional, help: "Measured repetitions per case, after one warm-up.") var repetitions = 5
   @Option(help: "Seconds the standard library's diff may take before it is abandoned (reported as skipped).") var stdlibBudget = 10.0
-  @Option(help: "Write the change sets of the (single) case as JSON lines: initial snapshot, one line per change set, final snapshot.") var emitChanges: String?
+  @Option(help: "Write the change sets of the (single) case as JSON lines: initial snapshot, one line per change set, final snapshot.")
+  var emitChanges: String?
   @Flag(help: "memory and SQLite, k = 1 and 100, one list, 3 repetitions: a first look in about a minute.") var quick = false
   @Option(help: "Output folder (default: results/diff/runs/<UTC timestamp>, copied to results/diff/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
@@ -26,7 +27,9 @@ struct Diff: ParsableCommand {
     func list(_ s: String) -> [String] { s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
     func ints(_ s: String, _ name: String) throws -> [Int] {
       try list(s).map {
-        guard let n = Int($0.replacingOccurrences(of: "_", with: "")), n > 0 else { throw ValidationError("--\(name): '\($0)' is not a positive number") }
+        guard let n = Int($0.replacingOccurrences(of: "_", with: "")), n > 0 else {
+          throw ValidationError("--\(name): '\($0)' is not a positive number")
+        }
         return n
       }
     }
@@ -66,7 +69,9 @@ struct Diff: ParsableCommand {
     options.datasetsDirectory = datasets
     if let emitChanges {
       guard options.cases().count == 1 else {
-        throw ValidationError("--emit-changes writes one case's change sets; narrow the run to one (e.g. --store sqlite --k 100 --no-edit --sections none); it has \(options.cases().count)")
+        throw ValidationError(
+          "--emit-changes writes one case's change sets; narrow the run to one (e.g. --store sqlite --k 100 --no-edit --sections none); it has \(options.cases().count)"
+        )
       }
       options.emitChanges = URL(fileURLWithPath: emitChanges).standardizedFileURL.path
     }

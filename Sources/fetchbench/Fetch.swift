@@ -77,7 +77,7 @@ struct Fetch: ParsableCommand {
 
   func execute(_ request: FetchRequest, location: DatasetLocation, storeKind: StoreKind) throws {
     let start = DispatchTime.now()
-    do { // one scope for the store's lifetime
+    do {  // one scope for the store's lifetime
       let store = try location.open(storeKind)
       store.resetCounters()
       let controller = FetchedResultsController(fetchRequest: request, store: store)
@@ -99,8 +99,10 @@ struct Fetch: ParsableCommand {
       if stats {
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
         let c = store.counters
-        FileHandle.standardError.write(Data(
-          "rows\t\(controller.count)\nsections\t\(controller.sections.count)\nqueries\t\(c.queries)\nrows_materialized\t\(c.rowsMaterialized)\ntime_ms\t\(String(format: "%.1f", ms)) (including opening the store)\n".utf8))
+        FileHandle.standardError.write(
+          Data(
+            "rows\t\(controller.count)\nsections\t\(controller.sections.count)\nqueries\t\(c.queries)\nrows_materialized\t\(c.rowsMaterialized)\ntime_ms\t\(String(format: "%.1f", ms)) (including opening the store)\n"
+              .utf8))
       }
     }
   }

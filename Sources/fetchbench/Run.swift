@@ -29,10 +29,13 @@ struct Run: ParsableCommand {
         return n
       }
     }
-    options.datasets = dataset == "all" ? DatasetKind.allCases : try list(dataset).map {
-      guard let k = DatasetKind(rawValue: $0) else { throw ValidationError(DatasetError.unknownDataset($0).description) }
-      return k
-    }
+    options.datasets =
+      dataset == "all"
+      ? DatasetKind.allCases
+      : try list(dataset).map {
+        guard let k = DatasetKind(rawValue: $0) else { throw ValidationError(DatasetError.unknownDataset($0).description) }
+        return k
+      }
     options.stores = try list(store).map {
       guard let s = StoreKind(rawValue: $0) else { throw ValidationError("unknown store '\($0)'; expected memory or sqlite") }
       return s

@@ -1,7 +1,7 @@
 import Datasets
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The command line's contract on bad input: a clear error, a non-zero exit, nothing written.
 @Suite struct GenerateCommand {

@@ -1,10 +1,10 @@
 import FetchedResults
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 
 @testable import Datasets
-import TestSupport
 
 /// Generates the 10,000-row datasets once for the whole suite (CSV and SQLite).
 final class GeneratedFixture: Sendable {
@@ -163,7 +163,10 @@ final class GeneratedFixture: Sendable {
     var seen = Set<String>()
     for id in [1, 100_000, 100_001, 9_999_999, 10_000_000, 200_001] {
       g.fill(table: 0, id: id, into: &row)
-      guard case .text(let api) = row[1] else { Issue.record("api_number not text"); continue }
+      guard case .text(let api) = row[1] else {
+        Issue.record("api_number not text")
+        continue
+      }
       let tail = api.split(separator: "-").dropFirst(2).joined(separator: "-")
       #expect(seen.insert(tail).inserted, "\(api)")
     }
@@ -195,10 +198,12 @@ final class GeneratedFixture: Sendable {
       #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM failed_bank_details WHERE CAST(close_date AS INTEGER) % 86400 != 0") == 0)
       let wave1 = try Int.fetchOne(
         db,
-        sql: "SELECT count(*) FROM failed_bank_details WHERE close_date BETWEEN strftime('%s','1985-12-25') AND strftime('%s','1994-01-01')")!
+        sql: "SELECT count(*) FROM failed_bank_details WHERE close_date BETWEEN strftime('%s','1985-12-25') AND strftime('%s','1994-01-01')"
+      )!
       let wave2 = try Int.fetchOne(
         db,
-        sql: "SELECT count(*) FROM failed_bank_details WHERE close_date BETWEEN strftime('%s','2007-12-25') AND strftime('%s','2014-01-01')")!
+        sql: "SELECT count(*) FROM failed_bank_details WHERE close_date BETWEEN strftime('%s','2007-12-25') AND strftime('%s','2014-01-01')"
+      )!
       #expect((4_200...5_300).contains(wave1), "1986–1993 wave \(wave1)")
       #expect((3_200...4_200).contains(wave2), "2008–2013 wave \(wave2)")
       let fridays = try Int.fetchOne(
@@ -214,7 +219,8 @@ final class GeneratedFixture: Sendable {
       #expect(top == ["TX", "OK", "KS"])
       let spud = try Row.fetchOne(
         db,
-        sql: "SELECT min(spud_date) AS lo, max(spud_date) AS hi, count(DISTINCT spud_date) AS d, sum(spud_date IS NULL) AS nulls FROM wells")!
+        sql: "SELECT min(spud_date) AS lo, max(spud_date) AS hi, count(DISTINCT spud_date) AS d, sum(spud_date IS NULL) AS nulls FROM wells"
+      )!
       let lo: Double = spud["lo"]
       let hi: Double = spud["hi"]
       #expect((hi - lo) / 86_400 / 365.25 > 95, "spud dates span a century")

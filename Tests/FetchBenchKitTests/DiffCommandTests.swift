@@ -2,8 +2,8 @@ import Datasets
 import FetchBenchKit
 import FetchedResults
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `fetchbench diff` end to end on a small dataset: exact counters, the stdlib's time budget,
 /// and an `--emit-changes` stream that replays under UIKit's rules to its final snapshot.
@@ -54,7 +54,10 @@ import TestSupport
   }
 
   static func snapshot(_ line: [String: Any]) -> ListSnapshot {
-    ListSnapshot(sections: (line["sections"] as! [[String: Any]]).map { ListSnapshot.Section(name: $0["name"] as! String, ids: ($0["ids"] as! [NSNumber]).map(\.int64Value)) })
+    ListSnapshot(
+      sections: (line["sections"] as! [[String: Any]]).map {
+        ListSnapshot.Section(name: $0["name"] as! String, ids: ($0["ids"] as! [NSNumber]).map(\.int64Value))
+      })
   }
 
   static func changeSet(_ line: [String: Any]) -> ChangeSet {
@@ -70,13 +73,15 @@ import TestSupport
     c.newSectionCounts = (line["new_section_counts"] as! [NSNumber]).map(\.intValue)
     c.sectionDeletes = (line["section_deletes"] as! [NSNumber]).map(\.intValue)
     c.sectionInserts = (line["section_inserts"] as! [[String: Any]]).map {
-      ChangeSet.SectionInsert(index: ($0["index"] as! NSNumber).intValue, name: $0["name"] as! String, ids: ($0["ids"] as! [NSNumber]).map(\.int64Value))
+      ChangeSet.SectionInsert(
+        index: ($0["index"] as! NSNumber).intValue, name: $0["name"] as! String, ids: ($0["ids"] as! [NSNumber]).map(\.int64Value))
     }
     c.deletes = rows("deletes")
     c.inserts = rows("inserts")
     c.reloads = rows("reloads")
     c.moves = (line["moves"] as! [[String: Any]]).map {
-      ChangeSet.Move(from: path($0["from"]), to: path($0["to"]), id: ($0["id"] as! NSNumber).int64Value, contentChanged: $0["content_changed"] as! Bool)
+      ChangeSet.Move(
+        from: path($0["from"]), to: path($0["to"]), id: ($0["id"] as! NSNumber).int64Value, contentChanged: $0["content_changed"] as! Bool)
     }
     return c
   }

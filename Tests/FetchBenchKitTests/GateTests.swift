@@ -1,7 +1,7 @@
 import FetchBenchKit
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The regression gate's comparator on recorded figures, and the gate end to end.
 @Suite struct GateComparison {
@@ -13,12 +13,16 @@ import TestSupport
       machine: machine, datasets: datasets, batchSize: 20, rows: 50_000,
       figures: [
         GateFigure(name: "banks/sqlite/first_screen/batched/queries", kind: .counter, value: 2, unit: "count", tolerance: 0),
-        GateFigure(name: "banks/sqlite/first_screen/batched/heap_live_bytes", kind: .heap, value: 1_000_000, unit: "bytes", tolerance: 0.05),
-        GateFigure(name: "banks/sqlite/first_screen/batched_over_full_time", kind: .ratio, value: 0.5, unit: "ratio", tolerance: 0.15, spread: 0.02),
+        GateFigure(
+          name: "banks/sqlite/first_screen/batched/heap_live_bytes", kind: .heap, value: 1_000_000, unit: "bytes", tolerance: 0.05),
+        GateFigure(
+          name: "banks/sqlite/first_screen/batched_over_full_time", kind: .ratio, value: 0.5, unit: "ratio", tolerance: 0.15, spread: 0.02),
       ])
   }
 
-  func run(_ values: [Double], dropLast: Bool = false, machine m: MachineKind? = nil, datasets d: [String: String]? = nil, allow: Bool = false) -> GateReport {
+  func run(
+    _ values: [Double], dropLast: Bool = false, machine m: MachineKind? = nil, datasets d: [String: String]? = nil, allow: Bool = false
+  ) -> GateReport {
     var now = baseline.figures
     for i in now.indices { now[i].value = values[i] }
     if dropLast { now.removeLast() }
@@ -34,7 +38,8 @@ import TestSupport
 
   @Test func eachKindOfRegressionExitsTwoAndIsNamed() {
     for (values, name) in [
-      ([3.0, 1_000_000, 0.5], "batched/queries"), ([2.0, 1_080_000, 0.5], "heap_live_bytes"), ([2.0, 1_000_000, 0.6], "batched_over_full_time"),
+      ([3.0, 1_000_000, 0.5], "batched/queries"), ([2.0, 1_080_000, 0.5], "heap_live_bytes"),
+      ([2.0, 1_000_000, 0.6], "batched_over_full_time"),
     ] {
       let r = run(values)
       #expect(r.exitCode(failOnImprovement: false) == 2)
@@ -84,7 +89,8 @@ import TestSupport
     #expect(worse.stdout.contains("| `banks/sqlite/first_screen/batched/queries` | counter | 2 | 21 |"), "\(worse.stdout)")
     #expect(worse.stdout.contains("regression(s): "))
 
-    try Data(json.replacingOccurrences(of: "\"cores\" : 2", with: "\"cores\" : 64").utf8).write(to: URL(fileURLWithPath: dir + "/other.json"))
+    try Data(json.replacingOccurrences(of: "\"cores\" : 2", with: "\"cores\" : 64").utf8).write(
+      to: URL(fileURLWithPath: dir + "/other.json"))
     let other = try TestSupport.run(["check", "--baseline", dir + "/other.json"] + common.dropLast(2))
     #expect(other.status == 3 && other.stdout.contains("another machine kind"), "\(other.stdout)")
     try Data("{not json".utf8).write(to: URL(fileURLWithPath: dir + "/broken.json"))

@@ -1,7 +1,7 @@
 import Datasets
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import FetchBenchKit
 
@@ -89,7 +89,9 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     let gen = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", datasets, "--format", "sqlite"])
     #expect(gen.status == 0, "\(gen.stderr)")
     // The indexed variant exists but is not a database: its cases must fail, the others not.
-    _ = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", datasets, "--format", "sqlite", "--index", "spud_date"])
+    _ = try TestSupport.run([
+      "generate", "--dataset", "wells", "--rows", "300", "--out", datasets, "--format", "sqlite", "--index", "spud_date",
+    ])
     let bad = DatasetPaths.sqlite(in: datasets, .wells, rows: 300, seed: 1, indexes: ["spud_date"])
     try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: bad))
 
@@ -125,7 +127,10 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     let again = try TestSupport.run(["report", dir + "/out"])
     #expect(again.status == 0, "\(again.stderr)")
     let rerendered = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
-    #expect(rerendered == report, "first difference: \(zip(rerendered.split(separator: "\n"), report.split(separator: "\n")).first { $0 != $1 }.map { "\($0) ≠ \($1)" } ?? "length")")
+    #expect(
+      rerendered == report,
+      "first difference: \(zip(rerendered.split(separator: "\n"), report.split(separator: "\n")).first { $0 != $1 }.map { "\($0) ≠ \($1)" } ?? "length")"
+    )
   }
 }
 
@@ -139,7 +144,8 @@ extension RunCommand {
     _ = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "200", "--out", datasets, "--format", "sqlite"])
     let out = try TestSupport.run(
       [
-        "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--scenario", "first_screen,first_screen_mapped,first_screen_mapped_codable",
+        "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--scenario",
+        "first_screen,first_screen_mapped,first_screen_mapped_codable",
         "--repetitions", "2", "--no-index", "--datasets", datasets, "--out", dir + "/out",
       ], environment: ["FETCHBENCH_INJECT_CRASH": "batched(20) first_screen_mapped_codable", "SWIFT_BACKTRACE": "enable=no"])
     #expect(out.status == 1, "\(out.stderr)")
@@ -151,7 +157,11 @@ extension RunCommand {
     #expect(failed.first?.error.contains("injected crash") == true, "the child's last words are kept: \(failed)")
     // Every other case ran, the full-mode Codable one included, with its mapping time.
     let ok = Set(rows.filter { $0.status == "ok" }.map { "\($0.mode) \($0.scenario)" })
-    #expect(ok == ["full first_screen", "batched first_screen", "full first_screen_mapped", "batched first_screen_mapped", "full first_screen_mapped_codable"])
+    #expect(
+      ok == [
+        "full first_screen", "batched first_screen", "full first_screen_mapped", "batched first_screen_mapped",
+        "full first_screen_mapped_codable",
+      ])
     let mapped = rows.first { $0.mode == "full" && $0.scenario == "first_screen_mapped_codable" && $0.metric == "map_us" }
     #expect((mapped?.value ?? 0) > 0 && mapped?.repetitions == 2)
   }

@@ -2,8 +2,8 @@ import Datasets
 import FetchedResults
 import Foundation
 import SQLiteStore
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct BadInput {
   @Test func parseErrorsPointAtTheOffendingPosition() {
@@ -49,15 +49,28 @@ import TestSupport
     #expect(resolve(FetchRequest(entityName: "Bank")) == .unknownEntity("Bank", known: ["FailedBankInfo", "FailedBankDetails"]))
     if case .unknownKeyPath(let k, _, _)? = resolve(FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("nope")])) {
       #expect(k == "nope")
-    } else { Issue.record("unknown sort key accepted") }
-    if case .unknownKeyPath(let k, _, _)? = resolve(FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("details.nope")])) {
+    } else {
+      Issue.record("unknown sort key accepted")
+    }
+    if case .unknownKeyPath(let k, _, _)? = resolve(
+      FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("details.nope")]))
+    {
       #expect(k == "details.nope")
-    } else { Issue.record("unknown to-one key accepted") }
-    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", sortDescriptors: sort, sectionNameKeyPath: "state")) == .sectionSortMismatch(section: "state", firstSort: "name"))
-    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", sectionNameKeyPath: "state")) == .sectionSortMismatch(section: "state", firstSort: nil))
-    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", predicate: .comparison("details.closeDate", .greater, .string("soon")))) == .typeMismatch(keyPath: "details.closeDate", expected: .date, literal: "'soon'"))
+    } else {
+      Issue.record("unknown to-one key accepted")
+    }
+    #expect(
+      resolve(FetchRequest(entityName: "FailedBankInfo", sortDescriptors: sort, sectionNameKeyPath: "state"))
+        == .sectionSortMismatch(section: "state", firstSort: "name"))
+    #expect(
+      resolve(FetchRequest(entityName: "FailedBankInfo", sectionNameKeyPath: "state"))
+        == .sectionSortMismatch(section: "state", firstSort: nil))
+    #expect(
+      resolve(FetchRequest(entityName: "FailedBankInfo", predicate: .comparison("details.closeDate", .greater, .string("soon"))))
+        == .typeMismatch(keyPath: "details.closeDate", expected: .date, literal: "'soon'"))
     #expect(resolve(FetchRequest(entityName: "FailedBankInfo", predicate: .beginsWith("details.cert", "1"))) != nil)
-    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", fetchBatchSize: -1)) == .invalidRequest("fetchBatchSize must be ≥ 0, got -1"))
+    #expect(
+      resolve(FetchRequest(entityName: "FailedBankInfo", fetchBatchSize: -1)) == .invalidRequest("fetchBatchSize must be ≥ 0, got -1"))
     #expect(resolve(FetchRequest(entityName: "FailedBankInfo", relationshipKeyPathsForPrefetching: ["owner"])) != nil)
     // The controller surfaces the same error from performFetch, as Core Data does.
     let c = FetchedResultsController(
@@ -78,7 +91,10 @@ import TestSupport
       _ = try SQLiteStore(path: garbage, model: DatasetModels.banks)
       Issue.record("a corrupt file opened")
     } catch let e as SQLiteStoreError {
-      guard case .notADatabase(let p, _) = e else { Issue.record("\(e)"); return }
+      guard case .notADatabase(let p, _) = e else {
+        Issue.record("\(e)")
+        return
+      }
       #expect(p == garbage)
     }
     // A wells file opened as banks: the schema check names the missing table.

@@ -65,7 +65,8 @@ import Testing
 
   @Test func lruLimitIsConfigurable() throws {
     let store = try EngineFixture.shared.store(.wells, "memory")
-    let c = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .wells, batchSize: 50), store: store, maxLoadedBatches: 2)
+    let c = FetchedResultsController(
+      fetchRequest: DatasetModels.defaultRequest(for: .wells, batchSize: 50), store: store, maxLoadedBatches: 2)
     try c.performFetch()
     for i in stride(from: 0, to: 1_000, by: 7) { _ = try c.object(atGlobalIndex: i) }
     #expect(c.batchArray!.loadedBatches.count == 2)
@@ -106,7 +107,8 @@ import Testing
   }
 
   @Test func notFetchedIsAnError() throws {
-    let c = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .wells), store: try EngineFixture.shared.store(.wells, "memory"))
+    let c = FetchedResultsController(
+      fetchRequest: DatasetModels.defaultRequest(for: .wells), store: try EngineFixture.shared.store(.wells, "memory"))
     #expect(c.count == 0)
     #expect(throws: FetchError.self) { try c.object(atGlobalIndex: 0) }
   }

@@ -2,8 +2,8 @@ import Datasets
 import FetchedResults
 import Foundation
 import SQLiteStore
-import Testing
 import TestSupport
+import Testing
 
 /// Collects change sets as a table view's data source would.
 final class Recorder: FetchedResultsControllerDelegate {
@@ -50,7 +50,10 @@ struct BankWriter {
       if kind == 0 || live.count < 10 {
         nextID += 1
         let state = Self.states[Int(rng.below(UInt64(Self.states.count)))]
-        ops.append(.insert(entity: "FailedBankInfo", values: ["id": .integer(nextID), "name": .string("New \(nextID)"), "city": .string("Town"), "state": .string(state)]))
+        ops.append(
+          .insert(
+            entity: "FailedBankInfo",
+            values: ["id": .integer(nextID), "name": .string("New \(nextID)"), "city": .string("Town"), "state": .string(state)]))
         ops.append(
           .insert(
             entity: "FailedBankDetails",
@@ -74,7 +77,8 @@ struct BankWriter {
         ops.append(.update(entity: "FailedBankInfo", id: info, values: ["name": .string("Renamed \(rng.below(1_000_000))")]))
         renamed.insert(info)
       case 4:
-        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["state": .string(Self.states[Int(rng.below(UInt64(Self.states.count)))])]))
+        ops.append(
+          .update(entity: "FailedBankInfo", id: info, values: ["state": .string(Self.states[Int(rng.below(UInt64(Self.states.count)))])]))
       case 5:
         // The seeds' case: the title and the sort key change in one save.
         ops.append(.update(entity: "FailedBankInfo", id: info, values: ["name": .string("Moved \(rng.below(1_000_000))")]))
@@ -223,7 +227,8 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
     let ids = controller.fetchedIDs
     let writer = try BankWriter(store: store, seed: 3)
     let ops: [WriteOperation] = (0..<10).map { k in
-      .update(entity: "FailedBankDetails", id: writer.live[ids[k * 50]]!, values: ["closeDate": .date(Double(-2_000_000_000 + 100_000 * k))])
+      .update(
+        entity: "FailedBankDetails", id: writer.live[ids[k * 50]]!, values: ["closeDate": .date(Double(-2_000_000_000 + 100_000 * k))])
     }
     try store.commit(ops)
     store.resetCounters()
@@ -254,7 +259,11 @@ extension ChangeTracking {
     let ids = controller.fetchedIDs
     let writer = try BankWriter(store: store, seed: 1)
     try store.commit([.update(entity: "FailedBankDetails", id: writer.live[ids[0]]!, values: ["closeDate": .date(-2_000_000_000)])])
-    try store.commit([.update(entity: "FailedBankInfo", id: ids[1], values: ["city": .string("Same")]), .update(entity: "FailedBankInfo", id: ids[1], values: ["city": .string(try controller.object(atGlobalIndex: 0)["city"]!.stringValue!)])])
+    try store.commit([
+      .update(entity: "FailedBankInfo", id: ids[1], values: ["city": .string("Same")]),
+      .update(
+        entity: "FailedBankInfo", id: ids[1], values: ["city": .string(try controller.object(atGlobalIndex: 0)["city"]!.stringValue!)]),
+    ])
     try store.commit([.delete(entity: "FailedBankDetails", id: writer.live[ids[2]]!), .delete(entity: "FailedBankInfo", id: ids[2])])
     var received: [ChangeSet] = []
     for await c in stream {
@@ -287,14 +296,42 @@ extension ChangeTracking {
         _ = try BatchUpdateValidator.apply(c, to: old)
       } catch { #expect(error.description.contains(message), "\(error.description)") }
     }
-    check({ $0.deletes = [.init(RowPath(row: 0, section: 0), id: 1)] }, "invalid number of rows in section 0. The number of rows contained in an existing section after the update (3) must be equal to the number of rows contained in that section before the update (3), plus or minus the number of rows inserted or deleted from that section (0 inserted, 1 deleted) and plus or minus the number of rows moved into or out of that section (0 moved in, 0 moved out).")
-    check({ $0.deletes = [.init(RowPath(row: 1, section: 1), id: 5)]; $0.reloads = [.init(RowPath(row: 1, section: 1), id: 5)]; $0.newSectionCounts = [3, 1] }, "attempt to delete and reload the same index path")
-    check({ $0.moves = [.init(from: RowPath(row: 0, section: 0), to: RowPath(row: 0, section: 0), id: 1, contentChanged: false)] }, "a move in place is a reload")
+    check(
+      { $0.deletes = [.init(RowPath(row: 0, section: 0), id: 1)] },
+      "invalid number of rows in section 0. The number of rows contained in an existing section after the update (3) must be equal to the number of rows contained in that section before the update (3), plus or minus the number of rows inserted or deleted from that section (0 inserted, 1 deleted) and plus or minus the number of rows moved into or out of that section (0 moved in, 0 moved out)."
+    )
+    check(
+      {
+        $0.deletes = [.init(RowPath(row: 1, section: 1), id: 5)]
+        $0.reloads = [.init(RowPath(row: 1, section: 1), id: 5)]
+        $0.newSectionCounts = [3, 1]
+      }, "attempt to delete and reload the same index path")
+    check(
+      { $0.moves = [.init(from: RowPath(row: 0, section: 0), to: RowPath(row: 0, section: 0), id: 1, contentChanged: false)] },
+      "a move in place is a reload")
     check({ $0.deletes = [.init(RowPath(row: 7, section: 0), id: 1)] }, "which only contains 3 rows before the update")
-    check({ $0.inserts = [.init(RowPath(row: 0, section: 1), id: 9)]; $0.newSectionCounts = [3, 4] }, "invalid number of rows in section 1. The number of rows contained in an existing section after the update (4) must be equal to the number of rows contained in that section before the update (2), plus or minus the number of rows inserted or deleted from that section (1 inserted, 0 deleted)")
-    check({ $0.inserts = [.init(RowPath(row: 5, section: 1), id: 9)]; $0.newSectionCounts = [3, 3] }, "but there are only 3 rows in section 1 after the update")
-    check({ $0.sectionDeletes = [1]; $0.newSectionCounts = [3, 2] }, "invalid number of sections")
-    check({ $0.deletes = [.init(RowPath(row: 0, section: 0), id: 2)]; $0.newSectionCounts = [2, 2] }, "names object 2, but that row holds 1")
+    check(
+      {
+        $0.inserts = [.init(RowPath(row: 0, section: 1), id: 9)]
+        $0.newSectionCounts = [3, 4]
+      },
+      "invalid number of rows in section 1. The number of rows contained in an existing section after the update (4) must be equal to the number of rows contained in that section before the update (2), plus or minus the number of rows inserted or deleted from that section (1 inserted, 0 deleted)"
+    )
+    check(
+      {
+        $0.inserts = [.init(RowPath(row: 5, section: 1), id: 9)]
+        $0.newSectionCounts = [3, 3]
+      }, "but there are only 3 rows in section 1 after the update")
+    check(
+      {
+        $0.sectionDeletes = [1]
+        $0.newSectionCounts = [3, 2]
+      }, "invalid number of sections")
+    check(
+      {
+        $0.deletes = [.init(RowPath(row: 0, section: 0), id: 2)]
+        $0.newSectionCounts = [2, 2]
+      }, "names object 2, but that row holds 1")
   }
 
   @Test func validChangeSetsGiveTheNewSnapshot() throws {

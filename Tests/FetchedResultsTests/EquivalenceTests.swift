@@ -31,33 +31,48 @@ struct RequestCase: CustomTestStringConvertible, Sendable {
   static let all: [RequestCase] = {
     var cases: [RequestCase] = []
     // A sort on every attribute and to-one key path, both directions.
-    let bankKeys = ["name", "city", "state"] + ["closeDate", "updatedDate", "zip", "cert", "acquiringInstitution", "fund", "infoID"].map { "details.\($0)" }
+    let bankKeys =
+      ["name", "city", "state"]
+      + ["closeDate", "updatedDate", "zip", "cert", "acquiringInstitution", "fund", "infoID"].map { "details.\($0)" }
     for k in bankKeys {
       for dir in ["asc", "desc"] {
         cases.append(RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "\(k) \(dir)", prefetch: ["details"]))
       }
     }
-    let wellKeys = ["apiNumber", "wellName", "operator", "field", "county", "state", "latitude", "longitude", "spudDate", "status", "wellType", "totalDepth"]
+    let wellKeys = [
+      "apiNumber", "wellName", "operator", "field", "county", "state", "latitude", "longitude", "spudDate", "status", "wellType",
+      "totalDepth",
+    ]
     for k in wellKeys {
       for dir in ["asc", "desc"] { cases.append(RequestCase(kind: .wells, entity: "Well", sort: "\(k) \(dir)")) }
     }
     cases += [
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "state asc, name asc", section: "state"),
-      RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "state desc, details.closeDate desc", section: "state", prefetch: ["details"]),
+      RequestCase(
+        kind: .banks, entity: "FailedBankInfo", sort: "state desc, details.closeDate desc", section: "state", prefetch: ["details"]),
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "details.closeDate desc", section: "details.closeDate"),
-      RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "details.closeDate desc", predicate: "state IN {'TX','CA'} AND details.closeDate > 2009-01-01", prefetch: ["details"]),
+      RequestCase(
+        kind: .banks, entity: "FailedBankInfo", sort: "details.closeDate desc",
+        predicate: "state IN {'TX','CA'} AND details.closeDate > 2009-01-01", prefetch: ["details"]),
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "name asc", predicate: "name BEGINSWITH 'First' OR city CONTAINS 'San'"),
-      RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "city asc", section: nil, predicate: "NOT (details.acquiringInstitution = 'No Acquirer') AND details.cert BETWEEN {1000, 20000}"),
+      RequestCase(
+        kind: .banks, entity: "FailedBankInfo", sort: "city asc", section: nil,
+        predicate: "NOT (details.acquiringInstitution = 'No Acquirer') AND details.cert BETWEEN {1000, 20000}"),
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "details.zip asc", limit: 100, offset: 50),
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "state asc", section: "state", limit: 500, offset: 1000),
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "name asc", predicate: "state = 'ZZ'"),
-      RequestCase(kind: .banks, entity: "FailedBankDetails", sort: "info.state asc, closeDate desc", section: "info.state", prefetch: ["info"]),
-      RequestCase(kind: .banks, entity: "FailedBankDetails", sort: "info.name desc", predicate: "info.city != 'Houston' && closeDate <= 1992-12-31T23:59:59Z"),
+      RequestCase(
+        kind: .banks, entity: "FailedBankDetails", sort: "info.state asc, closeDate desc", section: "info.state", prefetch: ["info"]),
+      RequestCase(
+        kind: .banks, entity: "FailedBankDetails", sort: "info.name desc",
+        predicate: "info.city != 'Houston' && closeDate <= 1992-12-31T23:59:59Z"),
       RequestCase(kind: .wells, entity: "Well", sort: "state asc, spudDate desc", section: "state"),
       RequestCase(kind: .wells, entity: "Well", sort: "field asc", section: "field"),
       RequestCase(kind: .wells, entity: "Well", sort: "field desc", section: "field", predicate: "field = nil OR field BEGINSWITH 'S'"),
       RequestCase(kind: .wells, entity: "Well", sort: "totalDepth desc", predicate: "NOT (totalDepth > 5000)"),
-      RequestCase(kind: .wells, entity: "Well", sort: "spudDate asc", predicate: "spudDate BETWEEN {1980-01-01, 1990-01-01} AND status IN {'Active','Plugged'} AND state != 'TX'"),
+      RequestCase(
+        kind: .wells, entity: "Well", sort: "spudDate asc",
+        predicate: "spudDate BETWEEN {1980-01-01, 1990-01-01} AND status IN {'Active','Plugged'} AND state != 'TX'"),
       RequestCase(kind: .wells, entity: "Well", sort: "latitude desc", predicate: "latitude >= 35.5 OR longitude < -100", limit: 250),
       RequestCase(kind: .wells, entity: "Well", sort: "wellType asc", section: "wellType", predicate: "totalDepth IN {600, 601, 602, nil}"),
       RequestCase(kind: .wells, entity: "Well", sort: "spudDate desc", offset: 2_990),

@@ -30,11 +30,27 @@ import Testing
     if kind == .wells { #expect(optionalsSeen > 0, "the fixture exercises NULLs into optionals") }
   }
 
-  struct NeedsMissingKey: Decodable { var id: Int64; var nickname: String }
-  struct NonOptionalNullable: Decodable { var id: Int64; var totalDepth: Int64 }
+  struct NeedsMissingKey: Decodable {
+    var id: Int64
+    var nickname: String
+  }
+  struct NonOptionalNullable: Decodable {
+    var id: Int64
+    var totalDepth: Int64
+  }
   struct WrongType: Decodable { var state: Int }
-  enum Status: String, Decodable { case active = "ACTIVE", plugged = "PLUGGED", shutIn = "SHUT-IN", permitted = "PERMITTED", abandoned = "ABANDONED", drilling = "DRILLING" }
-  struct WithEnum: Decodable { var status: String; var wellType: String }
+  enum Status: String, Decodable {
+    case active = "ACTIVE"
+    case plugged = "PLUGGED"
+    case shutIn = "SHUT-IN"
+    case permitted = "PERMITTED"
+    case abandoned = "ABANDONED"
+    case drilling = "DRILLING"
+  }
+  struct WithEnum: Decodable {
+    var status: String
+    var wellType: String
+  }
 
   @Test func decodingErrorsNameTheKey() throws {
     let store = try EngineFixture.shared.store(.wells, "memory")

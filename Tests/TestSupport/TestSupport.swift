@@ -74,8 +74,7 @@ public enum TestSupport {
     }
   }
 
-  public static func start(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String] = [:]) throws -> Running
-  {
+  public static func start(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String] = [:]) throws -> Running {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments

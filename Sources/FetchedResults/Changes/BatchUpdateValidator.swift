@@ -42,20 +42,24 @@ public enum BatchUpdateValidator {
         throw BatchUpdateError("section \(s.index) is inserted twice")
       }
       guard s.ids.count == c.newSectionCounts[s.index] else {
-        throw BatchUpdateError("inserted section \(s.index) brings \(s.ids.count) rows but the data source reports \(c.newSectionCounts[s.index])")
+        throw BatchUpdateError(
+          "inserted section \(s.index) brings \(s.ids.count) rows but the data source reports \(c.newSectionCounts[s.index])")
       }
     }
     guard newSections == oldSections + insertedSections.count - deletedSections.count else {
       throw BatchUpdateError(
-        "invalid number of sections. The number of sections contained in the table view after the update (\(newSections)) must be equal to the number of sections contained in the table view before the update (\(oldSections)), plus or minus the number of sections inserted or deleted (\(insertedSections.count) inserted, \(deletedSections.count) deleted).")
+        "invalid number of sections. The number of sections contained in the table view after the update (\(newSections)) must be equal to the number of sections contained in the table view before the update (\(oldSections)), plus or minus the number of sections inserted or deleted (\(insertedSections.count) inserted, \(deletedSections.count) deleted)."
+      )
     }
 
     func checkOld(_ p: RowPath, _ what: String) throws(BatchUpdateError) {
       guard p.section >= 0, p.section < oldSections else {
-        throw BatchUpdateError("attempt to \(what) row \(p.row) from section \(p.section), but there are only \(oldSections) sections before the update")
+        throw BatchUpdateError(
+          "attempt to \(what) row \(p.row) from section \(p.section), but there are only \(oldSections) sections before the update")
       }
       guard p.row >= 0, p.row < oldCounts[p.section] else {
-        throw BatchUpdateError("attempt to \(what) row \(p.row) from section \(p.section) which only contains \(oldCounts[p.section]) rows before the update")
+        throw BatchUpdateError(
+          "attempt to \(what) row \(p.row) from section \(p.section) which only contains \(oldCounts[p.section]) rows before the update")
       }
       guard !deletedSections.contains(p.section) else {
         throw BatchUpdateError("attempt to \(what) row \(p.row) from section \(p.section), which is being deleted")
@@ -71,7 +75,9 @@ public enum BatchUpdateValidator {
     for d in c.deletes {
       try checkOld(d.path, "delete")
       try checkID(d.path, d.id, "delete")
-      guard removed.insert(d.path).inserted else { throw BatchUpdateError("attempt to delete row \(d.path.row) from section \(d.path.section) twice") }
+      guard removed.insert(d.path).inserted else {
+        throw BatchUpdateError("attempt to delete row \(d.path.row) from section \(d.path.section) twice")
+      }
     }
     for m in c.moves {
       try checkOld(m.from, "move")
@@ -111,13 +117,16 @@ public enum BatchUpdateValidator {
     }
     func place(_ p: RowPath, _ id: Int64, _ what: String) throws(BatchUpdateError) {
       guard p.section >= 0, p.section < newSections else {
-        throw BatchUpdateError("attempt to \(what) row \(p.row) into section \(p.section), but there are only \(newSections) sections after the update")
+        throw BatchUpdateError(
+          "attempt to \(what) row \(p.row) into section \(p.section), but there are only \(newSections) sections after the update")
       }
       guard insertedSections[p.section] == nil else {
         throw BatchUpdateError("attempt to \(what) row \(p.row) into section \(p.section), which is being inserted")
       }
       guard p.row >= 0, p.row < c.newSectionCounts[p.section] else {
-        throw BatchUpdateError("attempt to \(what) row \(p.row) into section \(p.section), but there are only \(c.newSectionCounts[p.section]) rows in section \(p.section) after the update")
+        throw BatchUpdateError(
+          "attempt to \(what) row \(p.row) into section \(p.section), but there are only \(c.newSectionCounts[p.section]) rows in section \(p.section) after the update"
+        )
       }
       guard placed[p.section, default: [:]].updateValue(id, forKey: p.row) == nil else {
         throw BatchUpdateError("attempt to insert two rows at the same index path (\(p))")
@@ -151,7 +160,8 @@ public enum BatchUpdateValidator {
       let targets = placed[s] ?? [:]
       guard survivors.count + targets.count == expected else {
         throw BatchUpdateError(
-          "invalid number of rows in section \(s). The number of rows contained in an existing section after the update (\(expected)) must be equal to the number of rows contained in that section before the update (\(oldCounts[o])), plus or minus the number of rows inserted or deleted from that section (\(insertedRows[s]) inserted, \(deletedRows[o]) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn[s]) moved in, \(movedOut[o]) moved out).")
+          "invalid number of rows in section \(s). The number of rows contained in an existing section after the update (\(expected)) must be equal to the number of rows contained in that section before the update (\(oldCounts[o])), plus or minus the number of rows inserted or deleted from that section (\(insertedRows[s]) inserted, \(deletedRows[o]) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn[s]) moved in, \(movedOut[o]) moved out)."
+        )
       }
       var ids: [Int64] = []
       ids.reserveCapacity(expected)

@@ -119,7 +119,8 @@ public final class FetchedResultsController {
         sections = SectionInfo.from(try store.sectionCounts(resolved))
         let total = sections.reduce(0) { $0 + $1.numberOfObjects }
         guard total == list.count else {
-          throw FetchError.store("section counts add up to \(total) but the ID query returned \(list.count) rows; the store changed between the two queries")
+          throw FetchError.store(
+            "section counts add up to \(total) but the ID query returned \(list.count) rows; the store changed between the two queries")
         }
       } else {
         sections = SectionInfo.from([SectionCount(value: .null, count: list.count)])
@@ -167,7 +168,8 @@ public final class FetchedResultsController {
   /// The results as a table view's data source sees them (the iOS 13 snapshot). O(n).
   public func snapshot() -> ListSnapshot {
     let ids = fetchedIDs
-    return ListSnapshot(sections: sections.map { ListSnapshot.Section(name: $0.name, ids: Array(ids[$0.offset..<($0.offset + $0.numberOfObjects)])) })
+    return ListSnapshot(
+      sections: sections.map { ListSnapshot.Section(name: $0.name, ids: Array(ids[$0.offset..<($0.offset + $0.numberOfObjects)])) })
   }
 
   /// The batch-faulting array in batched mode, for inspection.

@@ -60,7 +60,9 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     guard let i = object.layout.index(of: key.stringValue) else {
       throw DecodingError.keyNotFound(
         key,
-        .init(codingPath: codingPath, debugDescription: "the row has no '\(key.stringValue)'; it has \(object.layout.keys.joined(separator: ", "))"))
+        .init(
+          codingPath: codingPath,
+          debugDescription: "the row has no '\(key.stringValue)'; it has \(object.layout.keys.joined(separator: ", "))"))
     }
     return object.values[i]
   }
@@ -81,7 +83,8 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
     throw DecodingError.typeMismatch(
-      [String: Value].self, .init(codingPath: codingPath + [key], debugDescription: "rows are flat; use key paths such as 'details.closeDate' as coding keys"))
+      [String: Value].self,
+      .init(codingPath: codingPath + [key], debugDescription: "rows are flat; use key paths such as 'details.closeDate' as coding keys"))
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -154,7 +157,10 @@ private struct FieldContainer: SingleValueDecodingContainer {
     default:
       guard _typeName(type) != "Foundation.Date" else {
         throw DecodingError.typeMismatch(
-          type, .init(codingPath: codingPath, debugDescription: "decode dates as Double (seconds since 1970); Date's Decodable would read them as seconds since 2001"))
+          type,
+          .init(
+            codingPath: codingPath,
+            debugDescription: "decode dates as Double (seconds since 1970); Date's Decodable would read them as seconds since 2001"))
       }
       return try T(from: RowDecoder(object: FetchedObject(id: 0, values: [], layout: .empty), codingPath: codingPath, value: value))
     }

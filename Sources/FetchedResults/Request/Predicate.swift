@@ -1,6 +1,11 @@
 /// Comparison operators of a predicate.
 public enum ComparisonOperator: String, Sendable, Equatable {
-  case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">",
+  case equal = "="
+  case notEqual = "!="
+  case less = "<"
+  case lessOrEqual = "<="
+  case greater = ">"
+  case
     greaterOrEqual = ">="
 }
 

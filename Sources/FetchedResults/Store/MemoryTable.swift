@@ -25,7 +25,9 @@ final class MemoryTable {
     guard rowOfID[id] == nil else { throw FetchError.store("\(entity.name): id \(id) already exists") }
     for (i, v) in values.enumerated() {
       guard columns[i].accepts(v) else {
-        throw FetchError.store("\(entity.name).\(entity.attributes[i].name): \(v.literalText) does not fit \(columns[i].type.rawValue)\(columns[i].optional ? "" : " (not optional)")")
+        throw FetchError.store(
+          "\(entity.name).\(entity.attributes[i].name): \(v.literalText) does not fit \(columns[i].type.rawValue)\(columns[i].optional ? "" : " (not optional)")"
+        )
       }
     }
     let row = ids.count
