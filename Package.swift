@@ -29,10 +29,12 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
+    // SQL text for the SQL stores, per dialect: one compiler, so the stores agree.
+    .target(name: "SQLQueries", dependencies: ["FetchedResults"]),
     .target(
       name: "SQLiteStore",
       dependencies: [
-        "FetchedResults", .product(name: "GRDB", package: "GRDB.swift"),
+        "FetchedResults", "SQLQueries", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),

@@ -2,6 +2,7 @@ import FetchedResults
 import Foundation
 import GRDB
 import GRDBSQLite
+import SQLQueries
 
 /// A `Store` over a SQLite file, on GRDB's low-level API: SQL compiled once per request
 /// shape, cached prepared statements, values read by column index, no Codable.
@@ -75,7 +76,7 @@ public final class SQLiteStore: Store {
   /// The statements for `request`. O(request size).
   public static func statements(for request: ResolvedRequest) -> Statements {
     let sql = SQLBuilder(request)
-    return Statements(ids: sql.idQuery, full: sql.fullQuery, arguments: sql.valueArguments, rowsByID: { sql.rowsByIDQuery(count: $0) })
+    return Statements(ids: sql.idQuery, full: sql.fullQuery, arguments: sql.arguments, rowsByID: { sql.rowsByIDQuery(count: $0) })
   }
 
   // MARK: queries
@@ -84,7 +85,7 @@ public final class SQLiteStore: Store {
     let sql = SQLBuilder(request)
     return try read { db in
       let statement = try db.cachedStatement(sql: sql.idQuery)
-      statement.setUncheckedArguments(StatementArguments(sql.arguments))
+      statement.setUncheckedArguments(StatementArguments(sql.arguments.map(Self.databaseValue)))
       counters.queries += 1
       // Step through the C API: converting each of 244k IDs through DatabaseValue cost 1.6×
       // the floor on a join-free query.
@@ -194,7 +195,7 @@ public final class SQLiteStore: Store {
     let layout = request.rowLayout
     return try read { db in
       let statement = try db.cachedStatement(sql: sql.fullQuery)
-      statement.setUncheckedArguments(StatementArguments(sql.arguments))
+      statement.setUncheckedArguments(StatementArguments(sql.arguments.map(Self.databaseValue)))
       counters.queries += 1
       let out = try Self.objects(statement, layout: layout)
       counters.rowsMaterialized += out.count
@@ -206,7 +207,7 @@ public final class SQLiteStore: Store {
     let sql = SQLBuilder(request)
     return try read { db in
       counters.queries += 1
-      return try Int.fetchOne(db, sql: sql.countQuery, arguments: StatementArguments(sql.arguments)) ?? 0
+      return try Int.fetchOne(db, sql: sql.countQuery, arguments: StatementArguments(sql.arguments.map(Self.databaseValue))) ?? 0
     }
   }
 
@@ -217,7 +218,7 @@ public final class SQLiteStore: Store {
     let sql = SQLBuilder(request)
     return try read { db in
       let statement = try db.cachedStatement(sql: sql.sectionQuery)
-      statement.setUncheckedArguments(StatementArguments(sql.arguments))
+      statement.setUncheckedArguments(StatementArguments(sql.arguments.map(Self.databaseValue)))
       counters.queries += 1
       var out: [SectionCount] = []
       let rows = try Row.fetchCursor(statement)
@@ -364,7 +365,7 @@ public final class SQLiteStore: Store {
     func run(_ text: String, _ ids: [Int64]) throws {
       try read { db in
         let statement = try db.cachedStatement(sql: text)
-        statement.setUncheckedArguments(StatementArguments(sql.arguments))
+        statement.setUncheckedArguments(StatementArguments(sql.arguments.map(Self.databaseValue)))
         counters.queries += 1
         // IDs bound and rows read through the C API: at k = 100 GRDB's per-value conversions
         // were half of a change set's cost.

@@ -1,15 +1,34 @@
 import FetchedResults
-import GRDB
 
-/// Compiles a resolved request to SQL. The text depends only on the request's shape, so
-/// GRDB's statement cache reuses one prepared statement per shape.
-struct SQLBuilder: Sendable {
-  let valueArguments: [Value]
+/// The SQL spellings that differ between the stores' servers.
+public enum SQLDialect: Sendable {
+  case sqlite, postgres
+
+  /// The n-th parameter (1-based).
+  func parameter(_ n: Int) -> String { self == .sqlite ? "?" : "$\(n)" }
+  /// NULLs sort first ascending (SQLite's order, and the engine's); PostgreSQL needs telling.
+  func direction(ascending: Bool) -> String {
+    switch self {
+    case .sqlite: ascending ? "ASC" : "DESC"
+    case .postgres: ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"
+    }
+  }
+  /// The 1-based position of `needle` in `haystack`, 0 if absent.
+  func position(_ needle: String, in haystack: String) -> String {
+    self == .sqlite ? "instr(\(haystack), \(needle))" : "strpos(\(haystack), \(needle))"
+  }
+}
+
+/// Compiles a resolved request to SQL, shared by the SQL stores. The text depends only on the
+/// request's shape, so a statement cache reuses one prepared statement per shape.
+public struct SQLBuilder: Sendable {
+  public let dialect: SQLDialect
+  /// The predicate's literals, in parameter order.
+  public let arguments: [Value]
   let from: String
   let whereClause: String
   let orderBy: String
   let limitClause: String
-  let arguments: [DatabaseValue]
   let selectColumns: String
   let sectionExpression: String?
   let sectionDescending: Bool
@@ -17,7 +36,8 @@ struct SQLBuilder: Sendable {
   /// The sort keys but the final primary key, as select-list expressions.
   let keyColumns: String
 
-  init(_ r: ResolvedRequest) {
+  public init(_ r: ResolvedRequest, dialect: SQLDialect = .sqlite) {
+    self.dialect = dialect
     // t0 is the entity; t1, t2… the joined destinations, in `joins` order.
     let joins = r.joins
     func alias(_ rel: Relationship?) -> String {
@@ -34,16 +54,14 @@ struct SQLBuilder: Sendable {
       from += " LEFT JOIN \(dest) t\(i + 1) ON t\(i + 1).\(rel.destinationColumn) = t0.\(rel.sourceColumn)"
     }
     self.from = from
-    var args: [DatabaseValue] = []
     var values: [Value] = []
     if let p = r.predicate {
-      whereClause = " WHERE " + Self.compile(p, column, &args, &values)
+      whereClause = " WHERE " + Self.compile(p, column, dialect, &values)
     } else {
       whereClause = ""
     }
-    valueArguments = values
-    arguments = args
-    orderBy = " ORDER BY " + r.sorts.map { "\(column($0.keyPath)) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+    arguments = values
+    orderBy = " ORDER BY " + r.sorts.map { "\(column($0.keyPath)) \(dialect.direction(ascending: $0.ascending))" }.joined(separator: ", ")
     let limit = r.request.fetchLimit
     let offset = r.request.fetchOffset
     hasLimit = limit > 0 || offset > 0
@@ -60,26 +78,42 @@ struct SQLBuilder: Sendable {
     sectionDescending = r.sorts.first.map { !$0.ascending } ?? false
   }
 
-  var idQuery: String { "SELECT t0.id FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
-  var fullQuery: String { "SELECT \(selectColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
-  func rowsByIDQuery(count: Int) -> String {
-    "SELECT \(selectColumns) FROM \(from) WHERE t0.id IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+  public var idQuery: String { "SELECT t0.id FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
+  public var fullQuery: String { "SELECT \(selectColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
+  /// Rows by a list of `count` IDs (SQLite: `IN (?,…)`, one statement per count).
+  public func rowsByIDQuery(count: Int) -> String {
+    "SELECT \(selectColumns) FROM \(from) WHERE t0.id IN (\(parameters(from: 1, count: count)))"
   }
-  var keyQuery: String { "SELECT \(keyColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
+
+  /// Rows by an array of IDs bound as parameter `n` (PostgreSQL: `= ANY($n)`, one statement).
+  public func rowsByIDArrayQuery(parameter n: Int) -> String {
+    "SELECT \(selectColumns) FROM \(from) WHERE t0.id = ANY(\(dialect.parameter(n)))"
+  }
+
+  func parameters(from first: Int, count: Int) -> String {
+    (first..<(first + count)).map { dialect.parameter($0) }.joined(separator: ",")
+  }
+  public var keyQuery: String { "SELECT \(keyColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
   /// The predicate's arguments bind first, then the IDs.
-  func keysByIDQuery(count: Int) -> String {
-    let ids = "t0.id IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+  public func keysByIDQuery(count: Int) -> String {
+    let ids = "t0.id IN (\(parameters(from: arguments.count + 1, count: count)))"
     return "SELECT \(keyColumns) FROM \(from)\(whereClause.isEmpty ? " WHERE " : whereClause + " AND ")\(ids)"
   }
-  var countQuery: String {
+  /// Keys of an array of IDs bound after the predicate's arguments (PostgreSQL).
+  public var keysByIDArrayQuery: String {
+    let ids = "t0.id = ANY(\(dialect.parameter(arguments.count + 1)))"
+    return "SELECT \(keyColumns) FROM \(from)\(whereClause.isEmpty ? " WHERE " : whereClause + " AND ")\(ids)"
+  }
+
+  public var countQuery: String {
     hasLimit
       ? "SELECT count(*) FROM (SELECT t0.id FROM \(from)\(whereClause)\(orderBy)\(limitClause))"
       : "SELECT count(*) FROM \(from)\(whereClause)"
   }
   /// One grouped query; with a limit or offset it groups the limited, ordered rows.
-  var sectionQuery: String {
+  public var sectionQuery: String {
     let s = sectionExpression ?? "NULL"
-    let dir = sectionDescending ? "DESC" : "ASC"
+    let dir = dialect.direction(ascending: !sectionDescending)
     if hasLimit {
       return "SELECT s, count(*) FROM (SELECT \(s) AS s FROM \(from)\(whereClause)\(orderBy)\(limitClause)) GROUP BY s ORDER BY s \(dir)"
     }
@@ -87,13 +121,11 @@ struct SQLBuilder: Sendable {
   }
 
   private static func compile(
-    _ p: BoundPredicate, _ column: (ResolvedKeyPath) -> String, _ args: inout [DatabaseValue],
-    _ values: inout [Value]
+    _ p: BoundPredicate, _ column: (ResolvedKeyPath) -> String, _ dialect: SQLDialect, _ values: inout [Value]
   ) -> String {
     func bind(_ v: Value) -> String {
       values.append(v)
-      args.append(SQLiteStore.databaseValue(v))
-      return "?"
+      return dialect.parameter(values.count)
     }
     switch p {
     case .constant(let b): return b ? "1" : "0"
@@ -113,12 +145,12 @@ struct SQLBuilder: Sendable {
       return "\(column(k)) IN (\(values.map(bind).joined(separator: ",")))"
     case .beginsWith(let k, let s):
       // instr, not LIKE: LIKE ignores ASCII case, NSPredicate's BEGINSWITH does not.
-      return "instr(\(column(k)), \(bind(.string(s)))) = 1"
+      return "\(dialect.position(bind(.string(s)), in: column(k))) = 1"
     case .contains(let k, let s):
-      return "instr(\(column(k)), \(bind(.string(s)))) > 0"
-    case .and(let ps): return "(" + ps.map { compile($0, column, &args, &values) }.joined(separator: " AND ") + ")"
-    case .or(let ps): return "(" + ps.map { compile($0, column, &args, &values) }.joined(separator: " OR ") + ")"
-    case .not(let q): return "NOT (" + compile(q, column, &args, &values) + ")"
+      return "\(dialect.position(bind(.string(s)), in: column(k))) > 0"
+    case .and(let ps): return "(" + ps.map { compile($0, column, dialect, &values) }.joined(separator: " AND ") + ")"
+    case .or(let ps): return "(" + ps.map { compile($0, column, dialect, &values) }.joined(separator: " OR ") + ")"
+    case .not(let q): return "NOT (" + compile(q, column, dialect, &values) + ")"
     }
   }
 }
