@@ -10,12 +10,16 @@ let package = Package(
     .library(name: "FetchedResults", targets: ["FetchedResults"]),
     .library(name: "Datasets", targets: ["Datasets"]),
     .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+    .library(name: "PostgresStore", targets: ["PostgresStore"]),
     .library(name: "FetchBenchKit", targets: ["FetchBenchKit"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+    .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+    .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
   ],
   targets: [
     // The engine: no store backend, no harness.
@@ -38,6 +42,14 @@ let package = Package(
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
+    .target(
+      name: "PostgresStore",
+      dependencies: [
+        "FetchedResults", "SQLQueries", .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     // jemalloc becomes the allocator of every process that links it: the harness reads its
     // statistics (live heap, peak, allocation counts).
     .systemLibrary(
@@ -45,8 +57,8 @@ let package = Package(
     .target(
       name: "FetchBenchKit",
       dependencies: [
-        "FetchedResults", "Datasets", "SQLiteStore", "CJemalloc",
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        "FetchedResults", "Datasets", "SQLiteStore", "PostgresStore", "CJemalloc",
+        .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
     .executableTarget(

@@ -2,10 +2,11 @@ import Datasets
 import FetchedResults
 import Foundation
 import SQLiteStore
+import PostgresStore
 
 /// The storage engines the harness knows.
 public enum StoreKind: String, Sendable, CaseIterable {
-  case memory, sqlite
+  case memory, sqlite, postgres
 }
 
 /// Which dataset file a command works on.
@@ -45,6 +46,11 @@ public struct DatasetLocation: Sendable {
     switch store {
     case .sqlite: return try SQLiteStore(path: sqlitePath, model: model)
     case .memory: return try MemoryStore.load(fromSQLite: sqlitePath, model: model)
+    case .postgres:
+      // The dataset goes into the server first when it is not there (COPY, seconds).
+      let url = try PostgresLocation.url(nil)
+      try PostgresLoader.load(self, into: url)
+      return try PostgresStore(url: url, model: model)
     }
   }
 }
