@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: bench bench-quick bench-diff check ci test build bootstrap datasets format lint
+.PHONY: bench bench-quick bench-diff check ci test build bootstrap datasets format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
@@ -28,8 +28,14 @@ bench-quick: build
 bench-diff: build
 	$(FETCHBENCH) diff
 
+# The tests run against PostgreSQL too: the private server of scripts/postgres (started
+# here, installed from Debian's packages when missing), or FETCHBENCH_POSTGRES_URL's.
 test: bootstrap
-	swift test
+	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
+	FETCHBENCH_REQUIRE_POSTGRES=1 swift test
+
+postgres-stop:
+	scripts/postgres stop
 
 # The regression gate against results/baselines/ci.json (exit 2 on a regression).
 check: build

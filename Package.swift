@@ -75,7 +75,7 @@ let package = Package(
       name: "FetchBenchKitTests", dependencies: ["FetchBenchKit", "TestSupport", "fetchbench"]),
     .testTarget(
       name: "FetchedResultsTests",
-      dependencies: ["FetchedResults", "Datasets", "SQLiteStore", "TestSupport", "fetchbench"]
+      dependencies: ["FetchedResults", "Datasets", "SQLiteStore", "PostgresStore", "FetchBenchKit", "TestSupport", "fetchbench"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -30,7 +30,8 @@ public enum PostgresLoader {
       return 0
     }
     guard FileManager.default.fileExists(atPath: location.sqlitePath) else {
-      throw HarnessError.missingDataset(location.sqlitePath, hint: "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows)")
+      throw HarnessError.missingDataset(
+        location.sqlitePath, hint: "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows)")
     }
     let t0 = Clock.wallNanos
     var config = Configuration()
@@ -46,10 +47,8 @@ public enum PostgresLoader {
       try source.read { db in
         let statement = try db.makeStatement(sql: "SELECT \(columns.joined(separator: ",")) FROM \(table.name) ORDER BY id")
         let cursor = try Row.fetchCursor(statement)
-        // The COPY producer runs on this thread's behalf while it waits.
-        let box = CursorBox(cursor)
         try admin.copy(table: table.name, columns: columns) { emit in
-          while let row = try box.cursor.next() {
+          while let row = try cursor.next() {
             var fields: [String] = []
             fields.reserveCapacity(types.count)
             for (i, t) in types.enumerated() {
@@ -77,12 +76,6 @@ public enum PostgresLoader {
     try admin.execute("INSERT INTO fetchbench_meta (dataset, tag) VALUES ('\(location.kind.rawValue)', '\(tag)')")
     return Double(Clock.wallNanos - t0) / 1e9
   }
-}
-
-/// A GRDB cursor handed to the COPY producer, which runs while the reading thread waits.
-final class CursorBox: @unchecked Sendable {
-  let cursor: RowCursor
-  init(_ c: RowCursor) { cursor = c }
 }
 
 extension TableSchema {

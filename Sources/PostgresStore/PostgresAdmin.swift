@@ -46,40 +46,53 @@ public final class PostgresAdmin {
     }
   }
 
-  /// Streams rows into `table` with COPY (text format). `rows` is called with a sink that takes
-  /// one row's fields already in COPY text form (`\N` for NULL); it runs on this thread while
-  /// the data goes out in 1 MiB chunks. Blocks until the server has committed the COPY.
-  public func copy(table: String, columns: [String], rows: @escaping @Sendable (_ emit: (String) -> Void) throws -> Void) throws {
-    let done = DispatchSemaphore(value: 0)
-    let failure = UncheckedBox<(any Error)?>(nil)
-    let connection = self.connection
-    let logger = self.logger
-    Task.detached {
-      do {
-        try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
-          var buffer = ByteBuffer()
-          buffer.reserveCapacity(1 << 20)
-          var pending: [ByteBuffer] = []
-          try rows { line in
-            buffer.writeString(line)
-            buffer.writeInteger(UInt8(ascii: "\n"))
-            if buffer.readableBytes >= 1 << 20 {
-              pending.append(buffer)
-              buffer = ByteBuffer()
-              buffer.reserveCapacity(1 << 20)
-            }
-          }
-          pending.append(buffer)
-          for chunk in pending { try await writer.write(chunk) }
-        }
-      } catch {
-        failure.value = error
-      }
-      done.signal()
+  /// Streams rows into `table` with `COPY … FROM STDIN` (text format) through `psql`, so that
+  /// no Swift concurrency thread is blocked (postgres-nio's COPY is async-only, and waiting
+  /// for a task from a thread of the cooperative pool can deadlock it). `rows` is called with
+  /// a sink that takes one row's fields in COPY text form (`\N` for NULL).
+  public func copy(table: String, columns: [String], rows: (_ emit: (String) -> Void) throws -> Void) throws {
+    let psql = ["/usr/bin/psql", "/usr/lib/postgresql/15/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let psql else { throw PostgresStoreError.query(url, "psql is not installed (Debian: postgresql-client-15)", "COPY \(table)") }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: psql)
+    var env = ProcessInfo.processInfo.environment
+    if let password = url.password { env["PGPASSWORD"] = password }
+    p.environment = env
+    p.arguments = [
+      "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", url.host, "-p", String(url.port), "-U", url.user, "-d", url.database,
+      "-c", "\\copy \(table) (\(columns.joined(separator: ","))) FROM STDIN",
+    ]
+    let input = Pipe()
+    let errors = Pipe()
+    p.standardInput = input
+    p.standardError = errors
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    let errorText = UncheckedBox(Data())
+    let drained = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      errorText.value = errors.fileHandleForReading.readDataToEndOfFile()
+      drained.signal()
     }
-    done.wait()
-    if let error = failure.value {
-      throw PostgresStoreError.query(url, PostgresStore.describe(error), "COPY \(table)")
+    var buffer = Data()
+    buffer.reserveCapacity(1 << 20)
+    var writeFailed = false
+    try rows { line in
+      guard !writeFailed else { return }
+      buffer.append(contentsOf: line.utf8)
+      buffer.append(0x0A)
+      if buffer.count >= 1 << 20 {
+        do { try input.fileHandleForWriting.write(contentsOf: buffer) } catch { writeFailed = true }
+        buffer.removeAll(keepingCapacity: true)
+      }
+    }
+    if !writeFailed { try? input.fileHandleForWriting.write(contentsOf: buffer) }
+    try? input.fileHandleForWriting.close()
+    p.waitUntilExit()
+    drained.wait()
+    guard p.terminationStatus == 0 else {
+      let message = String(decoding: errorText.value, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      throw PostgresStoreError.query(url, message.isEmpty ? "psql exited with \(p.terminationStatus)" : message, "COPY \(table)")
     }
   }
 

@@ -44,11 +44,15 @@ public final class PostgresStore: Store {
   private func checkSchema() throws {
     for entity in model.entities {
       var columns: [String: String] = [:]
-      try run("SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1", [.string(entity.table)]) { row in
+      try run(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1",
+        [.string(entity.table)]
+      ) { row in
         columns[try row[0].decode(String.self)] = try row[1].decode(String.self)
       }
       guard !columns.isEmpty else {
-        throw PostgresStoreError.schemaMismatch(url, "table \(entity.table) (entity \(entity.name)) is missing; load a dataset with `fetchbench generate --store postgres`")
+        throw PostgresStoreError.schemaMismatch(
+          url, "table \(entity.table) (entity \(entity.name)) is missing; load a dataset with `fetchbench generate --store postgres`")
       }
       for a in entity.attributes {
         guard let type = columns[a.column] else {
@@ -77,7 +81,10 @@ public final class PostgresStore: Store {
 
   /// Runs `sql` with `arguments`, calling `onRow` for every row on this thread's behalf (the
   /// callback runs on the event loop while this thread waits).
-  func run(_ sql: String, _ arguments: [Value], extra: (inout PostgresBindings) -> Void = { _ in }, onRow: @escaping (PostgresRandomAccessRow) throws -> Void) throws {
+  func run(
+    _ sql: String, _ arguments: [Value], extra: (inout PostgresBindings) -> Void = { _ in },
+    onRow: @escaping (PostgresRandomAccessRow) throws -> Void
+  ) throws {
     var binds = PostgresBindings()
     for v in arguments { Self.bind(v, &binds) }
     extra(&binds)
@@ -139,7 +146,8 @@ public final class PostgresStore: Store {
     let sql = SQLBuilder(request, dialect: .postgres)
     let layout = request.rowLayout
     counters.queries += 1
-    let out = try objects(sql.rowsByIDArrayQuery(parameter: sql.arguments.count + 1), sql.arguments, layout: layout) { $0.append(Array(ids)) }
+    // The batch fault has no predicate: the IDs are its only parameter.
+    let out = try objects(sql.rowsByIDArrayQuery(parameter: 1), [], layout: layout) { $0.append(Array(ids)) }
     counters.rowsMaterialized += out.count
     return out
   }
@@ -152,7 +160,9 @@ public final class PostgresStore: Store {
     return out
   }
 
-  private func objects(_ text: String, _ arguments: [Value], layout: RowLayout, extra: (inout PostgresBindings) -> Void = { _ in }) throws -> [FetchedObject] {
+  private func objects(_ text: String, _ arguments: [Value], layout: RowLayout, extra: (inout PostgresBindings) -> Void = { _ in }) throws
+    -> [FetchedObject]
+  {
     let out = UncheckedBox([FetchedObject]())
     let types = layout.types
     try run(text, arguments, extra: extra) { row in

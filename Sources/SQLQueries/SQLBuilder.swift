@@ -65,7 +65,8 @@ public struct SQLBuilder: Sendable {
     let limit = r.request.fetchLimit
     let offset = r.request.fetchOffset
     hasLimit = limit > 0 || offset > 0
-    limitClause = hasLimit ? " LIMIT \(limit > 0 ? limit : -1) OFFSET \(offset)" : ""
+    let noLimit = dialect == .sqlite ? "-1" : "ALL"
+    limitClause = hasLimit ? " LIMIT \(limit > 0 ? String(limit) : noLimit) OFFSET \(offset)" : ""
     var cols = ["t0.\(r.entity.primaryKey)"] + r.entity.attributes.map { "t0.\($0.column)" }
     for rel in r.prefetch {
       if let dest = try? r.model.entity(rel.destination) {
@@ -107,7 +108,7 @@ public struct SQLBuilder: Sendable {
 
   public var countQuery: String {
     hasLimit
-      ? "SELECT count(*) FROM (SELECT t0.id FROM \(from)\(whereClause)\(orderBy)\(limitClause))"
+      ? "SELECT count(*) FROM (SELECT t0.id FROM \(from)\(whereClause)\(orderBy)\(limitClause)) AS q"
       : "SELECT count(*) FROM \(from)\(whereClause)"
   }
   /// One grouped query; with a limit or offset it groups the limited, ordered rows.
@@ -115,7 +116,8 @@ public struct SQLBuilder: Sendable {
     let s = sectionExpression ?? "NULL"
     let dir = dialect.direction(ascending: !sectionDescending)
     if hasLimit {
-      return "SELECT s, count(*) FROM (SELECT \(s) AS s FROM \(from)\(whereClause)\(orderBy)\(limitClause)) GROUP BY s ORDER BY s \(dir)"
+      return
+        "SELECT s, count(*) FROM (SELECT \(s) AS s FROM \(from)\(whereClause)\(orderBy)\(limitClause)) AS q GROUP BY s ORDER BY s \(dir)"
     }
     return "SELECT \(s), count(*) FROM \(from)\(whereClause) GROUP BY \(s) ORDER BY \(s) \(dir)"
   }

@@ -97,8 +97,9 @@ struct RequestCase: CustomTestStringConvertible, Sendable {
 
   /// Batched order = full order = the reference, section names and counts equal, batched rows
   /// equal full rows, on both stores.
-  @Test(arguments: RequestCase.all, ["memory", "sqlite"])
+  @Test(arguments: RequestCase.all, ["memory", "sqlite", "postgres"])
   func batchedEqualsFullEqualsReference(_ c: RequestCase, store storeType: String) throws {
+    if storeType == "postgres" && !EngineFixture.shared.postgresAvailable() { return }
     let expected = Reference.answer(try c.request(batchSize: 0), Self.records(c))
     let store = try EngineFixture.shared.store(c.kind, storeType)
 

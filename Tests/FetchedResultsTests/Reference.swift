@@ -1,8 +1,11 @@
 import Datasets
+import FetchBenchKit
 import FetchedResults
 import Foundation
+import PostgresStore
 import SQLiteStore
 import TestSupport
+import Testing
 
 /// A small dataset on disk, generated once per test process.
 final class EngineFixture: Sendable {
@@ -22,9 +25,47 @@ final class EngineFixture: Sendable {
 
   func store(_ kind: DatasetKind, _ type: String) throws -> any Store {
     let model = DatasetModels.model(for: kind)
-    return type == "memory"
-      ? try MemoryStore.load(fromSQLite: path(kind), model: model)
-      : try SQLiteStore(path: path(kind), model: model)
+    switch type {
+    case "memory": return try MemoryStore.load(fromSQLite: path(kind), model: model)
+    case "postgres":
+      guard let url = postgres.url else { throw PostgresStoreError.badURL("", postgres.problem ?? "no server") }
+      return try PostgresStore(url: url, model: model)
+    default: return try SQLiteStore(path: path(kind), model: model)
+    }
+  }
+
+  var postgres: (url: PostgresURL?, problem: String?) { Self.postgresDatabase }
+
+  /// The fixture's datasets in a database of their own on the PostgreSQL server (the one
+  /// `scripts/postgres start` runs, or FETCHBENCH_POSTGRES_URL's), when it is reachable.
+  static let postgresDatabase: (url: PostgresURL?, problem: String?) = {
+    do {
+      let server = try PostgresLocation.url(nil)
+      let admin = try PostgresAdmin(url: server)
+      let name = "fetchbench_test_\(getpid())"
+      try admin.execute("DROP DATABASE IF EXISTS \(name)")
+      try admin.execute("CREATE DATABASE \(name)")
+      var url = server
+      url.database = name
+      for kind in DatasetKind.allCases {
+        try PostgresLoader.load(
+          DatasetLocation(kind: kind, rows: EngineFixture.rows, seed: 5, directory: EngineFixture.shared.folder, indexes: []), into: url)
+      }
+      return (url, nil)
+    } catch {
+      return (nil, String(describing: error))
+    }
+  }()
+
+  /// Whether a PostgreSQL test may run: true with a server; without one the test passes over
+  /// PostgreSQL unless FETCHBENCH_REQUIRE_POSTGRES=1 (the test command sets it), where the
+  /// missing server is a failure.
+  func postgresAvailable() -> Bool {
+    if postgres.url != nil { return true }
+    if ProcessInfo.processInfo.environment["FETCHBENCH_REQUIRE_POSTGRES"] == "1" {
+      Issue.record("PostgreSQL is required (FETCHBENCH_REQUIRE_POSTGRES=1) but unavailable: \(postgres.problem ?? "")")
+    }
+    return false
   }
 }
 
