@@ -15,7 +15,7 @@ struct Fetch: ParsableCommand {
       """)
 
   @Option(help: "banks or wells.") var dataset = "banks"
-  @Option(help: "memory or sqlite.") var store = "sqlite"
+  @Option(help: "memory, sqlite, or postgres (FETCHBENCH_POSTGRES_URL, default the private server of scripts/postgres; the dataset is loaded by COPY when missing).") var store = "sqlite"
   @Option(help: "Entity to fetch (default: FailedBankInfo for banks, Well for wells).") var entity: String?
   @Option(help: "Sort descriptors, e.g. 'details.closeDate desc, name asc' (default: the dataset's).")
   var sort: String?
