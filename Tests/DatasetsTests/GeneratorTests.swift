@@ -4,7 +4,7 @@ import GRDB
 import TestSupport
 import Testing
 
-@testable import Datasets
+import Datasets
 
 /// Generates the 10,000-row datasets once for the whole suite (CSV and SQLite).
 final class GeneratedFixture: Sendable {
