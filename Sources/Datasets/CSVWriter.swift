@@ -6,15 +6,17 @@ import Foundation
 ///
 /// With no path it only hashes: the checksum of a dataset is the checksum of its CSV form, so
 /// it is known even when only the SQLite file is written. Memory is one 1 MiB buffer.
-final class CSVWriter {
+public final class CSVWriter {
   private let table: TableSchema
   private let handle: FileHandle?
   private var hasher = SHA256()
   private var buffer: [UInt8] = []
-  private(set) var bytes = 0
+  /// Bytes flushed so far, the header included; all of them once `finish()` has returned.
+  public private(set) var bytes = 0
   private static let flushAt = 1 << 20
 
-  init(table: TableSchema, path: String?) throws {
+  /// Starts the file at `path` (or a hash-only writer when `path` is nil) with the header line.
+  public init(table: TableSchema, path: String?) throws {
     self.table = table
     if let path {
       guard FileManager.default.createFile(atPath: path, contents: nil) else {
@@ -30,7 +32,7 @@ final class CSVWriter {
   }
 
   /// Appends one row; `row` follows the table's column order. O(row bytes).
-  func write(_ row: [FieldValue]) throws {
+  public func write(_ row: [FieldValue]) throws {
     for (i, value) in row.enumerated() {
       if i > 0 { buffer.append(UInt8(ascii: ",")) }
       switch value {
@@ -54,7 +56,7 @@ final class CSVWriter {
   }
 
   /// Flushes, closes, and returns the SHA-256 (lowercase hex) of everything written.
-  func finish() throws -> String {
+  public func finish() throws -> String {
     try flush()
     try handle?.close()
     return hasher.finalize().map { String(format: "%02x", $0) }.joined()
@@ -68,7 +70,8 @@ final class CSVWriter {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  static func appendQuoted(_ s: String, to out: inout [UInt8]) {
+  /// Appends `s`, quoted (RFC 4180) only when it holds a comma, quote, CR or LF. O(s bytes).
+  public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
     let utf8 = s.utf8
     let needsQuotes = utf8.contains { (b: UInt8) -> Bool in
       b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == 10 || b == 13

@@ -85,6 +85,14 @@ public struct Machine: Sendable, Codable, Equatable {
   public var swiftVersion: String
   public var gitCommit: String
 
+  public init(cores: Int, memoryBytes: Int, os: String, swiftVersion: String, gitCommit: String) {
+    self.cores = cores
+    self.memoryBytes = memoryBytes
+    self.os = os
+    self.swiftVersion = swiftVersion
+    self.gitCommit = gitCommit
+  }
+
   /// Reads this machine's description; commands that are missing give "unknown".
   public static func current() -> Machine {
     let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""

@@ -1,10 +1,9 @@
+import Datasets
 import FetchedResults
 import Foundation
 import GRDB
 import TestSupport
 import Testing
-
-@testable import Datasets
 
 /// Generates the 10,000-row datasets once for the whole suite (CSV and SQLite).
 final class GeneratedFixture: Sendable {

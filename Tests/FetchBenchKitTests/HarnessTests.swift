@@ -1,9 +1,8 @@
 import Datasets
+import FetchBenchKit
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FetchBenchKit
 
 let machine = Machine(cores: 2, memoryBytes: 24 << 30, os: "Debian", swiftVersion: "6.3.1", gitCommit: "abc")
 

@@ -7,7 +7,7 @@
 ///
 /// Complexity with n rows in c chunks: `subscript` O(log c) (O(1) for sequential access);
 /// `position(of:)` O(chunk) by the ID → chunk map; `insertionPoint` O(log n) comparisons;
-/// `insert`/`remove` O(chunk + c).
+/// `apply` O(k · chunk + c) for k edits.
 public final class SortedIDList {
   final class Chunk {
     var ids: [Int64]
@@ -154,44 +154,6 @@ public final class SortedIDList {
       if compare(key, id, c, mid) > 0 { a = mid + 1 } else { b = mid }
     }
     return c.start + a
-  }
-
-  /// Removes the row at `i`. O(chunk + c).
-  public func remove(at i: Int) {
-    let (c, r) = locate(i)
-    let id = c.ids.remove(at: r)
-    for d in c.keys.indices { c.keys[d].remove(at: r) }
-    c.objects?.remove(at: r)
-    if tracksKeys { chunkOfID[id] = nil }
-    count -= 1
-    if c.ids.isEmpty && chunks.count > 1 {
-      chunks.remove(at: c.index)
-      reindex(from: c.index)
-    } else {
-      reindex(from: c.index)
-    }
-  }
-
-  /// Inserts a row at `i` (tracking only). O(chunk + c).
-  public func insert(id: Int64, key: [Value], object: FetchedObject?, at i: Int) {
-    precondition(tracksKeys, "inserting needs the sort keys: enable change tracking")
-    let (c, r): (Chunk, Int) = i == count ? (chunks[chunks.count - 1], chunks[chunks.count - 1].ids.count) : locate(i)
-    c.ids.insert(id, at: r)
-    for d in c.keys.indices { c.keys[d].insert(key[d], at: r) }
-    if let object { c.objects?.insert(object, at: r) }
-    chunkOfID[id] = c
-    count += 1
-    if c.ids.count > 2 * Self.chunkCapacity {
-      let half = c.ids.count / 2
-      let tail = Chunk(
-        ids: Array(c.ids[half...]), keys: c.keys.map { Array($0[half...]) }, objects: c.objects.map { Array($0[half...]) })
-      c.ids.removeSubrange(half...)
-      for d in c.keys.indices { c.keys[d].removeSubrange(half...) }
-      c.objects?.removeSubrange(half...)
-      chunks.insert(tail, at: c.index + 1)
-      for id in tail.ids { chunkOfID[id] = tail }
-    }
-    reindex(from: c.index)
   }
 
   /// Applies one transaction's edits with a single pass of bookkeeping: removes the rows at
