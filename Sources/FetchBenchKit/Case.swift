@@ -9,7 +9,7 @@ public struct CaseSpec: Sendable, Codable, Equatable {
   public var rows: Int
   public var seed: UInt64
   public var datasetsDirectory: String
-  /// `memory`, `sqlite`, or `sqlite-raw` for the floor.
+  /// `memory`, `sqlite`, `postgres`, or `sqlite-raw` / `postgres-raw` for the floors.
   public var store: String
   public var mode: String
   public var batchSize: Int
@@ -64,7 +64,7 @@ public enum CaseExecutor {
       throw HarnessError.invalidArgument(
         "jemalloc statistics are unavailable: the binary must link libjemalloc (scripts/bootstrap installs it)")
     }
-    if spec.scenario == "floor" { return try Floor.measure(spec) }
+    if spec.scenario == "floor" { return try spec.store == "postgres-raw" ? PostgresFloor.measure(spec) : Floor.measure(spec) }
     if spec.scenario.hasPrefix("gate") { return try GateMatrix.measure(spec) }
     if spec.scenario.hasPrefix("diff_") { return try DiffBenchmark.measure(spec, emit: spec.emitChanges) }
     guard let scenario = Scenario(rawValue: spec.scenario) else {
@@ -110,6 +110,9 @@ public enum CaseExecutor {
       Measurement(metric: m, unit: unit, summary: Summary([v]))
     }
     let mappingMeasurement = mapping.isEmpty ? [] : [Measurement(metric: "map_us", unit: "us", summary: Summary(mapping))]
+    let serverMeasurements =
+      storeKind == .postgres
+      ? [fixed("round_trips", "count", Double(counters.roundTrips)), fixed("bytes_received", "bytes", Double(counters.bytesReceived))] : []
     return CaseResult(
       spec: spec,
       measurements: [
@@ -121,6 +124,6 @@ public enum CaseExecutor {
         fixed("allocations", "count", Double(allocations)),
         fixed("queries", "count", Double(counters.queries)),
         fixed("rows_materialized", "count", Double(counters.rowsMaterialized)),
-      ] + mappingMeasurement, error: nil)
+      ] + mappingMeasurement + serverMeasurements, error: nil)
   }
 }

@@ -1,6 +1,7 @@
 import Datasets
 import FetchedResults
 import Foundation
+import PostgresStore
 import SQLiteStore
 
 /// `fetchbench diff`: what keeping a list in sync costs. For a transaction of k changed
@@ -44,6 +45,7 @@ public enum DiffBenchmark {
     guard spec.dataset == .banks else { throw HarnessError.invalidArgument("the diff benchmark runs on banks") }
     let store: any Store
     var scratch: String?
+    var cleanup: (() -> Void)?
     switch spec.store {
     case "memory": store = try spec.location.open(.memory)
     case "sqlite":
@@ -53,9 +55,19 @@ public enum DiffBenchmark {
       scratch = dir
       try FileManager.default.copyItem(atPath: spec.location.sqlitePath, toPath: dir + "/db.sqlite")
       store = try SQLiteStore(path: dir + "/db.sqlite", model: model)
-    default: throw HarnessError.invalidArgument("the diff benchmark runs on memory or sqlite, not \(spec.store)")
+    case "postgres":
+      let scratchDatabase = try PostgresScratch(spec.location, purpose: "diff")
+      store = try PostgresStore(url: scratchDatabase.url, model: model)
+      cleanup = {
+        (store as? PostgresStore)?.close()
+        scratchDatabase.drop()
+      }
+    default: throw HarnessError.invalidArgument("the diff benchmark runs on memory, sqlite or postgres, not \(spec.store)")
     }
-    defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+    defer {
+      if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
+      cleanup?()
+    }
 
     var request = DatasetModels.defaultRequest(for: .banks, batchSize: max(1, spec.batchSize))
     if parsed.sections {
@@ -121,6 +133,10 @@ public enum DiffBenchmark {
       add("heap_peak_bytes", peak)
       add("queries", Double(counters.queries))
       add("rows_materialized", Double(counters.rowsMaterialized))
+      if spec.store == "postgres" {
+        add("round_trips", Double(counters.roundTrips))
+        add("bytes_received", Double(counters.bytesReceived))
+      }
       add("objects_changed", Double(transaction.changes.reduce(0) { $0 + $1.inserted.count + $1.updated.count + $1.deleted.count }))
       add("deletes", Double(changes.deletes.count))
       add("inserts", Double(changes.inserts.count))
@@ -132,7 +148,7 @@ public enum DiffBenchmark {
       add("diff_change_set_size", Double(diff.size))
     }
     try emitter?.finish(controller.snapshot())
-    let units = ["queries": "count", "rows_materialized": "count", "heap_peak_bytes": "bytes"]
+    let units = ["queries": "count", "rows_materialized": "count", "heap_peak_bytes": "bytes", "bytes_received": "bytes"]
     var measurements = series.keys.sorted().map { m in
       Measurement(metric: m, unit: m.hasSuffix("_ms") ? "ms" : (units[m] ?? "count"), summary: Summary(series[m]!))
     }

@@ -23,7 +23,7 @@ public struct Report {
 
   var storeKeys: [Key] {
     var seen: [Key] = []
-    for r in rows where r.store != "sqlite-raw" {
+    for r in rows where !r.store.hasSuffix("-raw") && r.scenario != "load" {
       let k = Key(dataset: r.dataset, rows: r.rows, store: r.store, index: r.index)
       if !seen.contains(k) { seen.append(k) }
     }
@@ -33,12 +33,12 @@ public struct Report {
   var batchSizes: [Int] { Array(Set(rows.filter { $0.mode == "batched" }.map(\.batch_size))).sorted() }
   var scenarios: [String] {
     var out: [String] = []
-    for r in rows where r.store != "sqlite-raw" && !out.contains(r.scenario) { out.append(r.scenario) }
+    for r in rows where !r.store.hasSuffix("-raw") && r.scenario != "load" && !out.contains(r.scenario) { out.append(r.scenario) }
     return out
   }
 
   static func storeName(_ k: Key) -> String {
-    let base = ["memory": "in-memory store", "sqlite": "SQLite"][k.store] ?? k.store
+    let base = ["memory": "in-memory store", "sqlite": "SQLite", "postgres": "PostgreSQL"][k.store] ?? k.store
     return k.index == "none" ? base : "\(base), index on \(k.index)"
   }
 
@@ -68,10 +68,12 @@ public struct Report {
     for (dataset, n) in datasets {
       let sort = dataset == "banks" ? "`details.closeDate` descending" : "`spudDate` descending"
       md += "## \(dataset), \(n.grouped) rows, sorted by \(sort)\n\n"
+      md += sideBySide(dataset: dataset, rows: n)
       for k in keys where k.dataset == dataset && k.rows == n {
         for batch in batchSizes { md += table(k, batch: batch) }
       }
       md += floorSection(dataset: dataset, rows: n)
+      md += postgresFloorSection(dataset: dataset, rows: n)
     }
     md += scalingSection()
     let failed = rows.filter { $0.status == "failed" }
@@ -137,6 +139,100 @@ public struct Report {
         direct.value, codable.value, codable.value / direct.value, direct.repetitions, direct.min, direct.max, codable.min, codable.max)
     }
     return text
+  }
+
+  /// Every store in one table: the time of each scenario full and batched, and for
+  /// PostgreSQL what went over the wire.
+  func sideBySide(dataset: String, rows n: Int) -> String {
+    let stores = ["memory", "sqlite", "postgres"].filter { st in
+      storeKeys.contains { $0.dataset == dataset && $0.rows == n && $0.store == st }
+    }
+    guard stores.count > 1, let batch = batchSizes.first else { return "" }
+    let hasPostgres = stores.contains("postgres")
+    var md = "### The stores side by side (no index; batch \(batch); median ms)\n\n| scenario |"
+    for st in stores {
+      let name = Self.storeName(Key(dataset: dataset, rows: n, store: st, index: "none"))
+      md += " \(name) full | \(name) batched |"
+    }
+    if hasPostgres { md += " PostgreSQL round trips full / batched | PostgreSQL bytes received full / batched |" }
+    md += "\n|---|" + String(repeating: "---:|", count: stores.count * 2 + (hasPostgres ? 2 : 0)) + "\n"
+    for sc in scenarios {
+      md += "| \(sc) |"
+      for st in stores {
+        let k = Key(dataset: dataset, rows: n, store: st, index: "none")
+        let f = find(k, mode: "full", batch: 0, scenario: sc, metric: "time_ms")
+        let b = find(k, mode: "batched", batch: batch, scenario: sc, metric: "time_ms")
+        md += " \(f.map { String(format: "%.1f", $0.value) } ?? "—") | \(b.map { String(format: "%.1f", $0.value) } ?? "—") |"
+      }
+      if hasPostgres {
+        let k = Key(dataset: dataset, rows: n, store: "postgres", index: "none")
+        func v(_ mode: String, _ b: Int, _ m: String) -> Double? { find(k, mode: mode, batch: b, scenario: sc, metric: m)?.value }
+        md += " \(count(v("full", 0, "round_trips"))) / \(count(v("batched", batch, "round_trips"))) |"
+        md += " \(bytes(v("full", 0, "bytes_received"))) / \(bytes(v("batched", batch, "bytes_received"))) |"
+      }
+      md += "\n"
+    }
+    if let load = rows.first(where: { $0.dataset == dataset && $0.rows == n && $0.scenario == "load" && $0.status == "ok" }) {
+      md += String(
+        format:
+          "\nLoading the dataset into PostgreSQL (COPY of every table, then indexes and ANALYZE) took **%.2f s** (one load; target well under 5 s).\n",
+        load.value)
+    }
+    return md + "\n"
+  }
+
+  func postgresFloorSection(dataset: String, rows n: Int) -> String {
+    let floors = rows.filter { $0.dataset == dataset && $0.rows == n && $0.store == "postgres-raw" && $0.status == "ok" }
+    guard !floors.isEmpty else { return "" }
+    var md = "### PostgreSQL against the floor (the same statements timed by the server, and fetched by psql)\n\n"
+    md += "EXPLAIN ANALYZE gives the server's planning + execution time (no network, no client); psql's `\\timing` gives libpq "
+    md += "fetching the rows with nothing on top. A scroll-through's psql floor is the ID query plus every batch statement.\n\n"
+    md += "| index | batch | what | engine ms | server ms | psql ms | engine/psql | target |\n|---|---:|---|---:|---:|---:|---:|---:|\n"
+    var notes: [String] = []
+    for index in Array(Set(floors.map(\.index))).sorted() {
+      for batch in batchSizes {
+        let k = Key(dataset: dataset, rows: n, store: "postgres", index: index)
+        func floor(_ m: String) -> ResultRow? { floors.first { $0.index == index && $0.batch_size == batch && $0.metric == m } }
+        func f(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "—" }
+        let ids = floor("floor_ids_ms")?.value
+        let scroll = floor("floor_scroll_ms")?.value
+        let lines: [(String, ResultRow?, Double?, Double?, String)] = [
+          (
+            "batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "time_ms"),
+            floor("floor_server_ids_ms")?.value, ids, "≤ 1.3"
+          ),
+          (
+            "batched scroll-through vs the ID query + every batch statement",
+            find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms"), nil,
+            ids.flatMap { i in scroll.map { i + $0 } }, "—"
+          ),
+          (
+            "full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: "time_ms"),
+            floor("floor_server_full_ms")?.value, floor("floor_full_ms")?.value, "—"
+          ),
+        ]
+        for (what, engine, server, psql, target) in lines {
+          md +=
+            "| \(index) | \(batch) | \(what) | \(ms(engine)) | \(f(server)) | \(f(psql)) | \(ratio(engine?.value, psql)) | \(target) |\n"
+        }
+        if let rt = floor("round_trip_us"), let fixed = floor("batch_fault_fixed_us"), let row = floor("row_cost_us"),
+          let crossover = floor("round_trip_batch_size"), let server = floor("floor_server_batch_ms")
+        {
+          notes.append(
+            String(
+              format:
+                "index %@: one round trip (`SELECT 1` through the store's connection) takes %.0f µs (median of %d, %.0f–%.0f); a batch fault's fixed cost is %.0f µs and each row %.2f µs more (least squares over a scroll through %@ rows at batch sizes %@), so a scroll-through is dominated by round trips below a batch size of **%.0f rows**; the server itself spends %.3f ms on a %d-row batch statement.",
+              index, rt.value, rt.repetitions, rt.min, rt.max, fixed.value, row.value, PostgresFloor.sweepRows.grouped,
+              PostgresFloor.sweepBatchSizes.map(String.init).joined(separator: ", "), crossover.value, server.value, batch))
+          let sweep = PostgresFloor.sweepBatchSizes.compactMap { b in
+            floor("sweep_b\(b)_us_per_row").map { String(format: "%d: %.2f µs", b, $0.value) }
+          }
+          notes.append("index \(index): time per row by batch size: " + sweep.joined(separator: ", "))
+        }
+      }
+    }
+    md += "\n" + notes.map { "- \($0)\n" }.joined() + "\n"
+    return md
   }
 
   func floorSection(dataset: String, rows n: Int) -> String {

@@ -1,6 +1,7 @@
 import Datasets
 import FetchedResults
 import Foundation
+import PostgresStore
 
 /// What `fetchbench run` measures.
 public struct RunOptions: Sendable {
@@ -10,7 +11,7 @@ public struct RunOptions: Sendable {
   public var batchSizes: [Int] = [20]
   public var rows: [Int] = [DatasetKind.defaultRows]
   public var scenarios: [Scenario] = Scenario.allCases
-  /// Also measure SQLite with an index on the sort key.
+  /// Also measure SQLite and PostgreSQL with an index on the sort key.
   public var withIndex = true
   public var repetitions = 5
   public var warmups = 1
@@ -74,7 +75,7 @@ public struct RunOptions: Sendable {
     for rows in self.rows {
       for kind in datasets {
         for store in stores {
-          let indexes: [String?] = store == .sqlite && withIndex ? [nil, Self.sortColumn(kind)] : [nil]
+          let indexes: [String?] = store != .memory && withIndex ? [nil, Self.sortColumn(kind)] : [nil]
           for index in indexes {
             func spec(_ store: String, _ mode: String, _ batch: Int, _ scenario: String) -> CaseSpec {
               CaseSpec(
@@ -89,8 +90,8 @@ public struct RunOptions: Sendable {
                 }
               }
             }
-            if store == .sqlite {
-              for batch in batchSizes { out.append(spec("sqlite-raw", "floor", batch, "floor")) }
+            if store != .memory {
+              for batch in batchSizes { out.append(spec("\(store.rawValue)-raw", "floor", batch, "floor")) }
             }
           }
         }
@@ -120,6 +121,25 @@ public enum Runner {
     )
     var rows: [ResultRow] = []
     var failures: [(String, String)] = []
+    if options.stores.contains(.postgres) {
+      // Fails here, before any case, when the server is down; and times the COPY load once
+      // per dataset (the cases then find it loaded; diff cases load scratch databases).
+      let url = try PostgresLocation.url(nil)
+      _ = try PostgresAdmin(url: url)
+      for n in options.rows where options.diffKs == nil {
+        for kind in options.datasets {
+          let location = DatasetLocation(kind: kind, rows: n, seed: options.seed, directory: options.datasetsDirectory)
+          log("loading \(kind.rawValue)-\(n) into \(url) …")
+          let seconds = try PostgresLoader.load(location, into: url, force: true)
+          log(String(format: "loaded %@-%d in %.2f s (COPY, indexes, ANALYZE)", kind.rawValue, n, seconds))
+          rows.append(
+            ResultRow(
+              run_id: runID, dataset: kind.rawValue, rows: n, store: "postgres", mode: "copy", batch_size: 0, index: "none",
+              scenario: "load", metric: "load_s", value: seconds, unit: "s", min: seconds, max: seconds, repetitions: 1, status: "ok",
+              error: "", machine: machine, dataset_sha256: checksums["\(kind.rawValue)-\(n)"] ?? ""))
+        }
+      }
+    }
     let start = Clock.wallNanos
     for (k, spec) in cases.enumerated() {
       let t0 = Clock.wallNanos
@@ -164,7 +184,7 @@ public enum Runner {
     for rows in options.rows {
       for kind in options.datasets {
         var variants: [[String]] = [[]]
-        if options.withIndex && options.stores.contains(.sqlite) { variants.append([RunOptions.sortColumn(kind)]) }
+        if options.withIndex && options.stores.contains(where: { $0 != .memory }) { variants.append([RunOptions.sortColumn(kind)]) }
         for indexes in variants {
           let path = DatasetPaths.sqlite(in: options.datasetsDirectory, kind, rows: rows, seed: options.seed, indexes: indexes)
           let exists = FileManager.default.fileExists(atPath: path)

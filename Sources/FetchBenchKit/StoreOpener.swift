@@ -1,8 +1,8 @@
 import Datasets
 import FetchedResults
 import Foundation
-import SQLiteStore
 import PostgresStore
+import SQLiteStore
 
 /// The storage engines the harness knows.
 public enum StoreKind: String, Sendable, CaseIterable {

@@ -11,17 +11,10 @@ public final class PostgresAdmin {
   let connection: PostgresConnection
   let logger = Logger(label: "fetchbench.postgres.admin")
 
+  /// Connects, giving up after `PostgresURL.connectTimeout` seconds.
   public init(url: PostgresURL) throws {
     self.url = url
-    let configuration = PostgresConnection.Configuration(
-      host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
-    do {
-      connection = try PostgresConnection.connect(
-        on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 2, logger: logger
-      ).wait()
-    } catch {
-      throw PostgresStoreError.unreachable(url, PostgresStore.describe(error))
-    }
+    connection = try PostgresStore.connect(url, logger: logger)
   }
 
   deinit { try? connection.close().wait() }
@@ -41,6 +34,16 @@ public final class PostgresAdmin {
       let result = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
       guard let row = result.rows.first else { return nil }
       return try row.makeRandomAccess()[0].decode(String?.self)
+    } catch {
+      throw PostgresStoreError.query(url, PostgresStore.describe(error), sql)
+    }
+  }
+
+  /// The first column of every row of `sql`, as text.
+  public func column(_ sql: String) throws -> [String] {
+    do {
+      let result = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+      return try result.rows.map { try $0.makeRandomAccess()[0].decode(String.self) }
     } catch {
       throw PostgresStoreError.query(url, PostgresStore.describe(error), sql)
     }

@@ -14,32 +14,104 @@ import SQLQueries
 /// calling thread waits on their futures, so no Swift concurrency thread is ever blocked (rows
 /// arrive in an `onRow` callback: iterating an async row sequence on the main actor costs a
 /// thread hop per row). Not thread-safe: one store per thread, as one managed object context.
+///
+/// Changes across connections: every commit appends its transaction (`TransactionCodec`
+/// text) to the change log, the table `fetchbench_changes`, under a sequence number, and
+/// notifies the channel of the same name. Observers of any store on the database receive
+/// every transaction, their own and other connections', in sequence order, from
+/// `pollChanges()` (which a commit calls, and `waitForChanges(timeout:)` after a
+/// notification). A log rather than NOTIFY payloads alone: payloads are capped at 8,000
+/// bytes (a 50-row transaction with old values exceeds that), and notifications sent while
+/// a connection is down are lost, whereas the log lets a reconnecting observer read what it
+/// missed by sequence number, so nothing is missed or applied twice.
 public final class PostgresStore: Store {
   public let model: Model
   public let url: PostgresURL
   public private(set) var counters = StoreCounters()
   public let observers = TransactionObservers()
-  let connection: PostgresConnection
+  private(set) var connection: PostgresConnection
   let logger = Logger(label: "fetchbench.postgres")
-  private var sequence = 0
+  /// The last change-log sequence number delivered to this store's observers.
+  public private(set) var deliveredSequence = 0
+  private let signal = NotificationSignal()
+  private var listenContext: PostgresListenContext?
+  private var closed = false
+
+  /// The change log's table and notification channel.
+  public static let changeLog = "fetchbench_changes"
+  /// Creates the change log (the loader runs it with the dataset's tables).
+  public static let changeLogDDL =
+    "CREATE TABLE IF NOT EXISTS \(changeLog) (seq BIGINT PRIMARY KEY, committed_at DOUBLE PRECISION NOT NULL, payload TEXT NOT NULL)"
 
   /// Connects and checks that every entity's table and columns exist with the model's types.
+  /// Connects (giving up after `PostgresURL.connectTimeout`), checks that every entity's
+  /// table and columns exist with the model's types, and starts listening for the change
+  /// log's notifications; observers see transactions committed from now on.
   public init(url: PostgresURL, model: Model) throws {
     self.model = model
     self.url = url
-    let configuration = PostgresConnection.Configuration(
+    connection = try Self.connect(url, logger: logger)
+    try checkSchema()
+    try listen()
+    deliveredSequence = try logHead()
+  }
+
+  deinit { close() }
+
+  /// Closes the connection; the store cannot be used afterwards. Idempotent.
+  public func close() {
+    guard !closed else { return }
+    closed = true
+    listenContext?.stop()
+    try? connection.close().wait()
+  }
+
+  static func connect(_ url: PostgresURL, logger: Logger) throws -> PostgresConnection {
+    var configuration = PostgresConnection.Configuration(
       host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
+    configuration.options.connectTimeout = .seconds(Int64(PostgresURL.connectTimeout))
     do {
-      connection = try PostgresConnection.connect(
+      return try PostgresConnection.connect(
         on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger
       ).wait()
     } catch {
       throw PostgresStoreError.unreachable(url, Self.describe(error))
     }
-    try checkSchema()
   }
 
-  deinit { try? connection.close().wait() }
+  /// Reconnects after the connection dropped, then delivers what the log holds beyond
+  /// `deliveredSequence`, so observers miss nothing and see nothing twice. Returns the
+  /// number of transactions delivered.
+  @discardableResult
+  public func reconnect() throws -> Int {
+    listenContext?.stop()
+    try? connection.close().wait()
+    connection = try Self.connect(url, logger: logger)
+    try listen()
+    return try pollChanges()
+  }
+
+  /// Whether the connection is closed (dropped by the server or the network).
+  public var isDisconnected: Bool { connection.isClosed }
+
+  private func listen() throws {
+    let signal = self.signal
+    listenContext = connection.addListener(channel: Self.changeLog) { _, _ in signal.post() }
+    // The listener sends LISTEN itself; a round trip makes sure it is registered before
+    // this store reads the log head, so no commit falls between the two.
+    try run("SELECT 1", []) { _ in }
+  }
+
+  private func logHead() throws -> Int {
+    let out = UncheckedBox(0)
+    do {
+      try run("SELECT COALESCE(MAX(seq), 0) FROM \(Self.changeLog)", []) { row in out.value = Int(try row[0].decode(Int64.self)) }
+    } catch {
+      throw PostgresStoreError.schemaMismatch(
+        url, "the change log (table \(Self.changeLog)) is missing; load the dataset with `fetchbench generate --store postgres`")
+    }
+    return out.value
+  }
 
   private func checkSchema() throws {
     for entity in model.entities {
@@ -79,25 +151,71 @@ public final class PostgresStore: Store {
 
   // MARK: running statements
 
-  /// Runs `sql` with `arguments`, calling `onRow` for every row on this thread's behalf (the
-  /// callback runs on the event loop while this thread waits).
+  /// Runs `sql` with `arguments` (and `ids` as a bigint[] parameter after them), calling
+  /// `onRow` for every row on this thread's behalf (the callback runs on the event loop
+  /// while this thread waits). One round trip.
+  ///
+  /// Statements whose only parameter is the ID array (the batch fault, the keys of changed
+  /// objects) run as named prepared statements, one per request shape, parsed and planned
+  /// once per connection: they repeat thousands of times in a scroll-through. Statements run
+  /// once per performFetch go unnamed (parsed in the same round trip), which also lets the
+  /// predicate's arguments carry their own types.
   func run(
-    _ sql: String, _ arguments: [Value], extra: (inout PostgresBindings) -> Void = { _ in },
-    onRow: @escaping (PostgresRandomAccessRow) throws -> Void
+    _ sql: String, _ arguments: [Value], ids: [Int64]? = nil,
+    onRow: @escaping (ResultCells) throws -> Void
   ) throws {
-    var binds = PostgresBindings()
-    for v in arguments { Self.bind(v, &binds) }
-    extra(&binds)
     let box = UncheckedBox(onRow)
+    let bytes = UncheckedBox(0)
+    counters.roundTrips += 1
+    defer { counters.bytesReceived += bytes.value }
+    // A DataRow message: type byte, length, column count, then a length and the bytes per
+    // column.
+    @Sendable func received(_ row: PostgresRow, binary: Bool) throws {
+      let cells = row.makeRandomAccess()
+      var size = 7
+      for i in 0..<cells.count { size += 4 + (cells[i].bytes?.readableBytes ?? 0) }
+      bytes.value += size
+      try box.value(ResultCells(cells: cells, binary: binary))
+    }
     do {
-      _ = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) { row in
-        try box.value(row.makeRandomAccess())
-      }.wait()
+      if let ids, arguments.isEmpty {
+        let statement = try preparedStatement(sql)
+        let array = PostgresData(array: ids.map { PostgresData(int64: $0) }, elementType: .int8)
+        try statement.execute([array]) { try received($0, binary: true) }.wait()
+      } else {
+        var binds = PostgresBindings()
+        for v in arguments { Self.bind(v, &binds) }
+        if let ids { binds.append(ids) }
+        _ = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) { try received($0, binary: false) }.wait()
+      }
     } catch let error as PostgresStoreError {
       throw error
     } catch {
       throw PostgresStoreError.query(url, Self.describe(error), sql)
     }
+  }
+
+  /// One empty round trip (`SELECT 1`): the network and protocol cost alone.
+  public func ping() throws { try run("SELECT 1", []) { _ in } }
+
+  /// The first column of the first row of `sql` as text, nil without rows (the raw bytes of
+  /// text-like columns, EXPLAIN's JSON included).
+  public func scalarText(_ sql: String) throws -> String? {
+    let out = UncheckedBox<String?>(nil)
+    try run(sql, []) { row in
+      if out.value == nil, var bytes = row[0].bytes { out.value = bytes.readString(length: bytes.readableBytes) }
+    }
+    return out.value
+  }
+
+  private var prepared: [String: PreparedQuery] = [:]
+
+  private func preparedStatement(_ sql: String) throws -> PreparedQuery {
+    if let p = prepared[sql] { return p }
+    counters.roundTrips += 1
+    let p = try connection.prepare(query: sql).wait()
+    prepared[sql] = p
+    return p
   }
 
   static func bind(_ v: Value, _ binds: inout PostgresBindings) {
@@ -128,6 +246,11 @@ public final class PostgresStore: Store {
       if let message = e.serverInfo?[.message] { return message }
       return "\(e.code)"
     }
+    // Decoding errors hide their details from `description` (they could hold row data);
+    // ours hold column types and positions, which the user needs.
+    if let e = error as? PostgresDecodingError {
+      return "cannot decode column \(e.columnIndex) (\(e.columnName), \(e.postgresType), \(e.postgresFormat)) as \(e.targetType): \(e.code)"
+    }
     return String(describing: error)
   }
 
@@ -147,7 +270,7 @@ public final class PostgresStore: Store {
     let layout = request.rowLayout
     counters.queries += 1
     // The batch fault has no predicate: the IDs are its only parameter.
-    let out = try objects(sql.rowsByIDArrayQuery(parameter: 1), [], layout: layout) { $0.append(Array(ids)) }
+    let out = try objects(sql.rowsByIDArrayQuery(parameter: 1), [], layout: layout, ids: Array(ids))
     counters.rowsMaterialized += out.count
     return out
   }
@@ -160,12 +283,12 @@ public final class PostgresStore: Store {
     return out
   }
 
-  private func objects(_ text: String, _ arguments: [Value], layout: RowLayout, extra: (inout PostgresBindings) -> Void = { _ in }) throws
+  private func objects(_ text: String, _ arguments: [Value], layout: RowLayout, ids: [Int64]? = nil) throws
     -> [FetchedObject]
   {
     let out = UncheckedBox([FetchedObject]())
     let types = layout.types
-    try run(text, arguments, extra: extra) { row in
+    try run(text, arguments, ids: ids) { row in
       var values: [Value] = []
       values.reserveCapacity(types.count)
       for (i, t) in types.enumerated() { values.append(try Self.value(row[i + 1], t)) }
@@ -200,7 +323,7 @@ public final class PostgresStore: Store {
     let types = request.sorts.dropLast().map(\.keyPath.attribute.type)
     let out = UncheckedBox(KeyedIDs(ids: [], keys: Array(repeating: [], count: types.count)))
     counters.queries += 1
-    try run(ids == nil ? sql.keyQuery : sql.keysByIDArrayQuery, sql.arguments, extra: { if let ids { $0.append(ids) } }) { row in
+    try run(ids == nil ? sql.keyQuery : sql.keysByIDArrayQuery, sql.arguments, ids: ids) { row in
       out.value.ids.append(try row[0].decode(Int64.self))
       for (d, t) in types.enumerated() { out.value.keys[d].append(try Self.value(row[d + 1], t)) }
     }
@@ -214,13 +337,194 @@ public final class PostgresStore: Store {
       "SELECT DISTINCT t0.\(request.entity.primaryKey) FROM \(request.entity.table) t0 JOIN \(dest.table) t1 ON t1.\(relationship.destinationColumn) = t0.\(relationship.sourceColumn) WHERE t1.\(dest.primaryKey) = ANY($1)"
     let out = UncheckedBox([Int64]())
     counters.queries += 1
-    try run(text, [], extra: { $0.append(destinationIDs) }) { row in out.value.append(try row[0].decode(Int64.self)) }
+    try run(text, [], ids: destinationIDs) { row in out.value.append(try row[0].decode(Int64.self)) }
     return out.value
   }
 
+  /// Runs `operations` in one transaction (BEGIN … COMMIT; on any error ROLLBACK, and
+  /// nothing of it is logged or seen), appends it to the change log and notifies the
+  /// channel, then delivers every logged transaction not yet delivered, this one included,
+  /// to the observers in sequence order. Round trips: 2 per update or delete (the old row
+  /// is read first, as Core Data's committed values), 1 per insert, plus 5.
   @discardableResult
   public func commit(_ operations: [WriteOperation]) throws -> StoreTransaction {
-    throw PostgresStoreError.query(url, "writes are not implemented yet in this store", "")
+    var recorder = ChangeRecorder()
+    try run("BEGIN", []) { _ in }
+    let sequence: Int
+    do {
+      for op in operations { try write(op, &recorder) }
+      // The lock makes sequence order commit order: it is held until COMMIT, so a later
+      // number is never visible before an earlier one (an observer reading `seq > n` could
+      // otherwise skip a transaction still in flight). It is taken last, so writers only
+      // serialize their final two statements.
+      try run("SELECT pg_advisory_xact_lock(hashtext('\(Self.changeLog)'))", []) { _ in }
+      let out = UncheckedBox(0)
+      try run(
+        """
+        WITH ins AS (INSERT INTO \(Self.changeLog) (seq, committed_at, payload) \
+        SELECT COALESCE(MAX(seq), 0) + 1, $1, $2 FROM \(Self.changeLog) RETURNING seq) \
+        SELECT seq, pg_notify('\(Self.changeLog)', seq::text) FROM ins
+        """,
+        [.double(Date().timeIntervalSince1970), .string(TransactionCodec.encode(recorder.changes))]
+      ) { row in out.value = Int(try row[0].decode(Int64.self)) }
+      sequence = out.value
+      try run("COMMIT", []) { _ in }
+    } catch {
+      try? run("ROLLBACK", []) { _ in }
+      throw error
+    }
+    try pollChanges()
+    return StoreTransaction(sequence: sequence, changes: recorder.changes)
+  }
+
+  private func write(_ op: WriteOperation, _ recorder: inout ChangeRecorder) throws {
+    switch op {
+    case .insert(let name, let values):
+      let entity = try model.entity(name)
+      var columns: [String] = []
+      var arguments: [Value] = []
+      for (key, v) in values.sorted(by: { $0.key < $1.key }) {
+        if key == "id" {
+          columns.append(entity.primaryKey)
+        } else if let a = entity.attribute(key) {
+          columns.append(a.column)
+        } else {
+          throw FetchError.unknownKeyPath(key, entity: name, known: entity.attributes.map(\.name))
+        }
+        arguments.append(v)
+      }
+      // Without an ID the table's identity column numbers the row.
+      let insert =
+        columns.isEmpty
+        ? "INSERT INTO \(entity.table) DEFAULT VALUES"
+        : "INSERT INTO \(entity.table) (\(columns.joined(separator: ","))) VALUES (\(arguments.indices.map { "$\($0 + 1)" }.joined(separator: ",")))"
+      let out = UncheckedBox<Int64>(0)
+      counters.queries += 1
+      try run("\(insert) RETURNING \(entity.primaryKey)", arguments) { row in out.value = try row[0].decode(Int64.self) }
+      var links: [String: Value] = [:]
+      for a in model.linkAttributes(of: entity) { links[a.name] = values[a.name] ?? .null }
+      recorder.inserted(name, out.value, links: links)
+    case .update(let name, let id, let values):
+      let entity = try model.entity(name)
+      var keys: [String] = []
+      for key in values.keys.sorted() {
+        guard entity.attribute(key) != nil else {
+          throw FetchError.unknownKeyPath(key, entity: name, known: entity.attributes.map(\.name))
+        }
+        keys.append(key)
+      }
+      guard !keys.isEmpty else { return }
+      // Only the attributes whose value really changes are reported, as Core Data's
+      // changedValues(); the same read (locking the row) gives the link attributes.
+      let linkAttributes = model.linkAttributes(of: entity)
+      let read = keys.map { entity.attribute($0)! } + linkAttributes
+      let old = UncheckedBox<[Value]?>(nil)
+      counters.queries += 2
+      try run(
+        "SELECT \(read.map(\.column).joined(separator: ",")) FROM \(entity.table) WHERE \(entity.primaryKey) = $1 FOR UPDATE",
+        [.integer(id)]
+      ) { row in old.value = try read.enumerated().map { i, a in try Self.value(row[i], a.type) } }
+      guard let before = old.value else { throw FetchError.store("\(name): no row with id \(id) to update") }
+      var changed: [String: Value] = [:]
+      for (i, k) in keys.enumerated() where before[i] != values[k]! { changed[k] = before[i] }
+      let sets = keys.enumerated().map { i, k in "\(entity.attribute(k)!.column) = $\(i + 2)" }
+      try run(
+        "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE \(entity.primaryKey) = $1",
+        [.integer(id)] + keys.map { values[$0]! }
+      ) { _ in }
+      recorder.updated(name, id, old: changed)
+      if !changed.isEmpty {
+        var links: [String: Value] = [:]
+        for (j, a) in linkAttributes.enumerated() { links[a.name] = values[a.name] ?? before[keys.count + j] }
+        recorder.linked(name, id, links)
+      }
+    case .delete(let name, let id):
+      let entity = try model.entity(name)
+      // The row as deleted: observers need its foreign keys to find who pointed at it.
+      let old = UncheckedBox<[String: Value]?>(nil)
+      counters.queries += 1
+      try run(
+        "DELETE FROM \(entity.table) WHERE \(entity.primaryKey) = $1 RETURNING \(entity.attributes.map(\.column).joined(separator: ","))",
+        [.integer(id)]
+      ) { row in
+        var values: [String: Value] = [:]
+        for (i, a) in entity.attributes.enumerated() { values[a.name] = try Self.value(row[i], a.type) }
+        old.value = values
+      }
+      guard let values = old.value else { throw FetchError.store("\(name): no row with id \(id) to delete") }
+      recorder.deleted(name, id, old: values)
+      let linkNames = Set(model.linkAttributes(of: entity).map(\.name))
+      recorder.linked(name, id, values.filter { linkNames.contains($0.key) })
+    }
+  }
+
+  // MARK: changes from every connection
+
+  /// Delivers the change log's transactions after `deliveredSequence` to the observers, in
+  /// sequence order, one query. Returns how many were delivered.
+  @discardableResult
+  public func pollChanges() throws -> Int {
+    let rows = UncheckedBox([(Int, String)]())
+    counters.queries += 1
+    try run("SELECT seq, payload FROM \(Self.changeLog) WHERE seq > $1 ORDER BY seq", [.integer(Int64(deliveredSequence))]) { row in
+      rows.value.append((Int(try row[0].decode(Int64.self)), try row[1].decode(String.self)))
+    }
+    for (seq, payload) in rows.value {
+      // Sequence numbers are gapless (assigned under the log lock): a gap means a row was
+      // removed behind the store's back, and the observers cannot be kept right.
+      guard seq == deliveredSequence + 1 else {
+        throw PostgresStoreError.query(url, "change log sequence jumps from \(deliveredSequence) to \(seq)", "")
+      }
+      let transaction = StoreTransaction(sequence: seq, changes: try TransactionCodec.decode(payload))
+      deliveredSequence = seq
+      observers.notify(transaction)
+    }
+    return rows.value.count
+  }
+
+  /// Blocks the calling thread until a commit notification arrives or `timeout` seconds
+  /// pass, then polls the log. Returns the number of transactions delivered. Call it from a
+  /// thread of your own, never from Swift concurrency's pool.
+  @discardableResult
+  public func waitForChanges(timeout: Double) throws -> Int {
+    signal.wait(timeout: timeout)
+    return try pollChanges()
+  }
+}
+
+/// Counts notifications; a waiting thread wakes on the first one.
+final class NotificationSignal: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var pending = 0
+
+  func post() {
+    condition.lock()
+    pending += 1
+    condition.signal()
+    condition.unlock()
+  }
+
+  func wait(timeout: Double) {
+    condition.lock()
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while pending == 0 && condition.wait(until: deadline) {}
+    pending = 0
+    condition.unlock()
+  }
+}
+
+/// One result row's cells. postgres-nio 1.33's prepared-statement path (`PreparedQuery`)
+/// labels result columns with the Describe step's format (text) although its Bind asks for,
+/// and the server sends, binary; `binary` corrects the label so that decoding reads them
+/// right.
+struct ResultCells {
+  let cells: PostgresRandomAccessRow
+  let binary: Bool
+
+  subscript(_ i: Int) -> PostgresCell {
+    var cell = cells[i]
+    if binary { cell.format = .binary }
+    return cell
   }
 }
 
@@ -237,6 +541,8 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
   public var host: String
   public var port: Int
   public var database: String
+  /// Seconds to wait for a connection before reporting the server unreachable.
+  public static let connectTimeout = 5
 
   /// Parses a URL; throws a message naming what is wrong.
   public init(_ text: String) throws {

@@ -20,13 +20,15 @@ struct Check: ParsableCommand {
   @Option(help: "The batch size to run the matrix with (the baseline's is 20).") var batchSize = 20
   @Option(help: "Rows per dataset.") var rows = 50_000
   @Option(parsing: .unconditional, help: "Interleaved repetitions per figure, after one warm-up.") var repetitions = 15
-  @Option(help: "Stores, comma-separated: memory, sqlite.") var store = "memory,sqlite"
+  @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "memory,sqlite"
   @Flag(help: "Compare with a baseline recorded on another machine kind.") var allowOtherMachine = false
   @Flag(help: "Exit 4 when a figure improved beyond tolerance, so that the baseline gets updated.") var failOnImprovement = false
   @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var postgres: PostgresOptions
 
   func run() throws {
     Interrupts.install()
+    try postgres.apply()
     var options = GateOptions()
     options.baselinePath = baseline
     options.update = update
@@ -39,7 +41,9 @@ struct Check: ParsableCommand {
     guard repetitions >= 3 else { throw ValidationError("--repetitions must be at least 3 (the spread needs quartiles)") }
     options.repetitions = repetitions
     options.stores = try store.split(separator: ",").map {
-      guard let s = StoreKind(rawValue: String($0)) else { throw ValidationError("unknown store '\($0)'; expected memory or sqlite") }
+      guard let s = StoreKind(rawValue: String($0)) else {
+        throw ValidationError("unknown store '\($0)'; expected memory, sqlite or postgres")
+      }
       return s
     }
     options.datasetsDirectory = datasets

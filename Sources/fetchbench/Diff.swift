@@ -7,7 +7,7 @@ struct Diff: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure what keeping a list in sync costs: incremental change sets against whole-list diffs and refetching, on banks.")
 
-  @Option(help: "Stores, comma-separated: memory, sqlite.") var store = "memory,sqlite"
+  @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "memory,sqlite"
   @Option(help: "Row counts, comma-separated; missing datasets are generated.") var rows = String(DatasetKind.defaultRows)
   @Option(name: .customLong("k"), help: "Transaction sizes (changed objects), comma-separated.") var k = "1,10,100,1000,10000"
   @Flag(help: "Skip the 10% edit (10% deleted, 10% inserted, 2% re-sorted).") var noEdit = false
@@ -20,9 +20,11 @@ struct Diff: ParsableCommand {
   @Flag(help: "memory and SQLite, k = 1 and 100, one list, 3 repetitions: a first look in about a minute.") var quick = false
   @Option(help: "Output folder (default: results/diff/runs/<UTC timestamp>, copied to results/diff/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var postgres: PostgresOptions
 
   func run() throws {
     Interrupts.install()
+    try postgres.apply()
     var options = RunOptions.diff()
     func list(_ s: String) -> [String] { s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
     func ints(_ s: String, _ name: String) throws -> [Int] {
@@ -34,7 +36,7 @@ struct Diff: ParsableCommand {
       }
     }
     options.stores = try list(store).map {
-      guard let s = StoreKind(rawValue: $0) else { throw ValidationError("unknown store '\($0)'; expected memory or sqlite") }
+      guard let s = StoreKind(rawValue: $0) else { throw ValidationError("unknown store '\($0)'; expected memory, sqlite or postgres") }
       return s
     }
     options.rows = try ints(rows, "rows")

@@ -15,7 +15,10 @@ struct Fetch: ParsableCommand {
       """)
 
   @Option(help: "banks or wells.") var dataset = "banks"
-  @Option(help: "memory, sqlite, or postgres (FETCHBENCH_POSTGRES_URL, default the private server of scripts/postgres; the dataset is loaded by COPY when missing).") var store = "sqlite"
+  @Option(
+    help:
+      "memory, sqlite, or postgres (FETCHBENCH_POSTGRES_URL, default the private server of scripts/postgres; the dataset is loaded by COPY when missing)."
+  ) var store = "sqlite"
   @Option(help: "Entity to fetch (default: FailedBankInfo for banks, Well for wells).") var entity: String?
   @Option(help: "Sort descriptors, e.g. 'details.closeDate desc, name asc' (default: the dataset's).")
   var sort: String?
@@ -33,9 +36,11 @@ struct Fetch: ParsableCommand {
   @Option(parsing: .unconditional, help: "Dataset rows.") var rows = DatasetKind.defaultRows
   @Option(help: "Dataset seed.") var seed: UInt64 = 1
   @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var postgres: PostgresOptions
   @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []
 
   func run() throws {
+    try postgres.apply()
     guard let kind = DatasetKind(rawValue: dataset) else {
       throw ValidationError(DatasetError.unknownDataset(dataset).description)
     }

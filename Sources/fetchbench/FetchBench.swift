@@ -1,5 +1,6 @@
 import ArgumentParser
 import Datasets
+import FetchBenchKit
 import Foundation
 
 @main
@@ -28,5 +29,26 @@ enum Interrupts {
       source.resume()
       sources.append(source)
     }
+  }
+}
+
+/// `--postgres-url` for every command that can use the PostgreSQL store. It is handed on
+/// through FETCHBENCH_POSTGRES_URL, so that the per-case child processes use it too.
+struct PostgresOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "PostgreSQL server for --store postgres: postgres://user[:password]@host[:port]/database.",
+      discussion: "Default: FETCHBENCH_POSTGRES_URL, else the private server of `scripts/postgres start` (127.0.0.1:55432)."))
+  var postgresURL: String?
+
+  /// Validates the URL and exports it to child processes.
+  func apply() throws {
+    guard let postgresURL else { return }
+    do {
+      _ = try PostgresLocation.url(postgresURL)
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
+    setenv("FETCHBENCH_POSTGRES_URL", postgresURL, 1)
   }
 }

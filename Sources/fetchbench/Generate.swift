@@ -1,5 +1,6 @@
 import ArgumentParser
 import Datasets
+import FetchBenchKit
 import Foundation
 
 struct Generate: ParsableCommand {
@@ -29,9 +30,18 @@ struct Generate: ParsableCommand {
   @Flag(help: "Keep datasets that already exist and are in the manifest.")
   var ifMissing = false
 
+  @Option(help: "Also load the datasets into this store: postgres (by COPY, with the same tables, columns and indexes).")
+  var store: String?
+
+  @OptionGroup var postgres: PostgresOptions
+
   func run() throws {
     Interrupts.install()
-    let request = try makeRequest()
+    try postgres.apply()
+    if let store, store != "postgres" { throw ValidationError("--store: '\(store)' cannot be loaded into; expected postgres") }
+    var request = try makeRequest()
+    // PostgreSQL is loaded from the SQLite file.
+    if store != nil { request.writeSQLite = true }
     let progress = ProgressLine()
     let results: [GeneratedDataset]
     do {
@@ -55,6 +65,18 @@ struct Generate: ParsableCommand {
       print(
         "  dataset sha256 \(r.entry.sha256)"
           + (r.verifiedAgainstManifest ? " (matches the manifest)" : " (added to the manifest)"))
+    }
+    guard store != nil else { return }
+    for r in results {
+      let location = DatasetLocation(
+        kind: r.kind, rows: request.rows, seed: request.seed, directory: request.outDirectory, indexes: request.indexes)
+      do {
+        let url = try PostgresLocation.url(nil)
+        let seconds = try PostgresLoader.load(location, into: url, force: true)
+        print("\(r.kind.rawValue): loaded into \(url) by COPY in \(String(format: "%.2f", seconds)) s (tables, indexes, ANALYZE)")
+      } catch {
+        throw ValidationError(String(describing: error))
+      }
     }
   }
 

@@ -8,7 +8,7 @@ struct Run: ParsableCommand {
     abstract: "Measure full fetch against batched faulting, per store and dataset, and write CSV, JSON and a Markdown report.")
 
   @Option(help: "Datasets: banks, wells, or all (comma-separated).") var dataset = "all"
-  @Option(help: "Stores, comma-separated: memory, sqlite.") var store = "memory,sqlite"
+  @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "memory,sqlite"
   @Option(help: "Modes, comma-separated: full, batched.") var mode = "full,batched"
   @Option(help: "Batch sizes to sweep, comma-separated.") var batchSize = "20"
   @Option(help: "Row counts, comma-separated; missing datasets are generated.") var rows = String(DatasetKind.defaultRows)
@@ -18,9 +18,11 @@ struct Run: ParsableCommand {
   @Flag(help: "Banks only, no index variant, four scenarios, 3 repetitions: a first look in under two minutes.") var quick = false
   @Option(help: "Output folder (default: results/runs/<UTC timestamp>, copied to results/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var postgres: PostgresOptions
 
   func run() throws {
     Interrupts.install()
+    try postgres.apply()
     var options = RunOptions()
     func list(_ s: String) -> [String] { s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
     func ints(_ s: String, _ name: String) throws -> [Int] {
@@ -37,7 +39,7 @@ struct Run: ParsableCommand {
         return k
       }
     options.stores = try list(store).map {
-      guard let s = StoreKind(rawValue: $0) else { throw ValidationError("unknown store '\($0)'; expected memory or sqlite") }
+      guard let s = StoreKind(rawValue: $0) else { throw ValidationError("unknown store '\($0)'; expected memory, sqlite or postgres") }
       return s
     }
     options.modes = try list(mode).map {

@@ -40,13 +40,7 @@ final class EngineFixture: Sendable {
   /// `scripts/postgres start` runs, or FETCHBENCH_POSTGRES_URL's), when it is reachable.
   static let postgresDatabase: (url: PostgresURL?, problem: String?) = {
     do {
-      let server = try PostgresLocation.url(nil)
-      let admin = try PostgresAdmin(url: server)
-      let name = "fetchbench_test_\(getpid())"
-      try admin.execute("DROP DATABASE IF EXISTS \(name)")
-      try admin.execute("CREATE DATABASE \(name)")
-      var url = server
-      url.database = name
+      let url = try TestDatabases.create("engine")
       for kind in DatasetKind.allCases {
         try PostgresLoader.load(
           DatasetLocation(kind: kind, rows: EngineFixture.rows, seed: 5, directory: EngineFixture.shared.folder, indexes: []), into: url)
@@ -66,6 +60,38 @@ final class EngineFixture: Sendable {
       Issue.record("PostgreSQL is required (FETCHBENCH_REQUIRE_POSTGRES=1) but unavailable: \(postgres.problem ?? "")")
     }
     return false
+  }
+}
+
+/// Databases of this test process on the PostgreSQL server (`scripts/postgres start`'s, or
+/// FETCHBENCH_POSTGRES_URL's), named `fbt_<pid>_<name>`. Databases of test processes that
+/// are gone are dropped first, so runs do not pile them up.
+enum TestDatabases {
+  static let prefix = "fbt_\(getpid())_"
+  private static let cleaned: Result<PostgresURL, any Error> = Result {
+    let server = try PostgresLocation.url(nil)
+    let admin = try PostgresAdmin(url: server)
+    for name in try admin.column("SELECT datname FROM pg_database WHERE datname LIKE 'fbt\\_%' OR datname LIKE 'fetchbench\\_test\\_%'") {
+      let pid = name.split(separator: "_").dropFirst(name.hasPrefix("fbt_") ? 1 : 2).first.flatMap { Int32($0) }
+      if let pid, pid != getpid(), kill(pid, 0) != 0 { try? admin.execute("DROP DATABASE IF EXISTS \(name)") }
+    }
+    return server
+  }
+
+  /// A fresh database (from `template` when given), returned as a URL.
+  static func create(_ name: String, template: String? = nil) throws -> PostgresURL {
+    var url = try cleaned.get()
+    let admin = try PostgresAdmin(url: url)
+    try admin.execute("DROP DATABASE IF EXISTS \(prefix + name)")
+    try admin.execute("CREATE DATABASE \(prefix + name)\(template.map { " TEMPLATE \(prefix + $0)" } ?? "")")
+    url.database = prefix + name
+    return url
+  }
+
+  /// Drops a database of this process; one still in use stays until a later run.
+  static func drop(_ name: String) {
+    guard let url = try? cleaned.get(), let admin = try? PostgresAdmin(url: url) else { return }
+    try? admin.execute("DROP DATABASE IF EXISTS \(prefix + name)")
   }
 }
 

@@ -21,6 +21,12 @@ public struct StoreCounters: Sendable, Equatable {
   public var queries = 0
   /// Rows turned into `FetchedObject`s.
   public var rowsMaterialized = 0
+  /// Requests sent to a server and answered (0 for embedded stores): statements, and
+  /// transaction control (BEGIN, COMMIT) when writing.
+  public var roundTrips = 0
+  /// Result bytes received from a server (0 for embedded stores): the DataRow messages,
+  /// as on the wire (header, column count, a length and the bytes per column).
+  public var bytesReceived = 0
   public init() {}
 }
 

@@ -1,0 +1,194 @@
+import Datasets
+import FetchedResults
+import Foundation
+import PostgresStore
+import SQLQueries
+
+/// The PostgreSQL floor (`postgres-raw`): the store's own statements timed by the server
+/// (EXPLAIN ANALYZE: execution without the network or a client) and fetched by `psql`
+/// (libpq, nothing on top: `\timing` around each statement, rows discarded), plus what a
+/// batch fault costs: one round trip, and the batch size at which a scroll-through stops
+/// being dominated by round trips.
+enum PostgresFloor {
+  /// IDs scrolled through per batch size in the round-trip sweep: enough for a stable
+  /// per-row figure, few enough that batch size 1 (one round trip per row) stays seconds.
+  static let sweepRows = 20_000
+  static let sweepBatchSizes = [1, 5, 20, 100, 1_000]
+
+  static func measure(_ spec: CaseSpec) throws -> CaseResult {
+    let model = DatasetModels.model(for: spec.dataset)
+    let request = try DatasetModels.defaultRequest(for: spec.dataset, batchSize: spec.batchSize).resolve(in: model)
+    let sql = SQLBuilder(request, dialect: .postgres)
+    guard sql.arguments.isEmpty else { throw HarnessError.invalidArgument("the floor runs requests without predicates") }
+    // Opening loads the dataset when the server does not have it, and checks the schema.
+    guard let store = try spec.location.open(.postgres) as? PostgresStore else {
+      throw HarnessError.invalidArgument("the PostgreSQL floor needs the PostgreSQL store")
+    }
+    let ids = try store.fetchIDs(request)
+    let batch = Array(ids.prefix(spec.batchSize))
+    let arrayLiteral = { (ids: ArraySlice<Int64>) in "'{\(ids.map(String.init).joined(separator: ","))}'::bigint[]" }
+    let batchQuery = sql.rowsByIDArrayQuery(parameter: 1).replacingOccurrences(of: "$1", with: arrayLiteral(batch[...]))
+    let reps = spec.warmups + spec.repetitions
+
+    // 1. The server's own time for each statement.
+    var serverIDs: [Double] = []
+    var serverFull: [Double] = []
+    var serverBatch: [Double] = []
+    for rep in 0..<reps {
+      let a = try explainAnalyze(store, sql.idQuery)
+      let b = try explainAnalyze(store, sql.fullQuery)
+      let c = try explainAnalyze(store, batchQuery)
+      guard rep >= spec.warmups else { continue }
+      serverIDs.append(a)
+      serverFull.append(b)
+      serverBatch.append(c)
+    }
+
+    // 2. psql fetching the same statements; a scroll-through is every batch statement.
+    let psqlIDs = try Psql.time(store.url, statement: sql.idQuery, times: reps).dropFirst(spec.warmups)
+    let psqlFull = try Psql.time(store.url, statement: sql.fullQuery, times: reps).dropFirst(spec.warmups)
+    var scroll: [String] = []
+    var start = 0
+    while start < ids.count {
+      let end = min(ids.count, start + spec.batchSize)
+      scroll.append(sql.rowsByIDArrayQuery(parameter: 1).replacingOccurrences(of: "$1", with: arrayLiteral(ids[start..<end])))
+      start = end
+    }
+    var psqlScroll: [Double] = []
+    for rep in 0..<reps {
+      let t = try Psql.time(store.url, statements: scroll).reduce(0, +)
+      if rep >= spec.warmups { psqlScroll.append(t) }
+    }
+
+    // 3. One round trip (an empty statement through the store's connection), and the batch
+    // fault's cost by batch size: time per row = roundTrip/b + perRow, fitted over the sweep.
+    var roundTrip: [Double] = []
+    for _ in 0..<(spec.repetitions * 200) {
+      let t0 = Clock.wallNanos
+      try store.ping()
+      roundTrip.append(Double(Clock.wallNanos - t0) / 1e3)
+    }
+    let sweepIDs = Array(ids.prefix(sweepRows))
+    var perRowByBatch: [(b: Int, us: Double)] = []
+    var measurements: [Measurement] = []
+    for b in sweepBatchSizes {
+      var samples: [Double] = []
+      for rep in 0..<reps {
+        let t0 = Clock.wallNanos
+        var s = 0
+        while s < sweepIDs.count {
+          let e = min(sweepIDs.count, s + b)
+          blackHole(try store.fetchObjects(request, ids: sweepIDs[s..<e]))
+          s = e
+        }
+        if rep >= spec.warmups { samples.append(Double(Clock.wallNanos - t0) / 1e3 / Double(sweepIDs.count)) }
+      }
+      let summary = Summary(samples)
+      perRowByBatch.append((b, summary.median))
+      measurements.append(Measurement(metric: "sweep_b\(b)_us_per_row", unit: "us", summary: summary))
+    }
+    // Least squares of us-per-row against 1/b: the slope is the fixed cost of a batch fault
+    // (the round trip and statement), the intercept the cost of a row.
+    let xs: [Double] = perRowByBatch.map { 1 / Double($0.b) }
+    let ys: [Double] = perRowByBatch.map(\.us)
+    let mx: Double = xs.reduce(0, +) / Double(xs.count)
+    let my: Double = ys.reduce(0, +) / Double(ys.count)
+    var sxy = 0.0
+    var sxx = 0.0
+    for (x, y) in zip(xs, ys) {
+      sxy += (x - mx) * (y - my)
+      sxx += (x - mx) * (x - mx)
+    }
+    let slope: Double = sxy / sxx
+    let intercept: Double = my - slope * mx
+    let crossover: Double = intercept > 0 ? slope / intercept : 0
+    func fixed(_ m: String, _ unit: String, _ v: Double) -> Measurement { Measurement(metric: m, unit: unit, summary: Summary([v])) }
+    measurements += [
+      Measurement(metric: "floor_server_ids_ms", unit: "ms", summary: Summary(serverIDs)),
+      Measurement(metric: "floor_server_full_ms", unit: "ms", summary: Summary(serverFull)),
+      Measurement(metric: "floor_server_batch_ms", unit: "ms", summary: Summary(serverBatch)),
+      Measurement(metric: "floor_ids_ms", unit: "ms", summary: Summary(Array(psqlIDs))),
+      Measurement(metric: "floor_full_ms", unit: "ms", summary: Summary(Array(psqlFull))),
+      Measurement(metric: "floor_scroll_ms", unit: "ms", summary: Summary(psqlScroll)),
+      Measurement(metric: "round_trip_us", unit: "us", summary: Summary(roundTrip)),
+      fixed("batch_fault_fixed_us", "us", slope),
+      fixed("row_cost_us", "us", intercept),
+      // Below this batch size the fixed cost per batch outweighs its rows' cost.
+      fixed("round_trip_batch_size", "rows", crossover),
+    ]
+    return CaseResult(spec: spec, measurements: measurements, error: nil)
+  }
+
+  /// The server's planning plus execution time of `sql`, in ms.
+  static func explainAnalyze(_ store: PostgresStore, _ sql: String) throws -> Double {
+    let plan = try store.scalarText("EXPLAIN (ANALYZE, FORMAT JSON) \(sql)")
+    guard let data = plan?.data(using: .utf8),
+      let json = try JSONSerialization.jsonObject(with: data) as? [[String: Any]],
+      let top = json.first,
+      let execution = top["Execution Time"] as? Double
+    else { throw HarnessError.invalidArgument("EXPLAIN ANALYZE gave no execution time for \(sql)") }
+    return execution + ((top["Planning Time"] as? Double) ?? 0)
+  }
+}
+
+/// `psql` as the floor's client: statements from a script, `\timing` on, rows to /dev/null.
+enum Psql {
+  static var executable: String? {
+    ["/usr/bin/psql", "/usr/lib/postgresql/15/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Runs `statement` `times` times in one psql session; its `\timing` figure for each, ms.
+  static func time(_ url: PostgresURL, statement: String, times: Int) throws -> [Double] {
+    try time(url, statements: Array(repeating: statement, count: times))
+  }
+
+  /// Runs `statements` in one psql session; its `\timing` figure for each, in ms.
+  static func time(_ url: PostgresURL, statements: [String]) throws -> [Double] {
+    guard let psql = executable else { throw HarnessError.invalidArgument("psql is not installed (Debian: postgresql-client-15)") }
+    let script = NSTemporaryDirectory() + "fetchbench-psql-\(getpid()).sql"
+    defer { try? FileManager.default.removeItem(atPath: script) }
+    var text = "\\timing on\n\\o /dev/null\n"
+    for s in statements { text += s + ";\n" }
+    try text.write(toFile: script, atomically: true, encoding: .utf8)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: psql)
+    var env = ProcessInfo.processInfo.environment
+    if let password = url.password { env["PGPASSWORD"] = password }
+    p.environment = env
+    p.arguments = [
+      "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", url.host, "-p", String(url.port), "-U", url.user, "-d", url.database, "-f", script,
+    ]
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let errText = UncheckedSendableBox(Data())
+    let drained = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      errText.value = err.fileHandleForReading.readDataToEndOfFile()
+      drained.signal()
+    }
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    drained.wait()
+    guard p.terminationStatus == 0 else {
+      throw HarnessError.invalidArgument("psql failed: \(String(decoding: errText.value, as: UTF8.self))")
+    }
+    // "Time: 12.345 ms", or "Time: 1234.567 ms (00:01.235)" past a second.
+    let times = String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { line -> Double? in
+      guard line.hasPrefix("Time: ") else { return nil }
+      return Double(line.dropFirst(6).split(separator: " ").first ?? "")
+    }
+    guard times.count == statements.count else {
+      throw HarnessError.invalidArgument("psql reported \(times.count) timings for \(statements.count) statements")
+    }
+    return times
+  }
+}
+
+/// A value written by one thread and read by another after a semaphore.
+final class UncheckedSendableBox<T>: @unchecked Sendable {
+  var value: T
+  init(_ value: T) { self.value = value }
+}
