@@ -87,8 +87,18 @@ public final class PostgresStore: Store {
     listenContext?.stop()
     try? connection.close().wait()
     connection = try Self.connect(url, logger: logger)
+    // Prepared statements belong to the old session (and postgres-nio would send them to
+    // the closed connection, which never answers).
+    prepared = [:]
     try listen()
     return try pollChanges()
+  }
+
+  /// The server process serving this store's connection (`pg_backend_pid()`).
+  public func backendPID() throws -> Int {
+    let out = UncheckedBox(0)
+    try run("SELECT pg_backend_pid()", []) { row in out.value = Int(try row[0].decode(Int32.self)) }
+    return out.value
   }
 
   /// Whether the connection is closed (dropped by the server or the network).
@@ -164,6 +174,9 @@ public final class PostgresStore: Store {
     _ sql: String, _ arguments: [Value], ids: [Int64]? = nil,
     onRow: @escaping (ResultCells) throws -> Void
   ) throws {
+    // postgres-nio 1.33 never completes a query sent on a connection the server has closed
+    // (its future is left pending), so a dropped connection is checked for first.
+    guard !connection.isClosed else { throw PostgresStoreError.disconnected(url) }
     let box = UncheckedBox(onRow)
     let bytes = UncheckedBox(0)
     counters.roundTrips += 1
@@ -568,6 +581,7 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
   case unreachable(PostgresURL, String)
   case schemaMismatch(PostgresURL, String)
   case query(PostgresURL, String, String)
+  case disconnected(PostgresURL)
 
   public var description: String {
     switch self {
@@ -576,6 +590,7 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
       "cannot connect to PostgreSQL at \(u.host):\(u.port) (database \(u.database)): \(m). Is the server running? `scripts/postgres start` starts a private one."
     case .schemaMismatch(let u, let m): "\(u) does not have the expected schema: \(m)"
     case .query(let u, let m, let sql): "\(u): query failed: \(m)\(sql.isEmpty ? "" : " (\(sql))")"
+    case .disconnected(let u): "the connection to PostgreSQL at \(u.host):\(u.port) was closed (server restart or network); reconnect"
     }
   }
 }

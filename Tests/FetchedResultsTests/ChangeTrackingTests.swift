@@ -121,20 +121,21 @@ final class TrackingFixture: Sendable {
 
 private let copies = Mutex(0)
 
+/// A private PostgreSQL copy of the fixture (a database made from the template).
+func postgresCopy() throws -> PostgresURL {
+  let template = try TrackingFixture.postgresTemplate.get()
+  let n = copies.withLock { n in
+    n += 1
+    return n
+  }
+  return try TestDatabases.create("copy\(n)", template: template)
+}
+
 /// A fresh store over a private copy of the fixture, so that writes stay in the test.
 func writableStore(_ type: String) throws -> any Store {
   let model = DatasetModels.banks
   if type == "memory" { return try MemoryStore.load(fromSQLite: TrackingFixture.shared.path, model: model) }
-  if type == "postgres" {
-    let template = try TrackingFixture.postgresTemplate.get()
-    let n = copies.withLock { n in
-      n += 1
-      return n
-    }
-    // The copy before last is closed by now (stores live for one seed); drop it.
-    if n > 2 { TestDatabases.drop("copy\(n - 2)") }
-    return try PostgresStore(url: try TestDatabases.create("copy\(n)", template: template), model: model)
-  }
+  if type == "postgres" { return try PostgresStore(url: try postgresCopy(), model: model) }
   let copy = TestSupport.temporaryFolder("write") + "/db.sqlite"
   try FileManager.default.copyItem(atPath: TrackingFixture.shared.path, toPath: copy)
   return try SQLiteStore(path: copy, model: model)
@@ -427,5 +428,90 @@ extension ChangeTracking {
     let d = ListDiff.diff(from: a, to: b)
     #expect(d.sectionDeletes == [1] && d.sectionInserts.map(\.index) == [1])
     #expect(try BatchUpdateValidator.apply(d, to: a).sameRows(as: b))
+  }
+}
+
+/// Changes committed by other connections reach a controller through the change log, in
+/// order, once each; what a failed transaction wrote is seen by no one; an observer whose
+/// connection dropped reconnects and catches up on what it missed.
+@Suite struct PostgresChanges {
+  func stores() throws -> (writer: PostgresStore, reader: PostgresStore)? {
+    guard EngineFixture.shared.postgresAvailable() else { return nil }
+    let url = try postgresCopy()
+    return (try PostgresStore(url: url, model: DatasetModels.banks), try PostgresStore(url: url, model: DatasetModels.banks))
+  }
+
+  @Test func anotherConnectionsCommitsReachTheController() throws {
+    guard let (writer, reader) = try stores() else { return }
+    let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: reader)
+    let recorder = Recorder()
+    controller.delegate = recorder
+    try controller.performFetch()
+    var mirror = controller.snapshot()
+    var bank = try BankWriter(store: writer, seed: 11)
+    var sequences: [Int] = []
+    for step in 0..<12 {
+      let t = try writer.commit(bank.transaction(big: step == 5).ops)
+      sequences.append(t.sequence)
+    }
+    #expect(recorder.changes.isEmpty, "nothing arrives before the reader polls")
+    // The writer's commits notified the channel: the wait returns at once and delivers all.
+    let delivered = try reader.waitForChanges(timeout: 5)
+    #expect(delivered == 12)
+    #expect(sequences == Array(1...12))
+    #expect(reader.deliveredSequence == 12)
+    #expect(controller.trackingStats.transactions == 12, "each transaction applied once")
+    let seen = recorder.changes.compactMap { $0.transactions?.lowerBound }
+    #expect(seen == seen.sorted() && Set(seen).count == seen.count && seen.allSatisfy { (1...12).contains($0) })
+    for c in recorder.changes { mirror = try BatchUpdateValidator.apply(c, to: mirror) }
+    let fresh = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: writer)
+    try fresh.performFetch()
+    #expect(mirror.sameRows(as: fresh.snapshot()))
+    #expect(try reader.pollChanges() == 0, "nothing is delivered twice")
+  }
+
+  @Test func aFailedTransactionLeavesNothing() throws {
+    guard let (writer, reader) = try stores() else { return }
+    let bank = try BankWriter(store: writer, seed: 12)
+    let (info, details) = bank.live.min { $0.key < $1.key }!
+    let before = try writer.fetchObjects(try FetchRequest(entityName: "FailedBankDetails").resolve(in: writer.model), ids: [details])
+    #expect(throws: (any Error).self) {
+      try writer.commit([
+        .update(entity: "FailedBankDetails", id: details, values: ["closeDate": .date(0)]),
+        .delete(entity: "FailedBankInfo", id: 999_999_999),
+      ])
+    }
+    let after = try writer.fetchObjects(try FetchRequest(entityName: "FailedBankDetails").resolve(in: writer.model), ids: [details])
+    #expect(after == before, "the update was rolled back")
+    #expect(try reader.pollChanges() == 0 && reader.deliveredSequence == 0, "nothing was logged")
+    // The connection is usable afterwards, and the next commit is number 1.
+    let t = try writer.commit([.update(entity: "FailedBankInfo", id: info, values: ["name": .string("After")])])
+    #expect(t.sequence == 1)
+  }
+
+  @Test func aDroppedObserverReconnectsAndCatchesUp() throws {
+    guard let (writer, reader) = try stores() else { return }
+    let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: reader)
+    let recorder = Recorder()
+    controller.delegate = recorder
+    try controller.performFetch()
+    var mirror = controller.snapshot()
+    var bank = try BankWriter(store: writer, seed: 13)
+    try writer.commit(bank.transaction(big: false).ops)
+    #expect(try reader.pollChanges() == 1)
+    // The server ends the reader's session, as a restart or a network cut would.
+    let admin = try PostgresAdmin(url: writer.url)
+    try admin.execute("SELECT pg_terminate_backend(\(try reader.backendPID()))")
+    for _ in 0..<100 where !reader.isDisconnected { usleep(10_000) }
+    #expect(reader.isDisconnected)
+    for _ in 0..<3 { try writer.commit(bank.transaction(big: false).ops) }
+    #expect(throws: PostgresStoreError.self) { try reader.pollChanges() }
+    #expect(try reader.reconnect() == 3, "the three missed transactions, once each")
+    #expect(try reader.pollChanges() == 0)
+    #expect(reader.deliveredSequence == 4)
+    for c in recorder.changes { mirror = try BatchUpdateValidator.apply(c, to: mirror) }
+    let fresh = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: writer)
+    try fresh.performFetch()
+    #expect(mirror.sameRows(as: fresh.snapshot()))
   }
 }

@@ -65,7 +65,8 @@ final class EngineFixture: Sendable {
 
 /// Databases of this test process on the PostgreSQL server (`scripts/postgres start`'s, or
 /// FETCHBENCH_POSTGRES_URL's), named `fbt_<pid>_<name>`. Databases of test processes that
-/// are gone are dropped first, so runs do not pile them up.
+/// are gone are dropped first, and this process's own at its exit (tests run in parallel, so
+/// a database is not dropped while tests may still use it).
 enum TestDatabases {
   static let prefix = "fbt_\(getpid())_"
   private static let cleaned: Result<PostgresURL, any Error> = Result {
@@ -75,6 +76,7 @@ enum TestDatabases {
       let pid = name.split(separator: "_").dropFirst(name.hasPrefix("fbt_") ? 1 : 2).first.flatMap { Int32($0) }
       if let pid, pid != getpid(), kill(pid, 0) != 0 { try? admin.execute("DROP DATABASE IF EXISTS \(name)") }
     }
+    atexit { TestDatabases.dropAll() }
     return server
   }
 
@@ -88,10 +90,15 @@ enum TestDatabases {
     return url
   }
 
-  /// Drops a database of this process; one still in use stays until a later run.
-  static func drop(_ name: String) {
+  /// Drops every database of this process (at exit: connections still open are ended).
+  static func dropAll() {
     guard let url = try? cleaned.get(), let admin = try? PostgresAdmin(url: url) else { return }
-    try? admin.execute("DROP DATABASE IF EXISTS \(prefix + name)")
+    for name
+      in (try? admin.column("SELECT datname FROM pg_database WHERE datname LIKE '\(prefix.replacingOccurrences(of: "_", with: "\\_"))%'"))
+      ?? []
+    {
+      try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
   }
 }
 
