@@ -297,4 +297,5 @@ final class LockedBox<T>: @unchecked Sendable {
   init(_ v: T) { value = v }
   func set(_ v: T) { lock.withLock { value = v } }
   func get() -> T { lock.withLock { value } }
+  func mutate(_ body: (inout T) -> Void) { lock.withLock { body(&value) } }
 }

@@ -2,6 +2,7 @@ import Datasets
 import FetchedResults
 import Foundation
 import GRDB
+import GRDBSQLite
 import PostgresStore
 
 /// Where the PostgreSQL store lives: `--postgres-url`, else `FETCHBENCH_POSTGRES_URL`, else the
@@ -38,37 +39,30 @@ public enum PostgresLoader {
         location.sqlitePath, hint: "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows)")
     }
     let t0 = Clock.wallNanos
-    var config = Configuration()
-    config.readonly = true
-    config.busyMode = .timeout(10)
-    let source = try DatabaseQueue(path: location.sqlitePath, configuration: config)
     try admin.execute("DELETE FROM fetchbench_meta WHERE dataset = '\(location.kind.rawValue)'")
     for table in location.kind.tables.reversed() { try admin.execute("DROP TABLE IF EXISTS \(table.name) CASCADE") }
-    for table in location.kind.tables {
-      try admin.execute(table.postgresCreateSQL)
-      let columns = table.columns.map(\.name)
-      let types = table.columns.map(\.type)
-      try source.read { db in
-        let statement = try db.makeStatement(sql: "SELECT \(columns.joined(separator: ",")) FROM \(table.name) ORDER BY id")
-        let cursor = try Row.fetchCursor(statement)
-        try admin.copy(table: table.name, columns: columns) { emit in
-          while let row = try cursor.next() {
-            var fields: [String] = []
-            fields.reserveCapacity(types.count)
-            for (i, t) in types.enumerated() {
-              let v: DatabaseValue = row[i]
-              switch (v.storage, t) {
-              case (.null, _): fields.append("\\N")
-              case (.int64(let x), _): fields.append(String(x))
-              case (.double(let x), _): fields.append("\(x)")
-              case (.string(let s), _): fields.append(PostgresAdmin.field(s))
-              case (.blob, _): fields.append("\\N")
-              }
-            }
-            emit(fields.joined(separator: "\t"))
-          }
+    // Columns first, constraints after the data: one index build per key instead of 244k
+    // insertions, and foreign keys checked in one join instead of a trigger per row.
+    for table in location.kind.tables { try admin.execute(table.postgresCreateSQL) }
+    // The tables are copied in parallel, each by its own reader and psql.
+    let failures = LockedBox<[any Error]>([])
+    let shared = UncheckedSendableBox(admin)  // only its URL is used by copy
+    let path = location.sqlitePath
+    let threads = location.kind.tables.map { table in
+      let thread = Thread {
+        do {
+          try copyTable(table, from: path, to: shared.value)
+        } catch {
+          failures.mutate { $0.append(error) }
         }
       }
+      thread.start()
+      return thread
+    }
+    while threads.contains(where: { !$0.isFinished }) { usleep(1_000) }
+    if let error = failures.get().first { throw error }
+    for table in location.kind.tables {
+      for statement in table.postgresConstraintSQL { try admin.execute(statement) }
     }
     for index in location.indexes {
       guard let table = location.kind.tables.first(where: { $0.column(index) != nil }) else {
@@ -87,19 +81,63 @@ public enum PostgresLoader {
   }
 }
 
+extension PostgresLoader {
+  /// Streams one table from the SQLite file into COPY text, bytes appended directly.
+  static func copyTable(_ table: TableSchema, from path: String, to admin: PostgresAdmin) throws {
+    var config = Configuration()
+    config.readonly = true
+    config.busyMode = .timeout(10)
+    let source = try DatabaseQueue(path: path, configuration: config)
+    let columns = table.columns.map(\.name)
+    try source.read { db in
+      let statement = try db.makeStatement(sql: "SELECT \(columns.joined(separator: ",")) FROM \(table.name) ORDER BY id")
+      let raw = statement.sqliteStatement
+      try admin.copy(table: table.name, columns: columns) { emit in
+        var done = false
+        while !done {
+          // Rows go out in runs of 256 per call, read through the C API.
+          emit { out in
+            for _ in 0..<256 {
+              guard sqlite3_step(raw) == SQLITE_ROW else {
+                done = true
+                return
+              }
+              for i in 0..<Int32(columns.count) {
+                if i > 0 { out.append(0x09) }
+                switch sqlite3_column_type(raw, i) {
+                case SQLITE_NULL: out += [0x5C, UInt8(ascii: "N")]
+                case SQLITE_INTEGER: out += String(sqlite3_column_int64(raw, i)).utf8
+                // Swift's shortest round-trip form: PostgreSQL reads back the same double.
+                case SQLITE_FLOAT: out += sqlite3_column_double(raw, i).description.utf8
+                default: PostgresAdmin.appendField(String(cString: sqlite3_column_text(raw, i)), to: &out)
+                }
+              }
+              out.append(0x0A)
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 extension TableSchema {
-  /// The `CREATE TABLE` statement for PostgreSQL: the same columns, BIGINT and DOUBLE PRECISION.
+  /// The `CREATE TABLE` statement for PostgreSQL: the same columns, BIGINT and DOUBLE
+  /// PRECISION, without keys (`postgresConstraintSQL` adds them after the data).
   public var postgresCreateSQL: String {
     let defs = columns.map { c -> String in
-      if c.name == "id" { return "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY" }
+      if c.name == "id" { return "id BIGINT GENERATED BY DEFAULT AS IDENTITY" }
       let type = c.type == .text ? "TEXT" : (c.type == .integer ? "BIGINT" : "DOUBLE PRECISION")
-      var d = "\(c.name) \(type)"
-      if !c.nullable { d += " NOT NULL" }
-      if c.unique { d += " UNIQUE" }
-      if let r = c.references { d += " REFERENCES \(r)" }
-      return d
+      return "\(c.name) \(type)\(c.nullable ? "" : " NOT NULL")"
     }
     return "CREATE TABLE \(name) (\(defs.joined(separator: ", ")))"
+  }
+
+  /// The primary key, unique and foreign-key constraints, to run once the data is in.
+  public var postgresConstraintSQL: [String] {
+    ["ALTER TABLE \(name) ADD PRIMARY KEY (id)"]
+      + columns.filter(\.unique).map { "ALTER TABLE \(name) ADD UNIQUE (\($0.name))" }
+      + columns.compactMap { c in c.references.map { "ALTER TABLE \(name) ADD FOREIGN KEY (\(c.name)) REFERENCES \($0)" } }
   }
 }
 

@@ -52,8 +52,9 @@ public final class PostgresAdmin {
   /// Streams rows into `table` with `COPY … FROM STDIN` (text format) through `psql`, so that
   /// no Swift concurrency thread is blocked (postgres-nio's COPY is async-only, and waiting
   /// for a task from a thread of the cooperative pool can deadlock it). `rows` is called with
-  /// a sink that takes one row's fields in COPY text form (`\N` for NULL).
-  public func copy(table: String, columns: [String], rows: (_ emit: (String) -> Void) throws -> Void) throws {
+  /// a sink; each call appends rows in COPY text form (tab-separated, `\N` for NULL, one
+  /// per line) to the buffer it is given, which is sent once it holds a megabyte.
+  public func copy(table: String, columns: [String], rows: (_ emit: ((inout [UInt8]) -> Void) -> Void) throws -> Void) throws {
     let psql = ["/usr/bin/psql", "/usr/lib/postgresql/15/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
     guard let psql else { throw PostgresStoreError.query(url, "psql is not installed (Debian: postgresql-client-15)", "COPY \(table)") }
     let p = Process()
@@ -77,25 +78,39 @@ public final class PostgresAdmin {
       errorText.value = errors.fileHandleForReading.readDataToEndOfFile()
       drained.signal()
     }
-    var buffer = Data()
-    buffer.reserveCapacity(1 << 20)
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity((1 << 20) + (1 << 16))
     var writeFailed = false
-    try rows { line in
-      guard !writeFailed else { return }
-      buffer.append(contentsOf: line.utf8)
-      buffer.append(0x0A)
-      if buffer.count >= 1 << 20 {
-        do { try input.fileHandleForWriting.write(contentsOf: buffer) } catch { writeFailed = true }
-        buffer.removeAll(keepingCapacity: true)
-      }
+    func send() {
+      guard !writeFailed, !buffer.isEmpty else { return }
+      do { try input.fileHandleForWriting.write(contentsOf: buffer) } catch { writeFailed = true }
+      buffer.removeAll(keepingCapacity: true)
     }
-    if !writeFailed { try? input.fileHandleForWriting.write(contentsOf: buffer) }
+    try rows { append in
+      guard !writeFailed else { return }
+      append(&buffer)
+      if buffer.count >= 1 << 20 { send() }
+    }
+    send()
     try? input.fileHandleForWriting.close()
     p.waitUntilExit()
     drained.wait()
     guard p.terminationStatus == 0 else {
       let message = String(decoding: errorText.value, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
       throw PostgresStoreError.query(url, message.isEmpty ? "psql exited with \(p.terminationStatus)" : message, "COPY \(table)")
+    }
+  }
+
+  /// Appends `s` as a COPY text field (backslash, tab, newline and carriage return escaped).
+  public static func appendField(_ s: String, to out: inout [UInt8]) {
+    for b in s.utf8 {
+      switch b {
+      case 0x5C: out += [0x5C, 0x5C]
+      case 0x09: out += [0x5C, UInt8(ascii: "t")]
+      case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+      case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+      default: out.append(b)
+      }
     }
   }
 

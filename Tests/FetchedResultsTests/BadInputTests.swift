@@ -1,6 +1,8 @@
 import Datasets
+import FetchBenchKit
 import FetchedResults
 import Foundation
+import PostgresStore
 import SQLiteStore
 import TestSupport
 import Testing
@@ -155,5 +157,53 @@ import Testing
       return failures
     }
     #expect(failures == [])
+  }
+}
+
+/// A server that is down, an unknown user, a database without the tables, a table with the
+/// wrong column type: each a clear error naming the server and the problem.
+@Suite struct PostgresBadInput {
+  @Test func badServersAndSchemasAreClearErrors() throws {
+    guard EngineFixture.shared.postgresAvailable(), let good = EngineFixture.shared.postgres.url else { return }
+    let model = DatasetModels.banks
+    func message(_ body: () throws -> Void) -> String {
+      do {
+        try body()
+        return "no error"
+      } catch {
+        return String(describing: error)
+      }
+    }
+    // Nothing listens on port 1 of loopback: refused at once.
+    let t0 = Date()
+    let down = message { _ = try PostgresStore(url: try PostgresURL("postgres://postgres@127.0.0.1:1/fetchbench"), model: model) }
+    #expect(down.contains("cannot connect to PostgreSQL at 127.0.0.1:1") && down.contains("scripts/postgres start"), "\(down)")
+    #expect(Date().timeIntervalSince(t0) < Double(PostgresURL.connectTimeout) + 1)
+    #expect(message { _ = try PostgresURL("http://x/y") }.contains("is not a PostgreSQL URL"))
+    #expect(message { _ = try PostgresURL("postgres://u@h:5432/") }.contains("database name is missing"))
+    var nobody = good
+    nobody.user = "nobody_here"
+    let role = message { _ = try PostgresStore(url: nobody, model: model) }
+    #expect(role.contains("127.0.0.1") && role.contains("nobody_here"), "\(role)")
+    // A database without the dataset, then with a wrong column type.
+    let empty = try TestDatabases.create("empty")
+    let missing = message { _ = try PostgresStore(url: empty, model: model) }
+    #expect(missing.contains("table failed_bank_info") && missing.contains("fetchbench generate --store postgres"), "\(missing)")
+    let admin = try PostgresAdmin(url: empty)
+    for table in DatasetKind.banks.tables { try admin.execute(table.postgresCreateSQL) }
+    try admin.execute("ALTER TABLE failed_bank_details ALTER COLUMN cert TYPE TEXT")
+    let wrong = message { _ = try PostgresStore(url: empty, model: model) }
+    #expect(wrong.contains("failed_bank_details.cert is text, the model expects bigint"), "\(wrong)")
+    try admin.execute("ALTER TABLE failed_bank_details ALTER COLUMN cert TYPE BIGINT USING 0")
+    let noLog = message { _ = try PostgresStore(url: empty, model: model) }
+    #expect(noLog.contains("change log"), "\(noLog)")
+  }
+
+  @Test func theCommandLineExitsNonZeroWhenTheServerIsDown() throws {
+    let out = try TestSupport.run(["fetch", "--store", "postgres", "--postgres-url", "postgres://postgres@127.0.0.1:1/fetchbench", "--ids"])
+    #expect(out.status != 0)
+    #expect(out.stderr.contains("cannot connect to PostgreSQL at 127.0.0.1:1"), "\(out.stderr)")
+    let bad = try TestSupport.run(["fetch", "--store", "postgres", "--postgres-url", "mysql://x/y"])
+    #expect(bad.status != 0 && bad.stderr.contains("is not a PostgreSQL URL"), "\(bad.stderr)")
   }
 }
