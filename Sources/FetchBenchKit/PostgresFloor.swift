@@ -12,7 +12,7 @@ import SQLQueries
 enum PostgresFloor {
   /// IDs scrolled through per batch size in the round-trip sweep: enough for a stable
   /// per-row figure, few enough that batch size 1 (one round trip per row) stays seconds.
-  static let sweepRows = 20_000
+  static let sweepRows = 5_000
   static let sweepBatchSizes = [1, 5, 20, 100, 1_000]
 
   static func measure(_ spec: CaseSpec) throws -> CaseResult {
@@ -46,6 +46,9 @@ enum PostgresFloor {
 
     // 2. psql fetching the same statements; a scroll-through is every batch statement.
     let psqlIDs = try Psql.time(store.url, statement: sql.idQuery, times: reps).dropFirst(spec.warmups)
+    // The store fetches the IDs as one array value (see PostgresStore.fetchIDs): psql
+    // running that very statement is reported too.
+    let psqlIDArray = try Psql.time(store.url, statement: "SELECT ARRAY(\(sql.idQuery))", times: reps).dropFirst(spec.warmups)
     let psqlFull = try Psql.time(store.url, statement: sql.fullQuery, times: reps).dropFirst(spec.warmups)
     var scroll: [String] = []
     var start = 0
@@ -108,6 +111,7 @@ enum PostgresFloor {
       Measurement(metric: "floor_server_full_ms", unit: "ms", summary: Summary(serverFull)),
       Measurement(metric: "floor_server_batch_ms", unit: "ms", summary: Summary(serverBatch)),
       Measurement(metric: "floor_ids_ms", unit: "ms", summary: Summary(Array(psqlIDs))),
+      Measurement(metric: "floor_ids_array_ms", unit: "ms", summary: Summary(Array(psqlIDArray))),
       Measurement(metric: "floor_full_ms", unit: "ms", summary: Summary(Array(psqlFull))),
       Measurement(metric: "floor_scroll_ms", unit: "ms", summary: Summary(psqlScroll)),
       Measurement(metric: "round_trip_us", unit: "us", summary: Summary(roundTrip)),
