@@ -42,6 +42,7 @@ postgres-stop:
 
 # The regression gate against results/baselines/ci.json (exit 2 on a regression).
 check: build
+	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
 	$(FETCHBENCH) check
 
 # What CI runs: the tests, then the gate.

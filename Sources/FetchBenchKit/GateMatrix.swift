@@ -2,6 +2,7 @@ import Datasets
 import FetchedResults
 import Foundation
 import GRDBSQLite
+import PostgresStore
 import SQLiteStore
 
 /// The CI matrix `fetchbench check` runs: per dataset and store one child process that
@@ -80,6 +81,15 @@ public enum GateMatrix {
           GateFigure(
             name: "\(s)/\(mode)/rows_materialized", kind: .counter, value: Double(sample.counters.rowsMaterialized), unit: "count",
             tolerance: 0))
+        if kind == .postgres {
+          figures.append(
+            GateFigure(
+              name: "\(s)/\(mode)/round_trips", kind: .counter, value: Double(sample.counters.roundTrips), unit: "count", tolerance: 0))
+          figures.append(
+            GateFigure(
+              name: "\(s)/\(mode)/bytes_received", kind: .counter, value: Double(sample.counters.bytesReceived), unit: "bytes", tolerance: 0
+            ))
+        }
         figures.append(
           GateFigure(name: "\(s)/\(mode)/heap_live_bytes", kind: .heap, value: Double(sample.live), unit: "bytes", tolerance: 0.05))
         figures.append(
@@ -135,6 +145,7 @@ public enum GateMatrix {
   static func diffFigures(_ spec: CaseSpec) throws -> [GateFigure] {
     let store: any Store
     var scratch: String?
+    var cleanup: (() -> Void)?
     if spec.store == "sqlite" {
       _ = try spec.location.open(.sqlite)
       let dir = NSTemporaryDirectory() + "fetchbench-gate-\(getpid())"
@@ -142,10 +153,20 @@ public enum GateMatrix {
       scratch = dir
       try FileManager.default.copyItem(atPath: spec.location.sqlitePath, toPath: dir + "/db.sqlite")
       store = try SQLiteStore(path: dir + "/db.sqlite", model: DatasetModels.banks)
+    } else if spec.store == "postgres" {
+      let database = try PostgresScratch(spec.location, purpose: "gate")
+      store = try PostgresStore(url: database.url, model: DatasetModels.banks)
+      cleanup = {
+        (store as? PostgresStore)?.close()
+        database.drop()
+      }
     } else {
       store = try spec.location.open(.memory)
     }
-    defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+    defer {
+      if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
+      cleanup?()
+    }
     let controller = FetchedResultsController(
       fetchRequest: DatasetModels.defaultRequest(for: .banks, batchSize: spec.batchSize), store: store)
     controller.tracksChanges = true

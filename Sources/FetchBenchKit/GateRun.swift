@@ -9,7 +9,7 @@ public struct GateOptions: Sendable {
   /// Rows per dataset: large enough that batching matters, small enough for CI.
   public var rows = 50_000
   public var repetitions = 15
-  public var stores: [StoreKind] = [.memory, .sqlite]
+  public var stores: [StoreKind] = [.memory, .sqlite, .postgres]
   public var datasetsDirectory = "datasets"
   public var allowOtherMachine = false
   public var failOnImprovement = false
