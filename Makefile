@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: bench bench-quick bench-diff check ci test build bootstrap datasets format lint postgres-stop
+.PHONY: bench bench-postgres bench-quick bench-diff check ci test build bootstrap datasets format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
@@ -20,6 +20,12 @@ datasets: build
 # results/runs/<UTC timestamp>/ and results/latest/.
 bench: build
 	$(FETCHBENCH) run
+
+# The benchmark on all three stores (starts the private PostgreSQL server unless
+# FETCHBENCH_POSTGRES_URL points at another).
+bench-postgres: build
+	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
+	$(FETCHBENCH) run --store memory,sqlite,postgres
 
 bench-quick: build
 	$(FETCHBENCH) run --quick

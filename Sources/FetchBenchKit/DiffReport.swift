@@ -47,7 +47,7 @@ extension Report {
       if !keys.contains(where: { $0 == k }) { keys.append(k) }
     }
     for (store, n, sections) in keys {
-      let name = ["memory": "in-memory store", "sqlite": "SQLite"][store] ?? store
+      let name = ["memory": "in-memory store", "sqlite": "SQLite", "postgres": "PostgreSQL"][store] ?? store
       md += "## \(name), \(n.grouped) rows, \(sections ? "sections by state" : "one section")\n\n"
       md +=
         "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |\n"
@@ -64,7 +64,9 @@ extension Report {
           ?? (v("stdlib_diff_skipped_over_s").map { String(format: "skipped (> %.0f s)", $0.value) } ?? "—")
         md +=
           "| \(Self.diffLabel(s)) | \(precise(v("incremental_ms"))) | \(precise(v("diff_ms"))) | \(stdlib) | \(precise(v("refetch_diff_ms"))) "
-        md += "| \(bytes(v("heap_peak_bytes")?.value)) | \(count(v("queries")?.value)) "
+        // On a server, a query is a round trip; the bytes are the rows it returned.
+        let wire = v("round_trips").map { " (\(count($0.value)) round trips, \(bytes(v("bytes_received")?.value)))" } ?? ""
+        md += "| \(bytes(v("heap_peak_bytes")?.value)) | \(count(v("queries")?.value))\(wire) "
         md +=
           "| \(count(v("deletes")?.value)) / \(count(v("inserts")?.value)) / \(count(v("moves")?.value)) / \(count(v("reloads")?.value)) "
         md += "| \(count(v("moves_minimal")?.value)) | \(count(v("section_changes")?.value)) |\n"
