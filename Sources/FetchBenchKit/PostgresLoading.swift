@@ -36,7 +36,10 @@ public enum PostgresLoader {
     }
     guard FileManager.default.fileExists(atPath: location.sqlitePath) else {
       throw HarnessError.missingDataset(
-        location.sqlitePath, hint: "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows)")
+        location.sqlitePath,
+        hint:
+          "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) --out \(location.directory) --format sqlite --store postgres"
+      )
     }
     let t0 = Clock.wallNanos
     try admin.execute("DELETE FROM fetchbench_meta WHERE dataset = '\(location.kind.rawValue)'")

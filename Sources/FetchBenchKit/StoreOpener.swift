@@ -37,21 +37,22 @@ public struct DatasetLocation: Sendable {
   /// to make it.
   public func open(_ store: StoreKind) throws -> any Store {
     let model = DatasetModels.model(for: kind)
+    switch store {
+    case .postgres:
+      // The server first: the SQLite file is needed only when the dataset must be loaded
+      // (by COPY, seconds), and the loader says so then.
+      let url = try PostgresLocation.url(nil)
+      try PostgresLoader.load(self, into: url)
+      return try PostgresStore(url: url, model: model)
+    case .sqlite, .memory: break
+    }
     guard FileManager.default.fileExists(atPath: sqlitePath) else {
       let index = indexes.map { " --index \($0)" }.joined()
       throw HarnessError.missingDataset(
         sqlitePath,
         hint: "fetchbench generate --dataset \(kind.rawValue) --rows \(rows) --seed \(seed) --out \(directory) --format sqlite\(index)")
     }
-    switch store {
-    case .sqlite: return try SQLiteStore(path: sqlitePath, model: model)
-    case .memory: return try MemoryStore.load(fromSQLite: sqlitePath, model: model)
-    case .postgres:
-      // The dataset goes into the server first when it is not there (COPY, seconds).
-      let url = try PostgresLocation.url(nil)
-      try PostgresLoader.load(self, into: url)
-      return try PostgresStore(url: url, model: model)
-    }
+    return store == .sqlite ? try SQLiteStore(path: sqlitePath, model: model) : try MemoryStore.load(fromSQLite: sqlitePath, model: model)
   }
 }
 
