@@ -223,7 +223,11 @@ public enum GateMatrix {
       GateFigure(name: "diff_k100/moves", kind: .counter, value: Double(totals.moves), unit: "count", tolerance: 0),
       GateFigure(name: "diff_k100/reloads", kind: .counter, value: Double(totals.reloads), unit: "count", tolerance: 0),
       GateFigure(name: "diff_k100/incremental_heap_peak_bytes", kind: .heap, value: Double(peak), unit: "bytes", tolerance: 0.05),
-      ratio("diff_k100/our_diff_over_sort_time", ratios),
     ]
+      // The whole-list diff works on snapshots and does not depend on the store: its time is
+      // gated once, on the memory store, where no server or file activity runs between the
+      // alternating repetitions (on PostgreSQL the server's background writes after each
+      // commit moved it by 24% in a clean-clone CI run).
+      + (spec.store == "memory" ? [ratio("diff_k100/our_diff_over_sort_time", ratios)] : [])
   }
 }
