@@ -90,6 +90,10 @@ public enum GateMatrix {
               name: "\(s)/\(mode)/bytes_received", kind: .counter, value: Double(sample.counters.bytesReceived), unit: "bytes", tolerance: 0
             ))
         }
+        // PostgreSQL's rows are decoded on postgres-nio's event-loop thread, whose buffers and
+        // allocations depend on how the network split the results: its heap figures moved
+        // 79% between identical runs, so they are reported by `run`, not gated.
+        guard kind != .postgres else { continue }
         figures.append(
           GateFigure(name: "\(s)/\(mode)/heap_live_bytes", kind: .heap, value: Double(sample.live), unit: "bytes", tolerance: 0.05))
         figures.append(
@@ -97,6 +101,11 @@ public enum GateMatrix {
         figures.append(
           GateFigure(name: "\(s)/\(mode)/allocations", kind: .heap, value: Double(sample.allocations), unit: "count", tolerance: 0.05))
       }
+      // On PostgreSQL, random access is 1,000 rows in ~50 round trips against one bulk query:
+      // round-trip latency on a shared machine moves independently of throughput, so their
+      // ratio is not stable under load (+61% between identical runs); its round trips are
+      // gated exactly above.
+      if kind == .postgres && scenario == .randomAccess { continue }
       figures.append(ratio("\(s)/batched_over_full_time", ratios))
     }
     if kind == .sqlite {
