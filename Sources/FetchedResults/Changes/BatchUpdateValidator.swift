@@ -15,7 +15,8 @@ public struct BatchUpdateError: Error, Sendable, Equatable, CustomStringConverti
 /// listed separately; and for every section that exists before and after,
 /// `after = before + inserted − deleted + movedIn − movedOut`.
 ///
-/// O(n + size log size) for a snapshot of n rows.
+/// O(size log size) plus a copy of each section the change set touches; untouched sections
+/// are shared with `old`.
 public enum BatchUpdateValidator {
   public static func apply(_ c: ChangeSet, to old: ListSnapshot) throws(BatchUpdateError) -> ListSnapshot {
     let oldCounts = old.sectionCounts
@@ -146,7 +147,11 @@ public enum BatchUpdateValidator {
     for d in c.deletes { deletedRows[d.path.section] += 1 }
 
     // Build the sections after the update: survivors keep their order and fill the slots
-    // that inserts and move destinations leave free.
+    // that inserts and move destinations leave free. Untouched sections are shared as they
+    // are, and touched ones are copied run by run, so that a mirror of a quarter-million rows
+    // can be checked after every save.
+    var goneRows: [Int: [Int]] = [:]
+    for p in removed { goneRows[p.section, default: []].append(p.row) }
     var sections: [ListSnapshot.Section] = []
     sections.reserveCapacity(newSections)
     for s in 0..<newSections {
@@ -155,20 +160,40 @@ public enum BatchUpdateValidator {
         continue
       }
       let o = oldIndexOfNew[s]!
-      let survivors = old.sections[o].ids.enumerated().filter { !removed.contains(RowPath(row: $0.offset, section: o)) }.map(\.element)
+      let gone = (goneRows[o] ?? []).sorted()
       let expected = c.newSectionCounts[s]
       let targets = placed[s] ?? [:]
-      guard survivors.count + targets.count == expected else {
+      guard oldCounts[o] - gone.count + targets.count == expected else {
         throw BatchUpdateError(
           "invalid number of rows in section \(s). The number of rows contained in an existing section after the update (\(expected)) must be equal to the number of rows contained in that section before the update (\(oldCounts[o])), plus or minus the number of rows inserted or deleted from that section (\(insertedRows[s]) inserted, \(deletedRows[o]) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn[s]) moved in, \(movedOut[o]) moved out)."
         )
       }
+      guard !gone.isEmpty || !targets.isEmpty else {
+        sections.append(old.sections[o])
+        continue
+      }
+      let source = old.sections[o].ids
+      var survivors: [Int64] = []
+      survivors.reserveCapacity(source.count - gone.count)
+      var start = 0
+      for g in gone {
+        survivors.append(contentsOf: source[start..<g])
+        start = g + 1
+      }
+      survivors.append(contentsOf: source[start...])
+      // Targets are distinct rows below `expected` (checked by `place`), and the counts add
+      // up, so every run below lies within the survivors.
       var ids: [Int64] = []
       ids.reserveCapacity(expected)
-      var next = survivors.makeIterator()
-      for row in 0..<expected {
-        if let id = targets[row] { ids.append(id) } else { ids.append(next.next()!) }
+      var taken = 0
+      var row = 0
+      for t in targets.keys.sorted() {
+        ids.append(contentsOf: survivors[taken..<(taken + t - row)])
+        taken += t - row
+        ids.append(targets[t]!)
+        row = t + 1
       }
+      ids.append(contentsOf: survivors[taken...])
       sections.append(ListSnapshot.Section(name: old.sections[o].name, ids: ids))
     }
     var reloadedIDs = c.reloads.map(\.id) + c.moves.filter(\.contentChanged).map(\.id)
