@@ -140,6 +140,7 @@ public final class MemoryStore: Store {
         recorder.linked(e, id, old.filter { k, _ in model.linkAttributes(of: t.entity).contains { $0.name == k } })
       }
     }
+    for t in tables.values { t.compactIfNeeded() }
     sequence += 1
     let transaction = StoreTransaction(sequence: sequence, changes: recorder.changes)
     observers.notify(transaction)

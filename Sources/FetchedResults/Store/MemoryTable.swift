@@ -8,6 +8,8 @@ final class MemoryTable {
   private(set) var rowOfID: [Int64: Int] = [:]
   private(set) var maxID: Int64 = 0
   private(set) var liveCount = 0
+  /// Deleted rows still in the columns, until `compactIfNeeded` drops them.
+  private(set) var deadCount = 0
   /// value → row, for columns that joins look up; dropped on every write.
   private var indexes: [String: [Int64: Int]] = [:]
 
@@ -78,12 +80,34 @@ final class MemoryTable {
     let row = rowOfID.removeValue(forKey: id)!
     alive[row] = false
     liveCount -= 1
+    deadCount += 1
     var old: [String: Value] = [:]
     for (i, a) in entity.attributes.enumerated() {
       old[a.name] = columns[i].value(row)
       unindex(row, column: a.column, old[a.name]!)
     }
     return old
+  }
+
+  /// Drops deleted rows once they are more than a quarter of the table (and over 1,024), so a
+  /// store that keeps inserting and deleting stays the size of its live rows. Row numbers
+  /// change; nothing outside one query or commit holds them. O(n), every Ω(n) deletes:
+  /// amortized O(1) per delete.
+  func compactIfNeeded() {
+    guard deadCount > 1_024, deadCount * 4 > ids.count else { return }
+    var newIDs: [Int64] = []
+    newIDs.reserveCapacity(liveCount)
+    var newColumns = entity.attributes.map { MemoryColumn(type: $0.type, optional: $0.isOptional) }
+    for row in ids.indices where alive[row] {
+      newIDs.append(ids[row])
+      for i in columns.indices { newColumns[i].append(columns[i].value(row)) }
+    }
+    ids = newIDs
+    columns = newColumns
+    alive = Array(repeating: true, count: ids.count)
+    rowOfID = Dictionary(uniqueKeysWithValues: zip(ids, ids.indices))
+    indexes = [:]
+    deadCount = 0
   }
 
   // Unique indexes are kept up to date row by row: rebuilding one after each write would
