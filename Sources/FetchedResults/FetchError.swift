@@ -7,6 +7,9 @@ public enum FetchError: Error, Equatable, CustomStringConvertible, Sendable {
   case invalidRequest(String)
   case parse(ParseError)
   case store(String)
+  /// A batch fault found a listed object deleted from the store by a transaction the
+  /// controller has not applied yet (Core Data: "could not fulfill a fault").
+  case objectDeleted(id: Int64)
   case notFetched
   case indexOutOfRange(section: Int, row: Int)
 
@@ -25,6 +28,7 @@ public enum FetchError: Error, Equatable, CustomStringConvertible, Sendable {
     case .invalidRequest(let m): "invalid fetch request: \(m)"
     case .parse(let e): e.description
     case .store(let m): m
+    case .objectDeleted(let id): "the object with id \(id) no longer exists in the store"
     case .notFetched: "performFetch() has not been called"
     case .indexOutOfRange(let s, let r): "no object at section \(s), row \(r)"
     }

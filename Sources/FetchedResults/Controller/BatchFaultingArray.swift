@@ -72,7 +72,7 @@ public final class BatchFaultingArray {
     ordered.reserveCapacity(range.count)
     for id in slice {
       guard let row = rows.first(where: { $0.id == id }) else {
-        throw FetchError.store("the object with id \(id) no longer exists in the store")
+        throw FetchError.objectDeleted(id: id)
       }
       ordered.append(row)
     }
