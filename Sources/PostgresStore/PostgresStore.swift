@@ -549,9 +549,14 @@ public final class PostgresStore: Store {
   /// thread of your own, never from Swift concurrency's pool.
   @discardableResult
   public func waitForChanges(timeout: Double) throws -> Int {
-    signal.wait(timeout: timeout)
+    awaitNotification(timeout: timeout)
     return try pollChanges()
   }
+
+  /// Blocks until a commit notification arrives or `timeout` seconds pass, without reading
+  /// the log: safe to call while another thread uses the store (only the notification
+  /// signal is touched), so a thread can wait without holding the lock that guards the store.
+  public func awaitNotification(timeout: Double) { signal.wait(timeout: timeout) }
 }
 
 /// Counts notifications; a waiting thread wakes on the first one.

@@ -17,6 +17,11 @@ public final class SQLiteStore: Store {
   private let queue: DatabaseQueue
   private var sequence = 0
   public let observers = TransactionObservers()
+  /// With a change log, the last logged sequence number delivered to this store's observers.
+  public private(set) var deliveredSequence = 0
+  private var changeLogEnabled = false
+  private var bellGeneration = 0
+  private let bellLock = NSLock()
 
   /// Opens `path` and checks that every entity's table and columns exist with the model's
   /// types. Throws `SQLiteStoreError` naming the file and the problem.
@@ -273,7 +278,11 @@ public final class SQLiteStore: Store {
   @discardableResult
   public func commit(_ operations: [WriteOperation]) throws -> StoreTransaction {
     var recorder = ChangeRecorder()
-    try queue.inTransaction { db in
+    var logged = 0
+    // IMMEDIATE: the write lock from the first statement, so the old values read below and
+    // the change log's next number are those of the state this transaction replaces (a
+    // deferred one could read, lose the race for the lock, and fail with SQLITE_BUSY_SNAPSHOT).
+    try queue.inTransaction(.immediate) { db in
       for op in operations {
         switch op {
         case .insert(let name, let values):
@@ -348,12 +357,95 @@ public final class SQLiteStore: Store {
           recorder.linked(name, id, values.filter { k, _ in model.linkAttributes(of: entity).contains { $0.name == k } })
         }
       }
+      if changeLogEnabled {
+        // Under the write lock, so numbers are gapless and in commit order.
+        try db.execute(
+          sql: "INSERT INTO \(Self.changeLog) (seq, committed_at, payload) SELECT COALESCE(MAX(seq), 0) + 1, ?, ? FROM \(Self.changeLog)",
+          arguments: [Date().timeIntervalSince1970, TransactionCodec.encode(recorder.changes)])
+        logged = Int(try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM \(Self.changeLog)") ?? 0)
+      }
       return .commit
     }
-    sequence += 1
-    let transaction = StoreTransaction(sequence: sequence, changes: recorder.changes)
-    observers.notify(transaction)
-    return transaction
+    guard changeLogEnabled else {
+      sequence += 1
+      let transaction = StoreTransaction(sequence: sequence, changes: recorder.changes)
+      observers.notify(transaction)
+      return transaction
+    }
+    ChangeBell.ring(path)
+    if !observers.isEmpty { try pollChanges() }
+    return StoreTransaction(sequence: logged, changes: recorder.changes)
+  }
+
+  // MARK: changes from every connection
+
+  /// The change log's table, as on PostgreSQL.
+  public static let changeLog = "fetchbench_changes"
+
+  /// Turns on the change log for this connection: from now on every commit also appends its
+  /// transaction (`TransactionCodec` text) to the table `fetchbench_changes` (created when
+  /// missing), numbered under the write lock, so numbers are gapless and in commit order.
+  /// Observers of every store with the log on, on any connection to the file, receive every
+  /// logged transaction in order through `pollChanges()`. Observers see transactions
+  /// committed after this call. Needs a writable file.
+  ///
+  /// SQLite has no notification channel: within this process a commit wakes the stores
+  /// waiting in `waitForChanges(timeout:)` on the same file; commits of other processes are
+  /// seen when the wait times out.
+  public func enableChangeLog() throws {
+    do {
+      try queue.inDatabase { db in
+        try db.execute(
+          sql:
+            "CREATE TABLE IF NOT EXISTS \(Self.changeLog) (seq INTEGER PRIMARY KEY, committed_at REAL NOT NULL, payload TEXT NOT NULL)")
+        deliveredSequence = Int(try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM \(Self.changeLog)") ?? 0)
+      }
+    } catch let error as DatabaseError {
+      throw SQLiteStoreError.query(path, error.message ?? "\(error)", error.sql ?? "")
+    }
+    let generation = ChangeBell.generation(path)
+    bellLock.withLock { bellGeneration = generation }
+    changeLogEnabled = true
+  }
+
+  /// Delivers the change log's transactions after `deliveredSequence` to the observers, in
+  /// order, one query. Returns how many were delivered. O(transactions delivered).
+  @discardableResult
+  public func pollChanges() throws -> Int {
+    guard changeLogEnabled else { return 0 }
+    let rows = try read { db in
+      counters.queries += 1
+      return try Row.fetchAll(
+        db, sql: "SELECT seq, payload FROM \(Self.changeLog) WHERE seq > ? ORDER BY seq", arguments: [deliveredSequence]
+      ).map { (Int($0[0] as Int64), $0[1] as String) }
+    }
+    for (seq, payload) in rows {
+      guard seq == deliveredSequence + 1 else {
+        throw SQLiteStoreError.query(path, "change log sequence jumps from \(deliveredSequence) to \(seq)", "")
+      }
+      let transaction = StoreTransaction(sequence: seq, changes: try TransactionCodec.decode(payload))
+      deliveredSequence = seq
+      observers.notify(transaction)
+    }
+    return rows.count
+  }
+
+  /// Blocks the calling thread until a commit of this process rings the file's bell or
+  /// `timeout` seconds pass, then polls the log. Returns the number of transactions
+  /// delivered. Call it from a thread of your own, never from Swift concurrency's pool.
+  @discardableResult
+  public func waitForChanges(timeout: Double) throws -> Int {
+    awaitNotification(timeout: timeout)
+    return try pollChanges()
+  }
+
+  /// Blocks until a commit of this process rings the file's bell or `timeout` seconds pass,
+  /// without reading the log. Only the waiting thread may call it (it keeps the bell
+  /// generation seen), but other threads may use the store meanwhile.
+  public func awaitNotification(timeout: Double) {
+    let seen = bellLock.withLock { bellGeneration }
+    let now = ChangeBell.wait(path, after: seen, timeout: timeout)
+    bellLock.withLock { bellGeneration = now }
   }
 
   // MARK: change tracking
@@ -427,6 +519,36 @@ public final class SQLiteStore: Store {
     case .string(let s): s.databaseValue
     case .bool(let b): (b ? 1 : 0 as Int64).databaseValue
     }
+  }
+}
+
+/// Wakes the stores of this process that wait for commits to a file: a generation counter per
+/// path and a broadcast, so every waiter wakes (a counting signal would wake one).
+enum ChangeBell {
+  private static let condition = NSCondition()
+  nonisolated(unsafe) private static var generations: [String: Int] = [:]
+
+  static func ring(_ path: String) {
+    condition.lock()
+    generations[path, default: 0] += 1
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  static func generation(_ path: String) -> Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return generations[path, default: 0]
+  }
+
+  /// Waits until the path's generation differs from `seen` or `timeout` passes; returns the
+  /// generation now.
+  static func wait(_ path: String, after seen: Int, timeout: Double) -> Int {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    while generations[path, default: 0] == seen && condition.wait(until: deadline) {}
+    return generations[path, default: 0]
   }
 }
 
