@@ -515,3 +515,132 @@ extension ChangeTracking {
     #expect(mirror.sameRows(as: fresh.snapshot()))
   }
 }
+
+/// The SQLite change log: other connections' commits reach a controller in order and once
+/// each; a failed transaction is logged nowhere; a commit of this process wakes a waiting
+/// reader at once.
+@Suite struct SQLiteChanges {
+  func stores() throws -> (writer: SQLiteStore, reader: SQLiteStore, folder: String) {
+    let folder = TestSupport.temporaryFolder("sqlite-log")
+    let path = folder + "/db.sqlite"
+    try FileManager.default.copyItem(atPath: EngineFixture.shared.path(.banks), toPath: path)
+    let writer = try SQLiteStore(path: path, model: DatasetModels.banks)
+    let reader = try SQLiteStore(path: path, model: DatasetModels.banks)
+    try writer.enableChangeLog()
+    try reader.enableChangeLog()
+    return (writer, reader, folder)
+  }
+
+  @Test func anotherConnectionsCommitsReachTheController() throws {
+    let (writer, reader, folder) = try stores()
+    defer { TestSupport.remove(folder) }
+    var request = DatasetModels.defaultRequest(for: .banks)
+    request.sortDescriptors.insert(SortDescriptor("state"), at: 0)
+    request.sectionNameKeyPath = "state"
+    let controller = FetchedResultsController(fetchRequest: request, store: reader)
+    let recorder = Recorder()
+    controller.delegate = recorder
+    try controller.performFetch()
+    var mirror = controller.snapshot()
+    var bank = try BankWriter(store: writer, seed: 21)
+    let sequences = try (0..<12).map { step in try writer.commit(bank.transaction(big: step == 5).ops).sequence }
+    #expect(sequences == Array(1...12), "gapless, in commit order")
+    #expect(recorder.changes.isEmpty, "nothing arrives before the reader polls")
+    #expect(try reader.waitForChanges(timeout: 5) == 12)
+    #expect(reader.deliveredSequence == 12)
+    #expect(controller.trackingStats.transactions == 12, "each transaction applied once")
+    for c in recorder.changes { mirror = try BatchUpdateValidator.apply(c, to: mirror) }
+    let fresh = FetchedResultsController(fetchRequest: request, store: writer)
+    try fresh.performFetch()
+    #expect(mirror.sameRows(as: fresh.snapshot()))
+    #expect(try reader.pollChanges() == 0, "nothing is delivered twice")
+  }
+
+  @Test func aFailedTransactionLeavesNothing() throws {
+    let (writer, reader, folder) = try stores()
+    defer { TestSupport.remove(folder) }
+    let bank = try BankWriter(store: writer, seed: 22)
+    let (info, _) = bank.live.min { $0.key < $1.key }!
+    #expect(throws: (any Error).self) {
+      try writer.commit([
+        .update(entity: "FailedBankInfo", id: info, values: ["name": .string("Never")]),
+        .delete(entity: "FailedBankInfo", id: 999_999_999),
+      ])
+    }
+    let named = try reader.fetchObjects(try FetchRequest(entityName: "FailedBankInfo").resolve(in: reader.model), ids: [info])
+    #expect(named.first?["name"] != .string("Never"), "the update was rolled back")
+    #expect(try reader.pollChanges() == 0 && reader.deliveredSequence == 0, "nothing was logged")
+    #expect(try writer.commit([.update(entity: "FailedBankInfo", id: info, values: ["name": .string("After")])]).sequence == 1)
+  }
+
+  @Test func aCommitWakesAWaitingReader() throws {
+    let (writer, reader, folder) = try stores()
+    defer { TestSupport.remove(folder) }
+    let bank = try BankWriter(store: writer, seed: 23)
+    let (info, _) = bank.live.min { $0.key < $1.key }!
+    let box = WriterBox(writer)
+    let committed = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      usleep(100_000)
+      _ = try? box.store.commit([.update(entity: "FailedBankInfo", id: info, values: ["name": .string("Woken")])])
+      committed.signal()
+    }
+    // Without the bell the wait would last its full 30 s.
+    let t0 = Date()
+    #expect(try reader.waitForChanges(timeout: 30) == 1)
+    #expect(Date().timeIntervalSince(t0) < 10)
+    committed.wait()
+  }
+}
+
+final class WriterBox: @unchecked Sendable {
+  let store: SQLiteStore
+  init(_ s: SQLiteStore) { store = s }
+}
+
+/// The in-memory store drops deleted rows once they are a quarter of a table: a tracked
+/// controller, the joins and the values stay right across the compaction.
+@Suite struct MemoryCompaction {
+  @Test func resultsStayRightAcrossACompaction() throws {
+    let store = try EngineFixture.shared.store(.banks, "memory") as! MemoryStore
+    let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: store)
+    let recorder = Recorder()
+    controller.delegate = recorder
+    try controller.performFetch()
+    var mirror = controller.snapshot()
+    let old = try BankWriter(store: store, seed: 31).live
+    // Insert as many banks as there are, then delete the old ones in batches: the tables
+    // reach 50% dead rows and compact.
+    var ops: [WriteOperation] = []
+    for n in 0..<Int64(old.count) {
+      let id = 20_000_000 + n
+      ops.append(
+        .insert(
+          entity: "FailedBankInfo", values: ["id": .integer(id), "name": .string("N\(n)"), "city": .string("C"), "state": .string("TX")]))
+      ops.append(
+        .insert(
+          entity: "FailedBankDetails",
+          values: [
+            "id": .integer(id), "infoID": .integer(id), "closeDate": .date(Double(600_000_000 + n * 86_400)),
+            "updatedDate": .date(0), "zip": .string("0"), "cert": .integer(n), "acquiringInstitution": .string("A"), "fund": .integer(1),
+          ]))
+    }
+    try store.commit(ops)
+    let victims = old.sorted { $0.key < $1.key }
+    for start in stride(from: 0, to: victims.count, by: 500) {
+      try store.commit(
+        victims[start..<min(victims.count, start + 500)].flatMap { info, details in
+          [WriteOperation.delete(entity: "FailedBankDetails", id: details), .delete(entity: "FailedBankInfo", id: info)]
+        })
+    }
+    for c in recorder.changes { mirror = try BatchUpdateValidator.apply(c, to: mirror) }
+    #expect(store.rowCount("FailedBankInfo") == old.count)
+    let fresh = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: store)
+    try fresh.performFetch()
+    let ids = fresh.snapshot().allIDs
+    #expect(ids == (0..<Int64(old.count)).reversed().map { 20_000_000 + $0 }, "the join on details.closeDate sorts the new rows")
+    #expect(mirror.sameRows(as: fresh.snapshot()) && controller.snapshot().sameRows(as: fresh.snapshot()))
+    let first = try fresh.object(atGlobalIndex: 0)
+    #expect(first["name"] == .string("N\(old.count - 1)") && first["details.cert"] == .integer(Int64(old.count - 1)))
+  }
+}
