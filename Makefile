@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: bench bench-postgres bench-quick bench-diff check ci test build bootstrap datasets format lint postgres-stop
+.PHONY: bench bench-postgres bench-quick bench-diff bench-load check ci test build bootstrap datasets format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
@@ -33,6 +33,11 @@ bench-quick: build
 # What keeping a list in sync costs: results/diff/runs/<UTC timestamp>/ and results/diff/latest/.
 bench-diff: build
 	$(FETCHBENCH) diff
+
+# Concurrent writers against live controllers, 60 s per store: results/load/runs/<UTC timestamp>/.
+bench-load: build
+	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
+	$(FETCHBENCH) load --store memory,sqlite,postgres
 
 # In release, like the gate: one build serves both (CI builds from scratch, and a second
 # configuration would compile swift-nio, BoringSSL and GRDB twice), and the property tests

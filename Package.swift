@@ -20,6 +20,7 @@ let package = Package(
     .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
   ],
   targets: [
     // The engine: no store backend, no harness.
@@ -59,6 +60,7 @@ let package = Package(
       dependencies: [
         "FetchedResults", "Datasets", "SQLiteStore", "PostgresStore", "CJemalloc",
         .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
     ),
     .executableTarget(

@@ -183,7 +183,31 @@ public enum DiffBenchmark {
     var infos: [Int64]
     var detailsOf: [Int64: Int64]
     var nextID: Int64 = 50_000_000
+    /// New IDs are `nextID + idStep`, `+ 2·idStep`, …: writers that share a store take
+    /// disjoint IDs (writer w of W starts at 50,000,000 + w and steps by W).
+    var idStep: Int64 = 1
     static let states = ["TX", "CA", "IL", "GA", "FL", "ZZ"]
+
+    /// A writer over the given banks only (info ID → details ID), so that writers sharing a
+    /// store never touch one row from two transactions.
+    init(banks: [Int64: Int64], seed: UInt64, firstID: Int64, idStep: Int64) {
+      rng = SeededRandom(seed: seed)
+      detailsOf = banks
+      infos = banks.keys.sorted()
+      nextID = firstID
+      self.idStep = idStep
+    }
+
+    /// Every bank of the store: info ID → details ID. One full fetch of the details.
+    static func banks(of store: any Store) throws -> [Int64: Int64] {
+      let request = try FetchRequest(entityName: "FailedBankDetails").resolve(in: store.model)
+      let i = request.rowLayout.index(of: "infoID")!
+      var out: [Int64: Int64] = [:]
+      for o in try store.fetchObjects(request) {
+        if case .integer(let info) = o.values[i] { out[info] = o.id }
+      }
+      return out
+    }
 
     init(store: any Store, seed: UInt64) throws {
       rng = SeededRandom(seed: seed)
@@ -213,7 +237,7 @@ public enum DiffBenchmark {
     }
 
     mutating func insertOps() -> [WriteOperation] {
-      nextID += 1
+      nextID += idStep
       infos.append(nextID)
       detailsOf[nextID] = nextID
       return [

@@ -8,7 +8,7 @@ struct FetchBench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "fetchbench",
     abstract: "Full fetch or batched faulting, which store, and what keeping a list in sync costs.",
-    subcommands: [Generate.self, Fetch.self, Run.self, Diff.self, Check.self, Report.self, RunCase.self]
+    subcommands: [Generate.self, Fetch.self, Run.self, Diff.self, Load.self, Check.self, Report.self, RunCase.self, LoadCase.self]
   )
 }
 

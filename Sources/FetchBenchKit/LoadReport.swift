@@ -1,0 +1,249 @@
+import Datasets
+import Foundation
+
+/// The files of a load run: `timeline.csv` (one row per store, rate and second),
+/// `summary.csv` (long form: one row per store, rate and metric), `results.json`,
+/// `report.md` and SVG charts under `charts/`.
+struct LoadReport {
+  var runID: String
+  var machine: Machine
+  var checksum: String
+  var results: [LoadResult]
+  var steps: [RateStep]
+  var maxRates: [String: Double]
+  var findMaxRate: Bool
+
+  func write(to dir: String) throws {
+    let fm = FileManager.default
+    let tmp = dir + ".partial"
+    try? fm.removeItem(atPath: tmp)
+    try fm.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: true)
+    AtomicFile.register(tmp)
+    defer { AtomicFile.discard(tmp) }
+    try Data(timelineCSV().utf8).write(to: URL(fileURLWithPath: tmp + "/timeline.csv"))
+    try Data(summaryCSV().utf8).write(to: URL(fileURLWithPath: tmp + "/summary.csv"))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    try encoder.encode(results).write(to: URL(fileURLWithPath: tmp + "/results.json"))
+    for (name, svg) in charts() { try Data(svg.utf8).write(to: URL(fileURLWithPath: "\(tmp)/charts/\(name)")) }
+    try Data(markdown().utf8).write(to: URL(fileURLWithPath: tmp + "/report.md"))
+    try fm.createDirectory(atPath: (dir as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try AtomicFile.commit(tmp, to: dir)
+  }
+
+  static func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
+
+  func timelineCSV() -> String {
+    var out =
+      "run_id,store,target_rate,second,commits,failed_commits,change_sets,coalesced,delivery_p50_ms,delivery_p99_ms,delivery_max_ms,change_set_p99_ms,faults,fault_p99_ms,heap_bytes,rss_bytes\n"
+    for r in results {
+      for s in r.timeline {
+        let cells: [String] = [
+          runID, r.config.store, Self.f(r.config.rate, 0), "\(s.second)", "\(s.commits)", "\(s.failedCommits)", "\(s.changeSets)",
+          "\(s.coalesced)", Self.f(s.deliveryP50Ms), Self.f(s.deliveryP99Ms), Self.f(s.deliveryMaxMs), Self.f(s.changeSetP99Ms),
+          "\(s.faults)", Self.f(s.faultP99Ms), "\(s.heapBytes)", "\(s.rssBytes)",
+        ]
+        out += cells.joined(separator: ",") + "\n"
+      }
+    }
+    return out
+  }
+
+  /// Every figure of every result, with what it is and how many samples it has.
+  func summaryRows(_ r: LoadResult) -> [(metric: String, value: Double, unit: String, samples: UInt64)] {
+    var rows: [(String, Double, String, UInt64)] = [
+      ("seconds", r.seconds, "s", 1),
+      ("commits", Double(r.commits), "count", 1),
+      ("commits_per_s", r.commitsPerSecond, "1/s", 1),
+      ("attempts_per_s", r.attemptsPerSecond, "1/s", 1),
+      ("target_commits_per_s", r.config.rate, "1/s", 1),
+      ("failed_commits", Double(r.failedCommits), "count", 1),
+      ("change_sets", Double(r.changeSets), "count", 1),
+      ("coalesced_transactions", Double(r.coalescedTransactions), "count", 1),
+      ("faults", Double(r.faults), "count", 1),
+      ("faults_per_s", r.seconds > 0 ? Double(r.faults) / r.seconds : 0, "1/s", 1),
+      ("reconnects", Double(r.reconnects), "count", 1),
+      ("stale_reads", Double(r.staleReads), "count", 1),
+      ("invalid_change_sets", Double(r.invalidChangeSets), "count", 1),
+      ("missed_transactions", Double(r.missedTransactions), "count", 1),
+      ("repeated_transactions", Double(r.repeatedTransactions), "count", 1),
+      ("mirrors_match", r.mirrorsMatch ? 1 : 0, "bool", 1),
+      ("rolled_back_rows_visible", Double(r.rolledBackRowsVisible), "count", 1),
+      ("peak_rss_bytes", Double(r.peakRSSBytes), "bytes", 1),
+    ]
+    if let g = r.heapGrowthBytes { rows.append(("heap_growth_bytes", Double(g), "bytes", UInt64(r.timeline.count))) }
+    for (name, p) in [("delivery", r.delivery), ("change_set", r.changeSet), ("fault", r.faultLatency)] {
+      for (q, v) in [("p50", p.p50), ("p90", p.p90), ("p99", p.p99), ("p999", p.p999), ("max", p.max)] {
+        rows.append(("\(name)_\(q)_ms", v, "ms", p.count))
+      }
+    }
+    return rows
+  }
+
+  func summaryCSV() -> String {
+    var out = "run_id,store,target_rate,metric,value,unit,samples,machine_cores,swift_version,git_commit,dataset_sha256,status\n"
+    for r in results {
+      for row in summaryRows(r) {
+        out +=
+          [
+            runID, r.config.store, Self.f(r.config.rate, 0), row.metric, Self.f(row.value), row.unit, "\(row.samples)", "\(machine.cores)",
+            ResultsCSV.quote(machine.swiftVersion), machine.gitCommit, checksum, r.ok ? "ok" : "failed",
+          ].joined(separator: ",") + "\n"
+      }
+    }
+    return out
+  }
+
+  static func storeName(_ s: String) -> String { ["memory": "in-memory", "sqlite": "SQLite", "postgres": "PostgreSQL"][s] ?? s }
+
+  func markdown() -> String {
+    guard let c = results.first?.config else { return "# FetchBench load test\n\nNo results.\n" }
+    var md = "# FetchBench load test\n\n"
+    md +=
+      "Run `\(runID)` at commit `\(machine.gitCommit)` on \(machine.cores) cores, \(machine.memoryBytes >> 30) GiB, \(machine.os), \(machine.swiftVersion).\n\n"
+    md += """
+      **What ran.** Banks, \(c.rows.grouped) rows, sorted by `details.closeDate` descending. \(c.writers) writers commit seeded \
+      transactions of \(c.transactionSizeMin)–\(c.transactionSizeMax) changed objects (re-sorting updates, renames, deletes, \
+      inserts, moves between state sections) at a target rate shared among them, each on its own connection; \
+      \(Int(c.failureRate * 100))% of them fail after their writes and must roll back. \(c.observers) observers each hold a \
+      batched controller (batch \(c.batchSize); even-numbered ones one list, odd-numbered ones sectioned by state) on a \
+      connection of their own and replay every change set on a mirror under UIKit's batch-update rules; a scroller per \
+      observer reads a screen (20 rows at a random position) \(Int(c.screensPerSecond)) times a second through the same \
+      controller, never at the same time as a delivery (one main thread). Each store ran in a fresh process.
+
+      **How it is measured.** Delivery latency runs from a transaction's commit (the earliest of its writer's `commit()` \
+      returning and an observer receiving it) to the end of the observer's `apply`; a transaction coalesced with others \
+      counts once per transaction. Percentiles come from HdrHistogram (3 significant digits) over every transaction and \
+      every observer; change-set time is `apply` alone; fault latency is a scroller's read that faulted a batch. A \
+      stale read is a fault that found a row already deleted by a transaction not yet delivered (Core Data's "could not \
+      fulfill a fault"; an app shows a placeholder until the change set arrives). Heap is \
+      jemalloc's live bytes of the whole process, sampled each second.
+
+
+      """
+    md += "## Summary\n\n"
+    md +=
+      "| store | target /s | attempted /s | committed /s | rolled back | delivery p50 / p90 / p99 / p99.9 / max (ms) | change set p50 / p99 (ms) | faults /s | fault p50 / p99 (ms) | stale reads | coalesced | reconnects | heap growth | peak RSS | checks |\n"
+    md += "|---|---:|---:|---:|---:|---|---|---:|---|---:|---:|---:|---:|---:|---|\n"
+    for r in results {
+      let d = r.delivery
+      md +=
+        "| \(Self.storeName(r.config.store)) | \(Int(r.config.rate)) | \(Self.f(r.attemptsPerSecond, 1)) | \(Self.f(r.commitsPerSecond, 1)) | \(r.failedCommits) | \(Self.f(d.p50, 2)) / \(Self.f(d.p90, 2)) / \(Self.f(d.p99, 2)) / \(Self.f(d.p999, 2)) / \(Self.f(d.max, 2)) | \(Self.f(r.changeSet.p50, 2)) / \(Self.f(r.changeSet.p99, 2)) | \(Self.f(r.seconds > 0 ? Double(r.faults) / r.seconds : 0, 1)) | \(Self.f(r.faultLatency.p50, 2)) / \(Self.f(r.faultLatency.p99, 2)) | \(r.staleReads) | \(r.coalescedTransactions) | \(r.reconnects) | \(r.heapGrowthBytes.map { bytes(Double($0)) } ?? "not judged") | \(bytes(Double(r.peakRSSBytes))) | \(r.ok ? "all passed" : "**\(r.failures.count) failed**") |\n"
+    }
+    md += "\n"
+    md +=
+      "Samples: delivery latencies \(results.map { "\(Self.storeName($0.config.store)) \(Int($0.delivery.count).grouped)" }.joined(separator: ", ")); "
+    md += "change sets \(results.map { "\(Int($0.changeSet.count).grouped)" }.joined(separator: ", ")); "
+    md += "faults \(results.map { "\(Int($0.faultLatency.count).grouped)" }.joined(separator: ", ")).\n\n"
+
+    md += "## Checks\n\n"
+    md +=
+      "At the end the writers stop, the observers catch up, and each mirror is compared with a fresh fetch on a new connection. The run's exit code is non-zero when any check fails.\n\n"
+    md +=
+      "| store | mirrors = fresh fetch | invalid change sets | missed | applied twice | rows of failed transactions visible | heap growth ≤ \(bytes(Double(c.heapBoundBytes))) |\n"
+    md += "|---|---|---:|---:|---:|---:|---|\n"
+    for r in results {
+      let heap = r.heapGrowthBytes.map { $0 <= r.config.heapBoundBytes ? "yes (\(bytes(Double($0))))" : "**no** (\(bytes(Double($0))))" }
+      md +=
+        "| \(Self.storeName(r.config.store))\(findMaxRate ? " at \(Int(r.config.rate))/s" : "") | \(r.mirrorsMatch ? "yes" : "**no**") | \(r.invalidChangeSets) | \(r.missedTransactions) | \(r.repeatedTransactions) | \(r.rolledBackRowsVisible) | \(heap ?? "not judged (under 20 s)") |\n"
+    }
+    let failed = results.flatMap { r in r.failures.map { "- \(Self.storeName(r.config.store)) at \(Int(r.config.rate))/s: \($0)" } }
+    if !failed.isEmpty { md += "\nFailures:\n\n" + failed.joined(separator: "\n") + "\n" }
+    md +=
+      "\nHeap growth compares the mean live heap over the run's last fifth with its mean over 10–30% of the run (runs of 20 s or more).\n\n"
+
+    if findMaxRate {
+      md += "## Highest sustained rate\n\n"
+      md +=
+        "The rate doubles from \(Int(LoadRunner.rampRates[0]))/s, \(Int(results.first?.config.duration ?? 0)) s per step in a fresh process, until a step attempts under 95% of its target (transactions that roll back count: they were attempted at the rate), has a p99 delivery latency of one frame at 60 Hz (\(Self.f(LoadRunner.frameMs, 1)) ms) or more, or fails a check.\n\n"
+      md += "| store | highest sustained /s |\n|---|---:|\n"
+      for s in Array(NSOrderedSet(array: steps.map(\.store))) as! [String] {
+        md += "| \(Self.storeName(s)) | \(maxRates[s].map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.rampRates[0])))") |\n"
+      }
+      md += "\n| store | target /s | achieved /s | delivery p99 (ms) | checks | sustained |\n|---|---:|---:|---:|---|---|\n"
+      for s in steps {
+        md +=
+          "| \(Self.storeName(s.store)) | \(Int(s.rate)) | \(Self.f(s.achieved, 1)) | \(Self.f(s.deliveryP99Ms, 2)) | \(s.ok ? "passed" : "failed") | \(s.sustained ? "yes" : "no") |\n"
+      }
+      md += "\n"
+    }
+
+    md += "## Over time\n\n"
+    for r in results where !r.timeline.isEmpty {
+      let slug = Self.slug(r)
+      md += "### \(Self.storeName(r.config.store)), target \(Int(r.config.rate))/s\n\n"
+      md += "![commits](charts/\(slug)-commits.svg) ![delivery](charts/\(slug)-delivery.svg) ![heap](charts/\(slug)-heap.svg)\n\n"
+    }
+    md += "Per-second figures: `timeline.csv`; every summary figure with its sample count: `summary.csv`.\n"
+    return md
+  }
+
+  static func slug(_ r: LoadResult) -> String { "\(r.config.store)-\(Int(r.config.rate))" }
+
+  func charts() -> [(String, String)] {
+    var out: [(String, String)] = []
+    for r in results where !r.timeline.isEmpty {
+      let xs = r.timeline.map { Double($0.second + 1) }
+      let name = Self.storeName(r.config.store)
+      out.append(
+        (
+          "\(Self.slug(r))-commits.svg",
+          TimeChart.render(
+            title: "\(name): commits per second (target \(Int(r.config.rate)))", unit: "/s", xs: xs,
+            series: [("achieved", r.timeline.map { Double($0.commits) }), ("target", xs.map { _ in r.config.rate })])
+        ))
+      out.append(
+        (
+          "\(Self.slug(r))-delivery.svg",
+          TimeChart.render(
+            title: "\(name): delivery latency per second (ms)", unit: "ms", xs: xs,
+            series: [
+              ("p50", r.timeline.map(\.deliveryP50Ms)), ("p99", r.timeline.map(\.deliveryP99Ms)),
+              ("one frame", xs.map { _ in LoadRunner.frameMs }),
+            ])
+        ))
+      out.append(
+        (
+          "\(Self.slug(r))-heap.svg",
+          TimeChart.render(
+            title: "\(name): live heap and RSS (MiB)", unit: "MiB", xs: xs,
+            series: [
+              ("heap", r.timeline.map { Double($0.heapBytes) / 1_048_576 }), ("RSS", r.timeline.map { Double($0.rssBytes) / 1_048_576 }),
+            ])
+        ))
+    }
+    return out
+  }
+}
+
+/// Lines over time on linear axes, from zero.
+enum TimeChart {
+  static func render(title: String, unit: String, xs: [Double], series: [(String, [Double])]) -> String {
+    let colors = ["#0275d8", "#d9534f", "#5cb85c", "#f0ad4e"]
+    let ymax = max(series.flatMap(\.1).max() ?? 1, 1e-9) * 1.1
+    let xmax = max(xs.max() ?? 1, 1)
+    let (l, t, w, h) = (60.0, 40.0, 560.0, 220.0)
+    func px(_ x: Double) -> String { String(format: "%.1f", l + x / xmax * w) }
+    func py(_ y: Double) -> String { String(format: "%.1f", t + h - y / ymax * h) }
+    var s =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(l + w + 120))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(SVG.esc(title))</text>\n"
+    s +=
+      "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
+    for k in 0...4 {
+      let y = ymax / 1.1 * Double(k) / 4
+      s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(y))\" text-anchor=\"end\">\(String(format: y >= 100 ? "%.0f" : "%.1f", y))</text>\n"
+    }
+    for k in 0...4 {
+      let x = xmax * Double(k) / 4
+      s += "<text x=\"\(px(x))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(Int(x)) s</text>\n"
+    }
+    for (i, (name, ys)) in series.enumerated() {
+      let color = colors[i % colors.count]
+      let pts = zip(xs, ys).map { "\(px($0)),\(py($1))" }
+      s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\" points=\"\(pts.joined(separator: " "))\"/>\n"
+      s += "<text x=\"\(Int(l + w + 10))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(SVG.esc(name))</text>\n"
+    }
+    return s + "</svg>\n"
+  }
+}

@@ -1,0 +1,144 @@
+import Datasets
+import Foundation
+import PostgresStore
+
+/// One step of `--find-max-rate`: a run at one target rate.
+public struct RateStep: Codable, Sendable {
+  public var store: String
+  public var rate: Double
+  /// Transactions attempted per second (committed or rolled back).
+  public var achieved: Double
+  public var deliveryP99Ms: Double
+  public var ok: Bool
+  /// Achieved at least 95% of the target, p99 delivery under one frame, every check passed.
+  public var sustained: Bool
+}
+
+/// What `fetchbench load` wrote.
+public struct LoadOutcome: Sendable {
+  public var directory: String
+  public var results: [LoadResult]
+  public var steps: [RateStep]
+  /// Highest sustained rate per store, with `--find-max-rate`.
+  public var maxRates: [String: Double]
+  public var failures: [String]
+}
+
+/// Runs `fetchbench load`: each store (and each rate step) in a fresh child process, so heap
+/// and RSS figures belong to that store alone; then writes the timeline, summary and report.
+public enum LoadRunner {
+  /// One frame at 60 Hz: the p99 delivery latency a sustained rate must stay under.
+  public static let frameMs = 1_000.0 / 60
+  public static let rampRates: [Double] = [125, 250, 500, 1_000, 2_000, 4_000, 8_000]
+
+  public static func run(
+    _ base: LoadConfig, stores: [StoreKind], findMaxRate: Bool, stepDuration: Double, out: String?,
+    log: @escaping @Sendable (String) -> Void
+  ) throws -> LoadOutcome {
+    var options = RunOptions()
+    options.datasets = [.banks]
+    options.rows = [base.rows]
+    options.seed = base.seed
+    options.stores = stores
+    options.withIndex = false
+    options.datasetsDirectory = base.datasetsDirectory
+    let checksums = try Runner.prepareDatasets(options, log: log)
+    if stores.contains(.postgres) {
+      // Down or unreachable: say so before any child starts.
+      _ = try PostgresAdmin(url: try PostgresLocation.url(nil))
+    }
+    let runID = Runner.timestamp()
+    var results: [LoadResult] = []
+    var steps: [RateStep] = []
+    var maxRates: [String: Double] = [:]
+    var failures: [String] = []
+    for store in stores {
+      var config = base
+      config.store = store.rawValue
+      if findMaxRate {
+        config.duration = stepDuration
+        config.maxTransactions = nil
+        for rate in rampRates {
+          config.rate = rate
+          log("load \(store.rawValue): trying \(Int(rate)) commits/s for \(Int(stepDuration)) s")
+          let r = try child(config)
+          let step = RateStep(
+            store: store.rawValue, rate: rate, achieved: r.attemptsPerSecond, deliveryP99Ms: r.delivery.p99, ok: r.ok,
+            sustained: r.ok && r.attemptsPerSecond >= 0.95 * rate && r.delivery.p99 < frameMs)
+          steps.append(step)
+          results.append(r)
+          failures += r.failures.map { "\(store.rawValue) at \(Int(rate))/s: \($0)" }
+          log(
+            String(
+              format: "  %@ %5.0f/s: attempted %.0f/s, delivery p99 %.2f ms: %@", store.rawValue, rate, r.attemptsPerSecond, r.delivery.p99,
+              step.sustained ? "sustained" : "not sustained"))
+          guard step.sustained else { break }
+          maxRates[store.rawValue] = rate
+        }
+      } else {
+        let r = try child(config)
+        results.append(r)
+        failures += r.failures.map { "\(store.rawValue): \($0)" }
+        log(
+          String(
+            format: "load %@: %d commits in %.1f s (%.0f/s, target %.0f), delivery p50 %.2f / p99 %.2f / max %.2f ms, %@", store.rawValue,
+            r.commits, r.seconds, r.commitsPerSecond, config.rate, r.delivery.p50, r.delivery.p99, r.delivery.max,
+            r.ok ? "all checks passed" : "\(r.failures.count) check(s) failed"))
+      }
+    }
+    let dir = out ?? "results/load/runs/\(runID)"
+    let report = LoadReport(
+      runID: runID, machine: Machine.current(), checksum: checksums["banks-\(base.rows)"] ?? "", results: results, steps: steps,
+      maxRates: maxRates, findMaxRate: findMaxRate)
+    try report.write(to: dir)
+    if out == nil { try ResultFiles.copyDirectory(dir, to: "results/load/latest") }
+    return LoadOutcome(directory: dir, results: results, steps: steps, maxRates: maxRates, failures: failures)
+  }
+
+  /// Runs one configuration in a child process (`fetchbench _load`); its progress goes to
+  /// this process's standard error.
+  static func child(_ config: LoadConfig) throws -> LoadResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: Runner.selfExecutable)
+    p.arguments = ["_load", String(decoding: try JSONEncoder().encode(config), as: UTF8.self)]
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let errors = ProgressRelay(err)
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    let stderr = errors.wait()
+    if p.terminationReason == .uncaughtSignal {
+      throw HarnessError.invalidArgument("load on \(config.store) crashed (signal \(p.terminationStatus)): \(Runner.crashReason(stderr))")
+    }
+    guard p.terminationStatus == 0, let result = try? JSONDecoder().decode(LoadResult.self, from: data) else {
+      throw HarnessError.invalidArgument("load on \(config.store) failed: \(Runner.tail(stderr))")
+    }
+    return result
+  }
+
+  /// Copies a child's standard error to ours line by line (its progress) and keeps the text
+  /// for the error message.
+  final class ProgressRelay: @unchecked Sendable {
+    private var text = ""
+    private let done = DispatchSemaphore(value: 0)
+    init(_ pipe: Pipe) {
+      Thread.detachNewThread { [self] in
+        let handle = pipe.fileHandleForReading
+        while true {
+          let chunk = handle.availableData
+          if chunk.isEmpty { break }
+          FileHandle.standardError.write(chunk)
+          text += String(decoding: chunk, as: UTF8.self)
+        }
+        done.signal()
+      }
+    }
+    func wait() -> String {
+      done.wait()
+      return text
+    }
+  }
+}

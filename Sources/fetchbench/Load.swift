@@ -1,0 +1,137 @@
+import ArgumentParser
+import Datasets
+import FetchBenchKit
+import Foundation
+
+struct Load: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Load test: concurrent writers, observers keeping batched lists in sync, scrollers; nothing may be lost.",
+    discussion: """
+      Exit 0 when every check passed (each observer's mirror equals a fresh fetch, no change set broke UIKit's \
+      rules, no transaction missed or applied twice, nothing of a failed transaction visible, heap within its \
+      bound); 1 when a check failed or on an error. Results: results/load/runs/<UTC timestamp>/ and results/load/latest/.
+      """)
+
+  @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "sqlite"
+  @Option(help: "The dataset (the load test writes banks).") var dataset = "banks"
+  @Option(help: "Rows of the dataset; a missing one is generated.") var rows = DatasetKind.defaultRows
+  @Option(help: "Writer connections.") var writers = 4
+  @Option(help: "Target commits per second, all writers together.") var rate = 500.0
+  @Option(help: "Changed objects per transaction: N, or MIN...MAX drawn uniformly.") var transactionSize = "1...50"
+  @Option(help: "Observers, each a batched controller on its own connection with a scroller.") var observers = 2
+  @Option(help: "How long the writers write: seconds, or with s/m (e.g. 60s, 10m).") var duration = "60s"
+  @Option(help: "Stop after this many commits (or at --duration, whichever is first).") var transactions: Int?
+  @Option(help: "The observers' batch size.") var batchSize = 20
+  @Option(help: "Share of writer transactions that fail after their writes and must roll back.") var failureRate = 0.01
+  @Option(help: "Extra milliseconds each observer spends per change set (a slow observer coalesces).") var observerDelayMs = 0.0
+  @Option(
+    help: "PostgreSQL: seconds into the run at which every observer's session is ended (default: half the duration; negative: never).")
+  var dropConnectionAt: Double?
+  @Option(help: "Screens (20 rows at a random position) each scroller reads per second.") var screensPerSecond = 30.0
+  @Option(help: "MiB the live heap may grow from the early run to its end (judged on runs of 20 s or more).") var heapBoundMib = 64
+  @Flag(help: "Ramp the rate (125, 250, … 8,000/s) and report the highest each store sustains with p99 delivery under 16 ms.")
+  var findMaxRate = false
+  @Option(help: "Seconds per rate with --find-max-rate.") var stepDuration = "10s"
+  @Option(help: "Seed of the writers' transactions.") var seed: UInt64 = 1
+  @Option(help: "Output folder (default: results/load/runs/<UTC timestamp>, copied to results/load/latest).") var out: String?
+  @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var postgres: PostgresOptions
+
+  static func seconds(_ text: String, _ name: String) throws -> Double {
+    var t = text.trimmingCharacters(in: .whitespaces).lowercased()
+    var scale = 1.0
+    if t.hasSuffix("m") {
+      scale = 60
+      t.removeLast()
+    } else if t.hasSuffix("s") {
+      t.removeLast()
+    }
+    guard let v = Double(t), v > 0, v.isFinite else { throw ValidationError("--\(name): '\(text)' is not a duration such as 60s or 10m") }
+    return v * scale
+  }
+
+  func config() throws -> (LoadConfig, [StoreKind], Double) {
+    guard dataset == "banks" else {
+      throw ValidationError("--dataset: the load test writes banks (FailedBankInfo → FailedBankDetails), not '\(dataset)'")
+    }
+    var c = LoadConfig()
+    guard rows >= 100, rows <= DatasetKind.maxRows else { throw ValidationError("--rows must be between 100 and \(DatasetKind.maxRows)") }
+    c.rows = rows
+    guard (1...64).contains(writers) else { throw ValidationError("--writers must be between 1 and 64") }
+    c.writers = writers
+    guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be positive") }
+    c.rate = rate
+    let parts = transactionSize.replacingOccurrences(of: "...", with: "-").split(separator: "-").map { Int($0) }
+    guard (1...2).contains(parts.count), let lo = parts.first!, let hi = parts.last!, lo >= 1, hi >= lo else {
+      throw ValidationError("--transaction-size: '\(transactionSize)' is not N or MIN...MAX with 1 ≤ MIN ≤ MAX")
+    }
+    guard hi * 2 * writers <= rows else {
+      throw ValidationError("--transaction-size \(hi) is too large for \(rows) rows and \(writers) writers")
+    }
+    c.transactionSizeMin = lo
+    c.transactionSizeMax = hi
+    guard (1...32).contains(observers) else { throw ValidationError("--observers must be between 1 and 32") }
+    c.observers = observers
+    c.duration = try Self.seconds(duration, "duration")
+    if let transactions {
+      guard transactions > 0 else { throw ValidationError("--transactions must be positive") }
+      c.maxTransactions = transactions
+    }
+    guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+    c.batchSize = batchSize
+    guard (0..<1).contains(failureRate) else { throw ValidationError("--failure-rate must be in [0, 1)") }
+    c.failureRate = failureRate
+    guard observerDelayMs >= 0 else { throw ValidationError("--observer-delay-ms must not be negative") }
+    c.observerDelayMs = observerDelayMs
+    guard screensPerSecond > 0 else { throw ValidationError("--screens-per-second must be positive") }
+    c.screensPerSecond = screensPerSecond
+    guard heapBoundMib > 0 else { throw ValidationError("--heap-bound-mib must be positive") }
+    c.heapBoundBytes = heapBoundMib << 20
+    c.seed = seed
+    c.datasetsDirectory = datasets
+    let stores = try store.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map {
+      guard let s = StoreKind(rawValue: $0) else { throw ValidationError("unknown store '\($0)'; expected memory, sqlite or postgres") }
+      return s
+    }
+    guard !stores.isEmpty else { throw ValidationError("--store names no store") }
+    let step = try Self.seconds(stepDuration, "step-duration")
+    let runLength = findMaxRate ? step : c.duration
+    if let at = dropConnectionAt {
+      c.dropConnectionAt = at < 0 ? nil : at
+    } else if stores.contains(.postgres) {
+      c.dropConnectionAt = (runLength / 2).rounded(.down)
+    }
+    return (c, stores, step)
+  }
+
+  func run() throws {
+    Interrupts.install()
+    try postgres.apply()
+    let (c, stores, step) = try config()
+    let outcome: LoadOutcome
+    do {
+      outcome = try LoadRunner.run(c, stores: stores, findMaxRate: findMaxRate, stepDuration: step, out: out) { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+      }
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
+    print("wrote \(outcome.directory)/report.md, summary.csv, timeline.csv, results.json, charts/")
+    if !outcome.failures.isEmpty {
+      for f in outcome.failures { FileHandle.standardError.write(Data("FAILED: \(f)\n".utf8)) }
+      throw ExitCode(1)
+    }
+  }
+}
+
+/// One store's load run, in the child process `fetchbench load` starts.
+struct LoadCase: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "_load", shouldDisplay: false)
+  @Argument var config: String
+
+  func run() throws {
+    let config = try JSONDecoder().decode(LoadConfig.self, from: Data(self.config.utf8))
+    let result = try LoadTest.run(config) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    FileHandle.standardOutput.write(try JSONEncoder().encode(result))
+  }
+}

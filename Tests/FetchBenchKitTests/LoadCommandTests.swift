@@ -1,0 +1,126 @@
+import Datasets
+import FetchBenchKit
+import Foundation
+import PostgresStore
+import TestSupport
+import Testing
+
+/// `fetchbench load` end to end on a small dataset: every observer ends equal to a fresh
+/// fetch, every committed transaction is delivered to every observer exactly once, failed
+/// transactions leave nothing, a slow observer coalesces, a dropped PostgreSQL session is
+/// reopened without losing or repeating a change, and bad input fails clearly.
+@Suite(.serialized) struct LoadCommand {
+  /// summary.csv as store → metric → value.
+  static func summary(_ dir: String) throws -> [String: [String: Double]] {
+    let lines = try String(contentsOfFile: dir + "/summary.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+    var out: [String: [String: Double]] = [:]
+    for line in lines {
+      let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      out[cells[1], default: [:]][cells[3]] = Double(cells[4])
+    }
+    return out
+  }
+
+  static func expectAllChecksPass(_ m: [String: Double], observers: Double, _ store: String) {
+    #expect(m["mirrors_match"] == 1, "\(store): every mirror equals a fresh fetch")
+    #expect(m["invalid_change_sets"] == 0, "\(store)")
+    #expect(m["missed_transactions"] == 0, "\(store)")
+    #expect(m["repeated_transactions"] == 0, "\(store)")
+    #expect(m["rolled_back_rows_visible"] == 0, "\(store)")
+    // Exactly once: one delivery latency per committed transaction and observer.
+    #expect(m["delivery_p50_ms"] != nil)
+    #expect((m["commits"] ?? 0) > 0, "\(store)")
+  }
+
+  static func deliveries(_ dir: String, _ store: String) throws -> Double? {
+    let lines = try String(contentsOfFile: dir + "/summary.csv", encoding: .utf8).split(separator: "\n")
+    return lines.first { $0.contains(",\(store),") && $0.contains(",delivery_p50_ms,") }
+      .map { $0.split(separator: ",", omittingEmptySubsequences: false) }.flatMap { Double($0[6]) }
+  }
+
+  @Test func observersStayRightUnderConcurrentWriters() throws {
+    let dir = TestSupport.temporaryFolder("load")
+    defer { TestSupport.remove(dir) }
+    let out = try TestSupport.run([
+      "load", "--store", "memory,sqlite", "--rows", "2000", "--writers", "3", "--observers", "2", "--rate", "150", "--duration", "30s",
+      "--transactions", "120", "--transaction-size", "1...20", "--failure-rate", "0.1", "--datasets", dir + "/datasets", "--out",
+      dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let s = try Self.summary(dir + "/out")
+    for store in ["memory", "sqlite"] {
+      let m = s[store] ?? [:]
+      Self.expectAllChecksPass(m, observers: 2, store)
+      #expect((m["commits"] ?? 0) + (m["failed_commits"] ?? 0) == 120, "\(store): the run stops after 120 transactions")
+      #expect((m["failed_commits"] ?? 0) > 0, "\(store): about 10% of 120 fail and roll back")
+      #expect(try Self.deliveries(dir + "/out", store) == 2 * (m["commits"] ?? -1), "\(store): each commit reaches each observer once")
+      #expect((m["faults"] ?? 0) > 0, "\(store): the scrollers fault batches")
+    }
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("| in-memory |") && report.contains("| SQLite |") && report.contains("all passed"))
+    let timeline = try String(contentsOfFile: dir + "/out/timeline.csv", encoding: .utf8)
+    #expect(timeline.hasPrefix("run_id,store,target_rate,second,commits"))
+    #expect(TestSupport.listing(dir + "/out").contains("charts/sqlite-150-delivery.svg"))
+    #expect(!FileManager.default.fileExists(atPath: dir + "/out.partial"))
+  }
+
+  @Test func aSlowObserverCoalescesAndStaysRight() throws {
+    let dir = TestSupport.temporaryFolder("load-slow")
+    defer { TestSupport.remove(dir) }
+    let out = try TestSupport.run([
+      "load", "--store", "memory", "--rows", "2000", "--writers", "2", "--observers", "1", "--rate", "200", "--duration", "30s",
+      "--transactions", "100", "--transaction-size", "1...10", "--observer-delay-ms", "40", "--datasets", dir + "/datasets", "--out",
+      dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let m = try Self.summary(dir + "/out")["memory"] ?? [:]
+    Self.expectAllChecksPass(m, observers: 1, "memory")
+    #expect((m["coalesced_transactions"] ?? 0) > 0, "40 ms per change set cannot keep up with 200 commits/s")
+    #expect((m["change_sets"] ?? 0) < (m["commits"] ?? 0), "fewer change sets than transactions")
+    #expect(try Self.deliveries(dir + "/out", "memory") == m["commits"], "coalesced transactions still count once each")
+  }
+
+  static var postgresUp: Bool {
+    if (try? PostgresAdmin(url: try PostgresLocation.url(nil))) != nil { return true }
+    if ProcessInfo.processInfo.environment["FETCHBENCH_REQUIRE_POSTGRES"] == "1" {
+      Issue.record("PostgreSQL is required (FETCHBENCH_REQUIRE_POSTGRES=1) but unavailable")
+    }
+    return false
+  }
+
+  @Test func aDroppedPostgresSessionIsReopenedWithoutLossOrRepeats() throws {
+    guard Self.postgresUp else { return }
+    let dir = TestSupport.temporaryFolder("load-pg")
+    defer { TestSupport.remove(dir) }
+    let out = try TestSupport.run([
+      "load", "--store", "postgres", "--rows", "2000", "--writers", "2", "--observers", "2", "--rate", "60", "--duration", "4s",
+      "--transaction-size", "1...10", "--failure-rate", "0.2", "--drop-connection-at", "2", "--datasets", dir + "/datasets", "--out",
+      dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let m = try Self.summary(dir + "/out")["postgres"] ?? [:]
+    Self.expectAllChecksPass(m, observers: 2, "postgres")
+    #expect(m["reconnects"] == 2, "each observer's session was ended once and reopened once")
+    #expect((m["failed_commits"] ?? 0) > 0)
+    #expect(try Self.deliveries(dir + "/out", "postgres") == 2 * (m["commits"] ?? -1))
+  }
+
+  @Test func badLoadInputFailsClearly() throws {
+    let wells = try TestSupport.run(["load", "--dataset", "wells"])
+    #expect(wells.status != 0 && wells.stderr.contains("the load test writes banks"), "\(wells.stderr)")
+    let size = try TestSupport.run(["load", "--transaction-size", "0...5"])
+    #expect(size.status != 0 && size.stderr.contains("--transaction-size"), "\(size.stderr)")
+    let duration = try TestSupport.run(["load", "--duration", "soon"])
+    #expect(duration.status != 0 && duration.stderr.contains("not a duration"), "\(duration.stderr)")
+    let store = try TestSupport.run(["load", "--store", "oracle"])
+    #expect(store.status != 0 && store.stderr.contains("unknown store 'oracle'"), "\(store.stderr)")
+    let dir = TestSupport.temporaryFolder("load-bad")
+    defer { TestSupport.remove(dir) }
+    let down = try TestSupport.run([
+      "load", "--store", "postgres", "--rows", "500", "--postgres-url", "postgres://nobody@127.0.0.1:1/none", "--datasets", dir,
+      "--out", dir + "/out",
+    ])
+    #expect(down.status != 0 && down.stderr.contains("127.0.0.1:1"), "\(down.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/out"), "nothing written")
+  }
+}
