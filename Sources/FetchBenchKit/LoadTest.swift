@@ -673,7 +673,8 @@ final class LoadRun: @unchecked Sendable {
     while true {
       let due = start + UInt64((Double(w) / Double(config.writers) + Double(i)) * interval)
       i += 1
-      guard due < end, !stopWriting.get() else { break }
+      // The run ends at its duration even when the writers are behind their schedule.
+      guard due < end, Clock.wallNanos < end, !stopWriting.get() else { break }
       sleepUntil(due)
       if let max = config.maxTransactions {
         var mine = false

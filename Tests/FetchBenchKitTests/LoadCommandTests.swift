@@ -80,6 +80,22 @@ import Testing
     #expect(try Self.deliveries(dir + "/out", "memory") == m["commits"], "coalesced transactions still count once each")
   }
 
+  @Test func aRunStopsAtItsDurationWhenWritersFallBehind() throws {
+    let dir = TestSupport.temporaryFolder("load-stop")
+    defer { TestSupport.remove(dir) }
+    let started = Date()
+    let out = try TestSupport.run([
+      "load", "--store", "memory", "--rows", "2000", "--writers", "2", "--observers", "1", "--rate", "1000000", "--duration", "2s",
+      "--datasets", dir + "/datasets", "--out", dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let m = try Self.summary(dir + "/out")["memory"] ?? [:]
+    Self.expectAllChecksPass(m, observers: 1, "memory")
+    #expect((m["seconds"] ?? 99) < 3, "the writers stop at 2 s although a million commits a second are scheduled")
+    #expect((m["attempts_per_s"] ?? 1e9) < 1_000_000)
+    #expect(Date().timeIntervalSince(started) < 60)
+  }
+
   static var postgresUp: Bool {
     if (try? PostgresAdmin(url: try PostgresLocation.url(nil))) != nil { return true }
     if ProcessInfo.processInfo.environment["FETCHBENCH_REQUIRE_POSTGRES"] == "1" {
