@@ -155,10 +155,10 @@ struct LoadReport {
     if findMaxRate {
       md += "## Highest sustained rate\n\n"
       md +=
-        "The rate doubles from \(Int(LoadRunner.rampRates[0]))/s, \(Int(results.first?.config.duration ?? 0)) s per step in a fresh process, until a step attempts under 95% of its target (transactions that roll back count: they were attempted at the rate), has a p99 delivery latency of one frame at 60 Hz (\(Self.f(LoadRunner.frameMs, 1)) ms) or more, or fails a check.\n\n"
+        "The rate doubles from \(Int(LoadRunner.rampRates[0]))/s (or, when that fails, halves down to \(Int(LoadRunner.lowestRate))/s), \(Int(results.first?.config.duration ?? 0)) s per step in a fresh process, until a step attempts under 95% of its target (transactions that roll back count: they were attempted at the rate), has a p99 delivery latency of one frame at 60 Hz (\(Self.f(LoadRunner.frameMs, 1)) ms) or more, or fails a check.\n\n"
       md += "| store | highest sustained /s |\n|---|---:|\n"
       for s in Array(NSOrderedSet(array: steps.map(\.store))) as! [String] {
-        md += "| \(Self.storeName(s)) | \(maxRates[s].map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.rampRates[0])))") |\n"
+        md += "| \(Self.storeName(s)) | \(maxRates[s].map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.lowestRate)))") |\n"
       }
       md += "\n| store | target /s | achieved /s | delivery p99 (ms) | checks | sustained |\n|---|---:|---:|---:|---|---|\n"
       for s in steps {

@@ -30,6 +30,8 @@ public enum LoadRunner {
   /// One frame at 60 Hz: the p99 delivery latency a sustained rate must stay under.
   public static let frameMs = 1_000.0 / 60
   public static let rampRates: [Double] = [125, 250, 500, 1_000, 2_000, 4_000, 8_000]
+  /// The lowest rate `--find-max-rate` tries.
+  public static let lowestRate = 8.0
 
   public static func run(
     _ base: LoadConfig, stores: [StoreKind], findMaxRate: Bool, stepDuration: Double, out: String?,
@@ -58,7 +60,12 @@ public enum LoadRunner {
       if findMaxRate {
         config.duration = stepDuration
         config.maxTransactions = nil
-        for rate in rampRates {
+        // Up from 125/s by doubling; a store that cannot take the first step is tried at half
+        // the rate, down to 8/s, so every store gets a figure.
+        var rates = rampRates
+        var descending = false
+        while let rate = rates.first {
+          rates.removeFirst()
           config.rate = rate
           log("load \(store.rawValue): trying \(Int(rate)) commits/s for \(Int(stepDuration)) s")
           let r = try child(config)
@@ -72,8 +79,16 @@ public enum LoadRunner {
             String(
               format: "  %@ %5.0f/s: attempted %.0f/s, delivery p99 %.2f ms: %@", store.rawValue, rate, r.attemptsPerSecond, r.delivery.p99,
               step.sustained ? "sustained" : "not sustained"))
-          guard step.sustained else { break }
-          maxRates[store.rawValue] = rate
+          if step.sustained {
+            maxRates[store.rawValue] = rate
+            if descending { break }
+          } else if rate == rampRates[0] || descending {
+            descending = true
+            guard rate / 2 >= lowestRate else { break }
+            rates = [(rate / 2).rounded(.down)]
+          } else {
+            break
+          }
         }
       } else {
         let r = try child(config)
