@@ -96,6 +96,39 @@ import Testing
     #expect(Date().timeIntervalSince(started) < 60)
   }
 
+  /// The target rates a run tried, in order, from summary.csv.
+  static func rates(_ dir: String) throws -> [Int] {
+    var out: [Int] = []
+    for line in try String(contentsOfFile: dir + "/summary.csv", encoding: .utf8).split(separator: "\n").dropFirst() {
+      let rate = Int(line.split(separator: ",")[2])!
+      if out.last != rate { out.append(rate) }
+    }
+    return out
+  }
+
+  @Test func findMaxRateClimbsAndDescends() throws {
+    let dir = TestSupport.temporaryFolder("load-max")
+    defer { TestSupport.remove(dir) }
+    // An observer that spends 100 ms per change set never delivers within a frame: the search
+    // halves from 125/s and stops below 8/s with no sustained rate.
+    let slow = try TestSupport.run([
+      "load", "--store", "memory", "--rows", "2000", "--writers", "1", "--observers", "1", "--find-max-rate", "--step-duration", "1s",
+      "--observer-delay-ms", "100", "--datasets", dir + "/datasets", "--out", dir + "/slow",
+    ])
+    #expect(slow.status == 0, "\(slow.stderr)")
+    #expect(try Self.rates(dir + "/slow") == [125, 62, 31, 15])
+    #expect(try String(contentsOfFile: dir + "/slow/report.md", encoding: .utf8).contains("| in-memory | none (not even 8) |"))
+    // Without the delay the in-memory store climbs past the first step.
+    let fast = try TestSupport.run([
+      "load", "--store", "memory", "--rows", "2000", "--writers", "2", "--observers", "1", "--find-max-rate", "--step-duration", "1s",
+      "--datasets", dir + "/datasets", "--out", dir + "/fast",
+    ])
+    #expect(fast.status == 0, "\(fast.stderr)")
+    let tried = try Self.rates(dir + "/fast")
+    #expect(tried.first == 125 && tried.count >= 2 && tried == tried.sorted(), "\(tried)")
+    #expect(try String(contentsOfFile: dir + "/fast/report.md", encoding: .utf8).contains("## Highest sustained rate"))
+  }
+
   static var postgresUp: Bool {
     if (try? PostgresAdmin(url: try PostgresLocation.url(nil))) != nil { return true }
     if ProcessInfo.processInfo.environment["FETCHBENCH_REQUIRE_POSTGRES"] == "1" {
