@@ -71,7 +71,8 @@ public struct GateFigure: Sendable, Codable, Equatable {
       case .ratio:
         g.value = median
         g.spread = values.map(\.spread).max() ?? f.spread
-        g.tolerance = max(ratioTolerance(spread: g.spread, samples: f.samples), 2 * range)
+        // The first run's tolerance carries a figure's own floor (see `GateMatrix.ratio`).
+        g.tolerance = max(f.tolerance, ratioTolerance(spread: g.spread, samples: f.samples), 2 * range)
       }
       out.append(g)
     }

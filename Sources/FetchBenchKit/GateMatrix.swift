@@ -49,14 +49,15 @@ public enum GateMatrix {
 
   /// A ratio figure from interleaved pairs: the median of the per-pair ratios, its spread
   /// the interquartile range over the median.
-  static func ratio(_ name: String, _ ratios: [Double]) -> GateFigure {
+  static func ratio(_ name: String, _ ratios: [Double], atLeast floor: Double = 0) -> GateFigure {
     let sorted = ratios.sorted()
     let median = Summary(sorted).median
     let q1 = sorted[sorted.count / 4]
     let q3 = sorted[(3 * sorted.count) / 4]
     let spread = median > 0 ? (q3 - q1) / median : 0
     return GateFigure(
-      name: name, kind: .ratio, value: median, unit: "ratio", tolerance: GateFigure.ratioTolerance(spread: spread, samples: ratios.count),
+      name: name, kind: .ratio, value: median, unit: "ratio",
+      tolerance: max(floor, GateFigure.ratioTolerance(spread: spread, samples: ratios.count)),
       spread: spread, samples: ratios.count)
   }
 
@@ -237,6 +238,11 @@ public enum GateMatrix {
       // gated once, on the memory store, where no server or file activity runs between the
       // alternating repetitions (on PostgreSQL the server's background writes after each
       // commit moved it by 24% in a clean-clone CI run).
-      + (spec.store == "memory" ? [ratio("diff_k100/our_diff_over_sort_time", ratios)] : [])
+      // A memory-bound diff (hash index, LIS) against a compute-bound sort: the ratio depends
+      // on the host more than any other. With the code of its timed path unchanged it moved
+      // from 0.543 (baseline) to 0.715 and 0.780 on another day's host (+44%), so it gets the
+      // gate's rule for run-to-run ranges, twice that (90%): it still catches the diff
+      // turning twice as slow relative to sorting.
+      + (spec.store == "memory" ? [ratio("diff_k100/our_diff_over_sort_time", ratios, atLeast: 0.9)] : [])
   }
 }
