@@ -723,8 +723,6 @@ final class LoadRun: @unchecked Sendable {
   // MARK: observers
 
   func observe(_ o: LoadObserver) {
-    var rng = SeededRandom(seed: 77 + UInt64(o.index))
-    _ = rng.next()
     while !stopObserving.get() {
       switch o.feed {
       case .inbox(let inbox):
