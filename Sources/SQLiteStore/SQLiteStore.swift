@@ -362,7 +362,8 @@ public final class SQLiteStore: Store {
         try db.execute(
           sql: "INSERT INTO \(Self.changeLog) (seq, committed_at, payload) SELECT COALESCE(MAX(seq), 0) + 1, ?, ? FROM \(Self.changeLog)",
           arguments: [Date().timeIntervalSince1970, TransactionCodec.encode(recorder.changes)])
-        logged = Int(try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM \(Self.changeLog)") ?? 0)
+        // seq is the INTEGER PRIMARY KEY, the rowid: no second query to learn it.
+        logged = Int(db.lastInsertedRowID)
       }
       return .commit
     }
