@@ -157,6 +157,24 @@ public struct GateReport: Sendable {
     return 0
   }
 
+  /// Judges each regressed time ratio again on the lower of its first value and its value in
+  /// `again` (a second measurement): it stays a regression only when both are over
+  /// tolerance. Notes both values. Other lines are left as they are. O(lines + again).
+  public mutating func judgeRemeasured(_ again: [GateFigure]) {
+    let second = Dictionary(again.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+    for i in lines.indices where lines[i].kind == .ratio && lines[i].verdict == .regression {
+      let l = lines[i]
+      guard let b = l.baseline, let first = l.now, let then = second[l.name] else { continue }
+      let judged = min(first, then)
+      let reference = GateFigure(name: l.name, kind: l.kind, value: b, unit: l.unit, tolerance: l.tolerance)
+      lines[i].now = judged
+      lines[i].verdict = GateComparator.verdict(reference, judged)
+      let outcome = lines[i].verdict == .regression ? "confirmed" : "not confirmed (a transient)"
+      notes.append(
+        String(format: "`%@` was %.3f, re-measured %.3f: regression %@; judged on the lower", l.name, first, then, outcome))
+    }
+  }
+
   /// Every gated figure: baseline, now, delta, tolerance, verdict.
   public func markdown() -> String {
     var md = "| figure | kind | baseline | now | delta | tolerance | verdict |\n|---|---|---:|---:|---:|---:|---|\n"

@@ -80,7 +80,7 @@ struct Check: ParsableCommand {
       }
       return
     }
-    let measured: (figures: [GateFigure], datasets: [String: String])
+    let measured: GateMeasurement
     do {
       measured = try GateRun.measure(options, log: log)
     } catch {
@@ -103,6 +103,12 @@ struct Check: ParsableCommand {
     if let why = report.cannotJudge {
       print("cannot judge: \(why)")
       throw ExitCode(3)
+    }
+    report.notes += measured.busyCases.map { "busy machine during \($0)" }
+    do {
+      try GateRun.confirmRatioRegressions(&report, measured, options, log: log)
+    } catch {
+      throw ValidationError(String(describing: error))
     }
     print(
       "# fetchbench check: \(rows.grouped) rows, batch size \(batchSize) (baseline: \(recorded!.batchSize)), \(repetitions) interleaved repetitions\n"

@@ -72,6 +72,27 @@ import Testing
     #expect(none.exitCode(failOnImprovement: false) == 3)
   }
 
+  @Test func aRatioRegressionMustReproduceWhenReMeasured() {
+    // Over tolerance once, within the second time: a transient, judged on the lower value.
+    var transient = run([2, 1_000_000, 0.7])
+    #expect(transient.exitCode(failOnImprovement: false) == 2)
+    transient.judgeRemeasured([GateFigure(name: baseline.figures[2].name, kind: .ratio, value: 0.52, unit: "ratio", tolerance: 0.15)])
+    #expect(transient.exitCode(failOnImprovement: false) == 0)
+    #expect(transient.lines[2].now == 0.52 && transient.lines[2].verdict == .within)
+    #expect(transient.notes.contains { $0.contains("was 0.700, re-measured 0.520: regression not confirmed") })
+
+    // Over tolerance both times: a regression, at the lower of the two.
+    var real = run([3, 1_000_000, 0.7])
+    real.judgeRemeasured([
+      GateFigure(name: baseline.figures[2].name, kind: .ratio, value: 0.66, unit: "ratio", tolerance: 0.15),
+      GateFigure(name: baseline.figures[0].name, kind: .counter, value: 2, unit: "count", tolerance: 0),
+    ])
+    #expect(real.lines[2].now == 0.66 && real.lines[2].verdict == .regression)
+    #expect(real.notes.contains { $0.contains("regression confirmed") })
+    // Only time ratios are re-judged: a counter is exact, a second run cannot excuse it.
+    #expect(real.lines[0].verdict == .regression && real.lines[0].now == 3)
+  }
+
   /// End to end: record a baseline, then run the gate as a user who set batch size 1 would:
   /// the query counts regress and the gate exits 2 naming them. A broken or foreign baseline
   /// exits 3.
@@ -91,6 +112,24 @@ import Testing
     #expect(worse.status == 2, "\(worse.stdout)\n\(worse.stderr)")
     #expect(worse.stdout.contains("| `banks/sqlite/first_screen/batched/queries` | counter | 2 | 21 |"), "\(worse.stdout)")
     #expect(worse.stdout.contains("regression(s): "))
+
+    // A time ratio that regresses for real (a baseline ten times lower) is measured again in
+    // a new child process, confirmed, and fails the gate.
+    var tight = try JSONDecoder().decode(GateBaseline.self, from: Data(json.utf8))
+    let diffRatio = try #require(tight.figures.firstIndex { $0.name == "banks/memory/diff_k100/our_diff_over_hash_index_time" })
+    tight.figures[diffRatio].value /= 10
+    try GateRun.writeBaseline(tight, to: dir + "/tight.json")
+    let slower = try TestSupport.run(["check", "--baseline", dir + "/tight.json"] + common.dropLast(2))
+    #expect(slower.status == 2, "\(slower.stdout)\n\(slower.stderr)")
+    // (Other ratios of this tiny matrix may be re-measured too while other tests load the machine.)
+    #expect(slower.stderr.contains("time ratio(s) over tolerance"), "\(slower.stderr)")
+    #expect(
+      slower.stdout.contains("`banks/memory/diff_k100/our_diff_over_hash_index_time` was ")
+        && slower.stdout.contains("regression confirmed; judged on the lower"), "\(slower.stdout)")
+    let verdictLine = slower.stdout.split(separator: "\n").first {
+      $0.hasPrefix("| `banks/memory/diff_k100/our_diff_over_hash_index_time`")
+    }
+    #expect(verdictLine?.hasSuffix("| **REGRESSION** |") == true, "\(slower.stdout)")
 
     try Data(json.replacingOccurrences(of: "\"cores\" : 2", with: "\"cores\" : 64").utf8).write(
       to: URL(fileURLWithPath: dir + "/other.json"))
