@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: bench bench-postgres bench-quick bench-diff bench-load check ci test build bootstrap datasets format lint postgres-stop
+.PHONY: bench bench-postgres bench-quick bench-diff bench-load bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
@@ -38,6 +38,22 @@ bench-diff: build
 bench-load: build
 	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
 	$(FETCHBENCH) load --store memory,sqlite,postgres
+
+# package-benchmark suites for micro-level costs (Benchmarks/: the diffs on 10k and 244k IDs,
+# one batch fault, ID-list upkeep per change), in release.
+bench-micro: bootstrap
+	swift package benchmark --no-progress
+
+# The suites against their committed p90 thresholds (Benchmarks/Thresholds): exit 2 on a
+# regression beyond the tolerances declared in the suites; improvements beyond them (the
+# tool's exit 4) pass with a note to record new thresholds.
+bench-micro-check: bootstrap
+	@set +e; swift package benchmark thresholds check --path $(CURDIR)/Benchmarks/Thresholds --no-progress; code=$$?; \
+	if [ $$code -eq 4 ]; then echo "micro benchmarks improved beyond their thresholds: record them with make bench-micro-update"; exit 0; fi; \
+	exit $$code
+
+bench-micro-update: bootstrap
+	swift package --allow-writing-to-package-directory benchmark thresholds update --path $(CURDIR)/Benchmarks/Thresholds --no-progress
 
 # In release, like the gate: one build serves both (CI builds from scratch, and a second
 # configuration would compile swift-nio, BoringSSL and GRDB twice), and the property tests

@@ -21,6 +21,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
+    // Only the MallocInterposer trait: the default RuntimeInterposer pulls a package this
+    // machine kind's mirror does not have (toolchain-notes).
+    .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: [
     // The engine: no store backend, no harness.
@@ -69,6 +72,21 @@ let package = Package(
         "FetchBenchKit", "Datasets", "FetchedResults", "SQLiteStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
+    ),
+    // package-benchmark suites for micro-level costs (`make bench-micro`); they link the
+    // engine and the stores, never FetchBenchKit, whose jemalloc would replace the allocator
+    // that the benchmarks' malloc counters interpose.
+    .executableTarget(
+      name: "Diff",
+      dependencies: ["FetchedResults", "Datasets", .product(name: "Benchmark", package: "benchmark")],
+      path: "Benchmarks/Diff",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
+      name: "Engine",
+      dependencies: ["FetchedResults", "Datasets", "SQLiteStore", .product(name: "Benchmark", package: "benchmark")],
+      path: "Benchmarks/Engine",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
     // Tests run the built `fetchbench` binary for exit codes; depending on it builds it.
     .target(name: "TestSupport", dependencies: ["Datasets"], path: "Tests/TestSupport"),
