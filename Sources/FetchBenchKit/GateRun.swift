@@ -104,10 +104,7 @@ public enum GateRun {
     guard !suspects.isEmpty else { return }
     var specs: [CaseSpec] = []
     for l in suspects {
-      guard let spec = first.sources[l.name] else { continue }
-      if !specs.contains(where: { $0.dataset == spec.dataset && $0.store == spec.store && $0.scenario == spec.scenario }) {
-        specs.append(spec)
-      }
+      if let spec = first.sources[l.name], !specs.contains(spec) { specs.append(spec) }
     }
     log("re-measuring \(suspects.count) time ratio(s) over tolerance: \(specs.count) case(s)")
     let again = try measure(options, cases: specs, log: log)
