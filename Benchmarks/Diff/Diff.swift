@@ -17,9 +17,11 @@ import FetchedResults
 // it does, and the count then grew with the call's wall time (ListDiff 244k: 117 on this
 // machine, 105 on a faster CI run, failing the check on identical code). Peak heap is gated
 // by `fetchbench check` (`our_diff_heap_peak_bytes`), exactly.
-// wallClock loose, +150%: a shared 2-core VM moves times by 10–30% between runs, more while
-// the hypervisor steals CPU, and CI runs this check; an accidental O(n) per change or per
-// row shows as 10× or more (the regression gate, `fetchbench check`, gates time as ratios).
+// wallClock loose, +400% (5×): a shared 2-core VM moves times by 10–30% between runs, and
+// p90 catches preemption: with two spinning processes beside it, ListDiff 10k's p90 went from
+// 1.0 to 4.9 ms (its p50 from 0.74 to 0.94 ms), and CI runs this check; an accidental O(n)
+// per change or per row shows as 10× or more (the regression gate, `fetchbench check`, gates
+// time as ratios of operations measured alternately).
 // Absolute times here are under glibc's malloc (the interposer's), not jemalloc as in
 // `fetchbench`: at 244k rows the diff's fresh arrays are mmapped and page-faulted on every
 // call, about half of its time (53 ms; 24 ms with MALLOC_MMAP_THRESHOLD_ raised).
@@ -51,7 +53,7 @@ let benchmarks: @Sendable () -> Void = {
     maxIterations: 200,
     thresholds: [
       .mallocCountTotal: .init(absolute: [.p90: 8]),
-      .wallClock: .init(relative: [.p90: 150.0]),
+      .wallClock: .init(relative: [.p90: 400.0]),
     ]
   )
 

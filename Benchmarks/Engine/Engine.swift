@@ -34,7 +34,7 @@ let benchmarks: @Sendable () -> Void = {
     maxIterations: 2_000,
     thresholds: [
       .mallocCountTotal: .init(absolute: [.p90: 8]),
-      .wallClock: .init(relative: [.p90: 150.0]),
+      .wallClock: .init(relative: [.p90: 400.0]),
     ]
   )
   let path: String
