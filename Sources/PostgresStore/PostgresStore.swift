@@ -406,8 +406,8 @@ public final class PostgresStore: Store {
   /// Runs `operations` in one transaction (BEGIN … COMMIT; on any error ROLLBACK, and
   /// nothing of it is logged or seen), appends it to the change log and notifies the
   /// channel, then delivers every logged transaction not yet delivered, this one included,
-  /// to the observers in sequence order. Round trips: 2 per update or delete (the old row
-  /// is read first, as Core Data's committed values), 1 per insert, plus 5.
+  /// to the observers in sequence order. Round trips: 1 per insert, update or delete (each
+  /// returns the row's values from before it, as Core Data's committed values), plus 5.
   @discardableResult
   public func commit(_ operations: [WriteOperation]) throws -> StoreTransaction {
     var recorder = ChangeRecorder()
@@ -477,23 +477,30 @@ public final class PostgresStore: Store {
       }
       guard !keys.isEmpty else { return }
       // Only the attributes whose value really changes are reported, as Core Data's
-      // changedValues(); the same read (locking the row) gives the link attributes.
+      // changedValues(); the same read gives the link attributes. One statement: the CTE
+      // locks the row and reads its committed values (FOR UPDATE waits for a concurrent
+      // writer and returns the row as it left it), and the UPDATE joins on it, so the row is
+      // locked before it is written and RETURNING gives the values from before the write.
+      // The CTE's columns are renamed: a link attribute may also be one of the updated ones.
       let linkAttributes = model.linkAttributes(of: entity)
       let read = keys.map { entity.attribute($0)! } + linkAttributes
+      let table = entity.table
+      let key = entity.primaryKey
+      let sets = keys.enumerated().map { i, k in "\(entity.attribute(k)!.column) = $\(i + 2)" }
       let old = UncheckedBox<[Value]?>(nil)
-      counters.queries += 2
+      counters.queries += 1
       try run(
-        "SELECT \(read.map(\.column).joined(separator: ",")) FROM \(entity.table) WHERE \(entity.primaryKey) = $1 FOR UPDATE",
-        [.integer(id)]
+        """
+        WITH o AS (SELECT \(key) AS k, \(read.enumerated().map { "\($1.column) AS v\($0)" }.joined(separator: ",")) \
+        FROM \(table) WHERE \(key) = $1 FOR UPDATE) \
+        UPDATE \(table) AS t SET \(sets.joined(separator: ", ")) FROM o WHERE t.\(key) = o.k \
+        RETURNING \(read.indices.map { "o.v\($0)" }.joined(separator: ","))
+        """,
+        [.integer(id)] + keys.map { values[$0]! }
       ) { row in old.value = try read.enumerated().map { i, a in try Self.value(row[i], a.type) } }
       guard let before = old.value else { throw FetchError.store("\(name): no row with id \(id) to update") }
       var changed: [String: Value] = [:]
       for (i, k) in keys.enumerated() where before[i] != values[k]! { changed[k] = before[i] }
-      let sets = keys.enumerated().map { i, k in "\(entity.attribute(k)!.column) = $\(i + 2)" }
-      try run(
-        "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE \(entity.primaryKey) = $1",
-        [.integer(id)] + keys.map { values[$0]! }
-      ) { _ in }
       recorder.updated(name, id, old: changed)
       if !changed.isEmpty {
         var links: [String: Value] = [:]
