@@ -92,7 +92,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["Datasets"], path: "Tests/TestSupport"),
     .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport", "fetchbench"]),
     .testTarget(
-      name: "FetchBenchKitTests", dependencies: ["FetchBenchKit", "TestSupport", "fetchbench"]),
+      name: "FetchBenchKitTests", dependencies: ["FetchBenchKit", "TestSupport", "fetchbench"], exclude: ["Fixtures"]),
     .testTarget(
       name: "FetchedResultsTests",
       dependencies: ["FetchedResults", "Datasets", "SQLiteStore", "PostgresStore", "FetchBenchKit", "TestSupport", "fetchbench"]

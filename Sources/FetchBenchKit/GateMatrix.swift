@@ -183,7 +183,7 @@ public enum GateMatrix {
     controller.tracksChanges = true
     controller.observesStore = false
     try controller.performFetch()
-    var writer = try DiffBenchmark.Writer(store: store, seed: 4_242)
+    var writer = try BankWorkload(store: store, seed: 4_242)
     var ratios: [Double] = []
     var totals = (queries: 0, deletes: 0, inserts: 0, moves: 0, reloads: 0, rows: 0)
     var peak = 0

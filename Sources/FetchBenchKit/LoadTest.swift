@@ -28,6 +28,12 @@ public struct LoadConfig: Codable, Sendable, Equatable {
   /// Extra milliseconds an observer spends after each change set, as a slow consumer would;
   /// such an observer falls behind and coalesces.
   public var observerDelayMs = 0.0
+  /// Observers apply nothing until the writers stop, as an app in the background does, then
+  /// catch up: every transaction of the run waits, so coalescing happens at any machine speed.
+  public var suspendObservers = false
+  /// The p99 delivery latency a rate must stay under to count as sustained
+  /// (`--find-max-rate`): one frame at 60 Hz unless set.
+  public var frameBudgetMs = LoadRunner.frameMs
   /// PostgreSQL: seconds into the run at which the server ends every observer's session
   /// (`pg_terminate_backend`); the observer reconnects and catches up. nil: not dropped.
   public var dropConnectionAt: Double?
@@ -418,9 +424,11 @@ final class LoadRun: @unchecked Sendable {
   var freshStore: (() throws -> any Store)!
   let stopWriting = LockedBox(false)
   let stopObserving = LockedBox(false)
+  /// Set when every writer has stopped: suspended observers resume.
+  let writersStopped = LockedBox(false)
   let tickets = LockedBox(0)
   let lastCommitted = LockedBox(0)
-  var writerStates: [DiffBenchmark.Writer] = []
+  var writerStates: [BankWorkload] = []
   var startSequence = 0
   static let rollbackMarker = "ROLLED BACK "
 
@@ -517,11 +525,11 @@ final class LoadRun: @unchecked Sendable {
       }
     }
     // Writers own disjoint banks and disjoint new IDs: no two transactions touch one row.
-    let banks = try DiffBenchmark.Writer.banks(of: writerStores[0])
+    let banks = try BankWorkload.banks(of: writerStores[0])
     var parts = [[Int64: Int64]](repeating: [:], count: config.writers)
     for (info, details) in banks { parts[Int(info % Int64(config.writers))][info] = details }
     writerStates = (0..<config.writers).map { w in
-      DiffBenchmark.Writer(
+      BankWorkload(
         banks: parts[w], seed: config.seed &* 1_000 &+ UInt64(w), firstID: 50_000_000 + Int64(w), idStep: Int64(config.writers))
     }
     lastCommitted.set(startSequence)
@@ -605,6 +613,7 @@ final class LoadRun: @unchecked Sendable {
 
     writersDone.wait()
     let writeSeconds = Double(Clock.wallNanos - start) / 1e9
+    writersStopped.set(true)
     let finalSequence = lastCommitted.get()
     // Let the observers catch up, then stop them and the scrollers.
     let drainDeadline = Clock.wallNanos + UInt64(config.drainTimeout * 1e9)
@@ -724,6 +733,10 @@ final class LoadRun: @unchecked Sendable {
 
   func observe(_ o: LoadObserver) {
     while !stopObserving.get() {
+      if config.suspendObservers && !writersStopped.get() {
+        usleep(2_000)
+        continue
+      }
       switch o.feed {
       case .inbox(let inbox):
         let units = inbox.take(timeout: 0.02)
@@ -802,10 +815,12 @@ final class LoadRun: @unchecked Sendable {
     var rng = SeededRandom(seed: config.seed &+ 500 &+ UInt64(o.index))
     let interval = 1e9 / config.screensPerSecond
     var frame = 0
-    while !stopObserving.get() {
+    // The first screen is read whatever the run's length, so every scroller faults at least
+    // one batch even on a machine that ends the run before its first frame is due.
+    while frame == 0 || !stopObserving.get() {
       frame += 1
       sleepUntil(start + UInt64(Double(frame) * interval), orWhile: { !stopObserving.get() })
-      if stopObserving.get() { break }
+      if frame > 1 && stopObserving.get() { break }
       o.lock.lock()
       defer { o.lock.unlock() }
       let n = o.controller.count

@@ -248,20 +248,10 @@ public enum Runner {
     }
   }
 
-  /// What a crashed child said before its stack trace ("Fatal error: …", "💣 Program
-  /// crashed: …"), which names the cause; the trace's last frames never do.
-  static func crashReason(_ s: String) -> String {
-    let lines = s.split(separator: "\n")
-    let reason = lines.filter {
-      $0.contains("Fatal error") || $0.contains("Precondition failed") || $0.contains("Program crashed") || $0.contains("Assertion failed")
-    }
-    return reason.isEmpty ? tail(s) : String(reason.prefix(2).joined(separator: " | ").prefix(600))
-  }
+  /// A crashed child's failure and where it happened (`CrashReport`).
+  static func crashReason(_ s: String) -> String { CrashReport.summary(of: s) }
 
-  static func tail(_ s: String) -> String {
-    let lines = s.split(separator: "\n").suffix(3).joined(separator: " | ")
-    return lines.isEmpty ? "(no output)" : String(lines.prefix(600))
-  }
+  static func tail(_ s: String) -> String { CrashReport.tail(s) }
 
   /// This binary, to spawn children of.
   static var selfExecutable: String {

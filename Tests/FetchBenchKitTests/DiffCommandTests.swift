@@ -44,6 +44,27 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: jsonl + ".partial"))
   }
 
+  /// The diff benchmark's writer on tables smaller than its transactions need: 40 changes a
+  /// transaction delete one bank more than they insert, so 300 of them would empty 200 rows,
+  /// and 5 changes on 10 rows touch half the table. Deletes turn into inserts at the floor,
+  /// changes of banks already in the transaction into inserts; every change set still replays
+  /// under UIKit's rules and equals a fresh fetch (the case fails otherwise).
+  @Test func theWriterNeverRunsDryOnSmallTables() throws {
+    let dir = TestSupport.temporaryFolder("diff-dry")
+    defer { TestSupport.remove(dir) }
+    for (rows, k, repetitions) in [(200, 40, 300), (10, 5, 10_000)] {
+      let out = try TestSupport.run([
+        "diff", "--store", "memory", "--rows", "\(rows)", "--k", "\(k)", "--sections", "state", "--no-edit", "--repetitions",
+        "\(repetitions)", "--stdlib-budget", "1", "--datasets", dir + "/datasets", "--out", dir + "/out-\(rows)",
+      ])
+      #expect(out.status == 0, "\(rows) rows: \(out.stderr)")
+      let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out-\(rows)/results.csv", encoding: .utf8))
+      #expect(rows.allSatisfy { $0.status == "ok" }, "\(rows.filter { $0.status != "ok" }.map(\.error))")
+      #expect(rows.first { $0.metric == "change_set_size" }?.repetitions == repetitions)
+      #expect((rows.first { $0.metric == "rows_after" }?.value ?? 0) >= 4, "the table keeps its floor of banks")
+    }
+  }
+
   @Test func badDiffInputFailsClearly() throws {
     let many = try TestSupport.run(["diff", "--emit-changes", "/tmp/x.jsonl", "--rows", "1000", "--k", "1,10"])
     #expect(many.status != 0 && many.stderr.contains("--emit-changes writes one case's change sets"), "\(many.stderr)")
