@@ -4,7 +4,7 @@ import Synchronization
 
 /// Writing files so that a reader never sees half of one: write `NAME.partial`, then rename.
 ///
-/// Temporary paths are registered so that an interrupt (SIGINT, SIGTERM) removes them before the
+/// Temporary paths are registered so that an interrupt (SIGINT, SIGTERM, SIGHUP) removes them before the
 /// process exits.
 public enum AtomicFile {
   private static let pending = Mutex<Set<String>>([])
@@ -34,21 +34,85 @@ public enum AtomicFile {
     try? FileManager.default.removeItem(atPath: tmp)
   }
 
-  /// Moves the finished `tmp` into place, replacing what was at `path`.
+  /// `path` as an absolute path without a trailing slash, so that `path + ".partial"` is a
+  /// sibling of it (`--out dir/` and `--out .` would otherwise put it inside or name `..`).
+  public static func normalized(_ path: String) -> String {
+    var p = URL(fileURLWithPath: path).standardizedFileURL.path
+    while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+    return p
+  }
+
+  /// Checks, before any work, that a folder of `names` can be written at `path`: it does not
+  /// exist, or is empty, or holds only entries among `names` (an earlier output of the same
+  /// kind, which is replaced); and its parent can be created and written.
+  /// Returns the normalized path. O(entries in the folder).
+  @discardableResult
+  public static func checkFolderTarget(_ path: String, names: Set<String>) throws -> String {
+    let p = normalized(path)
+    let fm = FileManager.default
+    var isDir: ObjCBool = false
+    if fm.fileExists(atPath: p, isDirectory: &isDir) {
+      guard isDir.boolValue else {
+        throw DatasetError.cannotWrite(path: p, reason: "it is a file, not a folder; name a new folder")
+      }
+      let foreign = try foreignEntries(in: p, names: names)
+      guard foreign.isEmpty else { throw foreignError(p, foreign) }
+    }
+    let parent = (p as NSString).deletingLastPathComponent
+    guard p != "/", !parent.isEmpty else { throw DatasetError.cannotWrite(path: p, reason: "name a folder below /") }
+    do {
+      try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    } catch {
+      throw DatasetError.cannotWrite(path: p, reason: describe(error))
+    }
+    guard access(parent, W_OK) == 0 else {
+      throw DatasetError.cannotWrite(path: p, reason: "\(parent) is not writable (\(String(cString: strerror(errno))))")
+    }
+    return p
+  }
+
+  /// Entries of the folder at `path` that are not among `names`, sorted.
+  static func foreignEntries(in path: String, names: Set<String>) throws -> [String] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    return entries.filter { !names.contains($0) }.sorted()
+  }
+
+  static func foreignError(_ path: String, _ foreign: [String]) -> DatasetError {
+    let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", …" : "")
+    return .cannotWrite(
+      path: path,
+      reason: "the folder holds files FetchBench did not write (\(shown)); name a new or empty folder, or an earlier output of this command")
+  }
+
+  /// Moves the finished `tmp` into place. A file at `path` is replaced (rename(2) is atomic).
+  /// A folder at `path` is replaced only when every entry it holds is also an entry of `tmp`
+  /// (an earlier output of the same kind): it is renamed aside, `tmp` renamed in, and the old
+  /// one removed; a folder with anything else is left untouched and the commit fails.
   public static func commit(_ tmp: String, to path: String) throws {
     let fm = FileManager.default
     var isDir: ObjCBool = false
+    var aside: String?
     if fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+      let names = Set((try? fm.contentsOfDirectory(atPath: tmp)) ?? [])
+      let foreign = try foreignEntries(in: path, names: names)
+      guard foreign.isEmpty else { throw foreignError(path, foreign) }
       // rename(2) cannot replace a non-empty folder.
-      try? fm.removeItem(atPath: path)
+      let old = path + ".replaced-\(getpid())"
+      guard rename(path, old) == 0 else {
+        throw DatasetError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      }
+      aside = old
     }
     guard rename(tmp, path) == 0 else {
-      throw DatasetError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      let reason = String(cString: strerror(errno))
+      if let aside { _ = rename(aside, path) }
+      throw DatasetError.cannotWrite(path: path, reason: reason)
     }
+    if let aside { try? fm.removeItem(atPath: aside) }
     _ = pending.withLock { $0.remove(tmp) }
   }
 
-  /// Removes every registered temporary path; called on SIGINT/SIGTERM.
+  /// Removes every registered temporary path; called on SIGINT, SIGTERM and SIGHUP.
   public static func discardAll() {
     let paths = pending.withLock { p in
       defer { p.removeAll() }

@@ -13,8 +13,12 @@ struct LoadReport {
   var maxRates: [String: Double]
   var findMaxRate: Bool
 
+  /// What a load folder holds: an existing folder with nothing else may be replaced.
+  static let names: Set<String> = ["timeline.csv", "summary.csv", "results.json", "report.md", "charts"]
+
   func write(to dir: String) throws {
     let fm = FileManager.default
+    let dir = AtomicFile.normalized(dir)
     let tmp = dir + ".partial"
     try? fm.removeItem(atPath: tmp)
     try fm.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: true)

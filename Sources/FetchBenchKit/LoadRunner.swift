@@ -31,6 +31,8 @@ public enum LoadRunner {
   /// One frame at 60 Hz: the p99 delivery latency a sustained rate must stay under.
   public static let frameMs = 1_000.0 / 60
   public static let rampRates: [Double] = [125, 250, 500, 1_000, 2_000, 4_000, 8_000]
+  /// What a load folder holds (`--out`).
+  public static var outputNames: Set<String> { LoadReport.names }
   /// The lowest rate `--find-max-rate` tries.
   public static let lowestRate = 8.0
 

@@ -42,19 +42,38 @@ public enum PostgresLoader {
       )
     }
     let t0 = Clock.wallNanos
-    try admin.execute("DELETE FROM fetchbench_meta WHERE dataset = '\(location.kind.rawValue)'")
-    for table in location.kind.tables.reversed() { try admin.execute("DROP TABLE IF EXISTS \(table.name) CASCADE") }
+    let tables = location.kind.tables
+    // Tables of the user's own are never dropped: a dataset's tables are FetchBench's when
+    // fetchbench_meta names the dataset (this loader writes that row in the transaction that
+    // puts them in place).
+    let ours = try admin.scalar("SELECT tag FROM fetchbench_meta WHERE dataset = '\(location.kind.rawValue)'") != nil
+    let present = try tables.map(\.name).filter { try admin.scalar("SELECT to_regclass('public.\($0)')::text") != nil }
+    if !ours, let foreign = present.first, !replaceForeignTables {
+      throw HarnessError.foreignTable(
+        "table \(foreign) in \(url) was not created by FetchBench (fetchbench_meta does not name it); FetchBench will not replace it. "
+          + "Use another database (--postgres-url), or pass --postgres-replace-tables to drop and replace it")
+    }
+    // Loaded into a staging schema, then moved into place in one transaction: an interrupted
+    // or failed load leaves the previous tables as they were. The advisory lock (released
+    // when the connection ends, however the process ends) lets one loader at a time reuse
+    // the staging schema a killed one left behind.
+    try admin.execute("SELECT pg_advisory_lock(\(stagingLock))")
+    defer { try? admin.execute("SELECT pg_advisory_unlock(\(stagingLock))") }
+    try admin.execute("DROP SCHEMA IF EXISTS \(staging) CASCADE")
+    try admin.execute("CREATE SCHEMA \(staging)")
+    defer { try? admin.execute("DROP SCHEMA IF EXISTS \(staging) CASCADE") }
+    try admin.execute("SET search_path TO \(staging), public")
     // Columns first, constraints after the data: one index build per key instead of 244k
     // insertions, and foreign keys checked in one join instead of a trigger per row.
-    for table in location.kind.tables { try admin.execute(table.postgresCreateSQL) }
+    for table in tables { try admin.execute(table.postgresCreateSQL) }
     // The tables are copied in parallel, each by its own reader and psql.
     let failures = LockedBox<[any Error]>([])
     let shared = UncheckedSendableBox(admin)  // only its URL is used by copy
     let path = location.sqlitePath
-    let threads = location.kind.tables.map { table in
+    let threads = tables.map { table in
       let thread = Thread {
         do {
-          try copyTable(table, from: path, to: shared.value)
+          try copyTable(table, from: path, to: shared.value, schema: staging)
         } catch {
           failures.mutate { $0.append(error) }
         }
@@ -64,31 +83,56 @@ public enum PostgresLoader {
     }
     while threads.contains(where: { !$0.isFinished }) { usleep(1_000) }
     if let error = failures.get().first { throw error }
-    for table in location.kind.tables {
+    for table in tables {
       for statement in table.postgresConstraintSQL { try admin.execute(statement) }
     }
     for index in location.indexes {
-      guard let table = location.kind.tables.first(where: { $0.column(index) != nil }) else {
+      guard let table = tables.first(where: { $0.column(index) != nil }) else {
         throw HarnessError.invalidArgument("no \(location.kind.rawValue) table has a column \(index)")
       }
       try admin.execute("CREATE INDEX \(table.name)_\(index) ON \(table.name) (\(index))")
     }
-    for table in location.kind.tables {
+    for table in tables {
       // Inserts without an ID continue after the loaded ones.
       try admin.execute(
-        "SELECT setval(pg_get_serial_sequence('\(table.name)', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM \(table.name)), false)")
+        "SELECT setval(pg_get_serial_sequence('\(staging).\(table.name)', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM \(table.name)), false)")
+    }
+    try admin.execute("RESET search_path")
+    // The swap: the old tables out, the new ones (with their indexes, constraints and
+    // sequences) in, and the marker, at once.
+    var swap = ["BEGIN", "DELETE FROM fetchbench_meta WHERE dataset = '\(location.kind.rawValue)'"]
+    swap += tables.reversed().map { "DROP TABLE IF EXISTS public.\($0.name) CASCADE" }
+    swap += tables.map { "ALTER TABLE \(staging).\($0.name) SET SCHEMA public" }
+    swap += ["INSERT INTO fetchbench_meta (dataset, tag) VALUES ('\(location.kind.rawValue)', '\(tag)')", "COMMIT"]
+    do {
+      for statement in swap { try admin.execute(statement) }
+    } catch {
+      try? admin.execute("ROLLBACK")
+      throw error
+    }
+    for table in tables {
       // VACUUM too: autovacuum would otherwise visit the fresh tables minutes later, in the
       // middle of measurements, and index-only scans need the visibility map it sets.
       try admin.execute("VACUUM ANALYZE \(table.name)")
     }
-    try admin.execute("INSERT INTO fetchbench_meta (dataset, tag) VALUES ('\(location.kind.rawValue)', '\(tag)')")
     return Double(Clock.wallNanos - t0) / 1e9
+  }
+
+  /// The schema a load fills before it moves the tables into place.
+  static let staging = "fetchbench_staging"
+  /// The advisory lock key that serializes loads into one database.
+  static let stagingLock = 0x4642_4C44  // "FBLD"
+
+  /// `--postgres-replace-tables`: the user allowed dropping dataset tables FetchBench did not
+  /// create (handed to child processes through the environment, like the URL).
+  public static var replaceForeignTables: Bool {
+    ProcessInfo.processInfo.environment["FETCHBENCH_POSTGRES_REPLACE_TABLES"] == "1"
   }
 }
 
 extension PostgresLoader {
   /// Streams one table from the SQLite file into COPY text, bytes appended directly.
-  static func copyTable(_ table: TableSchema, from path: String, to admin: PostgresAdmin) throws {
+  static func copyTable(_ table: TableSchema, from path: String, to admin: PostgresAdmin, schema: String) throws {
     var config = Configuration()
     config.readonly = true
     config.busyMode = .timeout(10)
@@ -97,7 +141,7 @@ extension PostgresLoader {
     try source.read { db in
       let statement = try db.makeStatement(sql: "SELECT \(columns.joined(separator: ",")) FROM \(table.name) ORDER BY id")
       let raw = statement.sqliteStatement
-      try admin.copy(table: table.name, columns: columns) { emit in
+      try admin.copy(table: table.name, columns: columns, schema: schema) { emit in
         var done = false
         while !done {
           // Rows go out in runs of 256 per call, read through the C API.

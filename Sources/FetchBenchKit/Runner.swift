@@ -272,8 +272,12 @@ public enum Runner {
 
 /// Writes a run's files under a temporary name, then renames the folder into place.
 public enum ResultFiles {
+  /// What a run folder holds: an existing folder with nothing else may be replaced.
+  public static let names: Set<String> = ["results.csv", "results.json", "report.md", "charts"]
+
   public static func write(_ measured: [ResultRow], to dir: String) throws {
     let fm = FileManager.default
+    let dir = AtomicFile.normalized(dir)
     // Everything is rendered from the CSV's text (3 decimals), so `fetchbench report DIR`
     // gives the same page and JSON holds the same figures as the CSV.
     let csv = ResultsCSV.encode(measured)
@@ -298,6 +302,7 @@ public enum ResultFiles {
 
   /// Replaces `destination` with a copy of `source`.
   public static func copyDirectory(_ source: String, to destination: String) throws {
+    let destination = AtomicFile.normalized(destination)
     let tmp = destination + ".partial"
     try? FileManager.default.removeItem(atPath: tmp)
     try FileManager.default.copyItem(atPath: source, toPath: tmp)

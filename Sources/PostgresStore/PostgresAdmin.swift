@@ -54,7 +54,10 @@ public final class PostgresAdmin {
   /// for a task from a thread of the cooperative pool can deadlock it). `rows` is called with
   /// a sink; each call appends rows in COPY text form (tab-separated, `\N` for NULL, one
   /// per line) to the buffer it is given, which is sent once it holds a megabyte.
-  public func copy(table: String, columns: [String], rows: (_ emit: ((inout [UInt8]) -> Void) -> Void) throws -> Void) throws {
+  /// With `schema`, the table is looked up in that schema first.
+  public func copy(
+    table: String, columns: [String], schema: String? = nil, rows: (_ emit: ((inout [UInt8]) -> Void) -> Void) throws -> Void
+  ) throws {
     let psql = ["/usr/bin/psql", "/usr/lib/postgresql/15/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
     guard let psql else { throw PostgresStoreError.query(url, "psql is not installed (Debian: postgresql-client-15)", "COPY \(table)") }
     let p = Process()
@@ -64,6 +67,7 @@ public final class PostgresAdmin {
     p.environment = env
     p.arguments = [
       "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", url.host, "-p", String(url.port), "-U", url.user, "-d", url.database,
+    ] + (schema.map { ["-c", "SET search_path TO \($0), public"] } ?? []) + [
       "-c", "\\copy \(table) (\(columns.joined(separator: ","))) FROM STDIN",
     ]
     let input = Pipe()

@@ -5,7 +5,8 @@ extension MemoryStore {
   /// A memory store holding every row of the SQLite file at `path`, for `model`.
   /// O(rows); one query per entity.
   public static func load(fromSQLite path: String, model: Model) throws -> MemoryStore {
-    let source = try SQLiteStore(path: path, model: model, readOnly: true)
+    // Immutable: the load reads every row once and leaves nothing beside the file.
+    let source = try SQLiteStore(path: path, model: model, mode: .immutable)
     let store = MemoryStore(model: model)
     for entity in model.entities {
       let request = try FetchRequest(entityName: entity.name).resolve(in: model)

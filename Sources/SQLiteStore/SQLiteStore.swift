@@ -23,20 +23,42 @@ public final class SQLiteStore: Store {
   private var bellGeneration = 0
   private let bellLock = NSLock()
 
+  /// How a store opens its file.
+  public enum OpenMode: Sendable {
+    /// Read and write, in WAL mode (what an app does).
+    case readWrite
+    /// Reads only; a WAL file gets `-wal` and `-shm` files that a read-only connection cannot
+    /// remove on close.
+    case readOnly
+    /// Reads a file nothing writes meanwhile (`immutable=1`): no lock, no `-wal` or `-shm`
+    /// file beside it, nothing of the file changed. For loading a dataset once.
+    case immutable
+  }
+
   /// Opens `path` and checks that every entity's table and columns exist with the model's
   /// types. Throws `SQLiteStoreError` naming the file and the problem.
-  public init(path: String, model: Model, readOnly: Bool = false) throws {
+  public convenience init(path: String, model: Model, readOnly: Bool = false) throws {
+    try self.init(path: path, model: model, mode: readOnly ? .readOnly : .readWrite)
+  }
+
+  /// Opens `path` in `mode` and checks its schema. A file that is not a SQLite database (an
+  /// empty one included) is refused before SQLite opens it, so it is never turned into one.
+  public init(path: String, model: Model, mode: OpenMode) throws {
     self.model = model
     self.path = path
     guard FileManager.default.fileExists(atPath: path) else { throw SQLiteStoreError.missingFile(path) }
+    try Self.checkHeader(path)
     var config = Configuration()
-    config.readonly = readOnly
+    config.readonly = mode != .readWrite
     config.label = "fetchbench"
     // WAL recovery on open and the last connection's checkpoint on close hold the file's
     // locks for a moment; other connections (tests, the load test's writers) wait for them.
     config.busyMode = .timeout(10)
+    let readOnly = mode != .readWrite
     do {
-      queue = try DatabaseQueue(path: path, configuration: config)
+      // A URI filename (Debian's SQLite is built with SQLITE_USE_URI) carries `immutable`.
+      let target = mode == .immutable ? Self.immutableURI(path) : path
+      queue = try DatabaseQueue(path: target, configuration: config)
       try queue.inDatabase { db in
         if !readOnly { try db.execute(sql: "PRAGMA journal_mode = WAL") }
         _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
@@ -47,6 +69,28 @@ public final class SQLiteStore: Store {
       throw SQLiteStoreError.notADatabase(path, error.message ?? "\(error)")
     }
     try queue.inDatabase { db in try Self.checkSchema(db, model: model, path: path) }
+  }
+
+  /// The first 16 bytes of every SQLite database file.
+  static let magic = Array("SQLite format 3\u{0}".utf8)
+
+  private static func checkHeader(_ path: String) throws {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw SQLiteStoreError.notADatabase(path, "it cannot be read (\(String(cString: strerror(errno))))")
+    }
+    defer { try? handle.close() }
+    let head = (try? handle.read(upToCount: magic.count)) ?? Data()
+    guard Array(head) == magic else {
+      throw SQLiteStoreError.notADatabase(
+        path, head.isEmpty ? "the file is empty" : "it does not start with SQLite's header; regenerate it with `fetchbench generate`")
+    }
+  }
+
+  static func immutableURI(_ path: String) -> String {
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+    return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
   }
 
   private static func checkSchema(_ db: Database, model: Model, path: String) throws {

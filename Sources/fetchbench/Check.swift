@@ -63,29 +63,20 @@ struct Check: ParsableCommand {
     guard updateRuns >= 1 else { throw ValidationError("--update-runs must be at least 1") }
     let machine = MachineKind.current()
     if update {
-      do {
-        var runs: [[GateFigure]] = []
-        var checksums: [String: String] = [:]
-        for r in 1...updateRuns {
-          log("baseline run \(r) of \(updateRuns)")
-          let m = try GateRun.measure(options, log: log)
-          runs.append(m.figures)
-          checksums = m.datasets
-        }
-        let b = GateBaseline(machine: machine, datasets: checksums, batchSize: batchSize, rows: rows, figures: try GateFigure.combine(runs))
-        try GateRun.writeBaseline(b, to: baseline)
-        print("wrote \(baseline): \(b.figures.count) figures from \(updateRuns) run(s) on \(machine)")
-      } catch {
-        throw ValidationError(String(describing: error))
+      var runs: [[GateFigure]] = []
+      var checksums: [String: String] = [:]
+      for r in 1...updateRuns {
+        log("baseline run \(r) of \(updateRuns)")
+        let m = try GateRun.measure(options, log: log)
+        runs.append(m.figures)
+        checksums = m.datasets
       }
+      let b = GateBaseline(machine: machine, datasets: checksums, batchSize: batchSize, rows: rows, figures: try GateFigure.combine(runs))
+      try GateRun.writeBaseline(b, to: baseline)
+      print("wrote \(baseline): \(b.figures.count) figures from \(updateRuns) run(s) on \(machine)")
       return
     }
-    let measured: GateMeasurement
-    do {
-      measured = try GateRun.measure(options, log: log)
-    } catch {
-      throw ValidationError(String(describing: error))
-    }
+    let measured = try GateRun.measure(options, log: log)
     if let recorded, recorded.rows != rows {
       print("cannot judge: the baseline was recorded with --rows \(recorded.rows), this run used \(rows)")
       throw ExitCode(3)
@@ -105,11 +96,7 @@ struct Check: ParsableCommand {
       throw ExitCode(3)
     }
     report.notes += measured.busyCases.map { "busy machine during \($0)" }
-    do {
-      try GateRun.confirmRatioRegressions(&report, measured, options, log: log)
-    } catch {
-      throw ValidationError(String(describing: error))
-    }
+    try GateRun.confirmRatioRegressions(&report, measured, options, log: log)
     print(
       "# fetchbench check: \(rows.grouped) rows, batch size \(batchSize) (baseline: \(recorded!.batchSize)), \(repetitions) interleaved repetitions\n"
     )

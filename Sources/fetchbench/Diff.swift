@@ -66,7 +66,8 @@ struct Diff: ParsableCommand {
         throw ValidationError("--k \(kk) changes more than half of \(n) rows; pick k ≤ \(n / 2)")
       }
     }
-    options.outDirectory = out
+    // Checked before minutes of measuring; a folder with the user's files is never replaced.
+    options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
     options.resultsDirectory = "results/diff"
     options.datasetsDirectory = datasets
     if let emitChanges {
@@ -80,11 +81,7 @@ struct Diff: ParsableCommand {
     setenv("FETCHBENCH_STDLIB_BUDGET_S", String(stdlibBudget), 1)
 
     let outcome: RunOutcome
-    do {
-      outcome = try Runner.run(options) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
-    } catch {
-      throw ValidationError(String(describing: error))
-    }
+    outcome = try Runner.run(options) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
     print("wrote \(outcome.directory)/report.md, results.csv, results.json, charts/")
     if let emitChanges, outcome.failures.isEmpty { print("wrote \(emitChanges)") }
     if !outcome.failures.isEmpty {

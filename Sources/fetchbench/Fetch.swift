@@ -48,13 +48,10 @@ struct Fetch: ParsableCommand {
       throw ValidationError("unknown store '\(store)'; expected one of: \(StoreKind.allCases.map(\.rawValue).joined(separator: ", "))")
     }
     guard !(ids && sections) else { throw ValidationError("--ids and --sections exclude each other") }
+    guard show >= 0 else { throw ValidationError("--show must be 0 or more, got \(show)") }
     let request = try makeRequest(kind)
     let location = DatasetLocation(kind: kind, rows: rows, seed: seed, directory: datasets, indexes: index)
-    do {
-      try execute(request, location: location, storeKind: storeKind)
-    } catch {
-      throw ValidationError(String(describing: error))
-    }
+    try execute(request, location: location, storeKind: storeKind)
   }
 
   func makeRequest(_ kind: DatasetKind) throws -> FetchRequest {

@@ -12,13 +12,13 @@ struct FetchBench: ParsableCommand {
   )
 }
 
-/// Removes temporary files on SIGINT/SIGTERM, so an interrupted command leaves nothing
+/// Removes temporary files on SIGINT, SIGTERM and SIGHUP (a closed terminal), so an interrupted command leaves nothing
 /// half-written behind.
 enum Interrupts {
   nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
   static func install() {
-    for sig in [SIGINT, SIGTERM] {
+    for sig in [SIGINT, SIGTERM, SIGHUP] {
       signal(sig, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
       source.setEventHandler {
@@ -40,9 +40,12 @@ struct PostgresOptions: ParsableArguments {
       "PostgreSQL server for --store postgres: postgres://user[:password]@host[:port]/database.",
       discussion: "Default: FETCHBENCH_POSTGRES_URL, else the private server of `scripts/postgres start` (127.0.0.1:55432)."))
   var postgresURL: String?
+  @Flag(help: "Let loading a dataset into PostgreSQL drop tables of the same names that FetchBench did not create.")
+  var postgresReplaceTables = false
 
   /// Validates the URL and exports it to child processes.
   func apply() throws {
+    if postgresReplaceTables { setenv("FETCHBENCH_POSTGRES_REPLACE_TABLES", "1", 1) }
     guard let postgresURL else { return }
     do {
       _ = try PostgresLocation.url(postgresURL)

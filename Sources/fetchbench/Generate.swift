@@ -46,9 +46,11 @@ struct Generate: ParsableCommand {
     let results: [GeneratedDataset]
     do {
       results = try Generation.run(request, progress: progress)
-    } catch let error as DatasetError {
+    } catch {
+      // A runtime failure (a file that differs from the manifest, an unwritable folder):
+      // "Error: …" and exit 1, not the usage text.
       progress.finish()
-      throw ValidationError(error.description)
+      throw error
     }
     for r in results {
       let paths = [r.sqlitePath, r.csvDirectory.map { $0 + "/" }].compactMap { $0 }
@@ -70,13 +72,9 @@ struct Generate: ParsableCommand {
     for r in results {
       let location = DatasetLocation(
         kind: r.kind, rows: request.rows, seed: request.seed, directory: request.outDirectory, indexes: request.indexes)
-      do {
-        let url = try PostgresLocation.url(nil)
-        let seconds = try PostgresLoader.load(location, into: url, force: true)
-        print("\(r.kind.rawValue): loaded into \(url) by COPY in \(String(format: "%.2f", seconds)) s (tables, indexes, ANALYZE)")
-      } catch {
-        throw ValidationError(String(describing: error))
-      }
+      let url = try PostgresLocation.url(nil)
+      let seconds = try PostgresLoader.load(location, into: url, force: true)
+      print("\(r.kind.rawValue): loaded into \(url) by COPY in \(String(format: "%.2f", seconds)) s (tables, indexes, ANALYZE)")
     }
   }
 

@@ -121,13 +121,11 @@ struct Load: ParsableCommand {
     Interrupts.install()
     try postgres.apply()
     let (c, stores, step) = try config()
+    // Checked before minutes of load; a folder with the user's files is never replaced.
+    let out = try self.out.map { try AtomicFile.checkFolderTarget($0, names: LoadRunner.outputNames) }
     let outcome: LoadOutcome
-    do {
-      outcome = try LoadRunner.run(c, stores: stores, findMaxRate: findMaxRate, stepDuration: step, out: out) { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-      }
-    } catch {
-      throw ValidationError(String(describing: error))
+    outcome = try LoadRunner.run(c, stores: stores, findMaxRate: findMaxRate, stepDuration: step, out: out) { line in
+      FileHandle.standardError.write(Data((line + "\n").utf8))
     }
     print("wrote \(outcome.directory)/report.md, summary.csv, timeline.csv, results.json, charts/")
     if !outcome.failures.isEmpty {

@@ -60,17 +60,14 @@ struct Run: ParsableCommand {
     guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
     options.repetitions = repetitions
     options.withIndex = !noIndex
-    options.outDirectory = out
+    // Checked before minutes of measuring; a folder with the user's files is never replaced.
+    options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
     options.datasetsDirectory = datasets
     if quick { options.makeQuick() }
 
     let outcome: RunOutcome
-    do {
-      outcome = try Runner.run(options) { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-      }
-    } catch {
-      throw ValidationError(String(describing: error))
+    outcome = try Runner.run(options) { line in
+      FileHandle.standardError.write(Data((line + "\n").utf8))
     }
     print("wrote \(outcome.directory)/report.md, results.csv, results.json, charts/")
     if !outcome.failures.isEmpty {
@@ -85,11 +82,7 @@ struct Report: ParsableCommand {
   @Argument(help: "A run folder, e.g. results/latest.") var directory: String
 
   func run() throws {
-    do {
-      try ResultFiles.rerender(directory)
-    } catch {
-      throw ValidationError(String(describing: error))
-    }
+    try ResultFiles.rerender(directory)
     print("wrote \(directory)/report.md")
   }
 }

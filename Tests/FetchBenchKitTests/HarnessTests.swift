@@ -146,7 +146,7 @@ extension RunCommand {
         "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--scenario",
         "first_screen,first_screen_mapped,first_screen_mapped_codable",
         "--repetitions", "2", "--no-index", "--datasets", datasets, "--out", dir + "/out",
-      ], environment: ["FETCHBENCH_INJECT_CRASH": "batched(20) first_screen_mapped_codable", "SWIFT_BACKTRACE": "enable=no"])
+      ], environment: ["FETCHBENCH_INJECT_CRASH": "batched(20) first_screen_mapped_codable"])
     #expect(out.status == 1, "\(out.stderr)")
     let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
     let failed = rows.filter { $0.status == "failed" }
@@ -154,6 +154,9 @@ extension RunCommand {
     #expect(failed.first?.mode == "batched")
     #expect(failed.first?.error.contains("crashed (signal") == true, "\(failed)")
     #expect(failed.first?.error.contains("injected crash") == true, "the child's last words are kept: \(failed)")
+    // With the runtime's backtrace: where it happened, not the backtrace's image list.
+    #expect(failed.first?.error.contains("at Run.swift:") == true, "the first project frame is named: \(failed)")
+    #expect(failed.first?.error.contains("Backtrace took") == false, "\(failed)")
     // Every other case ran, the full-mode Codable one included, with its mapping time.
     let ok = Set(rows.filter { $0.status == "ok" }.map { "\($0.mode) \($0.scenario)" })
     #expect(

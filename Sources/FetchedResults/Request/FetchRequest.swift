@@ -172,8 +172,9 @@ public indirect enum BoundPredicate: Sendable {
       (.date, .date):
       return v
     case (.double, .integer(let i)): return .double(Double(i))
-    case (.integer, .double(let d)) where d == d.rounded(): return .integer(Int64(d))
-    case (.integer, .double): return v
+    // A whole number an Int64 holds compares as one; any other (1.5, 1e19) stays a double,
+    // which the stores compare with integers numerically.
+    case (.integer, .double(let d)): return Int64(exactly: d).map(Value.integer) ?? v
     case (.date, .integer(let i)): return .date(Double(i))
     case (.date, .double(let d)): return .date(d)
     case (.date, .string(let s)):

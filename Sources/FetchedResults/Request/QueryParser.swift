@@ -226,6 +226,8 @@ private struct Parser {
         } else if let v = Int64(word) {
           tokens.append(Token(kind: .number(.integer(v)), position: start))
         } else if let d = Double(word) {
+          // 1e400 reads as infinity: no column holds it, and SQL has no literal for it.
+          guard d.isFinite else { throw fail("'\(word)' is beyond the range of a double", start) }
           tokens.append(Token(kind: .number(.double(d)), position: start))
         } else {
           throw fail("'\(word)' is not a number", start)

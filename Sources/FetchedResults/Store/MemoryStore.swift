@@ -254,7 +254,8 @@ public final class MemoryStore: Store {
       return false
     }
     let offset = min(request.request.fetchOffset, rows.count)
-    let end = request.request.fetchLimit > 0 ? min(rows.count, offset + request.request.fetchLimit) : rows.count
+    // min before adding: a limit of Int.max must not overflow.
+    let end = request.request.fetchLimit > 0 ? offset + min(rows.count - offset, request.request.fetchLimit) : rows.count
     return offset == 0 && end == rows.count ? rows : Array(rows[offset..<end])
   }
 
