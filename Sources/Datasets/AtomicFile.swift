@@ -81,7 +81,8 @@ public enum AtomicFile {
     let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", …" : "")
     return .cannotWrite(
       path: path,
-      reason: "the folder holds files FetchBench did not write (\(shown)); name a new or empty folder, or an earlier output of this command")
+      reason: "the folder holds files FetchBench did not write (\(shown)); name a new or empty folder, or an earlier output of this command"
+    )
   }
 
   /// Moves the finished `tmp` into place. A file at `path` is replaced (rename(2) is atomic).

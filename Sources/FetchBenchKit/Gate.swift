@@ -246,7 +246,9 @@ public enum GateComparator {
   static func verdict(_ b: GateFigure, _ now: Double) -> GateReport.Verdict {
     switch b.kind {
     case .counter:
-      return now > b.value ? .regression : (now < b.value ? .improvement : .within)
+      // Exact both ways: fewer queries or rows than recorded can be a bug that skips work,
+      // so it fails until the baseline is recorded again (--update).
+      return now == b.value ? .within : .regression
     case .heap:
       let slack = b.value * b.tolerance + GateFigure.heapSlackBytes * (b.unit == "bytes" ? 1 : 0) + (b.unit == "count" ? 16 : 0)
       return now > b.value + slack ? .regression : (now < b.value - slack ? .improvement : .within)

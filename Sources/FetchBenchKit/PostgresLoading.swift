@@ -95,7 +95,8 @@ public enum PostgresLoader {
     for table in tables {
       // Inserts without an ID continue after the loaded ones.
       try admin.execute(
-        "SELECT setval(pg_get_serial_sequence('\(staging).\(table.name)', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM \(table.name)), false)")
+        "SELECT setval(pg_get_serial_sequence('\(staging).\(table.name)', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM \(table.name)), false)"
+      )
     }
     try admin.execute("RESET search_path")
     // The swap: the old tables out, the new ones (with their indexes, constraints and

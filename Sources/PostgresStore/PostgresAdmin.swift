@@ -65,11 +65,12 @@ public final class PostgresAdmin {
     var env = ProcessInfo.processInfo.environment
     if let password = url.password { env["PGPASSWORD"] = password }
     p.environment = env
-    p.arguments = [
-      "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", url.host, "-p", String(url.port), "-U", url.user, "-d", url.database,
-    ] + (schema.map { ["-c", "SET search_path TO \($0), public"] } ?? []) + [
-      "-c", "\\copy \(table) (\(columns.joined(separator: ","))) FROM STDIN",
-    ]
+    p.arguments =
+      [
+        "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", url.host, "-p", String(url.port), "-U", url.user, "-d", url.database,
+      ] + (schema.map { ["-c", "SET search_path TO \($0), public"] } ?? []) + [
+        "-c", "\\copy \(table) (\(columns.joined(separator: ","))) FROM STDIN",
+      ]
     let input = Pipe()
     let errors = Pipe()
     p.standardInput = input

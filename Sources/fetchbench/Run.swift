@@ -7,7 +7,7 @@ struct Run: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure full fetch against batched faulting, per store and dataset, and write CSV, JSON and a Markdown report.")
 
-  @Option(help: "Datasets: banks, wells, or all (comma-separated).") var dataset = "all"
+  @Option(help: "Datasets: banks, wells, or all (comma-separated; default all, banks with --quick).") var dataset: String?
   @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "memory,sqlite"
   @Option(help: "Modes, comma-separated: full, batched.") var mode = "full,batched"
   @Option(help: "Batch sizes to sweep, comma-separated.") var batchSize = "20"
@@ -24,25 +24,30 @@ struct Run: ParsableCommand {
     Interrupts.install()
     try postgres.apply()
     var options = RunOptions()
-    func list(_ s: String) -> [String] { s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    // An option that names nothing is an error, not a run of nothing.
+    func list(_ s: String, _ name: String) throws -> [String] {
+      let items = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+      guard !items.isEmpty else { throw ValidationError("--\(name) names nothing; give at least one value") }
+      return items
+    }
     func ints(_ s: String, _ name: String) throws -> [Int] {
-      try list(s).map {
+      try list(s, name).map {
         guard let n = Int($0), n > 0 else { throw ValidationError("--\(name): '\($0)' is not a positive number") }
         return n
       }
     }
     options.datasets =
-      dataset == "all"
+      (dataset ?? "all") == "all"
       ? DatasetKind.allCases
-      : try list(dataset).map {
+      : try list(dataset ?? "", "dataset").map {
         guard let k = DatasetKind(rawValue: $0) else { throw ValidationError(DatasetError.unknownDataset($0).description) }
         return k
       }
-    options.stores = try list(store).map {
+    options.stores = try list(store, "store").map {
       guard let s = StoreKind(rawValue: $0) else { throw ValidationError("unknown store '\($0)'; expected memory, sqlite or postgres") }
       return s
     }
-    options.modes = try list(mode).map {
+    options.modes = try list(mode, "mode").map {
       guard let m = FetchMode(rawValue: $0) else { throw ValidationError("unknown mode '\($0)'; expected full or batched") }
       return m
     }
@@ -50,7 +55,7 @@ struct Run: ParsableCommand {
     options.rows = try ints(rows, "rows")
     for n in options.rows where n > DatasetKind.maxRows { throw ValidationError(DatasetError.invalidRows(n).description) }
     if let scenario {
-      options.scenarios = try list(scenario).map {
+      options.scenarios = try list(scenario, "scenario").map {
         guard let s = Scenario(rawValue: $0) else {
           throw ValidationError("unknown scenario '\($0)'; expected \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -63,7 +68,13 @@ struct Run: ParsableCommand {
     // Checked before minutes of measuring; a folder with the user's files is never replaced.
     options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
     options.datasetsDirectory = datasets
-    if quick { options.makeQuick() }
+    if quick {
+      // --quick narrows only what was not asked for.
+      let (datasets, scenarios) = (options.datasets, options.scenarios)
+      options.makeQuick()
+      if dataset != nil { options.datasets = datasets }
+      if scenario != nil { options.scenarios = scenarios }
+    }
 
     let outcome: RunOutcome
     outcome = try Runner.run(options) { line in

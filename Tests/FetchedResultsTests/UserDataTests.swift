@@ -29,7 +29,8 @@ import Testing
     for out in [dir, dir + "/"] {
       let r = try TestSupport.run(diff + ["--out", out])
       #expect(r.status == 1, "\(r.stderr)")
-      #expect(r.stderr.contains("Error: cannot write \(dir): the folder holds files FetchBench did not write (precious.txt)"), "\(r.stderr)")
+      #expect(
+        r.stderr.contains("Error: cannot write \(dir): the folder holds files FetchBench did not write (precious.txt)"), "\(r.stderr)")
       #expect(!r.stderr.contains("Usage:"), "a runtime error, not a usage error")
       #expect(TestSupport.listing(dir) == ["precious.txt"], "checked before the work: nothing written, nothing removed")
       #expect(!FileManager.default.fileExists(atPath: dir + ".partial"))
@@ -93,6 +94,10 @@ import Testing
       #expect(r.status == 0, "\(store): \(r.stderr)")
       #expect(r.stdout.split(separator: "\n").count == 1_995, "\(store)")
     }
+    for option in ["--dataset", "--store", "--mode", "--scenario"] {
+      let empty = try TestSupport.run(["run", option, ""] + Self.d)
+      #expect(empty.status == 64 && empty.stderr.contains("\(option) names nothing"), "\(empty.stderr)")
+    }
     let show = try TestSupport.run(["fetch", "--show=-1"] + Self.d)
     #expect(show.status == 64 && show.stderr.contains("--show must be 0 or more"), "\(show.stderr)")
     let here = TestSupport.temporaryFolder("out-dot")
@@ -126,7 +131,8 @@ import Testing
     #expect(replaced.stdout.split(separator: "\n").count == 2_000)
     // Now the tables are FetchBench's: a reload replaces them without the flag.
     let reload = try TestSupport.run([
-      "generate", "--dataset", "banks", "--rows", "2000", "--out", Self.datasets, "--format", "sqlite", "--if-missing", "--store", "postgres",
+      "generate", "--dataset", "banks", "--rows", "2000", "--out", Self.datasets, "--format", "sqlite", "--if-missing", "--store",
+      "postgres",
       "--postgres-url", url.description,
     ])
     #expect(reload.status == 0, "\(reload.stderr)")
