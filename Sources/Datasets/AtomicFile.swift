@@ -55,7 +55,7 @@ public enum AtomicFile {
       guard isDir.boolValue else {
         throw DatasetError.cannotWrite(path: p, reason: "it is a file, not a folder; name a new folder")
       }
-      let foreign = try foreignEntries(in: p, names: names)
+      let foreign = foreignEntries(in: p, names: names)
       guard foreign.isEmpty else { throw foreignError(p, foreign) }
     }
     let parent = (p as NSString).deletingLastPathComponent
@@ -72,7 +72,7 @@ public enum AtomicFile {
   }
 
   /// Entries of the folder at `path` that are not among `names`, sorted.
-  static func foreignEntries(in path: String, names: Set<String>) throws -> [String] {
+  static func foreignEntries(in path: String, names: Set<String>) -> [String] {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     return entries.filter { !names.contains($0) }.sorted()
   }
@@ -95,7 +95,7 @@ public enum AtomicFile {
     var aside: String?
     if fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
       let names = Set((try? fm.contentsOfDirectory(atPath: tmp)) ?? [])
-      let foreign = try foreignEntries(in: path, names: names)
+      let foreign = foreignEntries(in: path, names: names)
       guard foreign.isEmpty else { throw foreignError(path, foreign) }
       // rename(2) cannot replace a non-empty folder.
       let old = path + ".replaced-\(getpid())"

@@ -129,10 +129,10 @@ public enum LoadRunner {
     p.waitUntilExit()
     let stderr = errors.wait()
     if p.terminationReason == .uncaughtSignal {
-      throw HarnessError.invalidArgument("load on \(config.store) crashed (signal \(p.terminationStatus)): \(Runner.crashReason(stderr))")
+      throw HarnessError.invalidArgument("load on \(config.store) crashed (signal \(p.terminationStatus)): \(CrashReport.summary(of: stderr))")
     }
     guard p.terminationStatus == 0, let result = try? JSONDecoder().decode(LoadResult.self, from: data) else {
-      throw HarnessError.invalidArgument("load on \(config.store) failed: \(Runner.tail(stderr))")
+      throw HarnessError.invalidArgument("load on \(config.store) failed: \(CrashReport.tail(stderr))")
     }
     return result
   }

@@ -43,6 +43,12 @@ public enum PostgresLoader {
     }
     let t0 = Clock.wallNanos
     let tables = location.kind.tables
+    // Loaded into a staging schema, then moved into place in one transaction: an interrupted
+    // or failed load leaves the previous tables as they were. The advisory lock (released
+    // when the connection ends, however the process ends) lets one loader at a time reuse
+    // the staging schema a killed one left behind, and judge ownership without a race.
+    try admin.execute("SELECT pg_advisory_lock(\(stagingLock))")
+    defer { try? admin.execute("SELECT pg_advisory_unlock(\(stagingLock))") }
     // Tables of the user's own are never dropped: a dataset's tables are FetchBench's when
     // fetchbench_meta names the dataset (this loader writes that row in the transaction that
     // puts them in place).
@@ -53,12 +59,6 @@ public enum PostgresLoader {
         "table \(foreign) in \(url) was not created by FetchBench (fetchbench_meta does not name it); FetchBench will not replace it. "
           + "Use another database (--postgres-url), or pass --postgres-replace-tables to drop and replace it")
     }
-    // Loaded into a staging schema, then moved into place in one transaction: an interrupted
-    // or failed load leaves the previous tables as they were. The advisory lock (released
-    // when the connection ends, however the process ends) lets one loader at a time reuse
-    // the staging schema a killed one left behind.
-    try admin.execute("SELECT pg_advisory_lock(\(stagingLock))")
-    defer { try? admin.execute("SELECT pg_advisory_unlock(\(stagingLock))") }
     try admin.execute("DROP SCHEMA IF EXISTS \(staging) CASCADE")
     try admin.execute("CREATE SCHEMA \(staging)")
     defer { try? admin.execute("DROP SCHEMA IF EXISTS \(staging) CASCADE") }

@@ -223,11 +223,11 @@ public enum Runner {
     p.waitUntilExit()
     let stderr = errData.wait()
     if p.terminationReason == .uncaughtSignal {
-      return .failure("crashed (signal \(p.terminationStatus)): \(crashReason(stderr))")
+      return .failure("crashed (signal \(p.terminationStatus)): \(CrashReport.summary(of: stderr))")
     }
-    guard p.terminationStatus == 0 else { return .failure("exit \(p.terminationStatus): \(tail(stderr))") }
+    guard p.terminationStatus == 0 else { return .failure("exit \(p.terminationStatus): \(CrashReport.tail(stderr))") }
     guard let result = try? JSONDecoder().decode(CaseResult.self, from: data) else {
-      return .failure("unreadable result: \(tail(String(decoding: data, as: UTF8.self)))")
+      return .failure("unreadable result: \(CrashReport.tail(String(decoding: data, as: UTF8.self)))")
     }
     if let e = result.error { return .failure(e) }
     return .success(result)
@@ -247,11 +247,6 @@ public enum Runner {
       return String(decoding: data, as: UTF8.self)
     }
   }
-
-  /// A crashed child's failure and where it happened (`CrashReport`).
-  static func crashReason(_ s: String) -> String { CrashReport.summary(of: s) }
-
-  static func tail(_ s: String) -> String { CrashReport.tail(s) }
 
   /// This binary, to spawn children of.
   static var selfExecutable: String {
