@@ -25,7 +25,7 @@ extension Report {
     let reps = rows.first { $0.metric == "incremental_ms" }?.repetitions ?? 0
     var md = "# FetchBench diff results\n\n"
     md +=
-      "Run `\(first.run_id)` at commit `\(first.git_commit)` on \(first.cores) cores, \(first.memory_bytes / (1 << 30)) GiB, \(first.os), \(first.swift_version).\n\n"
+      "Run \(Markdown.code(first.run_id)) at commit \(Markdown.code(first.git_commit)) on \(first.cores) cores, \(first.memory_bytes / (1 << 30)) GiB, \(Markdown.escape(first.os)), \(Markdown.escape(first.swift_version)).\n\n"
     md +=
       "Banks sorted by `details.closeDate` descending, a batched controller (batch 20) tracking changes. Each repetition commits one seeded "
     md +=
@@ -91,7 +91,7 @@ extension Report {
     let failed = rows.filter { $0.status == "failed" }
     if !failed.isEmpty {
       md += "## Failed cases\n\n| case | error |\n|---|---|\n"
-      for f in failed { md += "| \(f.rows) \(f.store) \(f.scenario) | \(f.error.replacingOccurrences(of: "|", with: "\\|")) |\n" }
+      for f in failed { md += "| \(Markdown.escape("\(f.rows) \(f.store) \(f.scenario)")) | \(Markdown.escape(f.error)) |\n" }
       md += "\n"
     }
     return md

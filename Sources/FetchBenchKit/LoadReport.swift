@@ -109,7 +109,7 @@ struct LoadReport {
     guard let c = results.first?.config else { return "# FetchBench load test\n\nNo results.\n" }
     var md = "# FetchBench load test\n\n"
     md +=
-      "Run `\(runID)` at commit `\(machine.gitCommit)` on \(machine.cores) cores, \(machine.memoryBytes >> 30) GiB, \(machine.os), \(machine.swiftVersion).\n\n"
+      "Run \(Markdown.code(runID)) at commit \(Markdown.code(machine.gitCommit)) on \(machine.cores) cores, \(machine.memoryBytes >> 30) GiB, \(Markdown.escape(machine.os)), \(Markdown.escape(machine.swiftVersion)).\n\n"
     md += """
       **What ran.** Banks, \(c.rows.grouped) rows, sorted by `details.closeDate` descending. \(c.writers) writers commit seeded \
       transactions of \(c.transactionSizeMin)–\(c.transactionSizeMax) changed objects (re-sorting updates, renames, deletes, \
@@ -156,7 +156,9 @@ struct LoadReport {
       md +=
         "| \(Self.storeName(r.config.store))\(findMaxRate ? " at \(Int(r.config.rate))/s" : "") | \(r.mirrorsMatch ? "yes" : "**no**") | \(r.invalidChangeSets) | \(r.missedTransactions) | \(r.repeatedTransactions) | \(r.rolledBackRowsVisible) | \(heap ?? "not judged (under 20 s)") |\n"
     }
-    let failed = results.flatMap { r in r.failures.map { "- \(Self.storeName(r.config.store)) at \(Int(r.config.rate))/s: \($0)" } }
+    let failed = results.flatMap { r in
+      r.failures.map { "- \(Self.storeName(r.config.store)) at \(Int(r.config.rate))/s: \(Markdown.escape($0))" }
+    }
     if !failed.isEmpty { md += "\nFailures:\n\n" + failed.joined(separator: "\n") + "\n" }
     md +=
       "\nHeap growth compares the mean live heap over the run's last fifth with its mean over 10–30% of the run (runs of 20 s or more).\n\n"

@@ -129,7 +129,8 @@ public enum LoadRunner {
     p.waitUntilExit()
     let stderr = errors.wait()
     if p.terminationReason == .uncaughtSignal {
-      throw HarnessError.invalidArgument("load on \(config.store) crashed (signal \(p.terminationStatus)): \(CrashReport.summary(of: stderr))")
+      throw HarnessError.invalidArgument(
+        "load on \(config.store) crashed (signal \(p.terminationStatus)): \(CrashReport.summary(of: stderr))")
     }
     guard p.terminationStatus == 0, let result = try? JSONDecoder().decode(LoadResult.self, from: data) else {
       throw HarnessError.invalidArgument("load on \(config.store) failed: \(CrashReport.tail(stderr))")

@@ -53,8 +53,8 @@ public struct Report {
     if isDiff { return diffMarkdown() }
     var md = "# FetchBench results\n\n"
     let reps = rows.first { $0.metric == "time_ms" }?.repetitions ?? 0
-    md += "Run `\(first.run_id)` at commit `\(first.git_commit)` on \(first.cores) cores, "
-    md += "\(first.memory_bytes / (1 << 30)) GiB, \(first.os), \(first.swift_version).\n\n"
+    md += "Run \(Markdown.code(first.run_id)) at commit \(Markdown.code(first.git_commit)) on \(first.cores) cores, "
+    md += "\(first.memory_bytes / (1 << 30)) GiB, \(Markdown.escape(first.os)), \(Markdown.escape(first.swift_version)).\n\n"
     md += "Every case ran in a fresh process. Times are the **median of \(reps) repetitions** after a warm-up, "
     md += "with [min–max]; batched means `fetchBatchSize` N with at most 4 batches kept. "
     md += "`heap live` is jemalloc's `stats.allocated` after the scenario minus before it, the controller still held; "
@@ -80,7 +80,7 @@ public struct Report {
     if !failed.isEmpty {
       md += "## Failed cases\n\n| case | error |\n|---|---|\n"
       for f in failed {
-        md += "| \(f.dataset)-\(f.rows) \(f.store) \(f.mode) \(f.scenario) | \(f.error.replacingOccurrences(of: "|", with: "\\|")) |\n"
+        md += "| \(Markdown.escape("\(f.dataset)-\(f.rows) \(f.store) \(f.mode) \(f.scenario)")) | \(Markdown.escape(f.error)) |\n"
       }
       md += "\n"
     }

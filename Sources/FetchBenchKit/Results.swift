@@ -123,12 +123,35 @@ public struct Machine: Sendable, Codable, Equatable {
 }
 
 /// RFC 4180 CSV for results: quoted where needed, read back exactly.
+///
+/// A text cell that a spreadsheet would run as a formula (it begins with `=`, `+`, `-`, `@`, a
+/// tab or a carriage return, as an error message from a child can) gets a leading `'`, as
+/// OWASP's CSV-injection guidance recommends; `decode` removes it again, so text round-trips.
 public enum ResultsCSV {
   public static func encode(_ rows: [ResultRow]) -> String {
     var out = ResultRow.columns.joined(separator: ",") + "\n"
-    for r in rows { out += r.fields.map(quote).joined(separator: ",") + "\n" }
+    for r in rows {
+      out += r.fields.enumerated().map { i, f in quote(textColumns.contains(i) ? neutralised(f) : f) }.joined(separator: ",") + "\n"
+    }
     return out
   }
+
+  /// The columns holding text (the others are numbers, whose `-` is a sign).
+  static let textColumns: Set<Int> = {
+    let numeric: Set<String> = ["rows", "batch_size", "value", "min", "max", "repetitions", "cores", "memory_bytes"]
+    return Set(ResultRow.columns.indices.filter { !numeric.contains(ResultRow.columns[$0]) })
+  }()
+
+  /// Whether a spreadsheet could take `s` for a formula; a leading `'` before such text counts
+  /// too, so that a cell that really begins with one survives the round trip.
+  static func needsGuard(_ s: Substring) -> Bool {
+    guard let c = s.first else { return false }
+    return "=+-@\t\r".contains(c) || (c == "'" && needsGuard(s.dropFirst()))
+  }
+
+  static func neutralised(_ s: String) -> String { needsGuard(s[...]) ? "'" + s : s }
+
+  static func restored(_ s: String) -> String { s.first == "'" && needsGuard(s.dropFirst()) ? String(s.dropFirst()) : s }
 
   static func quote(_ s: String) -> String {
     guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
@@ -181,6 +204,8 @@ public enum ResultsCSV {
     guard let header = records.first, header == ResultRow.columns else {
       throw HarnessError.invalidArgument("results.csv: the header is not \(ResultRow.columns.joined(separator: ","))")
     }
-    return try records.dropFirst().map(ResultRow.init(fields:))
+    return try records.dropFirst().map { record in
+      try ResultRow(fields: record.enumerated().map { i, f in textColumns.contains(i) ? restored(f) : f })
+    }
   }
 }

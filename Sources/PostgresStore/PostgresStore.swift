@@ -633,18 +633,44 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
   /// Seconds to wait for a connection before reporting the server unreachable.
   public static let connectTimeout = 5
 
-  /// Parses a URL; throws a message naming what is wrong.
+  /// `sslmode` values the store honours: it connects without TLS, which these allow.
+  static let plainSSLModes: Set<String> = ["disable", "allow", "prefer"]
+
+  /// Parses a URL; throws a message naming what is wrong, with the password masked.
   public init(_ text: String) throws {
+    let shown = Self.masked(text)
     guard let c = URLComponents(string: text), c.scheme == "postgres" || c.scheme == "postgresql", let host = c.host, !host.isEmpty else {
-      throw PostgresStoreError.badURL(text, "expected postgres://user@host:port/database")
+      throw PostgresStoreError.badURL(shown, "expected postgres://user@host:port/database")
     }
     user = c.user ?? "postgres"
     password = c.password
     self.host = host
     port = c.port ?? 5432
+    guard (1...65_535).contains(port) else { throw PostgresStoreError.badURL(shown, "invalid port \(port) (1 to 65535)") }
     let db = c.path.hasPrefix("/") ? String(c.path.dropFirst()) : c.path
-    guard !db.isEmpty else { throw PostgresStoreError.badURL(text, "the database name is missing") }
+    guard !db.isEmpty else { throw PostgresStoreError.badURL(shown, "the database name is missing") }
     database = db
+    // A parameter is honoured or refused, never ignored: a user asking for TLS must not get
+    // a plain connection.
+    for item in c.queryItems ?? [] {
+      switch (item.name, item.value ?? "") {
+      case ("sslmode", let mode) where Self.plainSSLModes.contains(mode): continue
+      case ("sslmode", let mode):
+        throw PostgresStoreError.badURL(
+          shown, "sslmode=\(mode) asks for TLS, which FetchBench's PostgreSQL store does not support; use a server it can reach without TLS"
+        )
+      default:
+        throw PostgresStoreError.badURL(shown, "unsupported parameter '\(item.name)' (only sslmode=disable, allow or prefer)")
+      }
+    }
+  }
+
+  /// `text` with the password between `user:` and `@` replaced by `***`.
+  static func masked(_ text: String) -> String {
+    guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else { return text }
+    let credentials = text[scheme.upperBound..<at]
+    guard let colon = credentials.firstIndex(of: ":") else { return text }
+    return String(text[..<colon]) + ":***" + String(text[at...])
   }
 
   /// The URL without its password.

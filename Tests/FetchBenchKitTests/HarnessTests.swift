@@ -28,6 +28,29 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(throws: HarnessError.self) { try ResultsCSV.decode("a,b\n1,2\n") }
   }
 
+  /// Text a spreadsheet would run as a formula is guarded with a leading `'` in the file and
+  /// read back as it was; numbers keep their sign.
+  @Test func csvNeutralisesFormulasAndRoundTrips() throws {
+    let texts = ["=1+1", "+1", "-cmd", "@SUM(A1)", "\tx", "'=quoted", "''+twice", "'plain", "ok"]
+    let rows = texts.map { row("sqlite", "batched", "first_screen", "failed", -2.5, error: $0) }
+    let text = ResultsCSV.encode(rows)
+    let cells = text.split(separator: "\n").dropFirst().map { String($0.split(separator: ",", omittingEmptySubsequences: false)[15]) }
+    #expect(cells == ["'=1+1", "'+1", "'-cmd", "'@SUM(A1)", "'\tx", "''=quoted", "'''+twice", "'plain", "ok"], "\(cells)")
+    #expect(text.contains(",-2.5") && !text.contains(",'-2.5"), "a number's sign is not guarded")
+    #expect(try ResultsCSV.decode(text) == rows)
+  }
+
+  /// What a report prints from data cannot break its tables or inject HTML.
+  @Test func reportsEscapeWhatTheyPrintFromData() {
+    let failed = row("sqlite", "batched", "first_screen", "failed", 0, error: "boom | <script>alert(1)</script>\nsecond `line`")
+    var ok = row("sqlite", "full", "first_screen", "time_ms", 100)
+    ok.run_id = "r`1"
+    let md = Report(rows: [ok, failed]).markdown()
+    #expect(md.contains("boom \\| &lt;script&gt;alert(1)&lt;/script&gt;<br>second \\`line\\`"), "\(md)")
+    #expect(!md.contains("<script>"))
+    #expect(md.contains("Run ``r`1`` at commit `abc`"), "\(md)")
+  }
+
   @Test func jsonRoundTrips() throws {
     let rows = [row("memory", "batched", "scroll_through", "time_ms", 710.25)]
     let data = try JSONEncoder().encode(rows)

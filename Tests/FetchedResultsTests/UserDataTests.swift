@@ -193,3 +193,33 @@ import Testing
     #expect(ran > 50 && errors > 50, "ran \(ran), errors \(errors)")
   }
 }
+
+/// PostgreSQL URLs: every part checked, TLS asked for is refused rather than ignored, and a
+/// password never appears in a message.
+@Suite struct PostgresURLs {
+  func message(_ text: String) -> String {
+    do {
+      _ = try PostgresURL(text)
+      return "no error"
+    } catch {
+      return String(describing: error)
+    }
+  }
+
+  @Test func badPartsAreNamedAndPasswordsMasked() throws {
+    let port = message("postgres://me:s3cret@db.example:99999/mine")
+    #expect(port.contains("invalid port 99999") && port.contains("postgres://me:***@db.example") && !port.contains("s3cret"), "\(port)")
+    for mode in ["require", "verify-ca", "verify-full"] {
+      let tls = message("postgres://me:s3cret@db.example:5432/mine?sslmode=\(mode)")
+      #expect(tls.contains("sslmode=\(mode) asks for TLS") && !tls.contains("s3cret"), "\(tls)")
+    }
+    #expect(message("postgres://me@db.example/mine?application_name=x").contains("unsupported parameter 'application_name'"))
+    #expect(message("postgres://me:s3cret@db.example/").contains("database name is missing"))
+    for mode in ["disable", "allow", "prefer"] {
+      let url = try PostgresURL("postgres://me:s3cret@db.example/mine?sslmode=\(mode)")
+      #expect(url.password == "s3cret" && url.port == 5432 && !url.description.contains("s3cret"))
+    }
+    let cli = try TestSupport.run(["fetch", "--store", "postgres", "--postgres-url", "postgres://me:s3cret@127.0.0.1:99999/mine"])
+    #expect(cli.status == 64 && cli.stderr.contains("invalid port 99999") && !cli.stderr.contains("s3cret"), "\(cli.stderr)")
+  }
+}
