@@ -13,6 +13,19 @@ public struct GenerationRequest: Sendable {
   public var indexes: [String]
   /// Keep a dataset that already exists instead of writing it again.
   public var ifMissing: Bool
+  /// How a kept dataset is checked against its manifest entry.
+  public var verification = Verification.rowCounts
+
+  /// What is read back from a dataset that `ifMissing` keeps.
+  public enum Verification: Sendable {
+    /// Each table's row count: milliseconds; a mismatch is an error.
+    case rowCounts
+    /// Every row, hashed as the generator hashed it (O(rows)); a mismatch is an error.
+    case contents
+    /// Every row; a mismatch is returned (the result's `entry` is the file's, and
+    /// `verifiedAgainstManifest` false) for a caller that judges it, as the gate does.
+    case contentsReported
+  }
 
   public init(
     datasets: [DatasetKind] = DatasetKind.allCases, rows: Int = DatasetKind.defaultRows,
@@ -95,8 +108,12 @@ public enum Generation {
     var results: [GeneratedDataset] = []
     for kind in request.datasets {
       let result = try generate(kind, request, manifest: manifest, progress: progress)
-      manifest.upsert(result.entry)
-      try manifest.save(to: manifestPath)
+      // A kept file's entry is the manifest's own, or (reported) the file's, which must
+      // not replace it.
+      if !result.skipped {
+        manifest.upsert(result.entry)
+        try manifest.save(to: manifestPath)
+      }
       results.append(result)
     }
     return results
@@ -129,12 +146,41 @@ public enum Generation {
       request.writeCSV ? DatasetPaths.csvDirectory(in: out, kind, rows: rows, seed: seed) : nil
     let expected = manifest.entry(kind, rows: rows, seed: seed)
 
-    if request.ifMissing, let expected,
-      [sqlitePath, csvDir].allSatisfy({ $0.map { FileManager.default.fileExists(atPath: $0) } ?? true })
-    {
+    let manifestPath = DatasetPaths.manifest(in: out)
+    let exists = { (path: String?) in path.map { FileManager.default.fileExists(atPath: $0) } ?? false }
+    // A file at the dataset's path is replaced or kept only when the manifest records this
+    // dataset and the file is a SQLite database: anything else is the user's.
+    if exists(sqlitePath), let sqlitePath {
+      guard expected != nil else { throw DatasetError.foreignFile(path: sqlitePath, manifest: manifestPath) }
+      guard DatasetFile.isSQLite(sqlitePath) else {
+        throw DatasetError.notADataset(
+          path: sqlitePath,
+          reason: "it is not a SQLite database, and FetchBench does not replace it; move it away (or delete it) and run again")
+      }
+    }
+    if exists(csvDir), let csvDir, expected == nil {
+      throw DatasetError.foreignFile(path: csvDir + "/", manifest: manifestPath)
+    }
+    if request.ifMissing, let expected, [sqlitePath, csvDir].allSatisfy({ $0 == nil || exists($0) }) {
+      var entry = expected
+      if let sqlitePath {
+        let checksums = request.verification != .rowCounts
+        let actual =
+          checksums
+          ? try DatasetFile.entry(sqlitePath, kind, rows: rows, seed: seed).tables
+          : zip(expected.tables, try DatasetFile.rowCounts(sqlitePath, kind)).map { e, count in
+            Manifest.Table(table: e.table, rows: count, csv: e.csv, sha256: e.sha256)
+          }
+        if let detail = DatasetFile.difference(actual, expected, checksums: checksums) {
+          guard request.verification == .contentsReported else {
+            throw DatasetError.doesNotMatchManifest(path: sqlitePath, detail: detail)
+          }
+          entry = Manifest.Entry(dataset: kind, rows: rows, seed: seed, sha256: Manifest.combined(actual), tables: actual)
+        }
+      }
       return GeneratedDataset(
-        kind: kind, sqlitePath: sqlitePath, csvDirectory: csvDir, entry: expected, seconds: 0,
-        skipped: true, verifiedAgainstManifest: true)
+        kind: kind, sqlitePath: sqlitePath, csvDirectory: csvDir, entry: entry, seconds: 0,
+        skipped: true, verifiedAgainstManifest: entry == expected)
     }
 
     let sqliteTmp = sqlitePath.map(AtomicFile.temporaryPath(for:))

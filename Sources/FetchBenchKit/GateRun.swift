@@ -57,19 +57,27 @@ public enum GateRun {
   static let busyCores = 0.25
   static let stealCores = 0.05
 
+  /// Each dataset's checksum (`banks-50000` → SHA-256), generated when missing and read from
+  /// the file when kept: an edited dataset then differs from the baseline's and the gate
+  /// cannot judge (3) rather than reporting a regression. O(rows).
+  public static func datasetChecksums(_ options: GateOptions) throws -> [String: String] {
+    var checksums: [String: String] = [:]
+    for kind in DatasetKind.allCases {
+      var request = GenerationRequest(
+        datasets: [kind], rows: options.rows, seed: 1, outDirectory: options.datasetsDirectory, writeCSV: false, ifMissing: true)
+      request.verification = .contentsReported
+      let r = try Generation.run(request, progress: ProgressLine())
+      checksums["\(kind.rawValue)-\(options.rows)"] = r.first?.entry.sha256
+    }
+    return checksums
+  }
+
   /// Measures the matrix (or the given cases of it), one child process per case. Throws
   /// when a case fails: a gate that cannot measure must not pass.
   public static func measure(
     _ options: GateOptions, cases only: [CaseSpec]? = nil, log: @escaping @Sendable (String) -> Void
   ) throws -> GateMeasurement {
-    var checksums: [String: String] = [:]
-    for kind in DatasetKind.allCases {
-      let r = try Generation.run(
-        GenerationRequest(
-          datasets: [kind], rows: options.rows, seed: 1, outDirectory: options.datasetsDirectory, writeCSV: false, ifMissing: true),
-        progress: ProgressLine())
-      checksums["\(kind.rawValue)-\(options.rows)"] = r.first?.entry.sha256
-    }
+    let checksums = try datasetChecksums(options)
     let cases = only ?? options.cases()
     var m = GateMeasurement(figures: [], datasets: checksums)
     for (k, spec) in cases.enumerated() {

@@ -62,6 +62,21 @@ struct Check: ParsableCommand {
     }
     guard updateRuns >= 1 else { throw ValidationError("--update-runs must be at least 1") }
     let machine = MachineKind.current()
+    if let recorded {
+      // Judged before minutes of measuring: another row count, machine kind or dataset (the
+      // checksums read from the files, so an edited dataset is another dataset).
+      if recorded.rows != rows {
+        print("cannot judge: the baseline was recorded with --rows \(recorded.rows), this run used \(rows)")
+        throw ExitCode(3)
+      }
+      let early = GateComparator.compare(
+        baseline: recorded, now: [], machine: machine, datasets: try GateRun.datasetChecksums(options), allowOtherMachine: allowOtherMachine
+      )
+      if let why = early.cannotJudge {
+        print("cannot judge: \(why)")
+        throw ExitCode(3)
+      }
+    }
     if update {
       var runs: [[GateFigure]] = []
       var checksums: [String: String] = [:]
@@ -77,10 +92,6 @@ struct Check: ParsableCommand {
       return
     }
     let measured = try GateRun.measure(options, log: log)
-    if let recorded, recorded.rows != rows {
-      print("cannot judge: the baseline was recorded with --rows \(recorded.rows), this run used \(rows)")
-      throw ExitCode(3)
-    }
     // Figures of stores left out with --store are not judged (they are not regressions).
     var judged = recorded
     let measuredStores = Set(options.stores.map(\.rawValue))

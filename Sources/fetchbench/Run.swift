@@ -106,12 +106,17 @@ struct RunCase: ParsableCommand {
   func run() throws {
     let spec = try JSONDecoder().decode(CaseSpec.self, from: Data(self.spec.utf8))
     // Fault injection for the harness's own tests: a child that really dies by a signal,
-    // so the parent's crash path is exercised, not only its error path.
-    if let target = ProcessInfo.processInfo.environment["FETCHBENCH_INJECT_CRASH"], spec.label.contains(target) {
+    // so the parent's crash path is exercised, not only its error path; and a case that
+    // fails with an error (a corrupt dataset no longer reaches a case: it is refused first).
+    let environment = ProcessInfo.processInfo.environment
+    if let target = environment["FETCHBENCH_INJECT_CRASH"], spec.label.contains(target) {
       fatalError("injected crash in \(spec.label) (FETCHBENCH_INJECT_CRASH)")
     }
     let result: CaseResult
     do {
+      if let target = environment["FETCHBENCH_INJECT_FAILURE"], spec.label.contains(target) {
+        throw HarnessError.invalidArgument("injected failure in \(spec.label) (FETCHBENCH_INJECT_FAILURE)")
+      }
       result = try CaseExecutor.run(spec)
     } catch {
       result = CaseResult(spec: spec, measurements: [], error: String(describing: error))

@@ -1,5 +1,6 @@
 import Datasets
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
@@ -89,5 +90,63 @@ import Testing
     let out = running.wait()
     #expect(out.status == 130, "status \(out.status), stderr: \(out.stderr)")
     #expect(TestSupport.listing(dir).filter { !$0.hasPrefix("manifest") }.isEmpty, "\(TestSupport.listing(dir))")
+  }
+}
+
+/// A dataset file is what its manifest says or an error says it is not: row counts on every
+/// kept file, every row's checksum where results are written; and a file FetchBench did not
+/// write is never replaced.
+@Suite struct DatasetTruth {
+  /// Runs SQL on a dataset file, as a user editing it would.
+  static func edit(_ path: String, _ sql: String) throws {
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { try $0.execute(sql: sql) }
+    try queue.close()
+  }
+
+  @Test func aFileCutShortIsNotKept() throws {
+    let dir = TestSupport.temporaryFolder("cut")
+    defer { TestSupport.remove(dir) }
+    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--out", dir, "--format", "sqlite"]).status == 0)
+    try Self.edit(
+      dir + "/banks-500.sqlite", "DELETE FROM failed_bank_details WHERE info_id > 100; DELETE FROM failed_bank_info WHERE id > 100")
+    let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/banks-500.sqlite"))
+    let kept = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--out", dir, "--format", "sqlite", "--if-missing"])
+    #expect(kept.status == 1, "\(kept.stderr)")
+    #expect(
+      kept.stderr.contains(
+        "banks-500.sqlite does not match its manifest entry: table failed_bank_info has 100 rows, the manifest says 500"),
+      "\(kept.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/banks-500.sqlite")) == before, "nothing replaced")
+  }
+
+  @Test func editedValuesAreCaughtWhereResultsAreWritten() throws {
+    let dir = TestSupport.temporaryFolder("edited")
+    defer { TestSupport.remove(dir) }
+    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--out", dir, "--format", "sqlite"]).status == 0)
+    try Self.edit(dir + "/banks-500.sqlite", "UPDATE failed_bank_info SET name = 'Edited' WHERE id = 7")
+    let run = try TestSupport.run([
+      "run", "--dataset", "banks", "--rows", "500", "--store", "memory", "--scenario", "first_screen", "--no-index", "--repetitions", "1",
+      "--datasets", dir, "--out", dir + "/out",
+    ])
+    #expect(run.status == 1, "\(run.stderr)")
+    #expect(run.stderr.contains("table failed_bank_info has SHA-256") && run.stderr.contains("its values were changed"), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/out"), "no results labelled with the manifest's checksum")
+  }
+
+  @Test func aFileFetchBenchDidNotWriteIsNeverReplaced() throws {
+    let dir = TestSupport.temporaryFolder("foreign")
+    defer { TestSupport.remove(dir) }
+    try Data("my notes".utf8).write(to: URL(fileURLWithPath: dir + "/banks-500.sqlite"))
+    for extra in [[], ["--if-missing"]] {
+      let out = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--out", dir, "--format", "sqlite"] + extra)
+      #expect(out.status == 1, "\(out.stderr)")
+      #expect(out.stderr.contains("banks-500.sqlite exists but \(dir)/manifest.json has no entry for it"), "\(out.stderr)")
+    }
+    let run = try TestSupport.run([
+      "run", "--dataset", "banks", "--rows", "500", "--store", "memory", "--no-index", "--datasets", dir, "--out", dir + "/out",
+    ])
+    #expect(run.status == 1 && run.stderr.contains("FetchBench does not replace a file it did not write"), "\(run.stderr)")
+    #expect(try String(contentsOfFile: dir + "/banks-500.sqlite", encoding: .utf8) == "my notes")
   }
 }

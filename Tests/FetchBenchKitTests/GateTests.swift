@@ -1,5 +1,6 @@
 import FetchBenchKit
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
@@ -145,5 +146,13 @@ import Testing
     try Data("{not json".utf8).write(to: URL(fileURLWithPath: dir + "/broken.json"))
     let broken = try TestSupport.run(["check", "--baseline", dir + "/broken.json"] + common.dropLast(2))
     #expect(broken.status == 3 && broken.stdout.contains("is not a readable baseline"), "\(broken.stdout)")
+    // A dataset edited after the baseline is another dataset: cannot judge (3), before any
+    // measuring, rather than a regression (2).
+    let queue = try DatabaseQueue(path: dir + "/datasets/banks-2000.sqlite")
+    try queue.write { try $0.execute(sql: "UPDATE failed_bank_info SET name = 'Edited' WHERE id = 7") }
+    try queue.close()
+    let edited = try TestSupport.run(["check"] + common)
+    #expect(edited.status == 3 && edited.stdout.contains("dataset banks-2000 has checksum"), "\(edited.stdout)\n\(edited.stderr)")
+    #expect(!edited.stderr.contains("[1/"), "judged before measuring: \(edited.stderr)")
   }
 }

@@ -110,25 +110,21 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     let datasets = dir + "/datasets"
     let gen = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", datasets, "--format", "sqlite"])
     #expect(gen.status == 0, "\(gen.stderr)")
-    // The indexed variant exists but is not a database: its cases must fail, the others not.
-    _ = try TestSupport.run([
-      "generate", "--dataset", "wells", "--rows", "300", "--out", datasets, "--format", "sqlite", "--index", "spud_date",
-    ])
-    let bad = DatasetPaths.sqlite(in: datasets, .wells, rows: 300, seed: 1, indexes: ["spud_date"])
-    try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: bad))
-
-    let out = try TestSupport.run([
+    // The indexed variant's cases fail (an injected error: a corrupt file no longer reaches a
+    // case, it is refused before any, as the end of this test shows); the others must not.
+    let run = [
       "run", "--dataset", "wells", "--rows", "300", "--store", "sqlite", "--scenario", "first_screen,scroll_through",
       "--repetitions", "1", "--datasets", datasets, "--out", dir + "/out",
-    ])
+    ]
+    let out = try TestSupport.run(run, environment: ["FETCHBENCH_INJECT_FAILURE": "+idx(spud_date)"])
     #expect(out.status != 0)
     #expect(out.stderr.contains("FAILED"), "\(out.stderr)")
     #expect(out.stderr.contains("[10/10]"), "the run goes on after a failure: \(out.stderr)")
     let csv = try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8)
     let rows = try ResultsCSV.decode(csv)
     let failed = rows.filter { $0.status == "failed" }
-    #expect(failed.count == 5, "four scenario cases and the floor on the corrupt file")
-    #expect(failed.allSatisfy { $0.index == "spud_date" && $0.error.contains("not a readable SQLite database") })
+    #expect(failed.count == 5, "four scenario cases and the floor on the indexed file")
+    #expect(failed.allSatisfy { $0.index == "spud_date" && $0.error.contains("injected failure") })
     func value(_ mode: String, _ scenario: String, _ metric: String) -> Double? {
       rows.first { $0.index == "none" && $0.mode == mode && $0.scenario == scenario && $0.metric == metric }?.value
     }
@@ -153,6 +149,14 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
       rerendered == report,
       "first difference: \(zip(rerendered.split(separator: "\n"), report.split(separator: "\n")).first { $0 != $1 }.map { "\($0) ≠ \($1)" } ?? "length")"
     )
+
+    // A corrupt indexed file is refused before any case runs, and kept as it is.
+    let bad = DatasetPaths.sqlite(in: datasets, .wells, rows: 300, seed: 1, indexes: ["spud_date"])
+    try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: bad))
+    let refused = try TestSupport.run(run.map { $0 == dir + "/out" ? dir + "/out2" : $0 })
+    #expect(refused.status == 1 && refused.stderr.contains("is not a readable dataset: it is not a SQLite database"), "\(refused.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bad)) == Data(repeating: 0x42, count: 4096))
+    #expect(!FileManager.default.fileExists(atPath: dir + "/out2"))
   }
 }
 
