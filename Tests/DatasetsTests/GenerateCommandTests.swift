@@ -75,7 +75,9 @@ import Testing
     #expect(!TestSupport.listing(dir).contains { $0.hasSuffix(".partial") })
   }
 
-  @Test func anInterruptedRunLeavesNothingHalfWritten() throws {
+  /// Ctrl-C, `kill` and a closed terminal (SIGHUP) alike.
+  @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+  func anInterruptedRunLeavesNothingHalfWritten(signal: Int32) throws {
     let dir = TestSupport.temporaryFolder("interrupt")
     defer { TestSupport.remove(dir) }
     let running = try TestSupport.start(
@@ -86,9 +88,9 @@ import Testing
       usleep(20_000)
     }
     usleep(200_000)
-    running.process.interrupt()
+    kill(running.process.processIdentifier, signal)
     let out = running.wait()
-    #expect(out.status == 130, "status \(out.status), stderr: \(out.stderr)")
+    #expect(out.status == 128 + signal, "status \(out.status), stderr: \(out.stderr)")
     #expect(TestSupport.listing(dir).filter { !$0.hasPrefix("manifest") }.isEmpty, "\(TestSupport.listing(dir))")
   }
 }

@@ -2,6 +2,7 @@ import Datasets
 import FetchBenchKit
 import FetchedResults
 import Foundation
+import GRDB
 import PostgresStore
 import SQLiteStore
 import TestSupport
@@ -136,6 +137,57 @@ import Testing
       "--postgres-url", url.description,
     ])
     #expect(reload.status == 0, "\(reload.stderr)")
+  }
+}
+
+extension UserData {
+  /// A load that fails half-way (here a foreign key that does not hold, found after both
+  /// tables were copied) leaves the tables loaded before, their marker and nothing staged.
+  @Test func aFailedPostgresLoadLeavesThePreviousTables() throws {
+    guard EngineFixture.shared.postgresAvailable() else { return }
+    let url = try TestDatabases.create("failed_load")
+    let good = DatasetLocation(kind: .banks, rows: 2_000, directory: Self.datasets)
+    #expect(try PostgresLoader.load(good, into: url, force: true) > 0)
+    let admin = try PostgresAdmin(url: url)
+    let tag = try admin.scalar("SELECT tag FROM fetchbench_meta WHERE dataset = 'banks'")
+    // A copy of the dataset whose details row 3 names a bank that is gone.
+    let dir = TestSupport.temporaryFolder("bad-load")
+    defer { TestSupport.remove(dir) }
+    try FileManager.default.copyItem(atPath: good.sqlitePath, toPath: dir + "/banks-2000.sqlite")
+    var config = Configuration()
+    config.foreignKeysEnabled = false
+    let queue = try DatabaseQueue(path: dir + "/banks-2000.sqlite", configuration: config)
+    try queue.write {
+      try $0.execute(sql: "DELETE FROM failed_bank_info WHERE id = (SELECT info_id FROM failed_bank_details WHERE id = 3)")
+    }
+    try queue.close()
+    #expect(throws: (any Error).self) {
+      try PostgresLoader.load(DatasetLocation(kind: .banks, rows: 2_000, directory: dir), into: url, force: true)
+    }
+    #expect(try admin.scalar("SELECT count(*)::text FROM failed_bank_info") == "2000")
+    #expect(try admin.scalar("SELECT count(*)::text FROM failed_bank_details") == "2000")
+    #expect(try admin.scalar("SELECT tag FROM fetchbench_meta WHERE dataset = 'banks'") == tag)
+    #expect(try admin.scalar("SELECT count(*)::text FROM pg_namespace WHERE nspname = 'fetchbench_staging'") == "0")
+  }
+
+  /// Seeded random values for `fetch`'s numeric options: each run works, or ends with one
+  /// error (exit 1, or 64 with the usage for a bad argument); none traps.
+  @Test func randomNumericOptionsNeverTrap() throws {
+    var rng = SeededRandom(seed: 1_414)
+    let values = [
+      "0", "1", "-1", "20", "2000", "2001", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "1e3", "", "x", "0x10",
+    ]
+    for _ in 0..<40 {
+      var arguments = ["fetch", "--datasets", Self.datasets, "--rows", "2000"]
+      for option in ["--limit", "--offset", "--batch-size", "--show"] where rng.below(2) == 0 {
+        arguments.append("\(option)=\(values[Int(rng.below(UInt64(values.count)))])")
+      }
+      if rng.below(3) == 0 { arguments.append(["--ids", "--sections", "--stats"][Int(rng.below(3))]) }
+      let r = try TestSupport.run(arguments)
+      #expect([0, 1, 64].contains(r.status), "\(arguments): status \(r.status), \(r.stderr)")
+      #expect(!r.stderr.contains("Swift runtime failure") && !r.stderr.contains("Fatal error"), "\(arguments): \(r.stderr)")
+      if r.status != 0 { #expect(r.stderr.hasPrefix("Error: "), "\(arguments): one clear error: \(r.stderr)") }
+    }
   }
 }
 
