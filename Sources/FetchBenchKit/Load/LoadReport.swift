@@ -199,15 +199,15 @@ struct LoadReport {
       out.append(
         (
           "\(Self.slug(r))-commits.svg",
-          TimeChart.render(
-            title: "\(name): commits per second (target \(Int(r.config.rate)))", unit: "/s", xs: xs,
+          Self.timeChart(
+            title: "\(name): commits per second (target \(Int(r.config.rate)))", xs: xs,
             series: [("achieved", r.timeline.map { Double($0.commits) }), ("target", xs.map { _ in r.config.rate })])
         ))
       out.append(
         (
           "\(Self.slug(r))-delivery.svg",
-          TimeChart.render(
-            title: "\(name): delivery latency per second (ms)", unit: "ms", xs: xs,
+          Self.timeChart(
+            title: "\(name): delivery latency per second (ms)", xs: xs,
             series: [
               ("p50", r.timeline.map(\.deliveryP50Ms)), ("p99", r.timeline.map(\.deliveryP99Ms)),
               (r.config.frameBudgetMs == LoadRunner.frameMs ? "one frame" : "frame budget", xs.map { _ in r.config.frameBudgetMs }),
@@ -216,8 +216,8 @@ struct LoadReport {
       out.append(
         (
           "\(Self.slug(r))-heap.svg",
-          TimeChart.render(
-            title: "\(name): live heap and RSS (MiB)", unit: "MiB", xs: xs,
+          Self.timeChart(
+            title: "\(name): live heap and RSS (MiB)", xs: xs,
             series: [
               ("heap", r.timeline.map { Double($0.heapBytes) / 1_048_576 }), ("RSS", r.timeline.map { Double($0.rssBytes) / 1_048_576 }),
             ])
@@ -225,36 +225,10 @@ struct LoadReport {
     }
     return out
   }
-}
 
-/// Lines over time on linear axes, from zero.
-enum TimeChart {
-  static func render(title: String, unit: String, xs: [Double], series: [(String, [Double])]) -> String {
-    let colors = ["#0275d8", "#d9534f", "#5cb85c", "#f0ad4e"]
-    let ymax = max(series.flatMap(\.1).max() ?? 1, 1e-9) * 1.1
-    let xmax = max(xs.max() ?? 1, 1)
-    let (l, t, w, h) = (60.0, 40.0, 560.0, 220.0)
-    func px(_ x: Double) -> String { String(format: "%.1f", l + x / xmax * w) }
-    func py(_ y: Double) -> String { String(format: "%.1f", t + h - y / ymax * h) }
-    var s =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(l + w + 120))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
-    s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(SVG.esc(title))</text>\n"
-    s +=
-      "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
-    for k in 0...4 {
-      let y = ymax / 1.1 * Double(k) / 4
-      s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(y))\" text-anchor=\"end\">\(String(format: y >= 100 ? "%.0f" : "%.1f", y))</text>\n"
-    }
-    for k in 0...4 {
-      let x = xmax * Double(k) / 4
-      s += "<text x=\"\(px(x))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(Int(x)) s</text>\n"
-    }
-    for (i, (name, ys)) in series.enumerated() {
-      let color = colors[i % colors.count]
-      let pts = zip(xs, ys).map { "\(px($0)),\(py($1))" }
-      s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\" points=\"\(pts.joined(separator: " "))\"/>\n"
-      s += "<text x=\"\(Int(l + w + 10))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(SVG.esc(name))</text>\n"
-    }
-    return s + "</svg>\n"
+  /// Lines over the run's seconds, on linear axes from zero.
+  static func timeChart(title: String, xs: [Double], series: [(String, [Double])]) -> String {
+    SVG.lines(
+      title: title, xs: xs, series: series.map { ($0.0, $0.1.map(Optional.some)) }, x: .linear, y: .linear, xLabel: { "\(Int($0)) s" })
   }
 }

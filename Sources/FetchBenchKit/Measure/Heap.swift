@@ -1,5 +1,4 @@
 import CJemalloc
-import Foundation
 
 /// jemalloc's statistics. Linking CJemalloc makes jemalloc the allocator of the whole
 /// process, the Swift runtime included, so these figures cover every allocation.
@@ -48,47 +47,5 @@ public enum Heap {
     var size = MemoryLayout<T>.size
     _ = mallctl(name, &v, &size, nil, 0)
     return v
-  }
-}
-
-/// Wall and CPU clocks, and the process's peak resident set.
-public enum Clock {
-  /// Monotonic wall time in nanoseconds.
-  @inline(__always) public static var wallNanos: UInt64 { DispatchTime.now().uptimeNanoseconds }
-
-  /// CPU time of the process (user + system), in nanoseconds.
-  public static var cpuNanos: UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-  }
-
-  /// The process's peak resident set size in bytes (`ru_maxrss`).
-  public static var peakRSS: Int {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return usage.ru_maxrss * 1024
-  }
-}
-
-/// Keeps the optimizer from deleting work whose result is otherwise unused.
-@inline(never) public func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
-
-/// Median, minimum and maximum of repeated measurements.
-public struct Summary: Sendable, Equatable, Codable {
-  public var median: Double
-  public var min: Double
-  public var max: Double
-  public var count: Int
-
-  /// O(n log n). The median of an even count is the mean of the two middle values.
-  public init(_ samples: [Double]) {
-    precondition(!samples.isEmpty)
-    let s = samples.sorted()
-    let n = s.count
-    median = n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2
-    min = s[0]
-    max = s[n - 1]
-    count = n
   }
 }

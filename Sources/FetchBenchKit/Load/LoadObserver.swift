@@ -1,0 +1,61 @@
+import Datasets
+import FetchedResults
+import Foundation
+import Histogram
+import PostgresStore
+import SQLiteStore
+
+/// How an observer's transactions arrive.
+enum Feed {
+  case inbox(Inbox)
+  case sqlite(SQLiteStore)
+  case postgres(PostgresStore)
+}
+
+/// One observer: a batched controller on its own connection, the mirror a table view would
+/// hold, and the lock that its observer and scroller threads share (the main thread, in an
+/// app: delivery and scrolling never run at once).
+final class LoadObserver: @unchecked Sendable {
+  let index: Int
+  let lock = NSLock()
+  let store: any Store
+  let controller: FetchedResultsController
+  let feed: Feed
+  var mirror: ListSnapshot
+  var pending: [PendingUnit] = []
+  var lastApplied: Int
+  var invalid = 0
+  var missed = 0
+  var repeated = 0
+  var errors: [String] = []
+
+  init(index: Int, store: any Store, feed: Feed, request: FetchRequest, startSequence: Int) throws {
+    self.index = index
+    self.store = store
+    self.feed = feed
+    controller = FetchedResultsController(fetchRequest: request, store: store)
+    controller.tracksChanges = true
+    controller.observesStore = false
+    try controller.performFetch()
+    mirror = controller.snapshot()
+    lastApplied = startSequence
+    if case .inbox = feed { return }
+    _ = store.observers.add { [unowned self] t in
+      // Delivered by pollChanges on a thread that holds `lock`.
+      pending.append(PendingUnit(first: t.sequence, transaction: t, count: 1))
+    }
+  }
+
+  /// Reconnects a PostgreSQL observer whose session ended (the reconnect delivers what it
+  /// missed from the change log). Call with `lock` held. False when the error was another.
+  func recover(_ stats: LoadStats) throws -> Bool {
+    guard case .postgres(let pg) = feed else { return false }
+    // A query cut off by the server's close can fail before the client marks the connection
+    // closed: give it a moment to notice.
+    for _ in 0..<50 where !pg.isDisconnected { usleep(20_000) }
+    guard pg.isDisconnected else { return false }
+    try pg.reconnect()
+    stats.reconnected()
+    return true
+  }
+}

@@ -1,0 +1,72 @@
+import Datasets
+import FetchedResults
+import Foundation
+import Histogram
+import PostgresStore
+import SQLiteStore
+
+extension LoadRun {
+
+  func verify(_ result: inout LoadResult, finalSequence: Int) throws {
+    var failures = errorsLock.withLock { writerErrors }
+    for o in observers {
+      guard o.lock.lock(before: Date(timeIntervalSinceNow: 5)) else {
+        failures.append("observer \(o.index) is stuck (its lock is held)")
+        result.mirrorsMatch = false
+        continue
+      }
+      defer { o.lock.unlock() }
+      do {
+        failures += o.errors
+        result.invalidChangeSets += o.invalid
+        result.missedTransactions += o.missed
+        result.repeatedTransactions += o.repeated
+        if o.lastApplied < finalSequence {
+          failures.append(
+            "observer \(o.index) applied transactions up to \(o.lastApplied) of \(finalSequence) within \(Int(config.drainTimeout)) s")
+        }
+      }
+    }
+    guard failures.allSatisfy({ !$0.hasSuffix("is stuck (its lock is held)") }) else {
+      result.failures = failures
+      return
+    }
+    if result.invalidChangeSets > 0 { failures.append("\(result.invalidChangeSets) change set(s) broke UIKit's batch-update rules") }
+    if result.missedTransactions > 0 { failures.append("\(result.missedTransactions) transaction(s) missed") }
+    if result.repeatedTransactions > 0 { failures.append("\(result.repeatedTransactions) transaction(s) applied twice") }
+    // Every mirror equals a fresh fetch on a new connection.
+    let fresh = try freshStore()
+    for o in observers {
+      let controller = FetchedResultsController(fetchRequest: request(forObserver: o.index), store: fresh)
+      try controller.performFetch()
+      let now = controller.snapshot()
+      let (mirror, tracked) = o.lock.withLock { (o.mirror, o.controller.snapshot()) }
+      if !mirror.sameRows(as: now) || !tracked.sameRows(as: now) {
+        result.mirrorsMatch = false
+        failures.append(
+          "observer \(o.index)'s mirror (\(mirror.count) rows, \(mirror.sections.count) sections) differs from a fresh fetch (\(now.count) rows, \(now.sections.count) sections)"
+        )
+      }
+    }
+    // Nothing of a failed transaction is visible.
+    var marker = FetchRequest(entityName: "FailedBankInfo")
+    marker.predicate = try QueryParser.predicate("name BEGINSWITH '\(Self.rollbackMarker)'")
+    result.rolledBackRowsVisible = try fresh.count(marker.resolve(in: fresh.model))
+    if result.rolledBackRowsVisible > 0 { failures.append("\(result.rolledBackRowsVisible) row(s) of failed transactions are visible") }
+    if let pg = fresh as? PostgresStore { pg.close() }
+    // Heap: the early part of the run (10–30% of its seconds) against its last fifth.
+    let heap = result.timeline.map { Double($0.heapBytes) }
+    if heap.count >= 20 {
+      func mean(_ s: ArraySlice<Double>) -> Double { s.reduce(0, +) / Double(s.count) }
+      let early = mean(heap[(heap.count / 10)..<(heap.count * 3 / 10)])
+      let late = mean(heap[(heap.count * 4 / 5)...])
+      let growth = Int(late - early)
+      result.heapGrowthBytes = growth
+      if growth > config.heapBoundBytes {
+        failures.append("the live heap grew by \(bytes(Double(growth))) (bound \(bytes(Double(config.heapBoundBytes))))")
+      }
+    }
+    if result.commits == 0 { failures.append("no transaction was committed") }
+    result.failures = failures
+  }
+}

@@ -1,0 +1,151 @@
+import Datasets
+import FetchedResults
+import Foundation
+import Histogram
+import PostgresStore
+import SQLiteStore
+
+/// One run on one store: its connections, threads and figures.
+final class LoadRun: @unchecked Sendable {
+  let config: LoadConfig
+  let log: @Sendable (String) -> Void
+  let kind: StoreKind
+  let request: FetchRequest
+  let sectionedRequest: FetchRequest
+  var writerStores: [any Store] = []
+  var observers: [LoadObserver] = []
+  var inboxes: [Inbox] = []
+  let ledger = CommitLedger()
+  let stats = LoadStats()
+  var cleanup: [() -> Void] = []
+  var admin: PostgresAdmin?
+  var memoryBase: MemoryStore?
+  var freshStore: (() throws -> any Store)!
+  let stopWriting = LockedBox(false)
+  let stopObserving = LockedBox(false)
+  /// Set when every writer has stopped: suspended observers resume.
+  let writersStopped = LockedBox(false)
+  let tickets = LockedBox(0)
+  let lastCommitted = LockedBox(0)
+  var writerStates: [BankWorkload] = []
+  var startSequence = 0
+  static let rollbackMarker = "ROLLED BACK "
+
+  init(_ config: LoadConfig, log: @escaping @Sendable (String) -> Void) throws {
+    self.config = config
+    self.log = log
+    guard let kind = StoreKind(rawValue: config.store) else {
+      throw HarnessError.invalidArgument("unknown store '\(config.store)'; expected memory, sqlite or postgres")
+    }
+    self.kind = kind
+    request = DatasetModels.defaultRequest(for: .banks, batchSize: config.batchSize)
+    var sectioned = request
+    sectioned.sortDescriptors.insert(SortDescriptor("state"), at: 0)
+    sectioned.sectionNameKeyPath = "state"
+    sectionedRequest = sectioned
+    do {
+      try setUp()
+    } catch {
+      close()
+      throw error
+    }
+  }
+
+  /// Odd observers show sections by state, even ones one list: both kinds of change set.
+  func request(forObserver i: Int) -> FetchRequest { i % 2 == 1 ? sectionedRequest : request }
+
+  func setUp() throws {
+    let model = DatasetModels.banks
+    let t0 = Clock.wallNanos
+    switch kind {
+    case .memory:
+      let base = try config.location.open(.memory) as! MemoryStore
+      memoryBase = base
+      let lock = NSLock()
+      writerStores = (0..<config.writers).map { _ in LockedStore(base, lock: lock) }
+      inboxes = (0..<config.observers).map { _ in Inbox() }
+      let inboxes = self.inboxes
+      let ledger = self.ledger
+      // Inside the commit, under the store's lock: the moment the transaction is visible.
+      _ = base.observers.add { t in
+        ledger.record(t.sequence, Clock.wallNanos)
+        for inbox in inboxes { inbox.push(t) }
+      }
+      for i in 0..<config.observers {
+        observers.append(
+          try LoadObserver(
+            index: i, store: LockedStore(base, lock: lock), feed: .inbox(inboxes[i]), request: request(forObserver: i), startSequence: 0))
+      }
+      freshStore = { LockedStore(base, lock: lock) }
+    case .sqlite:
+      _ = try config.location.open(.sqlite)  // checks the file as the store does
+      let dir = NSTemporaryDirectory() + "fetchbench-load-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      cleanup.append { try? FileManager.default.removeItem(atPath: dir) }
+      let path = dir + "/db.sqlite"
+      try FileManager.default.copyItem(atPath: config.location.sqlitePath, toPath: path)
+      for _ in 0..<config.writers {
+        let s = try SQLiteStore(path: path, model: model)
+        try s.enableChangeLog()
+        writerStores.append(s)
+      }
+      startSequence = (writerStores[0] as! SQLiteStore).deliveredSequence
+      for i in 0..<config.observers {
+        let s = try SQLiteStore(path: path, model: model)
+        try s.enableChangeLog()
+        observers.append(
+          try LoadObserver(index: i, store: s, feed: .sqlite(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
+      }
+      freshStore = { try SQLiteStore(path: path, model: model) }
+    case .postgres:
+      let scratch = try PostgresScratch(config.location, purpose: "load")
+      var stores: [PostgresStore] = []
+      cleanup.append {
+        for s in stores { s.close() }
+        scratch.drop()
+      }
+      for _ in 0..<config.writers {
+        let s = try PostgresStore(url: scratch.url, model: model)
+        stores.append(s)
+        writerStores.append(s)
+      }
+      startSequence = stores[0].deliveredSequence
+      for i in 0..<config.observers {
+        let s = try PostgresStore(url: scratch.url, model: model)
+        stores.append(s)
+        observers.append(
+          try LoadObserver(index: i, store: s, feed: .postgres(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
+      }
+      admin = try PostgresAdmin(url: scratch.url)
+      freshStore = {
+        let s = try PostgresStore(url: scratch.url, model: model)
+        stores.append(s)
+        return s
+      }
+    }
+    // Writers own disjoint banks and disjoint new IDs: no two transactions touch one row.
+    let banks = try BankWorkload.banks(of: writerStores[0])
+    var parts = [[Int64: Int64]](repeating: [:], count: config.writers)
+    for (info, details) in banks { parts[Int(info % Int64(config.writers))][info] = details }
+    writerStates = (0..<config.writers).map { w in
+      BankWorkload(
+        banks: parts[w], seed: config.seed &* 1_000 &+ UInt64(w), firstID: 50_000_000 + Int64(w), idStep: Int64(config.writers))
+    }
+    lastCommitted.set(startSequence)
+    log(
+      String(
+        format: "load %@: %d writers, %d observers (batch %d) on %@ rows ready in %.1f s", kind.rawValue, config.writers, config.observers,
+        config.batchSize, config.rows.grouped, Double(Clock.wallNanos - t0) / 1e9))
+  }
+
+  func close() {
+    observers = []
+    writerStores = []
+    admin = nil
+    for c in cleanup.reversed() { c() }
+    cleanup = []
+  }
+
+  let errorsLock = NSLock()
+  var writerErrors: [String] = []
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Wall and CPU clocks, and the process's peak resident set.
+public enum Clock {
+  /// Monotonic wall time in nanoseconds.
+  @inline(__always) public static var wallNanos: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+  /// CPU time of the process (user + system), in nanoseconds.
+  public static var cpuNanos: UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+  }
+
+  /// The process's peak resident set size in bytes (`ru_maxrss`).
+  public static var peakRSS: Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss * 1024
+  }
+}
+
+/// Keeps the optimizer from deleting work whose result is otherwise unused.
+@inline(never) public func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }

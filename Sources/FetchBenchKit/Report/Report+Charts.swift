@@ -1,0 +1,59 @@
+import Foundation
+
+// The charts under charts/, one SVG each.
+extension Report {
+
+  public func charts() -> [(String, String)] {
+    if isDiff { return diffCharts() }
+    var out: [(String, String)] = []
+    for k in storeKeys {
+      for batch in batchSizes {
+        let cats = scenarios
+        func series(_ metric: String) -> [(String, String, [Double?])] {
+          [
+            ("full", "#d9534f", cats.map { find(k, mode: "full", batch: 0, scenario: $0, metric: metric)?.value }),
+            ("batched (\(batch))", "#0275d8", cats.map { find(k, mode: "batched", batch: batch, scenario: $0, metric: metric)?.value }),
+          ]
+        }
+        out.append(
+          (
+            Self.slug(k, "time-b\(batch)"),
+            SVG.bars(
+              title: "\(k.dataset) \(k.rows.grouped), \(Self.storeName(k)): time (ms, log scale)", categories: cats,
+              series: series("time_ms"), format: { String(format: "%.1f ms", $0) })
+          ))
+        out.append(
+          (
+            Self.slug(k, "heap-b\(batch)"),
+            SVG.bars(
+              title: "\(k.dataset) \(k.rows.grouped), \(Self.storeName(k)): heap live (log scale)", categories: cats,
+              series: series("heap_live_bytes"), format: { bytes($0) })
+          ))
+      }
+    }
+    let sizes = Array(Set(rows.map(\.rows))).sorted()
+    if sizes.count > 1 {
+      for k in storeKeys where k.rows == sizes[0] {
+        let lines = scalingSeries.map { s in
+          (
+            s.label,
+            sizes.map { n in
+              find(
+                Key(dataset: k.dataset, rows: n, store: k.store, index: k.index), mode: s.mode,
+                batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: "time_ms")?.value
+            }
+          )
+        }
+        out.append(
+          (
+            Self.slug(Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index), "scaling"),
+            SVG.lines(
+              title: "\(k.dataset), \(Self.storeName(k)): time against rows (log-log)", xs: sizes.map(Double.init), series: lines, x: .log,
+              y: .log, legendSuffix: " (ms)",
+              xLabel: { Int($0).grouped })
+          ))
+      }
+    }
+    return out
+  }
+}

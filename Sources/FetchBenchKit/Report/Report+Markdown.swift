@@ -1,0 +1,101 @@
+import Foundation
+
+// report.md: the page, a table and a sentence per store.
+extension Report {
+
+  public func markdown() -> String {
+    guard let first = rows.first else { return "# FetchBench results\n\nNo results.\n" }
+    if isDiff { return diffMarkdown() }
+    var md = "# FetchBench results\n\n"
+    let reps = rows.first { $0.metric == "time_ms" }?.repetitions ?? 0
+    md += "Run \(Markdown.code(first.run_id)) at commit \(Markdown.code(first.git_commit)) on \(first.cores) cores, "
+    md += "\(first.memory_bytes / (1 << 30)) GiB, \(Markdown.escape(first.os)), \(Markdown.escape(first.swift_version)).\n\n"
+    md += "Every case ran in a fresh process. Times are the **median of \(reps) repetitions** after a warm-up, "
+    md += "with [min–max]; batched means `fetchBatchSize` N with at most 4 batches kept. "
+    md += "`heap live` is jemalloc's `stats.allocated` after the scenario minus before it, the controller still held; "
+    md += "`heap peak` is the high-water mark of the measuring thread during the scenario; both from the last repetition. "
+    md += "Queries and rows materialized are exact counts. All figures come from `results.csv`; "
+    md += "`fetchbench report DIR` renders this page again.\n\n"
+
+    let keys = storeKeys
+    var datasets: [(String, Int)] = []
+    for k in keys where !datasets.contains(where: { $0 == (k.dataset, k.rows) }) { datasets.append((k.dataset, k.rows)) }
+    for (dataset, n) in datasets {
+      let sort = dataset == "banks" ? "`details.closeDate` descending" : "`spudDate` descending"
+      md += "## \(dataset), \(n.grouped) rows, sorted by \(sort)\n\n"
+      md += sideBySide(dataset: dataset, rows: n)
+      for k in keys where k.dataset == dataset && k.rows == n {
+        for batch in batchSizes { md += table(k, batch: batch) }
+      }
+      md += floorSection(dataset: dataset, rows: n)
+      md += postgresFloorSection(dataset: dataset, rows: n)
+    }
+    md += scalingSection()
+    let failed = rows.filter { $0.status == "failed" }
+    if !failed.isEmpty {
+      md += "## Failed cases\n\n| case | error |\n|---|---|\n"
+      for f in failed {
+        md += "| \(Markdown.escape("\(f.dataset)-\(f.rows) \(f.store) \(f.mode) \(f.scenario)")) | \(Markdown.escape(f.error)) |\n"
+      }
+      md += "\n"
+    }
+    return md
+  }
+
+  func table(_ k: Key, batch: Int) -> String {
+    var md = "### \(Self.storeName(k)): full fetch against batched (\(batch))\n\n"
+    md +=
+      "| scenario | full ms | batched ms | batched/full | full heap live | batched heap live | heap ratio | full heap peak | batched heap peak | queries full / batched | rows materialized full / batched |\n"
+    md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+    for s in scenarios {
+      let ft = find(k, mode: "full", batch: 0, scenario: s, metric: "time_ms")
+      let bt = find(k, mode: "batched", batch: batch, scenario: s, metric: "time_ms")
+      guard ft != nil || bt != nil else { continue }
+      func v(_ mode: String, _ b: Int, _ m: String) -> Double? { find(k, mode: mode, batch: b, scenario: s, metric: m)?.value }
+      let fh = v("full", 0, "heap_live_bytes")
+      let bh = v("batched", batch, "heap_live_bytes")
+      md += "| \(s) | \(ms(ft)) | \(ms(bt)) | \(ratio(bt?.value, ft?.value)) | \(bytes(fh)) | \(bytes(bh)) | \(ratio(bh, fh)) "
+      md += "| \(bytes(v("full", 0, "heap_peak_bytes"))) | \(bytes(v("batched", batch, "heap_peak_bytes"))) "
+      md += "| \(count(v("full", 0, "queries"))) / \(count(v("batched", batch, "queries"))) "
+      md += "| \(count(v("full", 0, "rows_materialized"))) / \(count(v("batched", batch, "rows_materialized"))) |\n"
+    }
+    md += "\n" + sentence(k, batch: batch) + "\n\n"
+    md += "![time](charts/\(Self.slug(k, "time-b\(batch)"))) ![heap](charts/\(Self.slug(k, "heap-b\(batch)")))\n\n"
+    return md
+  }
+
+  /// One sentence that says what the table means, computed from the first screen.
+  func sentence(_ k: Key, batch: Int) -> String {
+    let s = "first_screen"
+    guard let ft = find(k, mode: "full", batch: 0, scenario: s, metric: "time_ms")?.value,
+      let bt = find(k, mode: "batched", batch: batch, scenario: s, metric: "time_ms")?.value,
+      let fh = find(k, mode: "full", batch: 0, scenario: s, metric: "heap_live_bytes")?.value,
+      let bh = find(k, mode: "batched", batch: batch, scenario: s, metric: "heap_live_bytes")?.value,
+      bt > 0, bh > 0
+    else { return "" }
+    let speed = ft >= bt ? String(format: "%.1f× faster", ft / bt) : String(format: "%.1f× slower", bt / ft)
+    let memory = fh >= bh ? String(format: "holds 1/%.0f of the memory", fh / bh) : String(format: "holds %.1f× the memory", bh / fh)
+    var text = "On the \(Self.storeName(k)), the batched first screen is **\(speed)** than a full fetch and \(memory)"
+    if let fs = find(k, mode: "full", batch: 0, scenario: "scroll_through", metric: "time_ms")?.value,
+      let bs = find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms")?.value, fs > 0
+    {
+      text += String(format: "; scrolling through every row costs %.2f× the full fetch's time", bs / fs)
+    }
+    text += "."
+    // Mapping is timed on its own (rows faulted first); the batched run's figure is used
+    // because both modes map the same 20 materialized rows.
+    if let direct = find(k, mode: "batched", batch: batch, scenario: "first_screen_mapped", metric: "map_us"),
+      let codable = find(k, mode: "batched", batch: batch, scenario: "first_screen_mapped_codable", metric: "map_us"),
+      direct.value > 0
+    {
+      text += String(
+        format:
+          " Mapping the first screen's 20 rows to typed models takes %.1f µs with the direct initializer and %.1f µs through Codable (%.1f×; medians of %d, ranges %.1f–%.1f and %.1f–%.1f µs).",
+        direct.value, codable.value, codable.value / direct.value, direct.repetitions, direct.min, direct.max, codable.min, codable.max)
+    }
+    return text
+  }
+
+  /// Every store in one table: the time of each scenario full and batched, and for
+  /// PostgreSQL what went over the wire.
+}

@@ -1,0 +1,177 @@
+import Foundation
+
+// The page's sections beside the per-store tables: stores side by side, floors, scaling.
+extension Report {
+  func sideBySide(dataset: String, rows n: Int) -> String {
+    let stores = ["memory", "sqlite", "postgres"].filter { st in
+      storeKeys.contains { $0.dataset == dataset && $0.rows == n && $0.store == st }
+    }
+    guard stores.count > 1, let batch = batchSizes.first else { return "" }
+    let hasPostgres = stores.contains("postgres")
+    var md = "### The stores side by side (no index; batch \(batch); median ms)\n\n| scenario |"
+    for st in stores {
+      let name = Self.storeName(Key(dataset: dataset, rows: n, store: st, index: "none"))
+      md += " \(name) full | \(name) batched |"
+    }
+    if hasPostgres { md += " PostgreSQL round trips full / batched | PostgreSQL bytes received full / batched |" }
+    md += "\n|---|" + String(repeating: "---:|", count: stores.count * 2 + (hasPostgres ? 2 : 0)) + "\n"
+    for sc in scenarios {
+      md += "| \(sc) |"
+      for st in stores {
+        let k = Key(dataset: dataset, rows: n, store: st, index: "none")
+        let f = find(k, mode: "full", batch: 0, scenario: sc, metric: "time_ms")
+        let b = find(k, mode: "batched", batch: batch, scenario: sc, metric: "time_ms")
+        md += " \(f.map { String(format: "%.1f", $0.value) } ?? "—") | \(b.map { String(format: "%.1f", $0.value) } ?? "—") |"
+      }
+      if hasPostgres {
+        let k = Key(dataset: dataset, rows: n, store: "postgres", index: "none")
+        func v(_ mode: String, _ b: Int, _ m: String) -> Double? { find(k, mode: mode, batch: b, scenario: sc, metric: m)?.value }
+        md += " \(count(v("full", 0, "round_trips"))) / \(count(v("batched", batch, "round_trips"))) |"
+        md += " \(bytes(v("full", 0, "bytes_received"))) / \(bytes(v("batched", batch, "bytes_received"))) |"
+      }
+      md += "\n"
+    }
+    if let load = rows.first(where: { $0.dataset == dataset && $0.rows == n && $0.scenario == "load" && $0.status == "ok" }) {
+      md += String(
+        format:
+          "\nLoading the dataset into PostgreSQL (COPY of every table, then indexes and ANALYZE) took **%.2f s** (one load; target well under 5 s).\n",
+        load.value)
+    }
+    return md + "\n"
+  }
+
+  func postgresFloorSection(dataset: String, rows n: Int) -> String {
+    let floors = rows.filter { $0.dataset == dataset && $0.rows == n && $0.store == "postgres-raw" && $0.status == "ok" }
+    guard !floors.isEmpty else { return "" }
+    var md = "### PostgreSQL against the floor (the same statements timed by the server, and fetched by psql)\n\n"
+    md += "EXPLAIN ANALYZE gives the server's planning + execution time (no network, no client); psql's `\\timing` gives libpq "
+    md += "fetching the rows with nothing on top. The store fetches the sorted IDs as one `bigint[]` value "
+    md += "(`SELECT ARRAY(…)`, one row instead of one per ID); the target compares it with psql fetching the IDs as rows, the plain way, "
+    md +=
+      "and psql running the store's own statement is shown too. A scroll-through's psql floor is the ID query plus every batch statement. "
+    md += "Heap peaks of PostgreSQL cases count the measuring thread only: rows are decoded on postgres-nio's event-loop thread.\n\n"
+    md += "| index | batch | what | engine ms | server ms | psql ms | engine/psql | target |\n|---|---:|---|---:|---:|---:|---:|---:|\n"
+    var notes: [String] = []
+    for index in Array(Set(floors.map(\.index))).sorted() {
+      for batch in batchSizes {
+        let k = Key(dataset: dataset, rows: n, store: "postgres", index: index)
+        func floor(_ m: String) -> ResultRow? { floors.first { $0.index == index && $0.batch_size == batch && $0.metric == m } }
+        func f(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "—" }
+        let ids = floor("floor_ids_ms")?.value
+        let scroll = floor("floor_scroll_ms")?.value
+        let lines: [(String, ResultRow?, Double?, Double?, String)] = [
+          (
+            "batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "time_ms"),
+            floor("floor_server_ids_ms")?.value, ids, "≤ 1.3"
+          ),
+          (
+            "batched performFetch vs the store's own statement, SELECT ARRAY(the ID query)",
+            find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "time_ms"), nil,
+            floor("floor_ids_array_ms")?.value, "—"
+          ),
+          (
+            "batched scroll-through vs the ID query + every batch statement",
+            find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms"), nil,
+            ids.flatMap { i in scroll.map { i + $0 } }, "—"
+          ),
+          (
+            "full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: "time_ms"),
+            floor("floor_server_full_ms")?.value, floor("floor_full_ms")?.value, "—"
+          ),
+        ]
+        for (what, engine, server, psql, target) in lines {
+          md +=
+            "| \(index) | \(batch) | \(what) | \(ms(engine)) | \(f(server)) | \(f(psql)) | \(ratio(engine?.value, psql)) | \(target) |\n"
+        }
+        if let rt = floor("round_trip_us"), let fixed = floor("batch_fault_fixed_us"), let row = floor("row_cost_us"),
+          let crossover = floor("round_trip_batch_size"), let server = floor("floor_server_batch_ms")
+        {
+          notes.append(
+            String(
+              format:
+                "index %@: one round trip (`SELECT 1` through the store's connection) takes %.0f µs (median of %d, %.0f–%.0f); a batch fault's fixed cost is %.0f µs and each row %.2f µs more (least squares over a scroll through %@ rows at batch sizes %@), so a scroll-through is dominated by round trips below a batch size of **%.0f rows**; the server itself spends %.3f ms on a %d-row batch statement.",
+              index, rt.value, rt.repetitions, rt.min, rt.max, fixed.value, row.value, PostgresFloor.sweepRows.grouped,
+              PostgresFloor.sweepBatchSizes.map(String.init).joined(separator: ", "), crossover.value, server.value, batch))
+          let sweep = PostgresFloor.sweepBatchSizes.compactMap { b in
+            floor("sweep_b\(b)_us_per_row").map { String(format: "%d: %.2f µs", b, $0.value) }
+          }
+          notes.append("index \(index): time per row by batch size: " + sweep.joined(separator: ", "))
+        }
+      }
+    }
+    md += "\n" + notes.map { "- \($0)\n" }.joined() + "\n"
+    return md
+  }
+
+  func floorSection(dataset: String, rows n: Int) -> String {
+    let floors = rows.filter { $0.dataset == dataset && $0.rows == n && $0.store == "sqlite-raw" && $0.status == "ok" }
+    guard !floors.isEmpty else { return "" }
+    var md = "### SQLite against the floor (the same SQL through the raw SQLite C API)\n\n"
+    md += "| index | batch | what | engine ms | floor ms | engine/floor | target |\n|---|---:|---|---:|---:|---:|---:|\n"
+    var notes: [String] = []
+    for index in Array(Set(floors.map(\.index))).sorted() {
+      for batch in batchSizes {
+        let k = Key(dataset: dataset, rows: n, store: "sqlite", index: index)
+        func floor(_ m: String) -> Double? {
+          floors.first { $0.index == index && $0.batch_size == batch && $0.metric == m }?.value
+        }
+        let pairs: [(String, ResultRow?, Double?, String)] = [
+          (
+            "batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "time_ms"),
+            floor("floor_ids_ms"), "≤ 1.15"
+          ),
+          // A scroll-through issues the ID query, then every batch query: its floor is both.
+          (
+            "batched scroll-through vs the ID query + every batch query",
+            find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms"),
+            floor("floor_ids_ms").flatMap { ids in floor("floor_scroll_ms").map { ids + $0 } }, "≤ 1.15"
+          ),
+          (
+            "full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: "time_ms"),
+            floor("floor_full_ms"), "—"
+          ),
+        ]
+        for (what, engine, fl, target) in pairs {
+          md +=
+            "| \(index) | \(batch) | \(what) | \(ms(engine)) | \(fl.map { String(format: "%.1f", $0) } ?? "—") | \(ratio(engine?.value, fl)) | \(target) |\n"
+        }
+        if let live = find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "heap_live_bytes")?.value {
+          notes.append(
+            String(
+              format: "index %@, batch %d: live heap after batched performFetch is %.1f bytes per row (target ≤ 16)", index, batch,
+              live / Double(n)))
+        }
+      }
+    }
+    md += "\n" + notes.map { "- \($0)\n" }.joined() + "\n"
+    return md
+  }
+
+  func scalingSection() -> String {
+    let sizes = Array(Set(rows.map(\.rows))).sorted()
+    guard sizes.count > 1 else { return "" }
+    var md = "## Scaling with the row count\n\n"
+    for k in storeKeys where k.rows == sizes[0] {
+      md +=
+        "### \(k.dataset), \(Self.storeName(k))\n\n| rows | " + scalingSeries.map { "\($0.label) ms" }.joined(separator: " | ")
+        + " |\n|---:|" + String(repeating: "---:|", count: scalingSeries.count) + "\n"
+      for n in sizes {
+        let kk = Key(dataset: k.dataset, rows: n, store: k.store, index: k.index)
+        md +=
+          "| \(n.grouped) | "
+          + scalingSeries.map { s in
+            ms(find(kk, mode: s.mode, batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: "time_ms"))
+          }.joined(separator: " | ") + " |\n"
+      }
+      md += "\n![scaling](charts/\(Self.slug(Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index), "scaling")))\n\n"
+    }
+    return md
+  }
+
+  var scalingSeries: [(label: String, mode: String, scenario: String)] {
+    [
+      ("full first screen", "full", "first_screen"), ("batched first screen", "batched", "first_screen"),
+      ("batched scroll", "batched", "scroll_through"),
+    ]
+  }
+}

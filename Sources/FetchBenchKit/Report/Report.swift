@@ -1,0 +1,59 @@
+import Foundation
+
+/// report.md and its charts, computed from result rows only: no figure is typed by hand.
+public struct Report {
+  let rows: [ResultRow]
+
+  public init(rows: [ResultRow]) { self.rows = rows }
+
+  struct Key: Hashable {
+    var dataset: String
+    var rows: Int
+    var store: String
+    var index: String
+  }
+
+  func find(_ k: Key, mode: String, batch: Int, scenario: String, metric: String) -> ResultRow? {
+    rows.first {
+      $0.dataset == k.dataset && $0.rows == k.rows && $0.store == k.store && $0.index == k.index
+        && $0.mode == mode && $0.batch_size == batch && $0.scenario == scenario && $0.metric == metric
+        && $0.status == "ok"
+    }
+  }
+
+  var storeKeys: [Key] {
+    var seen: [Key] = []
+    for r in rows where !r.store.hasSuffix("-raw") && r.scenario != "load" {
+      let k = Key(dataset: r.dataset, rows: r.rows, store: r.store, index: r.index)
+      if !seen.contains(k) { seen.append(k) }
+    }
+    return seen
+  }
+
+  var batchSizes: [Int] { Array(Set(rows.filter { $0.mode == "batched" }.map(\.batch_size))).sorted() }
+  var scenarios: [String] {
+    var out: [String] = []
+    for r in rows where !r.store.hasSuffix("-raw") && r.scenario != "load" && !out.contains(r.scenario) { out.append(r.scenario) }
+    return out
+  }
+
+  static func storeName(_ k: Key) -> String {
+    let base = ["memory": "in-memory store", "sqlite": "SQLite", "postgres": "PostgreSQL"][k.store] ?? k.store
+    return k.index == "none" ? base : "\(base), index on \(k.index)"
+  }
+
+  static func slug(_ k: Key, _ what: String) -> String {
+    "\(k.dataset)-\(k.rows)-\(k.store)\(k.index == "none" ? "" : "-idx-\(k.index)")-\(what).svg"
+  }
+
+  func ms(_ r: ResultRow?) -> String {
+    guard let r else { return "—" }
+    return String(format: "%.1f [%.1f–%.1f]", r.value, r.min, r.max)
+  }
+  func ratio(_ a: Double?, _ b: Double?) -> String {
+    guard let a, let b, b != 0 else { return "—" }
+    let r = a / b
+    return r >= 0.1 ? String(format: "%.2f×", r) : String(format: "1/%.0f", b / a)
+  }
+  func count(_ v: Double?) -> String { v.map { Int($0).grouped } ?? "—" }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Minimal, dependency-free SVG charts.
+enum SVG {
+  static func esc(_ s: String) -> String {
+    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+  }
+
+  /// Horizontal grouped bars on a log axis.
+  static func bars(title: String, categories: [String], series: [(String, String, [Double?])], format: (Double) -> String) -> String {
+    let values = series.flatMap { $0.2.compactMap { $0 } }.filter { $0 > 0 }
+    let lo = log10(max(values.min() ?? 1, 1e-3)) - 0.3
+    let hi = log10(max(values.max() ?? 10, 1e-3)) + 0.1
+    let left = 170.0
+    let width = 560.0
+    let barH = 14.0
+    let gap = 10.0
+    let groupH = Double(series.count) * barH + gap
+    let height = 50 + Double(categories.count) * groupH + 30
+    var s =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 130))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
+    for (i, (name, color, _)) in series.enumerated() {
+      s +=
+        "<rect x=\"\(Int(left) + i * 120)\" y=\"28\" width=\"10\" height=\"10\" fill=\"\(color)\"/><text x=\"\(Int(left) + i * 120 + 14)\" y=\"37\">\(esc(name))</text>\n"
+    }
+    for (c, cat) in categories.enumerated() {
+      let y0 = 50 + Double(c) * groupH
+      s += "<text x=\"\(Int(left) - 6)\" y=\"\(Int(y0 + groupH / 2))\" text-anchor=\"end\">\(esc(cat))</text>\n"
+      for (i, (_, color, vals)) in series.enumerated() {
+        guard let v = vals[c], v > 0 else { continue }
+        let w = max(1, (log10(v) - lo) / (hi - lo) * width)
+        let y = y0 + Double(i) * barH
+        s += "<rect x=\"\(Int(left))\" y=\"\(Int(y))\" width=\"\(Int(w))\" height=\"\(Int(barH - 2))\" fill=\"\(color)\"/>"
+        s += "<text x=\"\(Int(left + w + 4))\" y=\"\(Int(y + barH - 4))\">\(esc(format(v)))</text>\n"
+      }
+    }
+    return s + "</svg>\n"
+  }
+
+  /// How a line chart's axis maps values: `log` (decades; values ≤ 0 are left out) or
+  /// `linear` from zero.
+  enum Axis {
+    case log, linear
+  }
+
+  /// One line chart: `xs` shared by every series, a value per x (nil: no point). On a log y
+  /// axis each point is labelled with its value; on a linear one the y axis gets five ticks.
+  /// `xLabel` prints an x tick. O(points).
+  static func lines(
+    title: String, xs: [Double], series: [(String, [Double?])], x: Axis, y: Axis, legendSuffix: String = "",
+    xLabel: (Double) -> String
+  ) -> String {
+    let colors = x == .log ? ["#d9534f", "#0275d8", "#5cb85c", "#f0ad4e"] : ["#0275d8", "#d9534f", "#5cb85c", "#f0ad4e"]
+    let h = y == .log ? 300.0 : 220.0
+    let (l, t, w) = (60.0, 40.0, 560.0)
+    let values = series.flatMap { $0.1.compactMap { $0 } }
+    let scaleY: (Double) -> Double
+    switch y {
+    case .log:
+      let positive = values.filter { $0 > 0 }
+      let (lo, hi) = (log10(positive.min() ?? 1) - 0.2, log10(positive.max() ?? 10) + 0.2)
+      scaleY = { (log10($0) - lo) / max(hi - lo, 1e-9) }
+    case .linear:
+      let top = max(values.max() ?? 1, 1e-9) * 1.1
+      scaleY = { $0 / top }
+    }
+    let scaleX: (Double) -> Double
+    switch x {
+    case .log:
+      let (lo, hi) = (log10(xs.first ?? 1), log10(xs.last ?? 10))
+      scaleX = { (log10($0) - lo) / max(hi - lo, 1e-9) }
+    case .linear:
+      let right = max(xs.max() ?? 1, 1)
+      scaleX = { $0 / right }
+    }
+    func px(_ v: Double) -> String { String(format: "%.1f", l + scaleX(v) * w) }
+    func py(_ v: Double) -> String { String(format: "%.1f", t + h - scaleY(v) * h) }
+    func plotted(_ v: Double?) -> Double? { v.flatMap { y == .log && $0 <= 0 ? nil : $0 } }
+    var s =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(l + w + 180))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
+    s +=
+      "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
+    let xTicks = x == .log ? xs : (0...4).map { max(xs.max() ?? 1, 1) * Double($0) / 4 }
+    for v in xTicks { s += "<text x=\"\(px(v))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(esc(xLabel(v)))</text>\n" }
+    if y == .linear {
+      let top = max(values.max() ?? 1, 1e-9)
+      for k in 0...4 {
+        let v = top * Double(k) / 4
+        s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(String(format: v >= 100 ? "%.0f" : "%.1f", v))</text>\n"
+      }
+    }
+    for (i, (name, vals)) in series.enumerated() {
+      let color = colors[i % colors.count]
+      let pts = zip(xs, vals).compactMap { xv, yv in plotted(yv).map { "\(px(xv)),\(py($0))" } }
+      s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(pts.joined(separator: " "))\"/>\n"
+      if y == .log {
+        for (xv, yv) in zip(xs, vals) {
+          if let v = plotted(yv) {
+            s += "<text x=\"\(px(xv))\" y=\"\(py(v))\" dx=\"3\" dy=\"-3\" fill=\"\(color)\">\(String(format: "%.1f", v))</text>\n"
+          }
+        }
+      }
+      s += "<text x=\"\(Int(l + w + 10))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(name))\(legendSuffix)</text>\n"
+    }
+    return s + "</svg>\n"
+  }
+}
