@@ -28,6 +28,9 @@ let package = Package(
   targets: [
     // The engine: no store backend, no harness.
     .target(name: "FetchedResults"),
+    // Child processes with both pipes drained, a timeout and a crash summary: for the harness,
+    // the PostgreSQL loader's psql, and the tests.
+    .target(name: "ChildProcesses"),
     .target(
       name: "Datasets",
       dependencies: [
@@ -49,7 +52,7 @@ let package = Package(
     .target(
       name: "PostgresStore",
       dependencies: [
-        "FetchedResults", "SQLQueries", .product(name: "PostgresNIO", package: "postgres-nio"),
+        "FetchedResults", "SQLQueries", "ChildProcesses", .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -61,7 +64,7 @@ let package = Package(
     .target(
       name: "FetchBenchKit",
       dependencies: [
-        "FetchedResults", "Datasets", "SQLiteStore", "PostgresStore", "CJemalloc",
+        "FetchedResults", "Datasets", "SQLiteStore", "PostgresStore", "ChildProcesses", "CJemalloc",
         .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
@@ -89,13 +92,15 @@ let package = Package(
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
     // Tests run the built `fetchbench` binary for exit codes; depending on it builds it.
-    .target(name: "TestSupport", dependencies: ["Datasets"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Datasets", "ChildProcesses"], path: "Tests/TestSupport"),
     .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport", "fetchbench"]),
     .testTarget(
-      name: "FetchBenchKitTests", dependencies: ["FetchBenchKit", "TestSupport", "fetchbench"], exclude: ["Fixtures"]),
+      name: "FetchBenchKitTests", dependencies: ["FetchBenchKit", "ChildProcesses", "TestSupport", "fetchbench"], exclude: ["Fixtures"]),
     .testTarget(
       name: "FetchedResultsTests",
-      dependencies: ["FetchedResults", "Datasets", "SQLiteStore", "PostgresStore", "FetchBenchKit", "TestSupport", "fetchbench"]
+      dependencies: [
+        "FetchedResults", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore", "FetchBenchKit", "TestSupport", "fetchbench",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Logging
 import NIOCore
@@ -58,37 +59,19 @@ public final class PostgresAdmin {
   public func copy(
     table: String, columns: [String], schema: String? = nil, rows: (_ emit: ((inout [UInt8]) -> Void) -> Void) throws -> Void
   ) throws {
-    let psql = ["/usr/bin/psql", "/usr/lib/postgresql/15/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let psql else { throw PostgresStoreError.query(url, "psql is not installed (Debian: postgresql-client-15)", "COPY \(table)") }
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: psql)
-    var env = ProcessInfo.processInfo.environment
-    if let password = url.password { env["PGPASSWORD"] = password }
-    p.environment = env
-    p.arguments =
-      [
-        "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", url.host, "-p", String(url.port), "-U", url.user, "-d", url.database,
-      ] + (schema.map { ["-c", "SET search_path TO \($0), public"] } ?? []) + [
+    let psql = try Psql.command(
+      url,
+      (schema.map { ["-c", "SET search_path TO \($0), public"] } ?? []) + [
         "-c", "\\copy \(table) (\(columns.joined(separator: ","))) FROM STDIN",
-      ]
-    let input = Pipe()
-    let errors = Pipe()
-    p.standardInput = input
-    p.standardError = errors
-    p.standardOutput = FileHandle.nullDevice
-    try p.run()
-    let errorText = UncheckedBox(Data())
-    let drained = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      errorText.value = errors.fileHandleForReading.readDataToEndOfFile()
-      drained.signal()
-    }
+      ])
+    let child = try ChildProcess(psql.executable, psql.arguments, environment: psql.environment, input: .pipe)
+    let input = child.standardInput!
     var buffer: [UInt8] = []
     buffer.reserveCapacity((1 << 20) + (1 << 16))
     var writeFailed = false
     func send() {
       guard !writeFailed, !buffer.isEmpty else { return }
-      do { try input.fileHandleForWriting.write(contentsOf: buffer) } catch { writeFailed = true }
+      do { try input.write(contentsOf: buffer) } catch { writeFailed = true }
       buffer.removeAll(keepingCapacity: true)
     }
     try rows { append in
@@ -97,12 +80,10 @@ public final class PostgresAdmin {
       if buffer.count >= 1 << 20 { send() }
     }
     send()
-    try? input.fileHandleForWriting.close()
-    p.waitUntilExit()
-    drained.wait()
-    guard p.terminationStatus == 0 else {
-      let message = String(decoding: errorText.value, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-      throw PostgresStoreError.query(url, message.isEmpty ? "psql exited with \(p.terminationStatus)" : message, "COPY \(table)")
+    let output = child.wait()  // closes standard input: the end of the COPY
+    guard output.succeeded else {
+      let message = output.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
+      throw PostgresStoreError.query(url, message.isEmpty ? "psql \(output.failure ?? "failed")" : message, "COPY \(table)")
     }
   }
 

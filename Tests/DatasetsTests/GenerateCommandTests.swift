@@ -88,7 +88,7 @@ import Testing
       usleep(20_000)
     }
     usleep(200_000)
-    kill(running.process.processIdentifier, signal)
+    kill(running.pid, signal)
     let out = running.wait()
     #expect(out.status == 128 + signal, "status \(out.status), stderr: \(out.stderr)")
     #expect(TestSupport.listing(dir).filter { !$0.hasPrefix("manifest") }.isEmpty, "\(TestSupport.listing(dir))")

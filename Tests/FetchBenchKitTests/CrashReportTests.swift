@@ -1,3 +1,4 @@
+import ChildProcesses
 import FetchBenchKit
 import Foundation
 import TestSupport

@@ -94,7 +94,7 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     // 2 datasets × (memory + sqlite + sqlite with index) × 7 scenarios × (full + 2 batch sizes)
     // + 2 datasets × 2 index variants × 2 floors.
     #expect(cases.count == 2 * 3 * 7 * 3 + 2 * 2 * 2)
-    #expect(cases.filter { $0.store == "sqlite-raw" }.allSatisfy { $0.scenario == "floor" })
+    #expect(cases.filter { $0.storeColumn == "sqlite-raw" }.allSatisfy { $0.scenario == "floor" })
     o.makeQuick()
     #expect(o.cases().allSatisfy { $0.dataset == .banks && $0.index == nil })
     #expect(o.cases().count == 2 * 4 * 3 + 2)

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Datasets
 import Foundation
 
@@ -47,45 +48,30 @@ public enum TestSupport {
     public var stderr: String
   }
 
+  /// A test's child is killed after this long: a hung command fails its test, not CI's 90
+  /// minutes.
+  public static let timeout = 900.0
+
   /// Runs `fetchbench` with `arguments` and waits for it.
   public static func run(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String] = [:]) throws -> Output {
-    let process = try start(arguments, currentDirectory: currentDirectory, environment: environment)
-    return process.wait()
+    try start(arguments, currentDirectory: currentDirectory, environment: environment).wait()
   }
 
-  /// A started `fetchbench` process whose output is collected.
-  public final class Running: @unchecked Sendable {
-    public let process: Process
-    let out: Pipe
-    let err: Pipe
-    init(process: Process, out: Pipe, err: Pipe) {
-      self.process = process
-      self.out = out
-      self.err = err
-    }
+  /// A started `fetchbench` process whose output is collected as it runs.
+  public final class Running: Sendable {
+    public let child: ChildProcess
+    init(_ child: ChildProcess) { self.child = child }
+    public var pid: Int32 { child.pid }
+
     public func wait() -> Output {
-      // Read before waiting: a full pipe would block the child forever.
-      let o = out.fileHandleForReading.readDataToEndOfFile()
-      let e = err.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return Output(
-        status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-        stderr: String(decoding: e, as: UTF8.self))
+      let o = child.wait()
+      return Output(status: o.status, stdout: o.text, stderr: o.standardError)
     }
   }
 
   public static func start(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String] = [:]) throws -> Running {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    return Running(process: process, out: out, err: err)
+    Running(
+      try ChildProcess(executable.path, arguments, environment: environment, currentDirectory: currentDirectory, timeout: timeout))
   }
 
   /// Every file and folder below `path`, relative, sorted.

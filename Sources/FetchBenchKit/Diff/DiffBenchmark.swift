@@ -16,22 +16,6 @@ public enum DiffBenchmark {
     (k.map { "diff_k\($0)" } ?? "diff_edit10") + (sections ? "_by_state" : "")
   }
 
-  struct Parsed {
-    var k: Int?
-    var sections: Bool
-  }
-
-  static func parse(_ scenario: String) throws -> Parsed {
-    var s = scenario
-    let sections = s.hasSuffix("_by_state")
-    if sections { s.removeLast("_by_state".count) }
-    if s == "diff_edit10" { return Parsed(k: nil, sections: sections) }
-    guard s.hasPrefix("diff_k"), let k = Int(s.dropFirst("diff_k".count)), k > 0 else {
-      throw HarnessError.invalidArgument("unknown diff scenario '\(scenario)'")
-    }
-    return Parsed(k: k, sections: sections)
-  }
-
   /// Seconds the standard library's diff may take before it is abandoned.
   public static var stdlibBudget: Double {
     Double(ProcessInfo.processInfo.environment["FETCHBENCH_STDLIB_BUDGET_S"] ?? "") ?? 10
@@ -39,30 +23,29 @@ public enum DiffBenchmark {
 
   /// Runs one case in this (child) process. SQLite runs on a private copy of the dataset,
   /// so the writes never touch the user's file.
-  static func measure(_ spec: CaseSpec, emit: String?) throws -> CaseResult {
-    let parsed = try parse(spec.scenario)
+  static func measure(_ spec: CaseSpec, k: Int?, sections: Bool) throws -> CaseResult {
+    let emit = spec.emitChanges
     let model = DatasetModels.banks
     guard spec.dataset == .banks else { throw HarnessError.invalidArgument("the diff benchmark runs on banks") }
     let store: any Store
     var scratch: String?
     var cleanup: (() -> Void)?
     switch spec.store {
-    case "memory": store = try spec.location.open(.memory)
-    case "sqlite":
+    case .memory: store = try spec.location.open(.memory)
+    case .sqlite:
       _ = try spec.location.open(.sqlite)  // checks the file as the store does
       let dir = NSTemporaryDirectory() + "fetchbench-diff-\(getpid())"
       try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
       scratch = dir
       try FileManager.default.copyItem(atPath: spec.location.sqlitePath, toPath: dir + "/db.sqlite")
       store = try SQLiteStore(path: dir + "/db.sqlite", model: model)
-    case "postgres":
+    case .postgres:
       let scratchDatabase = try PostgresScratch(spec.location, purpose: "diff")
       store = try PostgresStore(url: scratchDatabase.url, model: model)
       cleanup = {
         (store as? PostgresStore)?.close()
         scratchDatabase.drop()
       }
-    default: throw HarnessError.invalidArgument("the diff benchmark runs on memory, sqlite or postgres, not \(spec.store)")
     }
     defer {
       if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
@@ -70,7 +53,7 @@ public enum DiffBenchmark {
     }
 
     var request = DatasetModels.defaultRequest(for: .banks, batchSize: max(1, spec.batchSize))
-    if parsed.sections {
+    if sections {
       request.sortDescriptors.insert(SortDescriptor("state"), at: 0)
       request.sectionNameKeyPath = "state"
     }
@@ -78,24 +61,20 @@ public enum DiffBenchmark {
     controller.tracksChanges = true
     controller.observesStore = false
     try controller.performFetch()
-    var writer = try BankWorkload(store: store, seed: 1_000 + UInt64(parsed.k ?? 0))
+    var writer = try BankWorkload(store: store, seed: 1_000 + UInt64(k ?? 0))
     let emitter = try emit.map { try ChangeEmitter(path: $0, initial: controller.snapshot()) }
 
-    var series: [String: [Double]] = [:]
-    func add(_ metric: String, _ v: Double) { series[metric, default: []].append(v) }
+    var series: [Metric: [Double]] = [:]
+    func add(_ metric: Metric, _ v: Double) { series[metric, default: []].append(v) }
     var stdlibSkipped = false
-    for rep in 0..<(spec.warmups + spec.repetitions) {
-      let measured = rep >= spec.warmups
+    _ = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
       let before = controller.snapshot()
-      let ops = parsed.k.map { writer.mixed($0) } ?? writer.edit(tenPercentOf: controller.count)
+      let ops = k.map { writer.mixed($0) } ?? writer.edit(tenPercentOf: controller.count)
       let transaction = try store.commit(ops)
       store.resetCounters()
-      Heap.resetPeak()
-      let peakBase = Heap.threadPeak
-      let t0 = Clock.wallNanos
-      let changes = try controller.apply(transaction)
-      let incremental = Double(Clock.wallNanos - t0) / 1e6
-      let peak = Double(max(0, Heap.threadPeak - peakBase))
+      let (sample, changes) = try Sampler.once { try controller.apply(transaction) }
+      let incremental = sample.wallMs
+      let peak = Double(sample.heapPeak)
       let counters = store.counters
       let after = controller.snapshot()
       // Correct before fast: the change set must replay under UIKit's rules to this state.
@@ -105,18 +84,18 @@ public enum DiffBenchmark {
       }
       try emitter?.write(changes)
 
-      let t1 = Clock.wallNanos
-      let diff = ListDiff.diff(from: before, to: after, reloaded: Set(replayed.reloaded))
-      let diffMs = Double(Clock.wallNanos - t1) / 1e6
+      let (diffNanos, diff) = Sampler.wall { ListDiff.diff(from: before, to: after, reloaded: Set(replayed.reloaded)) }
+      let diffMs = Double(diffNanos) / 1e6
 
       // Refetch + diff end to end (the GRDB ValueObservation way): a new fetch of the IDs, its
       // snapshot, and the whole-list diff against the previous one.
-      let t2 = Clock.wallNanos
-      let fresh = FetchedResultsController(fetchRequest: request, store: store)
-      try fresh.performFetch()
-      let freshSnapshot = fresh.snapshot()
-      let refetchDiff = ListDiff.diff(from: before, to: freshSnapshot)
-      let refetchMs = Double(Clock.wallNanos - t2) / 1e6
+      let (refetchNanos, (freshSnapshot, refetchDiff)) = try Sampler.wall {
+        let fresh = FetchedResultsController(fetchRequest: request, store: store)
+        try fresh.performFetch()
+        let freshSnapshot = fresh.snapshot()
+        return (freshSnapshot, ListDiff.diff(from: before, to: freshSnapshot))
+      }
+      let refetchMs = Double(refetchNanos) / 1e6
       guard freshSnapshot.sameRows(as: after) else { throw HarnessError.invalidArgument("tracked results differ from a fresh fetch") }
       blackHole(refetchDiff.size)
 
@@ -125,37 +104,34 @@ public enum DiffBenchmark {
         stdlibMs = stdlibDiff(before.allIDs, after.allIDs, budget: stdlibBudget)
         if stdlibMs == nil { stdlibSkipped = true }
       }
-      guard measured else { continue }
-      add("incremental_ms", incremental)
-      add("diff_ms", diffMs)
-      add("refetch_diff_ms", refetchMs)
-      if let stdlibMs { add("stdlib_diff_ms", stdlibMs) }
-      add("heap_peak_bytes", peak)
-      add("queries", Double(counters.queries))
-      add("rows_materialized", Double(counters.rowsMaterialized))
-      if spec.store == "postgres" {
-        add("round_trips", Double(counters.roundTrips))
-        add("bytes_received", Double(counters.bytesReceived))
+      guard measured else { return }
+      add(.incremental, incremental)
+      add(.diff, diffMs)
+      add(.refetchDiff, refetchMs)
+      if let stdlibMs { add(.stdlibDiff, stdlibMs) }
+      add(.heapPeak, peak)
+      add(.queries, Double(counters.queries))
+      add(.rowsMaterialized, Double(counters.rowsMaterialized))
+      if spec.store == .postgres {
+        add(.roundTrips, Double(counters.roundTrips))
+        add(.bytesReceived, Double(counters.bytesReceived))
       }
-      add("objects_changed", Double(transaction.changes.reduce(0) { $0 + $1.inserted.count + $1.updated.count + $1.deleted.count }))
-      add("deletes", Double(changes.deletes.count))
-      add("inserts", Double(changes.inserts.count))
-      add("moves", Double(changes.relocations))
-      add("moves_minimal", Double(diff.relocations))
-      add("reloads", Double(changes.reloads.count + changes.moves.filter(\.contentChanged).count))
-      add("section_changes", Double(changes.sectionInserts.count + changes.sectionDeletes.count))
-      add("change_set_size", Double(changes.size))
-      add("diff_change_set_size", Double(diff.size))
+      add(.objectsChanged, Double(transaction.changes.reduce(0) { $0 + $1.inserted.count + $1.updated.count + $1.deleted.count }))
+      add(.deletes, Double(changes.deletes.count))
+      add(.inserts, Double(changes.inserts.count))
+      add(.moves, Double(changes.relocations))
+      add(.movesMinimal, Double(diff.relocations))
+      add(.reloads, Double(changes.reloads.count + changes.moves.filter(\.contentChanged).count))
+      add(.sectionChanges, Double(changes.sectionInserts.count + changes.sectionDeletes.count))
+      add(.changeSetSize, Double(changes.size))
+      add(.diffChangeSetSize, Double(diff.size))
     }
     try emitter?.finish(controller.snapshot())
-    let units = ["queries": "count", "rows_materialized": "count", "heap_peak_bytes": "bytes", "bytes_received": "bytes"]
-    var measurements = series.keys.sorted().map { m in
-      Measurement(metric: m, unit: m.hasSuffix("_ms") ? "ms" : (units[m] ?? "count"), summary: Summary(series[m]!))
-    }
+    var measurements = series.keys.sorted { $0.name < $1.name }.map { Measurement($0, Summary(series[$0]!)) }
     if stdlibSkipped {
-      measurements.append(Measurement(metric: "stdlib_diff_skipped_over_s", unit: "s", summary: Summary([stdlibBudget])))
+      measurements.append(Measurement(.stdlibDiffSkipped, Summary([stdlibBudget])))
     }
-    measurements.append(Measurement(metric: "rows_after", unit: "count", summary: Summary([Double(controller.count)])))
+    measurements.append(Measurement(.rowsAfter, Summary([Double(controller.count)])))
     return CaseResult(spec: spec, measurements: measurements, error: nil)
   }
 

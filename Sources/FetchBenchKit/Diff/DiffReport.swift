@@ -4,8 +4,8 @@ import Foundation
 extension Report {
   var isDiff: Bool { rows.contains { $0.mode == "incremental" } }
 
-  func diffRow(_ store: String, _ n: Int, _ scenario: String, _ metric: String) -> ResultRow? {
-    rows.first { $0.store == store && $0.rows == n && $0.scenario == scenario && $0.metric == metric && $0.status == "ok" }
+  func diffRow(_ store: String, _ n: Int, _ scenario: String, _ metric: Metric) -> ResultRow? {
+    rows.first { $0.store == store && $0.rows == n && $0.scenario == scenario && $0.metric == metric.name && $0.status == "ok" }
   }
 
   func precise(_ r: ResultRow?) -> String {
@@ -22,7 +22,7 @@ extension Report {
 
   func diffMarkdown() -> String {
     let first = rows[0]
-    let reps = rows.first { $0.metric == "incremental_ms" }?.repetitions ?? 0
+    let reps = rows.first { $0.metric == Metric.incremental.name }?.repetitions ?? 0
     var md = "# FetchBench diff results\n\n"
     md +=
       "Run \(Markdown.code(first.run_id)) at commit \(Markdown.code(first.git_commit)) on \(first.cores) cores, \(first.memory_bytes / (1 << 30)) GiB, \(Markdown.escape(first.os)), \(Markdown.escape(first.swift_version)).\n\n"
@@ -58,30 +58,30 @@ extension Report {
       var seen: [String] = []
       for s in scenarios where !seen.contains(s) { seen.append(s) }
       for s in seen {
-        func v(_ m: String) -> ResultRow? { diffRow(store, n, s, m) }
+        func v(_ m: Metric) -> ResultRow? { diffRow(store, n, s, m) }
         let stdlib =
-          v("stdlib_diff_ms").map { precise($0) }
-          ?? (v("stdlib_diff_skipped_over_s").map { String(format: "skipped (> %.0f s)", $0.value) } ?? "—")
+          v(.stdlibDiff).map { precise($0) }
+          ?? (v(.stdlibDiffSkipped).map { String(format: "skipped (> %.0f s)", $0.value) } ?? "—")
         md +=
-          "| \(Self.diffLabel(s)) | \(precise(v("incremental_ms"))) | \(precise(v("diff_ms"))) | \(stdlib) | \(precise(v("refetch_diff_ms"))) "
+          "| \(Self.diffLabel(s)) | \(precise(v(.incremental))) | \(precise(v(.diff))) | \(stdlib) | \(precise(v(.refetchDiff))) "
         // On a server, a query is a round trip; the bytes are the rows it returned.
-        let wire = v("round_trips").map { " (\(count($0.value)) round trips, \(bytes(v("bytes_received")?.value)))" } ?? ""
-        md += "| \(bytes(v("heap_peak_bytes")?.value)) | \(count(v("queries")?.value))\(wire) "
+        let wire = v(.roundTrips).map { " (\(count($0.value)) round trips, \(bytes(v(.bytesReceived)?.value)))" } ?? ""
+        md += "| \(bytes(v(.heapPeak)?.value)) | \(count(v(.queries)?.value))\(wire) "
         md +=
-          "| \(count(v("deletes")?.value)) / \(count(v("inserts")?.value)) / \(count(v("moves")?.value)) / \(count(v("reloads")?.value)) "
-        md += "| \(count(v("moves_minimal")?.value)) | \(count(v("section_changes")?.value)) |\n"
+          "| \(count(v(.deletes)?.value)) / \(count(v(.inserts)?.value)) / \(count(v(.moves)?.value)) / \(count(v(.reloads)?.value)) "
+        md += "| \(count(v(.movesMinimal)?.value)) | \(count(v(.sectionChanges)?.value)) |\n"
       }
       md += "\n"
       if let k100 = seen.first(where: { $0.hasPrefix("diff_k100") && !$0.hasPrefix("diff_k1000") }),
-        let inc = diffRow(store, n, k100, "incremental_ms"), let ref = diffRow(store, n, k100, "refetch_diff_ms")
+        let inc = diffRow(store, n, k100, .incremental), let ref = diffRow(store, n, k100, .refetchDiff)
       {
         md += String(
           format:
             "For 100 changed objects, incremental tracking takes %.3f ms (target ≤ 1 ms), %.0f× less than refetching and diffing (%.1f ms).",
           inc.value, ref.value / max(inc.value, 1e-9), ref.value)
       }
-      if let edit = seen.first(where: { $0.hasPrefix("diff_edit10") }), let d = diffRow(store, n, edit, "diff_ms") {
-        let moves = diffRow(store, n, edit, "moves_minimal")?.value ?? 0
+      if let edit = seen.first(where: { $0.hasPrefix("diff_edit10") }), let d = diffRow(store, n, edit, .diff) {
+        let moves = diffRow(store, n, edit, .movesMinimal)?.value ?? 0
         md += String(
           format: " For the 10%% edit our whole-list diff takes %.1f ms (target ≤ 25 ms) with %@ moves, the minimal number.", d.value,
           Int(moves).grouped)
@@ -117,10 +117,10 @@ extension Report {
         scenarios.append(r.scenario)
       }
       let series: [(String, String, [Double?])] = [
-        ("incremental", "#0275d8", scenarios.map { diffRow(store, n, $0, "incremental_ms")?.value }),
-        ("our diff", "#5cb85c", scenarios.map { diffRow(store, n, $0, "diff_ms")?.value }),
-        ("stdlib", "#f0ad4e", scenarios.map { diffRow(store, n, $0, "stdlib_diff_ms")?.value }),
-        ("refetch + diff", "#d9534f", scenarios.map { diffRow(store, n, $0, "refetch_diff_ms")?.value }),
+        ("incremental", "#0275d8", scenarios.map { diffRow(store, n, $0, .incremental)?.value }),
+        ("our diff", "#5cb85c", scenarios.map { diffRow(store, n, $0, .diff)?.value }),
+        ("stdlib", "#f0ad4e", scenarios.map { diffRow(store, n, $0, .stdlibDiff)?.value }),
+        ("refetch + diff", "#d9534f", scenarios.map { diffRow(store, n, $0, .refetchDiff)?.value }),
       ]
       out.append(
         (

@@ -12,39 +12,13 @@ import SQLiteStore
 public enum GateMatrix {
   public static let scenarios: [Scenario] = [.performFetch, .firstScreen, .randomAccess, .sectioned]
 
-  /// The child side of one gate case (`spec.scenario` is `gate` or `gate_diff`).
-  static func measure(_ spec: CaseSpec) throws -> CaseResult {
-    guard let kind = StoreKind(rawValue: spec.store) else { throw HarnessError.invalidArgument("unknown store \(spec.store)") }
-    var figures = spec.scenario == "gate_diff" ? try diffFigures(spec) : try fetchFigures(spec, kind)
-    for i in figures.indices { figures[i].name = "\(spec.dataset.rawValue)/\(spec.store)/" + figures[i].name }
+  /// The child side of one gate case.
+  static func measure(_ spec: CaseSpec, _ work: CaseWork.GateWork) throws -> CaseResult {
+    var figures = work == .diff ? try diffFigures(spec) : try fetchFigures(spec, spec.store)
+    for i in figures.indices { figures[i].name = "\(spec.dataset.rawValue)/\(spec.store.rawValue)/" + figures[i].name }
     var result = CaseResult(spec: spec, measurements: [], error: nil)
     result.figures = figures
     return result
-  }
-
-  struct Sample {
-    var nanos: UInt64
-    var live: Int
-    var peak: Int
-    var allocations: UInt64
-    var counters: StoreCounters
-  }
-
-  /// One run of a scenario, measured as `CaseExecutor` measures it.
-  static func once(_ scenario: Scenario, _ dataset: DatasetKind, batchSize: Int, store: any Store) throws -> Sample {
-    store.resetCounters()
-    let heapBefore = Heap.allocated
-    let allocsBefore = Heap.allocationRequests
-    Heap.resetPeak()
-    let peakBase = Heap.threadPeak
-    let t0 = Clock.wallNanos
-    let (controller, _) = try scenario.run(dataset, batchSize: batchSize, store: store)
-    let t1 = Clock.wallNanos
-    let s = Sample(
-      nanos: t1 - t0, live: Heap.allocated - heapBefore, peak: max(0, Heap.threadPeak - peakBase),
-      allocations: Heap.allocationRequests - allocsBefore, counters: store.counters)
-    withExtendedLifetime(controller) {}
-    return s
   }
 
   /// A ratio figure from interleaved pairs: the median of the per-pair ratios, its spread
@@ -65,17 +39,16 @@ public enum GateMatrix {
     let store = try spec.location.open(kind)
     var figures: [GateFigure] = []
     for scenario in scenarios {
-      var ratios: [Double] = []
-      var last: (full: Sample, batched: Sample)?
-      for rep in 0..<(spec.warmups + spec.repetitions) {
-        let full = try once(scenario, spec.dataset, batchSize: 0, store: store)
-        let batched = try once(scenario, spec.dataset, batchSize: spec.batchSize, store: store)
-        guard rep >= spec.warmups else { continue }
-        ratios.append(Double(batched.nanos) / Double(max(1, full.nanos)))
-        last = (full, batched)
+      let pairs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
+        (
+          full: try scenario.measure(spec.dataset, batchSize: 0, store: store),
+          batched: try scenario.measure(spec.dataset, batchSize: spec.batchSize, store: store)
+        )
       }
+      let ratios = pairs.map { Double($0.batched.sample.wallNanos) / Double(max(1, $0.full.sample.wallNanos)) }
       let s = scenario.rawValue
-      for (mode, sample) in [("full", last!.full), ("batched", last!.batched)] {
+      for (mode, run) in [("full", pairs.last!.full), ("batched", pairs.last!.batched)] {
+        let sample = (live: run.sample.heapLive, peak: run.sample.heapPeak, allocations: run.sample.allocations, counters: run.counters)
         figures.append(
           GateFigure(name: "\(s)/\(mode)/queries", kind: .counter, value: Double(sample.counters.queries), unit: "count", tolerance: 0))
         figures.append(
@@ -131,22 +104,20 @@ public enum GateMatrix {
       throw HarnessError.invalidArgument("cannot prepare \(sql.ids)")
     }
     defer { sqlite3_finalize(stmt) }
-    var ratios: [Double] = []
-    for rep in 0..<(spec.warmups + spec.repetitions) {
-      var t0 = Clock.wallNanos
-      var ids: [Int64] = []
-      sqlite3_reset(stmt)
-      while sqlite3_step(stmt) == SQLITE_ROW { ids.append(sqlite3_column_int64(stmt, 0)) }
-      let floor = Clock.wallNanos - t0
-      blackHole(ids.count)
-      t0 = Clock.wallNanos
-      let controller = FetchedResultsController(fetchRequest: request.request, store: store)
-      try controller.performFetch()
-      let engine = Clock.wallNanos - t0
-      guard rep >= spec.warmups else { continue }
-      ratios.append(Double(engine) / Double(max(1, floor)))
+    return try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
+      let floor = Sampler.wall {
+        var ids: [Int64] = []
+        sqlite3_reset(stmt)
+        while sqlite3_step(stmt) == SQLITE_ROW { ids.append(sqlite3_column_int64(stmt, 0)) }
+        return ids.count
+      }
+      let engine = try Sampler.wall {
+        let controller = FetchedResultsController(fetchRequest: request.request, store: store)
+        try controller.performFetch()
+        return controller
+      }
+      return Double(engine.nanos) / Double(max(1, floor.nanos))
     }
-    return ratios
   }
 
   /// Change tracking on banks: transactions of 100 changed objects (seeded, so the change
@@ -157,14 +128,14 @@ public enum GateMatrix {
     let store: any Store
     var scratch: String?
     var cleanup: (() -> Void)?
-    if spec.store == "sqlite" {
+    if spec.store == .sqlite {
       _ = try spec.location.open(.sqlite)
       let dir = NSTemporaryDirectory() + "fetchbench-gate-\(getpid())"
       try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
       scratch = dir
       try FileManager.default.copyItem(atPath: spec.location.sqlitePath, toPath: dir + "/db.sqlite")
       store = try SQLiteStore(path: dir + "/db.sqlite", model: DatasetModels.banks)
-    } else if spec.store == "postgres" {
+    } else if spec.store == .postgres {
       let database = try PostgresScratch(spec.location, purpose: "gate")
       store = try PostgresStore(url: database.url, model: DatasetModels.banks)
       cleanup = {
@@ -184,18 +155,16 @@ public enum GateMatrix {
     controller.observesStore = false
     try controller.performFetch()
     var writer = try BankWorkload(store: store, seed: 4_242)
-    var ratios: [Double] = []
     var totals = (queries: 0, deletes: 0, inserts: 0, moves: 0, reloads: 0, rows: 0)
     var peak = 0
     var diffPeak = 0
-    for rep in 0..<(spec.warmups + spec.repetitions) {
+    // Counters and peaks add up over warm-ups too: every transaction is a seeded one.
+    let ratios = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
       let before = controller.snapshot()
       let transaction = try store.commit(writer.mixed(100))
       store.resetCounters()
-      Heap.resetPeak()
-      let base = Heap.threadPeak
-      let changes = try controller.apply(transaction)
-      peak = max(peak, Heap.threadPeak - base)
+      let (sample, changes) = try Sampler.once { try controller.apply(transaction) }
+      peak = max(peak, sample.heapPeak)
       let after = controller.snapshot()
       guard try BatchUpdateValidator.apply(changes, to: before).sameRows(as: after) else {
         throw HarnessError.invalidArgument("a change set does not replay to the controller's results")
@@ -213,22 +182,13 @@ public enum GateMatrix {
       let oldIDs = before.allIDs
       let newIDs = after.allIDs
       for _ in 0..<3 {
-        var t0 = Clock.wallNanos
-        let diff = ListDiff.diff(from: before, to: after)
-        diffNanos = min(diffNanos, Clock.wallNanos - t0)
-        blackHole(diff.size)
-        t0 = Clock.wallNanos
-        blackHole(hashIndexReference(oldIDs, newIDs))
-        indexNanos = min(indexNanos, Clock.wallNanos - t0)
+        diffNanos = min(diffNanos, Sampler.wall { ListDiff.diff(from: before, to: after).size }.nanos)
+        indexNanos = min(indexNanos, Sampler.wall { hashIndexReference(oldIDs, newIDs) }.nanos)
       }
       // The diff's own heap, outside the timed calls: an extra array or a lost reserve shows
       // here exactly, whatever the host's speed.
-      Heap.resetPeak()
-      let diffBase = Heap.threadPeak
-      blackHole(ListDiff.diff(from: before, to: after).size)
-      diffPeak = max(diffPeak, Heap.threadPeak - diffBase)
-      guard rep >= spec.warmups else { continue }
-      ratios.append(Double(diffNanos) / Double(max(1, indexNanos)))
+      diffPeak = max(diffPeak, Sampler.once { ListDiff.diff(from: before, to: after).size }.sample.heapPeak)
+      return Double(diffNanos) / Double(max(1, indexNanos))
     }
     let transactions = Double(spec.warmups + spec.repetitions)
     return [
@@ -250,7 +210,7 @@ public enum GateMatrix {
       // core: both are bound by random memory access. Against sorting the IDs (compute-bound)
       // the ratio moved with the host alone, 0.54 to over 1.0 between CI runs of unchanged
       // code. The 90% floor keeps the gate for what matters, the diff turning twice as slow.
-      + (spec.store == "memory"
+      + (spec.store == .memory
         ? [
           ratio("diff_k100/our_diff_over_hash_index_time", ratios, atLeast: 0.9),
           GateFigure(name: "diff_k100/our_diff_heap_peak_bytes", kind: .heap, value: Double(diffPeak), unit: "bytes", tolerance: 0.05),

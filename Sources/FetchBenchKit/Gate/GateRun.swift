@@ -24,15 +24,15 @@ public struct GateOptions: Sendable {
     for store in stores {
       out.append(
         CaseSpec(
-          dataset: .banks, rows: rows, seed: 1, datasetsDirectory: datasetsDirectory, store: store.rawValue, mode: "gate",
-          batchSize: batchSize, index: nil, scenario: "gate_diff", repetitions: repetitions * 3, warmups: 1))
+          dataset: .banks, rows: rows, seed: 1, datasetsDirectory: datasetsDirectory, store: store, work: .gate(.diff),
+          batchSize: batchSize, index: nil, repetitions: repetitions * 3, warmups: 1))
     }
     for kind in DatasetKind.allCases {
       for store in stores {
         out.append(
           CaseSpec(
-            dataset: kind, rows: rows, seed: 1, datasetsDirectory: datasetsDirectory, store: store.rawValue, mode: "gate",
-            batchSize: batchSize, index: nil, scenario: "gate", repetitions: repetitions, warmups: 1))
+            dataset: kind, rows: rows, seed: 1, datasetsDirectory: datasetsDirectory, store: store, work: .gate(.fetch),
+            batchSize: batchSize, index: nil, repetitions: repetitions, warmups: 1))
       }
     }
     return out
@@ -82,7 +82,7 @@ public enum GateRun {
     var m = GateMeasurement(figures: [], datasets: checksums)
     for (k, spec) in cases.enumerated() {
       let before = CPUWatch.read()
-      let label = "\(spec.dataset.rawValue)-\(spec.rows) \(spec.store) \(spec.scenario)"
+      let label = "\(spec.dataset.rawValue)-\(spec.rows) \(spec.store.rawValue) \(spec.scenario)"
       switch Runner.runChild(spec) {
       case .success(let r):
         let load = CPUWatch.load(from: before, to: CPUWatch.read())

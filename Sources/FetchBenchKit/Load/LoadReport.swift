@@ -54,31 +54,31 @@ struct LoadReport {
   }
 
   /// Every figure of every result, with what it is and how many samples it has.
-  func summaryRows(_ r: LoadResult) -> [(metric: String, value: Double, unit: String, samples: UInt64)] {
-    var rows: [(String, Double, String, UInt64)] = [
-      ("seconds", r.seconds, "s", 1),
-      ("commits", Double(r.commits), "count", 1),
-      ("commits_per_s", r.commitsPerSecond, "1/s", 1),
-      ("attempts_per_s", r.attemptsPerSecond, "1/s", 1),
-      ("target_commits_per_s", r.config.rate, "1/s", 1),
-      ("failed_commits", Double(r.failedCommits), "count", 1),
-      ("change_sets", Double(r.changeSets), "count", 1),
-      ("coalesced_transactions", Double(r.coalescedTransactions), "count", 1),
-      ("faults", Double(r.faults), "count", 1),
-      ("faults_per_s", r.seconds > 0 ? Double(r.faults) / r.seconds : 0, "1/s", 1),
-      ("reconnects", Double(r.reconnects), "count", 1),
-      ("stale_reads", Double(r.staleReads), "count", 1),
-      ("invalid_change_sets", Double(r.invalidChangeSets), "count", 1),
-      ("missed_transactions", Double(r.missedTransactions), "count", 1),
-      ("repeated_transactions", Double(r.repeatedTransactions), "count", 1),
-      ("mirrors_match", r.mirrorsMatch ? 1 : 0, "bool", 1),
-      ("rolled_back_rows_visible", Double(r.rolledBackRowsVisible), "count", 1),
-      ("peak_rss_bytes", Double(r.peakRSSBytes), "bytes", 1),
+  func summaryRows(_ r: LoadResult) -> [(metric: Metric, value: Double, samples: UInt64)] {
+    var rows: [(Metric, Double, UInt64)] = [
+      (.seconds, r.seconds, 1),
+      (.commits, Double(r.commits), 1),
+      (.commitsPerSecond, r.commitsPerSecond, 1),
+      (.attemptsPerSecond, r.attemptsPerSecond, 1),
+      (.targetCommitsPerSecond, r.config.rate, 1),
+      (.failedCommits, Double(r.failedCommits), 1),
+      (.changeSets, Double(r.changeSets), 1),
+      (.coalescedTransactions, Double(r.coalescedTransactions), 1),
+      (.faults, Double(r.faults), 1),
+      (.faultsPerSecond, r.seconds > 0 ? Double(r.faults) / r.seconds : 0, 1),
+      (.reconnects, Double(r.reconnects), 1),
+      (.staleReads, Double(r.staleReads), 1),
+      (.invalidChangeSets, Double(r.invalidChangeSets), 1),
+      (.missedTransactions, Double(r.missedTransactions), 1),
+      (.repeatedTransactions, Double(r.repeatedTransactions), 1),
+      (.mirrorsMatch, r.mirrorsMatch ? 1 : 0, 1),
+      (.rolledBackRowsVisible, Double(r.rolledBackRowsVisible), 1),
+      (.peakRSS, Double(r.peakRSSBytes), 1),
     ]
-    if let g = r.heapGrowthBytes { rows.append(("heap_growth_bytes", Double(g), "bytes", UInt64(r.timeline.count))) }
+    if let g = r.heapGrowthBytes { rows.append((.heapGrowth, Double(g), UInt64(r.timeline.count))) }
     for (name, p) in [("delivery", r.delivery), ("change_set", r.changeSet), ("fault", r.faultLatency)] {
       for (q, v) in [("p50", p.p50), ("p90", p.p90), ("p99", p.p99), ("p999", p.p999), ("max", p.max)] {
-        rows.append(("\(name)_\(q)_ms", v, "ms", p.count))
+        rows.append((.latency(name, q), v, p.count))
       }
     }
     return rows
@@ -90,7 +90,8 @@ struct LoadReport {
       for row in summaryRows(r) {
         out +=
           [
-            runID, r.config.store, Self.f(r.config.rate, 0), row.metric, Self.f(row.value), row.unit, "\(row.samples)", "\(machine.cores)",
+            runID, r.config.store, Self.f(r.config.rate, 0), row.metric.name, Self.f(row.value), row.metric.unit.rawValue, "\(row.samples)",
+            "\(machine.cores)",
             ResultsCSV.quote(machine.swiftVersion), machine.gitCommit, checksum, r.ok ? "ok" : "failed",
           ].joined(separator: ",") + "\n"
       }

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Datasets
 import Foundation
 import PostgresStore
@@ -116,48 +117,15 @@ public enum LoadRunner {
   /// Runs one configuration in a child process (`fetchbench _load`); its progress goes to
   /// this process's standard error.
   static func child(_ config: LoadConfig) throws -> LoadResult {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: Runner.selfExecutable)
-    p.arguments = ["_load", String(decoding: try JSONEncoder().encode(config), as: UTF8.self)]
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let errors = ProgressRelay(err)
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let stderr = errors.wait()
-    if p.terminationReason == .uncaughtSignal {
-      throw HarnessError.invalidArgument(
-        "load on \(config.store) crashed (signal \(p.terminationStatus)): \(CrashReport.summary(of: stderr))")
+    let output = try ChildProcess.run(
+      ChildProcess.currentExecutable, ["_load", String(decoding: try JSONEncoder().encode(config), as: UTF8.self)],
+      relayStandardError: true)
+    if case .signalled = output.termination {
+      throw HarnessError.invalidArgument("load on \(config.store) \(output.failure!)")
     }
-    guard p.terminationStatus == 0, let result = try? JSONDecoder().decode(LoadResult.self, from: data) else {
-      throw HarnessError.invalidArgument("load on \(config.store) failed: \(CrashReport.tail(stderr))")
+    guard output.succeeded, let result = try? JSONDecoder().decode(LoadResult.self, from: output.standardOutput) else {
+      throw HarnessError.invalidArgument("load on \(config.store) failed: \(CrashReport.tail(output.standardError))")
     }
     return result
-  }
-
-  /// Copies a child's standard error to ours line by line (its progress) and keeps the text
-  /// for the error message.
-  final class ProgressRelay: @unchecked Sendable {
-    private var text = ""
-    private let done = DispatchSemaphore(value: 0)
-    init(_ pipe: Pipe) {
-      Thread.detachNewThread { [self] in
-        let handle = pipe.fileHandleForReading
-        while true {
-          let chunk = handle.availableData
-          if chunk.isEmpty { break }
-          FileHandle.standardError.write(chunk)
-          text += String(decoding: chunk, as: UTF8.self)
-        }
-        done.signal()
-      }
-    }
-    func wait() -> String {
-      done.wait()
-      return text
-    }
   }
 }

@@ -9,7 +9,7 @@ extension Report {
     for k in storeKeys {
       for batch in batchSizes {
         let cats = scenarios
-        func series(_ metric: String) -> [(String, String, [Double?])] {
+        func series(_ metric: Metric) -> [(String, String, [Double?])] {
           [
             ("full", "#d9534f", cats.map { find(k, mode: "full", batch: 0, scenario: $0, metric: metric)?.value }),
             ("batched (\(batch))", "#0275d8", cats.map { find(k, mode: "batched", batch: batch, scenario: $0, metric: metric)?.value }),
@@ -20,14 +20,14 @@ extension Report {
             Self.slug(k, "time-b\(batch)"),
             SVG.bars(
               title: "\(k.dataset) \(k.rows.grouped), \(Self.storeName(k)): time (ms, log scale)", categories: cats,
-              series: series("time_ms"), format: { String(format: "%.1f ms", $0) })
+              series: series(.time), format: { String(format: "%.1f ms", $0) })
           ))
         out.append(
           (
             Self.slug(k, "heap-b\(batch)"),
             SVG.bars(
               title: "\(k.dataset) \(k.rows.grouped), \(Self.storeName(k)): heap live (log scale)", categories: cats,
-              series: series("heap_live_bytes"), format: { bytes($0) })
+              series: series(.heapLive), format: { bytes($0) })
           ))
       }
     }
@@ -40,7 +40,7 @@ extension Report {
             sizes.map { n in
               find(
                 Key(dataset: k.dataset, rows: n, store: k.store, index: k.index), mode: s.mode,
-                batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: "time_ms")?.value
+                batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: .time)?.value
             }
           )
         }

@@ -7,7 +7,7 @@ extension Report {
     guard let first = rows.first else { return "# FetchBench results\n\nNo results.\n" }
     if isDiff { return diffMarkdown() }
     var md = "# FetchBench results\n\n"
-    let reps = rows.first { $0.metric == "time_ms" }?.repetitions ?? 0
+    let reps = rows.first { $0.metric == Metric.time.name }?.repetitions ?? 0
     md += "Run \(Markdown.code(first.run_id)) at commit \(Markdown.code(first.git_commit)) on \(first.cores) cores, "
     md += "\(first.memory_bytes / (1 << 30)) GiB, \(Markdown.escape(first.os)), \(Markdown.escape(first.swift_version)).\n\n"
     md += "Every case ran in a fresh process. Times are the **median of \(reps) repetitions** after a warm-up, "
@@ -48,16 +48,16 @@ extension Report {
       "| scenario | full ms | batched ms | batched/full | full heap live | batched heap live | heap ratio | full heap peak | batched heap peak | queries full / batched | rows materialized full / batched |\n"
     md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     for s in scenarios {
-      let ft = find(k, mode: "full", batch: 0, scenario: s, metric: "time_ms")
-      let bt = find(k, mode: "batched", batch: batch, scenario: s, metric: "time_ms")
+      let ft = find(k, mode: "full", batch: 0, scenario: s, metric: .time)
+      let bt = find(k, mode: "batched", batch: batch, scenario: s, metric: .time)
       guard ft != nil || bt != nil else { continue }
-      func v(_ mode: String, _ b: Int, _ m: String) -> Double? { find(k, mode: mode, batch: b, scenario: s, metric: m)?.value }
-      let fh = v("full", 0, "heap_live_bytes")
-      let bh = v("batched", batch, "heap_live_bytes")
+      func v(_ mode: String, _ b: Int, _ m: Metric) -> Double? { find(k, mode: mode, batch: b, scenario: s, metric: m)?.value }
+      let fh = v("full", 0, .heapLive)
+      let bh = v("batched", batch, .heapLive)
       md += "| \(s) | \(ms(ft)) | \(ms(bt)) | \(ratio(bt?.value, ft?.value)) | \(bytes(fh)) | \(bytes(bh)) | \(ratio(bh, fh)) "
-      md += "| \(bytes(v("full", 0, "heap_peak_bytes"))) | \(bytes(v("batched", batch, "heap_peak_bytes"))) "
-      md += "| \(count(v("full", 0, "queries"))) / \(count(v("batched", batch, "queries"))) "
-      md += "| \(count(v("full", 0, "rows_materialized"))) / \(count(v("batched", batch, "rows_materialized"))) |\n"
+      md += "| \(bytes(v("full", 0, .heapPeak))) | \(bytes(v("batched", batch, .heapPeak))) "
+      md += "| \(count(v("full", 0, .queries))) / \(count(v("batched", batch, .queries))) "
+      md += "| \(count(v("full", 0, .rowsMaterialized))) / \(count(v("batched", batch, .rowsMaterialized))) |\n"
     }
     md += "\n" + sentence(k, batch: batch) + "\n\n"
     md += "![time](charts/\(Self.slug(k, "time-b\(batch)"))) ![heap](charts/\(Self.slug(k, "heap-b\(batch)")))\n\n"
@@ -67,25 +67,25 @@ extension Report {
   /// One sentence that says what the table means, computed from the first screen.
   func sentence(_ k: Key, batch: Int) -> String {
     let s = "first_screen"
-    guard let ft = find(k, mode: "full", batch: 0, scenario: s, metric: "time_ms")?.value,
-      let bt = find(k, mode: "batched", batch: batch, scenario: s, metric: "time_ms")?.value,
-      let fh = find(k, mode: "full", batch: 0, scenario: s, metric: "heap_live_bytes")?.value,
-      let bh = find(k, mode: "batched", batch: batch, scenario: s, metric: "heap_live_bytes")?.value,
+    guard let ft = find(k, mode: "full", batch: 0, scenario: s, metric: .time)?.value,
+      let bt = find(k, mode: "batched", batch: batch, scenario: s, metric: .time)?.value,
+      let fh = find(k, mode: "full", batch: 0, scenario: s, metric: .heapLive)?.value,
+      let bh = find(k, mode: "batched", batch: batch, scenario: s, metric: .heapLive)?.value,
       bt > 0, bh > 0
     else { return "" }
     let speed = ft >= bt ? String(format: "%.1f× faster", ft / bt) : String(format: "%.1f× slower", bt / ft)
     let memory = fh >= bh ? String(format: "holds 1/%.0f of the memory", fh / bh) : String(format: "holds %.1f× the memory", bh / fh)
     var text = "On the \(Self.storeName(k)), the batched first screen is **\(speed)** than a full fetch and \(memory)"
-    if let fs = find(k, mode: "full", batch: 0, scenario: "scroll_through", metric: "time_ms")?.value,
-      let bs = find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms")?.value, fs > 0
+    if let fs = find(k, mode: "full", batch: 0, scenario: "scroll_through", metric: .time)?.value,
+      let bs = find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: .time)?.value, fs > 0
     {
       text += String(format: "; scrolling through every row costs %.2f× the full fetch's time", bs / fs)
     }
     text += "."
     // Mapping is timed on its own (rows faulted first); the batched run's figure is used
     // because both modes map the same 20 materialized rows.
-    if let direct = find(k, mode: "batched", batch: batch, scenario: "first_screen_mapped", metric: "map_us"),
-      let codable = find(k, mode: "batched", batch: batch, scenario: "first_screen_mapped_codable", metric: "map_us"),
+    if let direct = find(k, mode: "batched", batch: batch, scenario: "first_screen_mapped", metric: .mapping),
+      let codable = find(k, mode: "batched", batch: batch, scenario: "first_screen_mapped_codable", metric: .mapping),
       direct.value > 0
     {
       text += String(

@@ -19,15 +19,15 @@ extension Report {
       md += "| \(sc) |"
       for st in stores {
         let k = Key(dataset: dataset, rows: n, store: st, index: "none")
-        let f = find(k, mode: "full", batch: 0, scenario: sc, metric: "time_ms")
-        let b = find(k, mode: "batched", batch: batch, scenario: sc, metric: "time_ms")
+        let f = find(k, mode: "full", batch: 0, scenario: sc, metric: .time)
+        let b = find(k, mode: "batched", batch: batch, scenario: sc, metric: .time)
         md += " \(f.map { String(format: "%.1f", $0.value) } ?? "—") | \(b.map { String(format: "%.1f", $0.value) } ?? "—") |"
       }
       if hasPostgres {
         let k = Key(dataset: dataset, rows: n, store: "postgres", index: "none")
-        func v(_ mode: String, _ b: Int, _ m: String) -> Double? { find(k, mode: mode, batch: b, scenario: sc, metric: m)?.value }
-        md += " \(count(v("full", 0, "round_trips"))) / \(count(v("batched", batch, "round_trips"))) |"
-        md += " \(bytes(v("full", 0, "bytes_received"))) / \(bytes(v("batched", batch, "bytes_received"))) |"
+        func v(_ mode: String, _ b: Int, _ m: Metric) -> Double? { find(k, mode: mode, batch: b, scenario: sc, metric: m)?.value }
+        md += " \(count(v("full", 0, .roundTrips))) / \(count(v("batched", batch, .roundTrips))) |"
+        md += " \(bytes(v("full", 0, .bytesReceived))) / \(bytes(v("batched", batch, .bytesReceived))) |"
       }
       md += "\n"
     }
@@ -55,36 +55,36 @@ extension Report {
     for index in Array(Set(floors.map(\.index))).sorted() {
       for batch in batchSizes {
         let k = Key(dataset: dataset, rows: n, store: "postgres", index: index)
-        func floor(_ m: String) -> ResultRow? { floors.first { $0.index == index && $0.batch_size == batch && $0.metric == m } }
+        func floor(_ m: Metric) -> ResultRow? { floors.first { $0.index == index && $0.batch_size == batch && $0.metric == m.name } }
         func f(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "—" }
-        let ids = floor("floor_ids_ms")?.value
-        let scroll = floor("floor_scroll_ms")?.value
+        let ids = floor(.floorIDs)?.value
+        let scroll = floor(.floorScroll)?.value
         let lines: [(String, ResultRow?, Double?, Double?, String)] = [
           (
-            "batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "time_ms"),
-            floor("floor_server_ids_ms")?.value, ids, "≤ 1.3"
+            "batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: .time),
+            floor(.floorServerIDs)?.value, ids, "≤ 1.3"
           ),
           (
             "batched performFetch vs the store's own statement, SELECT ARRAY(the ID query)",
-            find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "time_ms"), nil,
-            floor("floor_ids_array_ms")?.value, "—"
+            find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: .time), nil,
+            floor(.floorIDsArray)?.value, "—"
           ),
           (
             "batched scroll-through vs the ID query + every batch statement",
-            find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms"), nil,
+            find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: .time), nil,
             ids.flatMap { i in scroll.map { i + $0 } }, "—"
           ),
           (
-            "full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: "time_ms"),
-            floor("floor_server_full_ms")?.value, floor("floor_full_ms")?.value, "—"
+            "full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: .time),
+            floor(.floorServerFull)?.value, floor(.floorFull)?.value, "—"
           ),
         ]
         for (what, engine, server, psql, target) in lines {
           md +=
             "| \(index) | \(batch) | \(what) | \(ms(engine)) | \(f(server)) | \(f(psql)) | \(ratio(engine?.value, psql)) | \(target) |\n"
         }
-        if let rt = floor("round_trip_us"), let fixed = floor("batch_fault_fixed_us"), let row = floor("row_cost_us"),
-          let crossover = floor("round_trip_batch_size"), let server = floor("floor_server_batch_ms")
+        if let rt = floor(.roundTrip), let fixed = floor(.batchFaultFixed), let row = floor(.rowCost),
+          let crossover = floor(.roundTripBatchSize), let server = floor(.floorServerBatch)
         {
           notes.append(
             String(
@@ -93,7 +93,7 @@ extension Report {
               index, rt.value, rt.repetitions, rt.min, rt.max, fixed.value, row.value, PostgresFloor.sweepRows.grouped,
               PostgresFloor.sweepBatchSizes.map(String.init).joined(separator: ", "), crossover.value, server.value, batch))
           let sweep = PostgresFloor.sweepBatchSizes.compactMap { b in
-            floor("sweep_b\(b)_us_per_row").map { String(format: "%d: %.2f µs", b, $0.value) }
+            floor(.sweepPerRow(batchSize: b)).map { String(format: "%d: %.2f µs", b, $0.value) }
           }
           notes.append("index \(index): time per row by batch size: " + sweep.joined(separator: ", "))
         }
@@ -112,30 +112,30 @@ extension Report {
     for index in Array(Set(floors.map(\.index))).sorted() {
       for batch in batchSizes {
         let k = Key(dataset: dataset, rows: n, store: "sqlite", index: index)
-        func floor(_ m: String) -> Double? {
-          floors.first { $0.index == index && $0.batch_size == batch && $0.metric == m }?.value
+        func floor(_ m: Metric) -> Double? {
+          floors.first { $0.index == index && $0.batch_size == batch && $0.metric == m.name }?.value
         }
         let pairs: [(String, ResultRow?, Double?, String)] = [
           (
-            "batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "time_ms"),
-            floor("floor_ids_ms"), "≤ 1.15"
+            "batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: .time),
+            floor(.floorIDs), "≤ 1.15"
           ),
           // A scroll-through issues the ID query, then every batch query: its floor is both.
           (
             "batched scroll-through vs the ID query + every batch query",
-            find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: "time_ms"),
-            floor("floor_ids_ms").flatMap { ids in floor("floor_scroll_ms").map { ids + $0 } }, "≤ 1.15"
+            find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: .time),
+            floor(.floorIDs).flatMap { ids in floor(.floorScroll).map { ids + $0 } }, "≤ 1.15"
           ),
           (
-            "full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: "time_ms"),
-            floor("floor_full_ms"), "—"
+            "full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: .time),
+            floor(.floorFull), "—"
           ),
         ]
         for (what, engine, fl, target) in pairs {
           md +=
             "| \(index) | \(batch) | \(what) | \(ms(engine)) | \(fl.map { String(format: "%.1f", $0) } ?? "—") | \(ratio(engine?.value, fl)) | \(target) |\n"
         }
-        if let live = find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: "heap_live_bytes")?.value {
+        if let live = find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: .heapLive)?.value {
           notes.append(
             String(
               format: "index %@, batch %d: live heap after batched performFetch is %.1f bytes per row (target ≤ 16)", index, batch,
@@ -160,7 +160,7 @@ extension Report {
         md +=
           "| \(n.grouped) | "
           + scalingSeries.map { s in
-            ms(find(kk, mode: s.mode, batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: "time_ms"))
+            ms(find(kk, mode: s.mode, batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: .time))
           }.joined(separator: " | ") + " |\n"
       }
       md += "\n![scaling](charts/\(Self.slug(Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index), "scaling")))\n\n"

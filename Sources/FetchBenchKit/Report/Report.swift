@@ -13,10 +13,10 @@ public struct Report {
     var index: String
   }
 
-  func find(_ k: Key, mode: String, batch: Int, scenario: String, metric: String) -> ResultRow? {
+  func find(_ k: Key, mode: String, batch: Int, scenario: String, metric: Metric) -> ResultRow? {
     rows.first {
       $0.dataset == k.dataset && $0.rows == k.rows && $0.store == k.store && $0.index == k.index
-        && $0.mode == mode && $0.batch_size == batch && $0.scenario == scenario && $0.metric == metric
+        && $0.mode == mode && $0.batch_size == batch && $0.scenario == scenario && $0.metric == metric.name
         && $0.status == "ok"
     }
   }

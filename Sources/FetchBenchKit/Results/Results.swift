@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// One row of results.csv: one figure of one case, in long (tidy) form.
@@ -108,17 +109,8 @@ public struct Machine: Sendable, Codable, Equatable {
   }
 
   static func shell(_ args: [String]) -> String? {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = args
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    guard (try? p.run()) != nil else { return nil }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { return nil }
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let output = try? ChildProcess.run("/usr/bin/env", args, timeout: 30), output.succeeded else { return nil }
+    return output.text.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }
 

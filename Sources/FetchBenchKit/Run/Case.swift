@@ -3,24 +3,70 @@ import FetchedResults
 import Foundation
 import SQLiteStore
 
+/// What a case measures.
+public enum CaseWork: Sendable, Codable, Equatable {
+  /// A user's scenario, fetched fully or in batches.
+  case scenario(Scenario, FetchMode)
+  /// The same SQL as the store's, run with nothing on top (SQLite's C API, or psql and the
+  /// server's own timing).
+  case floor
+  /// The diff benchmark: transactions of k objects (nil: the 10% edit), with or without
+  /// sections by state.
+  case diff(k: Int?, sections: Bool)
+  /// The gate's matrix: fetch figures, or change tracking.
+  case gate(GateWork)
+
+  public enum GateWork: String, Sendable, Codable {
+    case fetch = "gate"
+    case diff = "gate_diff"
+  }
+
+  /// results.csv's `mode` column.
+  public var mode: String {
+    switch self {
+    case .scenario(_, let mode): mode.rawValue
+    case .floor: "floor"
+    case .diff: "incremental"
+    case .gate: "gate"
+    }
+  }
+
+  /// results.csv's `scenario` column.
+  public var scenario: String {
+    switch self {
+    case .scenario(let scenario, _): scenario.rawValue
+    case .floor: "floor"
+    case .diff(let k, let sections): DiffBenchmark.scenario(k: k, sections: sections)
+    case .gate(let work): work.rawValue
+    }
+  }
+}
+
 /// One measured case: what the parent sends a child process.
 public struct CaseSpec: Sendable, Codable, Equatable {
   public var dataset: DatasetKind
   public var rows: Int
   public var seed: UInt64
   public var datasetsDirectory: String
-  /// `memory`, `sqlite`, `postgres`, or `sqlite-raw` / `postgres-raw` for the floors.
-  public var store: String
-  public var mode: String
+  public var store: StoreKind
+  public var work: CaseWork
+  /// The batch size of batched cases and floors (0 for full fetch).
   public var batchSize: Int
   /// The column indexed in the dataset file, if any.
   public var index: String?
-  /// A scenario's raw value, or `floor`.
-  public var scenario: String
   public var repetitions: Int
   public var warmups: Int
   /// The diff benchmark's `--emit-changes` file, if any.
   public var emitChanges: String? = nil
+
+  public init(
+    dataset: DatasetKind, rows: Int, seed: UInt64, datasetsDirectory: String, store: StoreKind, work: CaseWork, batchSize: Int,
+    index: String?, repetitions: Int, warmups: Int
+  ) {
+    (self.dataset, self.rows, self.seed, self.datasetsDirectory) = (dataset, rows, seed, datasetsDirectory)
+    (self.store, self.work, self.batchSize, self.index) = (store, work, batchSize, index)
+    (self.repetitions, self.warmups) = (repetitions, warmups)
+  }
 
   public var location: DatasetLocation {
     DatasetLocation(
@@ -28,17 +74,16 @@ public struct CaseSpec: Sendable, Codable, Equatable {
       indexes: index.map { [$0] } ?? [])
   }
 
+  /// results.csv's `store` column: floors are `sqlite-raw` and `postgres-raw`.
+  public var storeColumn: String { work == .floor ? "\(store.rawValue)-raw" : store.rawValue }
+  public var mode: String { work.mode }
+  public var scenario: String { work.scenario }
+
   /// A short label for progress lines.
   public var label: String {
-    "\(dataset.rawValue)-\(rows) \(store)\(index.map { "+idx(\($0))" } ?? "") \(mode)\(mode == "batched" ? "(\(batchSize))" : "") \(scenario)"
+    let batched = if case .scenario(_, .batched) = work { "(\(batchSize))" } else { "" }
+    return "\(dataset.rawValue)-\(rows) \(storeColumn)\(index.map { "+idx(\($0))" } ?? "") \(mode)\(batched) \(scenario)"
   }
-}
-
-/// One figure of a case.
-public struct Measurement: Sendable, Codable, Equatable {
-  public var metric: String
-  public var unit: String
-  public var summary: Summary
 }
 
 /// What a child reports: its measurements, or the error that stopped it.
@@ -64,66 +109,39 @@ public enum CaseExecutor {
       throw HarnessError.invalidArgument(
         "jemalloc statistics are unavailable: the binary must link libjemalloc (scripts/bootstrap installs it)")
     }
-    if spec.scenario == "floor" { return try spec.store == "postgres-raw" ? PostgresFloor.measure(spec) : Floor.measure(spec) }
-    if spec.scenario.hasPrefix("gate") { return try GateMatrix.measure(spec) }
-    if spec.scenario.hasPrefix("diff_") { return try DiffBenchmark.measure(spec, emit: spec.emitChanges) }
-    guard let scenario = Scenario(rawValue: spec.scenario) else {
-      throw HarnessError.invalidArgument("unknown scenario '\(spec.scenario)'")
+    let scenario: Scenario
+    let mode: FetchMode
+    switch spec.work {
+    case .floor: return try spec.store == .postgres ? PostgresFloor.measure(spec) : Floor.measure(spec)
+    case .gate(let work): return try GateMatrix.measure(spec, work)
+    case .diff(let k, let sections): return try DiffBenchmark.measure(spec, k: k, sections: sections)
+    case .scenario(let s, let m): (scenario, mode) = (s, m)
     }
-    guard let storeKind = StoreKind(rawValue: spec.store) else {
-      throw HarnessError.invalidArgument("unknown store '\(spec.store)'")
-    }
+    let storeKind = spec.store
     let store = try spec.location.open(storeKind)
-    let batchSize = spec.mode == FetchMode.full.rawValue ? 0 : spec.batchSize
-    var wall: [Double] = []
-    var cpu: [Double] = []
-    var live = 0
-    var peak = 0
-    var allocations: UInt64 = 0
-    var counters = StoreCounters()
-    var mapping: [Double] = []
-    for rep in 0..<(spec.warmups + spec.repetitions) {
-      store.resetCounters()
-      let heapBefore = Heap.allocated
-      let allocsBefore = Heap.allocationRequests
-      Heap.resetPeak()
-      let peakBase = Heap.threadPeak
-      let cpu0 = Clock.cpuNanos
-      let t0 = Clock.wallNanos
-      let (controller, mappingNanos) = try scenario.run(spec.dataset, batchSize: batchSize, store: store)
-      let t1 = Clock.wallNanos
-      let cpu1 = Clock.cpuNanos
-      let heapAfter = Heap.allocated
-      let peakAfter = Heap.threadPeak
-      let allocsAfter = Heap.allocationRequests
-      withExtendedLifetime(controller) {}
-      guard rep >= spec.warmups else { continue }
-      wall.append(Double(t1 - t0) / 1e6)
-      cpu.append(Double(cpu1 - cpu0) / 1e6)
-      if let mappingNanos { mapping.append(Double(mappingNanos) / 1e3) }
-      live = heapAfter - heapBefore
-      peak = max(0, peakAfter - peakBase)
-      allocations = allocsAfter - allocsBefore
-      counters = store.counters
+    let batchSize = mode == .full ? 0 : spec.batchSize
+    let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
+      try scenario.measure(spec.dataset, batchSize: batchSize, store: store)
     }
-    func fixed(_ m: String, _ unit: String, _ v: Double) -> Measurement {
-      Measurement(metric: m, unit: unit, summary: Summary([v]))
-    }
-    let mappingMeasurement = mapping.isEmpty ? [] : [Measurement(metric: "map_us", unit: "us", summary: Summary(mapping))]
+    let samples = runs.map(\.sample)
+    let mapping = runs.compactMap { $0.mappingNanos.map { Double($0) / 1e3 } }
+    // Heap and counters from the last repetition: they do not depend on load.
+    let (sample, counters) = (runs.last!.sample, runs.last!.counters)
+    let mappingMeasurement = mapping.isEmpty ? [] : [Measurement(.mapping, Summary(mapping))]
     let serverMeasurements =
       storeKind == .postgres
-      ? [fixed("round_trips", "count", Double(counters.roundTrips)), fixed("bytes_received", "bytes", Double(counters.bytesReceived))] : []
+      ? [Measurement(.roundTrips, Double(counters.roundTrips)), Measurement(.bytesReceived, Double(counters.bytesReceived))] : []
     return CaseResult(
       spec: spec,
       measurements: [
-        Measurement(metric: "time_ms", unit: "ms", summary: Summary(wall)),
-        Measurement(metric: "cpu_ms", unit: "ms", summary: Summary(cpu)),
-        fixed("heap_live_bytes", "bytes", Double(live)),
-        fixed("heap_peak_bytes", "bytes", Double(peak)),
-        fixed("peak_rss_bytes", "bytes", Double(Clock.peakRSS)),
-        fixed("allocations", "count", Double(allocations)),
-        fixed("queries", "count", Double(counters.queries)),
-        fixed("rows_materialized", "count", Double(counters.rowsMaterialized)),
+        Measurement(.time, Summary(samples.map(\.wallMs))),
+        Measurement(.cpu, Summary(samples.map(\.cpuMs))),
+        Measurement(.heapLive, Double(sample.heapLive)),
+        Measurement(.heapPeak, Double(sample.heapPeak)),
+        Measurement(.peakRSS, Double(Clock.peakRSS)),
+        Measurement(.allocations, Double(sample.allocations)),
+        Measurement(.queries, Double(counters.queries)),
+        Measurement(.rowsMaterialized, Double(counters.rowsMaterialized)),
       ] + mappingMeasurement + serverMeasurements, error: nil)
   }
 }

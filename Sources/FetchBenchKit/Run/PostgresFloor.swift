@@ -1,3 +1,4 @@
+import ChildProcesses
 import Datasets
 import FetchedResults
 import Foundation
@@ -31,25 +32,19 @@ enum PostgresFloor {
     let reps = spec.warmups + spec.repetitions
 
     // 1. The server's own time for each statement.
-    var serverIDs: [Double] = []
-    var serverFull: [Double] = []
-    var serverBatch: [Double] = []
-    for rep in 0..<reps {
-      let a = try explainAnalyze(store, sql.idQuery)
-      let b = try explainAnalyze(store, sql.fullQuery)
-      let c = try explainAnalyze(store, batchQuery)
-      guard rep >= spec.warmups else { continue }
-      serverIDs.append(a)
-      serverFull.append(b)
-      serverBatch.append(c)
+    let server = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
+      (
+        ids: try explainAnalyze(store, sql.idQuery), full: try explainAnalyze(store, sql.fullQuery),
+        batch: try explainAnalyze(store, batchQuery)
+      )
     }
 
     // 2. psql fetching the same statements; a scroll-through is every batch statement.
-    let psqlIDs = try Psql.time(store.url, statement: sql.idQuery, times: reps).dropFirst(spec.warmups)
+    let psqlIDs = try PsqlTiming.time(store.url, statement: sql.idQuery, times: reps).dropFirst(spec.warmups)
     // The store fetches the IDs as one array value (see PostgresStore.fetchIDs): psql
     // running that very statement is reported too.
-    let psqlIDArray = try Psql.time(store.url, statement: "SELECT ARRAY(\(sql.idQuery))", times: reps).dropFirst(spec.warmups)
-    let psqlFull = try Psql.time(store.url, statement: sql.fullQuery, times: reps).dropFirst(spec.warmups)
+    let psqlIDArray = try PsqlTiming.time(store.url, statement: "SELECT ARRAY(\(sql.idQuery))", times: reps).dropFirst(spec.warmups)
+    let psqlFull = try PsqlTiming.time(store.url, statement: sql.fullQuery, times: reps).dropFirst(spec.warmups)
     var scroll: [String] = []
     var start = 0
     while start < ids.count {
@@ -57,38 +52,33 @@ enum PostgresFloor {
       scroll.append(sql.rowsByIDArrayQuery(parameter: 1).replacingOccurrences(of: "$1", with: arrayLiteral(ids[start..<end])))
       start = end
     }
-    var psqlScroll: [Double] = []
-    for rep in 0..<reps {
-      let t = try Psql.time(store.url, statements: scroll).reduce(0, +)
-      if rep >= spec.warmups { psqlScroll.append(t) }
+    let psqlScroll = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
+      try PsqlTiming.time(store.url, statements: scroll).reduce(0, +)
     }
 
     // 3. One round trip (an empty statement through the store's connection), and the batch
     // fault's cost by batch size: time per row = roundTrip/b + perRow, fitted over the sweep.
-    var roundTrip: [Double] = []
-    for _ in 0..<(spec.repetitions * 200) {
-      let t0 = Clock.wallNanos
-      try store.ping()
-      roundTrip.append(Double(Clock.wallNanos - t0) / 1e3)
+    let roundTrip = try Sampler.repeated(warmups: 0, repetitions: spec.repetitions * 200) { _ in
+      Double(try Sampler.wall { try store.ping() }.nanos) / 1e3
     }
     let sweepIDs = Array(ids.prefix(sweepRows))
     var perRowByBatch: [(b: Int, us: Double)] = []
     var measurements: [Measurement] = []
     for b in sweepBatchSizes {
-      var samples: [Double] = []
-      for rep in 0..<reps {
-        let t0 = Clock.wallNanos
-        var s = 0
-        while s < sweepIDs.count {
-          let e = min(sweepIDs.count, s + b)
-          blackHole(try store.fetchObjects(request, ids: sweepIDs[s..<e]))
-          s = e
+      let samples = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
+        let scrolled = try Sampler.wall {
+          var s = 0
+          while s < sweepIDs.count {
+            let e = min(sweepIDs.count, s + b)
+            blackHole(try store.fetchObjects(request, ids: sweepIDs[s..<e]))
+            s = e
+          }
         }
-        if rep >= spec.warmups { samples.append(Double(Clock.wallNanos - t0) / 1e3 / Double(sweepIDs.count)) }
+        return Double(scrolled.nanos) / 1e3 / Double(sweepIDs.count)
       }
       let summary = Summary(samples)
       perRowByBatch.append((b, summary.median))
-      measurements.append(Measurement(metric: "sweep_b\(b)_us_per_row", unit: "us", summary: summary))
+      measurements.append(Measurement(.sweepPerRow(batchSize: b), summary))
     }
     // Least squares of us-per-row against 1/b: the slope is the fixed cost of a batch fault
     // (the round trip and statement), the intercept the cost of a row.
@@ -105,20 +95,19 @@ enum PostgresFloor {
     let slope: Double = sxy / sxx
     let intercept: Double = my - slope * mx
     let crossover: Double = intercept > 0 ? slope / intercept : 0
-    func fixed(_ m: String, _ unit: String, _ v: Double) -> Measurement { Measurement(metric: m, unit: unit, summary: Summary([v])) }
     measurements += [
-      Measurement(metric: "floor_server_ids_ms", unit: "ms", summary: Summary(serverIDs)),
-      Measurement(metric: "floor_server_full_ms", unit: "ms", summary: Summary(serverFull)),
-      Measurement(metric: "floor_server_batch_ms", unit: "ms", summary: Summary(serverBatch)),
-      Measurement(metric: "floor_ids_ms", unit: "ms", summary: Summary(Array(psqlIDs))),
-      Measurement(metric: "floor_ids_array_ms", unit: "ms", summary: Summary(Array(psqlIDArray))),
-      Measurement(metric: "floor_full_ms", unit: "ms", summary: Summary(Array(psqlFull))),
-      Measurement(metric: "floor_scroll_ms", unit: "ms", summary: Summary(psqlScroll)),
-      Measurement(metric: "round_trip_us", unit: "us", summary: Summary(roundTrip)),
-      fixed("batch_fault_fixed_us", "us", slope),
-      fixed("row_cost_us", "us", intercept),
+      Measurement(.floorServerIDs, Summary(server.map(\.ids))),
+      Measurement(.floorServerFull, Summary(server.map(\.full))),
+      Measurement(.floorServerBatch, Summary(server.map(\.batch))),
+      Measurement(.floorIDs, Summary(Array(psqlIDs))),
+      Measurement(.floorIDsArray, Summary(Array(psqlIDArray))),
+      Measurement(.floorFull, Summary(Array(psqlFull))),
+      Measurement(.floorScroll, Summary(psqlScroll)),
+      Measurement(.roundTrip, Summary(roundTrip)),
+      Measurement(.batchFaultFixed, slope),
+      Measurement(.rowCost, intercept),
       // Below this batch size the fixed cost per batch outweighs its rows' cost.
-      fixed("round_trip_batch_size", "rows", crossover),
+      Measurement(.roundTripBatchSize, crossover),
     ]
     return CaseResult(spec: spec, measurements: measurements, error: nil)
   }
@@ -136,11 +125,7 @@ enum PostgresFloor {
 }
 
 /// `psql` as the floor's client: statements from a script, `\timing` on, rows to /dev/null.
-enum Psql {
-  static var executable: String? {
-    ["/usr/bin/psql", "/usr/lib/postgresql/15/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
-  }
-
+enum PsqlTiming {
   /// Runs `statement` `times` times in one psql session; its `\timing` figure for each, ms.
   static func time(_ url: PostgresURL, statement: String, times: Int) throws -> [Double] {
     try time(url, statements: Array(repeating: statement, count: times))
@@ -148,39 +133,16 @@ enum Psql {
 
   /// Runs `statements` in one psql session; its `\timing` figure for each, in ms.
   static func time(_ url: PostgresURL, statements: [String]) throws -> [Double] {
-    guard let psql = executable else { throw HarnessError.invalidArgument("psql is not installed (Debian: postgresql-client-15)") }
     let script = NSTemporaryDirectory() + "fetchbench-psql-\(getpid()).sql"
     defer { try? FileManager.default.removeItem(atPath: script) }
     var text = "\\timing on\n\\o /dev/null\n"
     for s in statements { text += s + ";\n" }
     try text.write(toFile: script, atomically: true, encoding: .utf8)
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: psql)
-    var env = ProcessInfo.processInfo.environment
-    if let password = url.password { env["PGPASSWORD"] = password }
-    p.environment = env
-    p.arguments = [
-      "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", url.host, "-p", String(url.port), "-U", url.user, "-d", url.database, "-f", script,
-    ]
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let errText = UncheckedSendableBox(Data())
-    let drained = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      errText.value = err.fileHandleForReading.readDataToEndOfFile()
-      drained.signal()
-    }
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    drained.wait()
-    guard p.terminationStatus == 0 else {
-      throw HarnessError.invalidArgument("psql failed: \(String(decoding: errText.value, as: UTF8.self))")
-    }
+    let psql = try Psql.command(url, ["-f", script])
+    let output = try ChildProcess.run(psql.executable, psql.arguments, environment: psql.environment)
+    guard output.succeeded else { throw HarnessError.invalidArgument("psql failed: \(output.standardError)") }
     // "Time: 12.345 ms", or "Time: 1234.567 ms (00:01.235)" past a second.
-    let times = String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { line -> Double? in
+    let times = output.text.split(separator: "\n").compactMap { line -> Double? in
       guard line.hasPrefix("Time: ") else { return nil }
       return Double(line.dropFirst(6).split(separator: " ").first ?? "")
     }

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Datasets
 import FetchedResults
 import Foundation
@@ -60,9 +61,9 @@ public struct RunOptions: Sendable {
           for sections in diffSections {
             for k in ks.map(Optional.some) + (diffEdit ? [nil] : []) {
               var spec = CaseSpec(
-                dataset: .banks, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store.rawValue,
-                mode: "incremental", batchSize: batchSizes.first ?? 20, index: nil,
-                scenario: DiffBenchmark.scenario(k: k, sections: sections), repetitions: repetitions, warmups: warmups)
+                dataset: .banks, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store,
+                work: .diff(k: k, sections: sections), batchSize: batchSizes.first ?? 20, index: nil, repetitions: repetitions,
+                warmups: warmups)
               spec.emitChanges = emitChanges
               out.append(spec)
             }
@@ -77,21 +78,18 @@ public struct RunOptions: Sendable {
         for store in stores {
           let indexes: [String?] = store != .memory && withIndex ? [nil, Self.sortColumn(kind)] : [nil]
           for index in indexes {
-            func spec(_ store: String, _ mode: String, _ batch: Int, _ scenario: String) -> CaseSpec {
+            func spec(_ work: CaseWork, _ batch: Int) -> CaseSpec {
               CaseSpec(
-                dataset: kind, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory,
-                store: store, mode: mode, batchSize: batch, index: index, scenario: scenario,
-                repetitions: repetitions, warmups: warmups)
+                dataset: kind, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store, work: work,
+                batchSize: batch, index: index, repetitions: repetitions, warmups: warmups)
             }
             for scenario in scenarios {
               for mode in modes {
-                for batch in (mode == .full ? [0] : batchSizes) {
-                  out.append(spec(store.rawValue, mode.rawValue, batch, scenario.rawValue))
-                }
+                for batch in (mode == .full ? [0] : batchSizes) { out.append(spec(.scenario(scenario, mode), batch)) }
               }
             }
             if store != .memory {
-              for batch in batchSizes { out.append(spec("\(store.rawValue)-raw", "floor", batch, "floor")) }
+              for batch in batchSizes { out.append(spec(.floor, batch)) }
             }
           }
         }
@@ -135,7 +133,8 @@ public enum Runner {
           rows.append(
             ResultRow(
               run_id: runID, dataset: kind.rawValue, rows: n, store: "postgres", mode: "copy", batch_size: 0, index: "none",
-              scenario: "load", metric: "load_s", value: seconds, unit: "s", min: seconds, max: seconds, repetitions: 1, status: "ok",
+              scenario: "load", metric: Metric.load.name, value: seconds, unit: Metric.load.unit.rawValue, min: seconds, max: seconds,
+              repetitions: 1, status: "ok",
               error: "", machine: machine, dataset_sha256: checksums["\(kind.rawValue)-\(n)"] ?? ""))
         }
       }
@@ -147,25 +146,25 @@ public enum Runner {
       let elapsed = Double(Clock.wallNanos - start) / 1e9
       let left = elapsed / Double(k + 1) * Double(cases.count - k - 1)
       let sha = checksums["\(spec.dataset.rawValue)-\(spec.rows)"] ?? ""
-      func row(_ metric: String, _ unit: String, _ s: Summary, status: String = "ok", error: String = "") -> ResultRow {
+      func row(_ metric: Metric, _ s: Summary, status: String = "ok", error: String = "") -> ResultRow {
         ResultRow(
-          run_id: runID, dataset: spec.dataset.rawValue, rows: spec.rows, store: spec.store,
+          run_id: runID, dataset: spec.dataset.rawValue, rows: spec.rows, store: spec.storeColumn,
           mode: spec.mode, batch_size: spec.batchSize, index: spec.index ?? "none",
-          scenario: spec.scenario, metric: metric, value: s.median, unit: unit, min: s.min,
+          scenario: spec.scenario, metric: metric.name, value: s.median, unit: metric.unit.rawValue, min: s.min,
           max: s.max, repetitions: s.count, status: status, error: error, machine: machine,
           dataset_sha256: sha)
       }
       switch result {
       case .success(let r):
-        rows += r.measurements.map { row($0.metric, $0.unit, $0.summary) }
-        let time = r.measurements.first { $0.metric.hasSuffix("_ms") }.map { String(format: "%.1f ms", $0.summary.median) } ?? ""
+        rows += r.measurements.map { row($0.metric, $0.summary) }
+        let time = r.measurements.first { $0.metric.unit == .ms }.map { String(format: "%.1f ms", $0.summary.median) } ?? ""
         log(
           String(
             format: "[%d/%d] %@  %@  (%.1f s, ~%@ left)", k + 1, cases.count, spec.label, time, Double(Clock.wallNanos - t0) / 1e9,
             duration(left)))
       case .failure(let message):
         failures.append((spec.label, message))
-        rows.append(row("failed", "", Summary([0]), status: "failed", error: message))
+        rows.append(row(.failed, Summary([0]), status: "failed", error: message))
         log("[\(k + 1)/\(cases.count)] \(spec.label)  FAILED: \(message)")
       }
     }
@@ -210,49 +209,19 @@ public enum Runner {
   }
 
   static func runChild(_ spec: CaseSpec) -> ChildResult {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: selfExecutable)
     guard let json = try? JSONEncoder().encode(spec) else { return .failure("cannot encode the case") }
-    p.arguments = ["_case", String(decoding: json, as: UTF8.self)]
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    do { try p.run() } catch { return .failure("cannot start \(selfExecutable): \(error)") }
-    // Drain stderr on its own thread so that a chatty child never blocks on a full pipe.
-    let errData = ErrorDrain(err)
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let stderr = errData.wait()
-    if p.terminationReason == .uncaughtSignal {
-      return .failure("crashed (signal \(p.terminationStatus)): \(CrashReport.summary(of: stderr))")
+    let output: ChildProcess.Output
+    do {
+      output = try ChildProcess.run(ChildProcess.currentExecutable, ["_case", String(decoding: json, as: UTF8.self)])
+    } catch {
+      return .failure("cannot start \(ChildProcess.currentExecutable): \(error)")
     }
-    guard p.terminationStatus == 0 else { return .failure("exit \(p.terminationStatus): \(CrashReport.tail(stderr))") }
-    guard let result = try? JSONDecoder().decode(CaseResult.self, from: data) else {
-      return .failure("unreadable result: \(CrashReport.tail(String(decoding: data, as: UTF8.self)))")
+    if let failure = output.failure { return .failure(failure) }
+    guard let result = try? JSONDecoder().decode(CaseResult.self, from: output.standardOutput) else {
+      return .failure("unreadable result: \(CrashReport.tail(output.text))")
     }
     if let e = result.error { return .failure(e) }
     return .success(result)
-  }
-
-  final class ErrorDrain: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-    init(_ pipe: Pipe) {
-      Thread.detachNewThread { [self] in
-        data = pipe.fileHandleForReading.readDataToEndOfFile()
-        done.signal()
-      }
-    }
-    func wait() -> String {
-      done.wait()
-      return String(decoding: data, as: UTF8.self)
-    }
-  }
-
-  /// This binary, to spawn children of.
-  static var selfExecutable: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
   }
 
   static func timestamp() -> String {

@@ -59,57 +59,46 @@ enum Floor {
         out.append(row)
       }
     }
-    var idTimes: [Double] = []
-    var fullTimes: [Double] = []
-    var scrollTimes: [Double] = []
-    for rep in 0..<(spec.warmups + spec.repetitions) {
-      var t0 = Clock.wallNanos
-      let all = ids()
-      let tIDs = Clock.wallNanos - t0
-
-      t0 = Clock.wallNanos
-      var full: [[Raw]] = []
-      sqlite3_reset(fullStmt)
-      rows(fullStmt, into: &full)
-      let tFull = Clock.wallNanos - t0
-      blackHole(full)
-      full = []
-
+    let times = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
+      let (tIDs, all) = Sampler.wall { ids() }
+      let tFull = Sampler.wall {
+        var full: [[Raw]] = []
+        sqlite3_reset(fullStmt)
+        rows(fullStmt, into: &full)
+        return full
+      }.nanos
       // A scroll-through: every batch by one reused statement (the last, shorter batch by
       // its own), the rows of a batch read and then dropped.
-      t0 = Clock.wallNanos
-      var tailStmt: OpaquePointer?
-      var batch: [[Raw]] = []
-      var start = 0
-      while start < all.count {
-        let end = min(all.count, start + batchSize)
-        let stmt: OpaquePointer
-        if end - start == batchSize {
-          stmt = batchStmt
-        } else {
-          tailStmt = try prepare(sql.rowsByID(end - start))
-          stmt = tailStmt!
+      let tScroll = try Sampler.wall {
+        var tailStmt: OpaquePointer?
+        var batch: [[Raw]] = []
+        var start = 0
+        while start < all.count {
+          let end = min(all.count, start + batchSize)
+          let stmt: OpaquePointer
+          if end - start == batchSize {
+            stmt = batchStmt
+          } else {
+            tailStmt = try prepare(sql.rowsByID(end - start))
+            stmt = tailStmt!
+          }
+          sqlite3_reset(stmt)
+          for (k, id) in all[start..<end].enumerated() { sqlite3_bind_int64(stmt, Int32(k + 1), id) }
+          batch.removeAll(keepingCapacity: true)
+          rows(stmt, into: &batch)
+          blackHole(batch)
+          start = end
         }
-        sqlite3_reset(stmt)
-        for (k, id) in all[start..<end].enumerated() { sqlite3_bind_int64(stmt, Int32(k + 1), id) }
-        batch.removeAll(keepingCapacity: true)
-        rows(stmt, into: &batch)
-        blackHole(batch)
-        start = end
-      }
-      if let tailStmt { sqlite3_finalize(tailStmt) }
-      let tScroll = Clock.wallNanos - t0
-      guard rep >= spec.warmups else { continue }
-      idTimes.append(Double(tIDs) / 1e6)
-      fullTimes.append(Double(tFull) / 1e6)
-      scrollTimes.append(Double(tScroll) / 1e6)
+        if let tailStmt { sqlite3_finalize(tailStmt) }
+      }.nanos
+      return (ids: Double(tIDs) / 1e6, full: Double(tFull) / 1e6, scroll: Double(tScroll) / 1e6)
     }
     return CaseResult(
       spec: spec,
       measurements: [
-        Measurement(metric: "floor_ids_ms", unit: "ms", summary: Summary(idTimes)),
-        Measurement(metric: "floor_full_ms", unit: "ms", summary: Summary(fullTimes)),
-        Measurement(metric: "floor_scroll_ms", unit: "ms", summary: Summary(scrollTimes)),
+        Measurement(.floorIDs, Summary(times.map(\.ids))),
+        Measurement(.floorFull, Summary(times.map(\.full))),
+        Measurement(.floorScroll, Summary(times.map(\.scroll))),
       ], error: nil)
   }
 }

@@ -65,6 +65,23 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
     return (controller, mappingNanos)
   }
 
+  /// What one measured run of a scenario cost, and the store's counters for it.
+  public struct Run {
+    public var sample: Sample
+    public var counters: StoreCounters
+    /// The mapped scenarios' time spent mapping rows to typed models.
+    public var mappingNanos: UInt64?
+  }
+
+  /// Runs the scenario once under `Sampler.once`, counters reset first; the controller is
+  /// dropped after its heap is read.
+  public func measure(_ kind: DatasetKind, batchSize: Int, store: any Store) throws -> Run {
+    store.resetCounters()
+    let (sample, run) = try Sampler.once { try self.run(kind, batchSize: batchSize, store: store) }
+    withExtendedLifetime(run.controller) {}
+    return Run(sample: sample, counters: store.counters, mappingNanos: run.mappingNanos)
+  }
+
   /// Maps rows to `FailedBank`/`Well` by the direct initializer or through `Decodable`.
   static func map(_ objects: [FetchedObject], _ kind: DatasetKind, codable: Bool) throws -> Int {
     guard let layout = objects.first?.layout else { return 0 }

@@ -5,7 +5,7 @@ import PostgresStore
 import SQLiteStore
 
 /// The storage engines the harness knows.
-public enum StoreKind: String, Sendable, CaseIterable {
+public enum StoreKind: String, Sendable, Codable, CaseIterable {
   case memory, sqlite, postgres
 }
 

@@ -1,0 +1,180 @@
+import Foundation
+import Synchronization
+
+/// A child process with both output pipes drained as it runs, a timeout, and one line that
+/// says how it ended: the one way the harness, the loaders and the tests start processes.
+///
+/// Not swift-subprocess (1.0.2 is in the mirror): its API is `async` only, and every caller
+/// here is synchronous on a thread of its own (the command line's main thread, a load run's
+/// threads, a COPY fed row by row from a SQLite cursor). Bridging would mean a thread blocked
+/// on a task; from the tests, which run on the cooperative pool (two threads on this machine
+/// kind), two such waits at once leave no thread to finish either task.
+///
+/// Both pipes are read on threads of their own from the start, so a child that writes more
+/// than a pipe holds (64 KiB) to either never blocks. `timeout` sends SIGKILL when it passes.
+public final class ChildProcess: @unchecked Sendable {
+  /// How a child ended.
+  public enum Termination: Sendable, Equatable {
+    case exited(Int32)
+    case signalled(Int32)
+    /// Killed by `timeout`.
+    case timedOut(Double)
+  }
+
+  /// What a child wrote and how it ended.
+  public struct Output: Sendable {
+    public var termination: Termination
+    public var standardOutput: Data
+    public var standardError: String
+
+    public var text: String { String(decoding: standardOutput, as: UTF8.self) }
+    public var succeeded: Bool { termination == .exited(0) }
+    /// The exit status, or 128 + the signal as a shell reports it; -1 after a timeout.
+    public var status: Int32 {
+      switch termination {
+      case .exited(let s): s
+      case .signalled(let s): 128 + s
+      case .timedOut: -1
+      }
+    }
+
+    /// One line for a failed child: `crashed (signal 4): <the runtime's failure line and
+    /// where>`, `exit 1: <its last output lines>`, `timed out after 30 s: …`; nil on success.
+    public var failure: String? {
+      switch termination {
+      case .exited(0): nil
+      case .exited(let s): "exit \(s): \(CrashReport.tail(standardError))"
+      case .signalled(let s): "crashed (signal \(s)): \(CrashReport.summary(of: standardError))"
+      case .timedOut(let t): "timed out after \(t) s: \(CrashReport.tail(standardError))"
+      }
+    }
+  }
+
+  /// Where the child's standard input comes from.
+  public enum Input {
+    case none
+    /// A pipe the caller writes through `standardInput` and closes.
+    case pipe
+  }
+
+  public let pid: Int32
+  /// The write end of the child's standard input (`Input.pipe`).
+  public let standardInput: FileHandle?
+  private let process: Process
+  private let stdoutReader: PipeReader
+  private let stderrReader: PipeReader
+  private let timer: DispatchWorkItem?
+  private let timedOut = Flag()
+  private let timeout: Double?
+
+  /// Starts `executable` with `arguments`; `environment` entries are added to this process's
+  /// environment. `relayStandardError` copies the child's standard error to ours as it
+  /// arrives (progress lines), besides keeping it.
+  public init(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil,
+    input: Input = .none, relayStandardError: Bool = false, timeout: Double? = nil
+  ) throws {
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    var inputPipe: Pipe?
+    switch input {
+    case .none: process.standardInput = FileHandle.nullDevice
+    case .pipe:
+      inputPipe = Pipe()
+      process.standardInput = inputPipe
+    }
+    try process.run()
+    pid = process.processIdentifier
+    standardInput = inputPipe?.fileHandleForWriting
+    stdoutReader = PipeReader(out.fileHandleForReading, relay: false)
+    stderrReader = PipeReader(err.fileHandleForReading, relay: relayStandardError)
+    self.timeout = timeout
+    if let timeout {
+      let (pid, flag) = (pid, timedOut)
+      let item = DispatchWorkItem {
+        flag.set()
+        kill(pid, SIGKILL)
+      }
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: item)
+      timer = item
+    } else {
+      timer = nil
+    }
+  }
+
+  /// Sends `signal` to the child.
+  public func send(_ signal: Int32) { kill(pid, signal) }
+
+  /// Waits for the child to end and for both pipes to close. Call once.
+  public func wait() -> Output {
+    try? standardInput?.close()
+    let stdout = stdoutReader.wait()
+    let stderr = stderrReader.wait()
+    process.waitUntilExit()
+    timer?.cancel()
+    let termination: Termination =
+      if timedOut.isSet, let timeout { .timedOut(timeout) } else if process.terminationReason == .uncaughtSignal {
+        .signalled(process.terminationStatus)
+      } else { .exited(process.terminationStatus) }
+    return Output(termination: termination, standardOutput: stdout, standardError: String(decoding: stderr, as: UTF8.self))
+  }
+
+  /// Starts a child and waits for it.
+  public static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil,
+    relayStandardError: Bool = false, timeout: Double? = nil
+  ) throws -> Output {
+    try ChildProcess(
+      executable, arguments, environment: environment, currentDirectory: currentDirectory, relayStandardError: relayStandardError,
+      timeout: timeout
+    ).wait()
+  }
+
+  /// This binary, to start children of.
+  public static var currentExecutable: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  }
+
+  /// The first of `candidates` that is an executable file.
+  public static func executable(_ candidates: [String]) -> String? {
+    candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class PipeReader: Sendable {
+  private let data = Mutex(Data())
+  private let done = DispatchSemaphore(value: 0)
+
+  init(_ handle: FileHandle, relay: Bool) {
+    Thread.detachNewThread { [self] in
+      while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }
+        if relay { FileHandle.standardError.write(chunk) }
+        data.withLock { $0.append(chunk) }
+      }
+      done.signal()
+    }
+  }
+
+  /// The bytes read, once the pipe has closed.
+  func wait() -> Data {
+    done.wait()
+    return data.withLock { $0 }
+  }
+}
+
+/// Set once by the timer's thread, read after it.
+private final class Flag: Sendable {
+  private let value = Mutex(false)
+  func set() { value.withLock { $0 = true } }
+  var isSet: Bool { value.withLock { $0 } }
+}

@@ -1,0 +1,116 @@
+/// A named figure, as package-benchmark's `BenchmarkMetric`: its name in results.csv, its unit,
+/// and which direction is better. Every figure the harness writes is one of these: a new
+/// metric is one `static let` here, and the writers, reports and gate take it from here.
+public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The unit column of results.csv.
+  public enum Unit: String, Sendable, Codable {
+    case ms, us, s, bytes, count, rows, ratio, bool
+    case perSecond = "1/s"
+    case none = ""
+  }
+
+  /// Which way a change is an improvement (`neither` for context, such as a target or rows).
+  public enum Better: String, Sendable, Codable {
+    case lower, higher, neither
+  }
+
+  /// The column value in results.csv, e.g. `time_ms`.
+  public let name: String
+  public let unit: Unit
+  public let better: Better
+
+  public init(_ name: String, _ unit: Unit, better: Better = .lower) {
+    self.name = name
+    self.unit = unit
+    self.better = better
+  }
+
+  public var description: String { name }
+
+  // MARK: a run's case (fetchbench run)
+  public static let time = Metric("time_ms", .ms)
+  public static let cpu = Metric("cpu_ms", .ms)
+  public static let heapLive = Metric("heap_live_bytes", .bytes)
+  public static let heapPeak = Metric("heap_peak_bytes", .bytes)
+  public static let peakRSS = Metric("peak_rss_bytes", .bytes)
+  public static let allocations = Metric("allocations", .count)
+  public static let queries = Metric("queries", .count)
+  public static let rowsMaterialized = Metric("rows_materialized", .count)
+  public static let roundTrips = Metric("round_trips", .count)
+  public static let bytesReceived = Metric("bytes_received", .bytes)
+  /// The 20 rows' mapping to typed models alone (after faulting).
+  public static let mapping = Metric("map_us", .us)
+  /// PostgreSQL's COPY load of a dataset, once per run.
+  public static let load = Metric("load_s", .s)
+  /// A case that failed: its row carries the error.
+  public static let failed = Metric("failed", .none, better: .neither)
+
+  // MARK: floors (the same SQL with nothing on top)
+  public static let floorIDs = Metric("floor_ids_ms", .ms)
+  public static let floorIDsArray = Metric("floor_ids_array_ms", .ms)
+  public static let floorFull = Metric("floor_full_ms", .ms)
+  public static let floorScroll = Metric("floor_scroll_ms", .ms)
+  public static let floorServerIDs = Metric("floor_server_ids_ms", .ms)
+  public static let floorServerFull = Metric("floor_server_full_ms", .ms)
+  public static let floorServerBatch = Metric("floor_server_batch_ms", .ms)
+  public static let roundTrip = Metric("round_trip_us", .us)
+  public static let batchFaultFixed = Metric("batch_fault_fixed_us", .us)
+  public static let rowCost = Metric("row_cost_us", .us)
+  public static let roundTripBatchSize = Metric("round_trip_batch_size", .rows, better: .neither)
+  /// PostgreSQL's batch-size sweep: time per row of a scroll-through at batch size `b`.
+  public static func sweepPerRow(batchSize b: Int) -> Metric { Metric("sweep_b\(b)_us_per_row", .us) }
+
+  // MARK: the diff benchmark (fetchbench diff)
+  public static let incremental = Metric("incremental_ms", .ms)
+  public static let diff = Metric("diff_ms", .ms)
+  public static let refetchDiff = Metric("refetch_diff_ms", .ms)
+  public static let stdlibDiff = Metric("stdlib_diff_ms", .ms)
+  public static let stdlibDiffSkipped = Metric("stdlib_diff_skipped_over_s", .s, better: .neither)
+  public static let objectsChanged = Metric("objects_changed", .count, better: .neither)
+  public static let deletes = Metric("deletes", .count)
+  public static let inserts = Metric("inserts", .count)
+  public static let moves = Metric("moves", .count)
+  public static let movesMinimal = Metric("moves_minimal", .count)
+  public static let reloads = Metric("reloads", .count)
+  public static let sectionChanges = Metric("section_changes", .count)
+  public static let changeSetSize = Metric("change_set_size", .count)
+  public static let diffChangeSetSize = Metric("diff_change_set_size", .count)
+  public static let rowsAfter = Metric("rows_after", .count, better: .neither)
+
+  // MARK: the load test (fetchbench load, summary.csv)
+  public static let seconds = Metric("seconds", .s, better: .neither)
+  public static let commits = Metric("commits", .count, better: .higher)
+  public static let commitsPerSecond = Metric("commits_per_s", .perSecond, better: .higher)
+  public static let attemptsPerSecond = Metric("attempts_per_s", .perSecond, better: .higher)
+  public static let targetCommitsPerSecond = Metric("target_commits_per_s", .perSecond, better: .neither)
+  public static let failedCommits = Metric("failed_commits", .count, better: .neither)
+  public static let changeSets = Metric("change_sets", .count, better: .neither)
+  public static let coalescedTransactions = Metric("coalesced_transactions", .count, better: .neither)
+  public static let faults = Metric("faults", .count, better: .higher)
+  public static let faultsPerSecond = Metric("faults_per_s", .perSecond, better: .higher)
+  public static let reconnects = Metric("reconnects", .count)
+  public static let staleReads = Metric("stale_reads", .count)
+  public static let invalidChangeSets = Metric("invalid_change_sets", .count)
+  public static let missedTransactions = Metric("missed_transactions", .count)
+  public static let repeatedTransactions = Metric("repeated_transactions", .count)
+  public static let mirrorsMatch = Metric("mirrors_match", .bool, better: .higher)
+  public static let rolledBackRowsVisible = Metric("rolled_back_rows_visible", .count)
+  public static let heapGrowth = Metric("heap_growth_bytes", .bytes)
+
+  /// A latency percentile of the load test: `delivery_p99_ms`.
+  public static func latency(_ what: String, _ quantile: String) -> Metric { Metric("\(what)_\(quantile)_ms", .ms) }
+}
+
+/// One figure of a case: a metric and its repeated measurements.
+public struct Measurement: Sendable, Codable, Equatable {
+  public var metric: Metric
+  public var summary: Summary
+
+  public init(_ metric: Metric, _ summary: Summary) {
+    self.metric = metric
+    self.summary = summary
+  }
+
+  /// A figure measured once.
+  public init(_ metric: Metric, _ value: Double) { self.init(metric, Summary([value])) }
+}
