@@ -57,6 +57,14 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // Datasets into stores: opening a dataset file in a store kind, loading it into PostgreSQL.
+    .target(
+      name: "DatasetStores",
+      dependencies: [
+        "FetchedResults", "Datasets", "SQLiteStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ]
+    ),
     // jemalloc becomes the allocator of every process that links it: the harness reads its
     // statistics (live heap, peak, allocation counts).
     .systemLibrary(
@@ -64,7 +72,7 @@ let package = Package(
     .target(
       name: "FetchBenchKit",
       dependencies: [
-        "FetchedResults", "Datasets", "SQLiteStore", "PostgresStore", "ChildProcesses", "CJemalloc",
+        "FetchedResults", "Datasets", "DatasetStores", "SQLiteStore", "PostgresStore", "ChildProcesses", "CJemalloc",
         .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
@@ -72,7 +80,7 @@ let package = Package(
     .executableTarget(
       name: "fetchbench",
       dependencies: [
-        "FetchBenchKit", "Datasets", "FetchedResults", "SQLiteStore",
+        "FetchBenchKit", "Datasets", "DatasetStores", "FetchedResults", "SQLiteStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -95,11 +103,12 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["Datasets", "ChildProcesses"], path: "Tests/TestSupport"),
     .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport", "fetchbench"]),
     .testTarget(
-      name: "FetchBenchKitTests", dependencies: ["FetchBenchKit", "ChildProcesses", "TestSupport", "fetchbench"], exclude: ["Fixtures"]),
+      name: "FetchBenchKitTests", dependencies: ["FetchBenchKit", "DatasetStores", "ChildProcesses", "TestSupport", "fetchbench"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "FetchedResultsTests",
       dependencies: [
-        "FetchedResults", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore", "FetchBenchKit", "TestSupport", "fetchbench",
+        "FetchedResults", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore", "DatasetStores", "TestSupport", "fetchbench",
       ]
     ),
   ],

@@ -44,7 +44,7 @@ let benchmarks: @Sendable () -> Void = {
   do {
     path = try banksSQLite()
     sqlite = try SQLiteStore(path: path, model: DatasetModels.banks, readOnly: true)
-    memory = try MemoryStore.load(fromSQLite: path, model: DatasetModels.banks)
+    memory = try MemoryStore.load(from: SQLiteStore(path: path, model: DatasetModels.banks, mode: .immutable))
     request = try DatasetModels.defaultRequest(for: .banks).resolve(in: DatasetModels.banks)
   } catch {
     fatalError("cannot prepare the banks dataset in \(datasetsDirectory): \(error)")

@@ -56,8 +56,9 @@ public final class PostgresAdmin {
   /// a sink; each call appends rows in COPY text form (tab-separated, `\N` for NULL, one
   /// per line) to the buffer it is given, which is sent once it holds a megabyte.
   /// With `schema`, the table is looked up in that schema first.
-  public func copy(
-    table: String, columns: [String], schema: String? = nil, rows: (_ emit: ((inout [UInt8]) -> Void) -> Void) throws -> Void
+  public static func copy(
+    _ url: PostgresURL, table: String, columns: [String], schema: String? = nil,
+    rows: (_ emit: ((inout [UInt8]) -> Void) -> Void) throws -> Void
   ) throws {
     let psql = try Psql.command(
       url,

@@ -27,9 +27,9 @@ struct Check: ParsableCommand {
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
 
-  func run() throws {
-    Interrupts.install()
-    try postgres.apply()
+  func validate() throws { _ = try options() }
+
+  func options() throws -> GateOptions {
     var options = GateOptions()
     options.baselinePath = baseline
     options.update = update
@@ -41,88 +41,19 @@ struct Check: ParsableCommand {
     options.rows = rows
     guard repetitions >= 3 else { throw ValidationError("--repetitions must be at least 3 (the spread needs quartiles)") }
     options.repetitions = repetitions
-    options.stores = try store.split(separator: ",").map {
-      guard let s = StoreKind(rawValue: String($0)) else {
-        throw ValidationError("unknown store '\($0)'; expected memory, sqlite or postgres")
-      }
-      return s
-    }
-    options.datasetsDirectory = datasets
-    let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
-
-    // Read the baseline first: a broken one should fail before minutes of measuring.
-    var recorded: GateBaseline?
-    if !update {
-      do {
-        recorded = try GateRun.loadBaseline(baseline)
-      } catch {
-        print("cannot judge: \(error)")
-        throw ExitCode(3)
-      }
-    }
+    options.stores = try OptionValue.kinds(store, "store")
     guard updateRuns >= 1 else { throw ValidationError("--update-runs must be at least 1") }
-    let machine = MachineKind.current()
-    if let recorded {
-      // Judged before minutes of measuring: another row count, machine kind or dataset (the
-      // checksums read from the files, so an edited dataset is another dataset).
-      if recorded.rows != rows {
-        print("cannot judge: the baseline was recorded with --rows \(recorded.rows), this run used \(rows)")
-        throw ExitCode(3)
-      }
-      let early = GateComparator.compare(
-        baseline: recorded, now: [], machine: machine, datasets: try GateRun.datasetChecksums(options), allowOtherMachine: allowOtherMachine
-      )
-      if let why = early.cannotJudge {
-        print("cannot judge: \(why)")
-        throw ExitCode(3)
-      }
-    }
-    if update {
-      var runs: [[GateFigure]] = []
-      var checksums: [String: String] = [:]
-      for r in 1...updateRuns {
-        log("baseline run \(r) of \(updateRuns)")
-        let m = try GateRun.measure(options, log: log)
-        runs.append(m.figures)
-        checksums = m.datasets
-      }
-      let b = GateBaseline(machine: machine, datasets: checksums, batchSize: batchSize, rows: rows, figures: try GateFigure.combine(runs))
-      try GateRun.writeBaseline(b, to: baseline)
-      print("wrote \(baseline): \(b.figures.count) figures from \(updateRuns) run(s) on \(machine)")
-      return
-    }
-    let measured = try GateRun.measure(options, log: log)
-    // Figures of stores left out with --store are not judged (they are not regressions).
-    var judged = recorded
-    let measuredStores = Set(options.stores.map(\.rawValue))
-    judged?.figures.removeAll { f in f.name.split(separator: "/").dropFirst().first.map { !measuredStores.contains(String($0)) } ?? false }
-    var report = GateComparator.compare(
-      baseline: judged, now: measured.figures, machine: machine, datasets: measured.datasets, allowOtherMachine: allowOtherMachine)
-    if let recorded, let judged, judged.figures.count < recorded.figures.count {
-      report.notes.append(
-        "\(recorded.figures.count - judged.figures.count) baseline figures of stores not measured (--store) were not judged")
-    }
-    if let why = report.cannotJudge {
-      print("cannot judge: \(why)")
-      throw ExitCode(3)
-    }
-    report.notes += measured.busyCases.map { "busy machine during \($0)" }
-    try GateRun.confirmRatioRegressions(&report, measured, options, log: log)
-    print(
-      "# fetchbench check: \(rows.grouped) rows, batch size \(batchSize) (baseline: \(recorded!.batchSize)), \(repetitions) interleaved repetitions\n"
-    )
-    for n in report.notes { print("note: \(n)\n") }
-    print(report.markdown())
-    let code = report.exitCode(failOnImprovement: failOnImprovement)
-    switch code {
-    case 0: print("\nall \(report.lines.count) figures within tolerance (\(report.improvements.count) improved)")
-    case 2: print("\n\(report.regressions.count) regression(s): " + report.regressions.map { "`\($0.name)`" }.joined(separator: ", "))
-    case 4:
-      print(
-        "\n\(report.improvements.count) figure(s) improved beyond tolerance; update the baseline with --update: "
-          + report.improvements.map { "`\($0.name)`" }.joined(separator: ", "))
-    default: break
-    }
+    options.updateRuns = updateRuns
+    options.allowOtherMachine = allowOtherMachine
+    options.failOnImprovement = failOnImprovement
+    options.datasetsDirectory = datasets
+    return options
+  }
+
+  func run() throws {
+    Interrupts.install()
+    try postgres.apply()
+    let code = try GateCheck.run(try options(), log: Command.log) { print($0) }
     if code != 0 { throw ExitCode(code) }
   }
 }

@@ -22,28 +22,16 @@ struct Diff: ParsableCommand {
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
 
-  func run() throws {
-    Interrupts.install()
-    try postgres.apply()
+  func validate() throws { _ = try options() }
+
+  /// What to measure, from the options; every check that needs no measuring is here.
+  func options() throws -> RunOptions {
     var options = RunOptions.diff()
-    func list(_ s: String) -> [String] { s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-    func ints(_ s: String, _ name: String) throws -> [Int] {
-      try list(s).map {
-        guard let n = Int($0.replacingOccurrences(of: "_", with: "")), n > 0 else {
-          throw ValidationError("--\(name): '\($0)' is not a positive number")
-        }
-        return n
-      }
-    }
-    options.stores = try list(store).map {
-      guard let s = StoreKind(rawValue: $0) else { throw ValidationError("unknown store '\($0)'; expected memory, sqlite or postgres") }
-      return s
-    }
-    options.rows = try ints(rows, "rows")
-    for n in options.rows where n > DatasetKind.maxRows { throw ValidationError(DatasetError.invalidRows(n).description) }
-    options.diffKs = try ints(k, "k")
+    options.stores = try OptionValue.kinds(store, "store")
+    options.rows = try OptionValue.rowCounts(rows)
+    options.diffKs = try OptionValue.positiveInts(k, "k")
     options.diffEdit = !noEdit
-    options.diffSections = try list(sections).map {
+    options.diffSections = try OptionValue.items(sections, "sections").map {
       switch $0 {
       case "none": return false
       case "state": return true
@@ -66,8 +54,6 @@ struct Diff: ParsableCommand {
         throw ValidationError("--k \(kk) changes more than half of \(n) rows; pick k ≤ \(n / 2)")
       }
     }
-    // Checked before minutes of measuring; a folder with the user's files is never replaced.
-    options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
     options.resultsDirectory = "results/diff"
     options.datasetsDirectory = datasets
     if let emitChanges {
@@ -78,15 +64,16 @@ struct Diff: ParsableCommand {
       }
       options.emitChanges = URL(fileURLWithPath: emitChanges).standardizedFileURL.path
     }
-    setenv("FETCHBENCH_STDLIB_BUDGET_S", String(stdlibBudget), 1)
+    return options
+  }
 
-    let outcome: RunOutcome
-    outcome = try Runner.run(options) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
-    print("wrote \(outcome.directory)/report.md, results.csv, results.json, charts/")
-    if let emitChanges, outcome.failures.isEmpty { print("wrote \(emitChanges)") }
-    if !outcome.failures.isEmpty {
-      FileHandle.standardError.write(Data("\(outcome.failures.count) case(s) failed; see the report's last section\n".utf8))
-      throw ExitCode(1)
-    }
+  func run() throws {
+    Interrupts.install()
+    try postgres.apply()
+    var options = try options()
+    // Checked before minutes of measuring; a folder with the user's files is never replaced.
+    options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
+    setenv("FETCHBENCH_STDLIB_BUDGET_S", String(stdlibBudget), 1)
+    try Command.finish(try Runner.run(options, log: Command.log), extra: emitChanges.map { "wrote \($0)" })
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DatasetStores
 import Datasets
 import FetchBenchKit
 import FetchedResults
@@ -39,16 +40,17 @@ struct Fetch: ParsableCommand {
   @OptionGroup var postgres: PostgresOptions
   @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []
 
-  func run() throws {
-    try postgres.apply()
-    guard let kind = DatasetKind(rawValue: dataset) else {
-      throw ValidationError(DatasetError.unknownDataset(dataset).description)
-    }
-    guard let storeKind = StoreKind(rawValue: store) else {
-      throw ValidationError("unknown store '\(store)'; expected one of: \(StoreKind.allCases.map(\.rawValue).joined(separator: ", "))")
-    }
+  func validate() throws {
+    let _: DatasetKind = try OptionValue.kind(dataset, "dataset")
+    let _: StoreKind = try OptionValue.kind(store, "store")
     guard !(ids && sections) else { throw ValidationError("--ids and --sections exclude each other") }
     guard show >= 0 else { throw ValidationError("--show must be 0 or more, got \(show)") }
+  }
+
+  func run() throws {
+    try postgres.apply()
+    let kind: DatasetKind = try OptionValue.kind(dataset, "dataset")
+    let storeKind: StoreKind = try OptionValue.kind(store, "store")
     let request = try makeRequest(kind)
     let location = DatasetLocation(kind: kind, rows: rows, seed: seed, directory: datasets, indexes: index)
     try execute(request, location: location, storeKind: storeKind)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation

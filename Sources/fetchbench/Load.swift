@@ -1,4 +1,5 @@
 import ArgumentParser
+import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
@@ -101,11 +102,7 @@ struct Load: ParsableCommand {
     c.heapBoundBytes = heapBoundMib << 20
     c.seed = seed
     c.datasetsDirectory = datasets
-    let stores = try store.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map {
-      guard let s = StoreKind(rawValue: $0) else { throw ValidationError("unknown store '\($0)'; expected memory, sqlite or postgres") }
-      return s
-    }
-    guard !stores.isEmpty else { throw ValidationError("--store names no store") }
+    let stores: [StoreKind] = try OptionValue.kinds(store, "store")
     let step = try Self.seconds(stepDuration, "step-duration")
     let runLength = findMaxRate ? step : c.duration
     if let at = dropConnectionAt {
@@ -117,6 +114,8 @@ struct Load: ParsableCommand {
     return (c, stores, step)
   }
 
+  func validate() throws { _ = try config() }
+
   func run() throws {
     Interrupts.install()
     try postgres.apply()
@@ -124,9 +123,7 @@ struct Load: ParsableCommand {
     // Checked before minutes of load; a folder with the user's files is never replaced.
     let out = try self.out.map { try AtomicFile.checkFolderTarget($0, names: LoadRunner.outputNames) }
     let outcome: LoadOutcome
-    outcome = try LoadRunner.run(c, stores: stores, findMaxRate: findMaxRate, stepDuration: step, out: out) { line in
-      FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
+    outcome = try LoadRunner.run(c, stores: stores, findMaxRate: findMaxRate, stepDuration: step, out: out, log: Command.log)
     print("wrote \(outcome.directory)/report.md, summary.csv, timeline.csv, results.json, charts/")
     if !outcome.failures.isEmpty {
       for f in outcome.failures { FileHandle.standardError.write(Data("FAILED: \(f)\n".utf8)) }

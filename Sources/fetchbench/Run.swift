@@ -1,4 +1,5 @@
 import ArgumentParser
+import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
@@ -20,53 +21,20 @@ struct Run: ParsableCommand {
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
 
-  func run() throws {
-    Interrupts.install()
-    try postgres.apply()
+  func validate() throws { _ = try options() }
+
+  /// What to measure, from the options; every check that needs no measuring is here.
+  func options() throws -> RunOptions {
     var options = RunOptions()
-    // An option that names nothing is an error, not a run of nothing.
-    func list(_ s: String, _ name: String) throws -> [String] {
-      let items = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-      guard !items.isEmpty else { throw ValidationError("--\(name) names nothing; give at least one value") }
-      return items
-    }
-    func ints(_ s: String, _ name: String) throws -> [Int] {
-      try list(s, name).map {
-        guard let n = Int($0), n > 0 else { throw ValidationError("--\(name): '\($0)' is not a positive number") }
-        return n
-      }
-    }
-    options.datasets =
-      (dataset ?? "all") == "all"
-      ? DatasetKind.allCases
-      : try list(dataset ?? "", "dataset").map {
-        guard let k = DatasetKind(rawValue: $0) else { throw ValidationError(DatasetError.unknownDataset($0).description) }
-        return k
-      }
-    options.stores = try list(store, "store").map {
-      guard let s = StoreKind(rawValue: $0) else { throw ValidationError("unknown store '\($0)'; expected memory, sqlite or postgres") }
-      return s
-    }
-    options.modes = try list(mode, "mode").map {
-      guard let m = FetchMode(rawValue: $0) else { throw ValidationError("unknown mode '\($0)'; expected full or batched") }
-      return m
-    }
-    options.batchSizes = try ints(batchSize, "batch-size")
-    options.rows = try ints(rows, "rows")
-    for n in options.rows where n > DatasetKind.maxRows { throw ValidationError(DatasetError.invalidRows(n).description) }
-    if let scenario {
-      options.scenarios = try list(scenario, "scenario").map {
-        guard let s = Scenario(rawValue: $0) else {
-          throw ValidationError("unknown scenario '\($0)'; expected \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return s
-      }
-    }
+    if let dataset { options.datasets = try OptionValue.datasets(dataset) }
+    options.stores = try OptionValue.kinds(store, "store")
+    options.modes = try OptionValue.kinds(mode, "mode")
+    options.batchSizes = try OptionValue.positiveInts(batchSize, "batch-size")
+    options.rows = try OptionValue.rowCounts(rows)
+    if let scenario { options.scenarios = try OptionValue.kinds(scenario, "scenario") }
     guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
     options.repetitions = repetitions
     options.withIndex = !noIndex
-    // Checked before minutes of measuring; a folder with the user's files is never replaced.
-    options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
     options.datasetsDirectory = datasets
     if quick {
       // --quick narrows only what was not asked for.
@@ -75,12 +43,28 @@ struct Run: ParsableCommand {
       if dataset != nil { options.datasets = datasets }
       if scenario != nil { options.scenarios = scenarios }
     }
+    return options
+  }
 
-    let outcome: RunOutcome
-    outcome = try Runner.run(options) { line in
-      FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
+  func run() throws {
+    Interrupts.install()
+    try postgres.apply()
+    var options = try options()
+    // Checked before minutes of measuring; a folder with the user's files is never replaced.
+    options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
+    try Command.finish(try Runner.run(options, log: Command.log))
+  }
+}
+
+/// What every measuring command does around the harness.
+enum Command {
+  /// Progress lines go to standard error, results to standard output.
+  static let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+
+  /// Says what a run wrote, and exits 1 when a case failed.
+  static func finish(_ outcome: RunOutcome, extra: String? = nil) throws {
     print("wrote \(outcome.directory)/report.md, results.csv, results.json, charts/")
+    if let extra, outcome.failures.isEmpty { print(extra) }
     if !outcome.failures.isEmpty {
       FileHandle.standardError.write(Data("\(outcome.failures.count) case(s) failed; see the report's last section\n".utf8))
       throw ExitCode(1)

@@ -1,5 +1,4 @@
 import Datasets
-import FetchBenchKit
 import FetchedResults
 import Foundation
 import PostgresStore

@@ -1,5 +1,5 @@
+import DatasetStores
 import Datasets
-import FetchBenchKit
 import FetchedResults
 import Foundation
 import PostgresStore
@@ -134,7 +134,7 @@ func postgresCopy() throws -> PostgresURL {
 /// A fresh store over a private copy of the fixture, so that writes stay in the test.
 func writableStore(_ type: String) throws -> any Store {
   let model = DatasetModels.banks
-  if type == "memory" { return try MemoryStore.load(fromSQLite: TrackingFixture.shared.path, model: model) }
+  if type == "memory" { return try MemoryStore.load(from: SQLiteStore(path: TrackingFixture.shared.path, model: model, mode: .immutable)) }
   if type == "postgres" { return try PostgresStore(url: try postgresCopy(), model: model) }
   let copy = TestSupport.temporaryFolder("write") + "/db.sqlite"
   try FileManager.default.copyItem(atPath: TrackingFixture.shared.path, toPath: copy)

@@ -1,5 +1,5 @@
+import DatasetStores
 import Datasets
-import FetchBenchKit
 import FetchedResults
 import Foundation
 import PostgresStore
@@ -26,7 +26,7 @@ final class EngineFixture: Sendable {
   func store(_ kind: DatasetKind, _ type: String) throws -> any Store {
     let model = DatasetModels.model(for: kind)
     switch type {
-    case "memory": return try MemoryStore.load(fromSQLite: path(kind), model: model)
+    case "memory": return try MemoryStore.load(from: SQLiteStore(path: path(kind), model: model, mode: .immutable))
     case "postgres":
       guard let url = postgres.url else { throw PostgresStoreError.badURL("", postgres.problem ?? "no server") }
       return try PostgresStore(url: url, model: model)

@@ -1,5 +1,5 @@
+import DatasetStores
 import Datasets
-import FetchBenchKit
 import FetchedResults
 import Foundation
 import GRDB

@@ -1,3 +1,5 @@
+import DatasetStores
+import Datasets
 import Foundation
 
 /// One gated figure. Every figure is "lower is better": counts, bytes, and time ratios.
@@ -11,8 +13,25 @@ public struct GateFigure: Sendable, Codable, Equatable {
     case ratio
   }
 
-  /// `dataset/store/scenario/what`, unique in a baseline.
+  /// `dataset/store/scenario/what`, unique in a baseline (the baseline file's key; `id`
+  /// reads its parts).
   public var name: String
+
+  /// What a figure's name says: which dataset and store, and what was measured.
+  public struct ID: Sendable, Hashable, CustomStringConvertible {
+    public var dataset: DatasetKind
+    public var store: StoreKind
+    /// The rest of the name: `perform_fetch/batched/queries`, `diff_k100/moves`.
+    public var what: String
+    public var description: String { "\(dataset.rawValue)/\(store.rawValue)/\(what)" }
+  }
+
+  /// The parts of `name`; nil for a name the gate did not write.
+  public var id: ID? {
+    let parts = name.split(separator: "/", maxSplits: 2).map(String.init)
+    guard parts.count == 3, let dataset = DatasetKind(rawValue: parts[0]), let store = StoreKind(rawValue: parts[1]) else { return nil }
+    return ID(dataset: dataset, store: store, what: parts[2])
+  }
   public var kind: Kind
   public var value: Double
   public var unit: String

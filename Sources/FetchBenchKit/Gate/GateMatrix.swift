@@ -1,3 +1,4 @@
+import DatasetStores
 import Datasets
 import FetchedResults
 import Foundation
@@ -15,7 +16,9 @@ public enum GateMatrix {
   /// The child side of one gate case.
   static func measure(_ spec: CaseSpec, _ work: CaseWork.GateWork) throws -> CaseResult {
     var figures = work == .diff ? try diffFigures(spec) : try fetchFigures(spec, spec.store)
-    for i in figures.indices { figures[i].name = "\(spec.dataset.rawValue)/\(spec.store.rawValue)/" + figures[i].name }
+    for i in figures.indices {
+      figures[i].name = GateFigure.ID(dataset: spec.dataset, store: spec.store, what: figures[i].name).description
+    }
     var result = CaseResult(spec: spec, measurements: [], error: nil)
     result.figures = figures
     return result

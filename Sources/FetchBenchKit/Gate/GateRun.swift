@@ -1,3 +1,4 @@
+import DatasetStores
 import Datasets
 import Foundation
 
@@ -13,6 +14,8 @@ public struct GateOptions: Sendable {
   public var datasetsDirectory = "datasets"
   public var allowOtherMachine = false
   public var failOnImprovement = false
+  /// Runs of the matrix `update` combines.
+  public var updateRuns = 3
   public init() {}
 
   /// The matrix: banks and wells on each store (fetch scenarios), and change tracking on banks.

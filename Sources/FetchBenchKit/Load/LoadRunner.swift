@@ -1,4 +1,5 @@
 import ChildProcesses
+import DatasetStores
 import Datasets
 import Foundation
 import PostgresStore

@@ -1,4 +1,5 @@
 import ChildProcesses
+import DatasetStores
 import Foundation
 
 /// One row of results.csv: one figure of one case, in long (tidy) form.

@@ -1,3 +1,4 @@
+import DatasetStores
 import Datasets
 import FetchedResults
 import Foundation

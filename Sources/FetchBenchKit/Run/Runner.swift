@@ -1,4 +1,5 @@
 import ChildProcesses
+import DatasetStores
 import Datasets
 import FetchedResults
 import Foundation

@@ -4,11 +4,6 @@ import Foundation
 import PostgresStore
 import SQLiteStore
 
-/// The storage engines the harness knows.
-public enum StoreKind: String, Sendable, Codable, CaseIterable {
-  case memory, sqlite, postgres
-}
-
 /// Which dataset file a command works on.
 public struct DatasetLocation: Sendable {
   public var kind: DatasetKind
@@ -52,22 +47,8 @@ public struct DatasetLocation: Sendable {
         sqlitePath,
         hint: "fetchbench generate --dataset \(kind.rawValue) --rows \(rows) --seed \(seed) --out \(directory) --format sqlite\(index)")
     }
-    return store == .sqlite ? try SQLiteStore(path: sqlitePath, model: model) : try MemoryStore.load(fromSQLite: sqlitePath, model: model)
-  }
-}
-
-/// Errors of the harness, each naming the problem and, where there is one, the fix.
-public enum HarnessError: Error, CustomStringConvertible {
-  case missingDataset(String, hint: String)
-  case invalidArgument(String)
-  /// A table of the user's own where FetchBench would load a dataset.
-  case foreignTable(String)
-
-  public var description: String {
-    switch self {
-    case .missingDataset(let p, let hint): "\(p): no such dataset; make it with: \(hint)"
-    case .invalidArgument(let m): m
-    case .foreignTable(let m): m
-    }
+    return store == .sqlite
+      ? try SQLiteStore(path: sqlitePath, model: model)
+      : try MemoryStore.load(from: SQLiteStore(path: sqlitePath, model: model, mode: .immutable))
   }
 }

@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import PostgresStore
+import Synchronization
 
 /// Where the PostgreSQL store lives: `--postgres-url`, else `FETCHBENCH_POSTGRES_URL`, else the
 /// private server of `scripts/postgres`.
@@ -41,7 +42,7 @@ public enum PostgresLoader {
           "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) --out \(location.directory) --format sqlite --store postgres"
       )
     }
-    let t0 = Clock.wallNanos
+    let t0 = DispatchTime.now().uptimeNanoseconds
     let tables = location.kind.tables
     // Loaded into a staging schema, then moved into place in one transaction: an interrupted
     // or failed load leaves the previous tables as they were. The advisory lock (released
@@ -67,22 +68,17 @@ public enum PostgresLoader {
     // insertions, and foreign keys checked in one join instead of a trigger per row.
     for table in tables { try admin.execute(table.postgresCreateSQL) }
     // The tables are copied in parallel, each by its own reader and psql.
-    let failures = LockedBox<[any Error]>([])
-    let shared = UncheckedSendableBox(admin)  // only its URL is used by copy
+    let failures = Mutex<[any Error]>([])
     let path = location.sqlitePath
-    let threads = tables.map { table in
-      let thread = Thread {
-        do {
-          try copyTable(table, from: path, to: shared.value, schema: staging)
-        } catch {
-          failures.mutate { $0.append(error) }
-        }
+    let url = admin.url
+    DispatchQueue.concurrentPerform(iterations: tables.count) { i in
+      do {
+        try copyTable(tables[i], from: path, to: url, schema: staging)
+      } catch {
+        failures.withLock { $0.append(error) }
       }
-      thread.start()
-      return thread
     }
-    while threads.contains(where: { !$0.isFinished }) { usleep(1_000) }
-    if let error = failures.get().first { throw error }
+    if let error = failures.withLock({ $0.first }) { throw error }
     for table in tables {
       for statement in table.postgresConstraintSQL { try admin.execute(statement) }
     }
@@ -116,7 +112,7 @@ public enum PostgresLoader {
       // middle of measurements, and index-only scans need the visibility map it sets.
       try admin.execute("VACUUM ANALYZE \(table.name)")
     }
-    return Double(Clock.wallNanos - t0) / 1e9
+    return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
   }
 
   /// The schema a load fills before it moves the tables into place.
@@ -133,7 +129,7 @@ public enum PostgresLoader {
 
 extension PostgresLoader {
   /// Streams one table from the SQLite file into COPY text, bytes appended directly.
-  static func copyTable(_ table: TableSchema, from path: String, to admin: PostgresAdmin, schema: String) throws {
+  static func copyTable(_ table: TableSchema, from path: String, to url: PostgresURL, schema: String) throws {
     var config = Configuration()
     config.readonly = true
     config.busyMode = .timeout(10)
@@ -142,7 +138,7 @@ extension PostgresLoader {
     try source.read { db in
       let statement = try db.makeStatement(sql: "SELECT \(columns.joined(separator: ",")) FROM \(table.name) ORDER BY id")
       let raw = statement.sqliteStatement
-      try admin.copy(table: table.name, columns: columns, schema: schema) { emit in
+      try PostgresAdmin.copy(url, table: table.name, columns: columns, schema: schema) { emit in
         var done = false
         while !done {
           // Rows go out in runs of 256 per call, read through the C API.

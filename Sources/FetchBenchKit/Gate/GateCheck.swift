@@ -1,0 +1,96 @@
+import Datasets
+import Foundation
+
+/// `fetchbench check`: records a baseline, or measures the matrix and judges it against the
+/// baseline. Everything that can refuse to judge (a broken baseline, other rows, another
+/// machine kind, other datasets) is judged before minutes of measuring.
+public enum GateCheck {
+  /// Runs the gate; `print` receives the report's lines. Returns the exit code: 0 within
+  /// tolerance, 2 a regression, 3 cannot judge, 4 an improvement with `failOnImprovement`.
+  public static func run(_ options: GateOptions, log: @escaping @Sendable (String) -> Void, print: (String) -> Void) throws -> Int32 {
+    let machine = MachineKind.current()
+    if options.update {
+      try record(options, machine: machine, log: log, print: print)
+      return 0
+    }
+    // Read the baseline first: a broken one should fail before minutes of measuring.
+    let loaded: GateBaseline?
+    do {
+      loaded = try GateRun.loadBaseline(options.baselinePath)
+    } catch {
+      print("cannot judge: \(error)")
+      return 3
+    }
+    guard let recorded = loaded else {
+      print(
+        "cannot judge: \(GateComparator.compare(baseline: nil, now: [], machine: machine, datasets: [:], allowOtherMachine: true).cannotJudge!)"
+      )
+      return 3
+    }
+    // Another row count, machine kind or dataset (the checksums read from the files, so an
+    // edited dataset is another dataset).
+    if recorded.rows != options.rows {
+      print("cannot judge: the baseline was recorded with --rows \(recorded.rows), this run used \(options.rows)")
+      return 3
+    }
+    let early = GateComparator.compare(
+      baseline: recorded, now: [], machine: machine, datasets: try GateRun.datasetChecksums(options),
+      allowOtherMachine: options.allowOtherMachine)
+    if let why = early.cannotJudge {
+      print("cannot judge: \(why)")
+      return 3
+    }
+    let measured = try GateRun.measure(options, log: log)
+    // Figures of stores left out with --store are not judged (they are not regressions).
+    var judged = recorded
+    let measuredStores = Set(options.stores)
+    judged.figures.removeAll { f in f.id.map { !measuredStores.contains($0.store) } ?? false }
+    var report = GateComparator.compare(
+      baseline: judged, now: measured.figures, machine: machine, datasets: measured.datasets, allowOtherMachine: options.allowOtherMachine)
+    if judged.figures.count < recorded.figures.count {
+      report.notes.append(
+        "\(recorded.figures.count - judged.figures.count) baseline figures of stores not measured (--store) were not judged")
+    }
+    if let why = report.cannotJudge {
+      print("cannot judge: \(why)")
+      return 3
+    }
+    report.notes += measured.busyCases.map { "busy machine during \($0)" }
+    try GateRun.confirmRatioRegressions(&report, measured, options, log: log)
+    print(
+      "# fetchbench check: \(options.rows.grouped) rows, batch size \(options.batchSize) (baseline: \(recorded.batchSize)), \(options.repetitions) interleaved repetitions\n"
+    )
+    for n in report.notes { print("note: \(n)\n") }
+    print(report.markdown())
+    let code = report.exitCode(failOnImprovement: options.failOnImprovement)
+    switch code {
+    case 0: print("\nall \(report.lines.count) figures within tolerance (\(report.improvements.count) improved)")
+    case 2: print("\n\(report.regressions.count) regression(s): " + report.regressions.map { "`\($0.name)`" }.joined(separator: ", "))
+    case 4:
+      print(
+        "\n\(report.improvements.count) figure(s) improved beyond tolerance; update the baseline with --update: "
+          + report.improvements.map { "`\($0.name)`" }.joined(separator: ", "))
+    default: break
+    }
+    return code
+  }
+
+  /// `--update`: the baseline from `updateRuns` runs of the matrix, so that tolerances reflect
+  /// run-to-run spread.
+  static func record(
+    _ options: GateOptions, machine: MachineKind, log: @escaping @Sendable (String) -> Void, print: (String) -> Void
+  ) throws {
+    var runs: [[GateFigure]] = []
+    var checksums: [String: String] = [:]
+    for r in 1...options.updateRuns {
+      log("baseline run \(r) of \(options.updateRuns)")
+      let m = try GateRun.measure(options, log: log)
+      runs.append(m.figures)
+      checksums = m.datasets
+    }
+    let b = GateBaseline(
+      machine: machine, datasets: checksums, batchSize: options.batchSize, rows: options.rows, figures: try GateFigure.combine(runs))
+    try GateRun.writeBaseline(b, to: options.baselinePath)
+    print("wrote \(options.baselinePath): \(b.figures.count) figures from \(options.updateRuns) run(s) on \(machine)")
+  }
+}
