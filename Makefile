@@ -58,9 +58,11 @@ bench-micro-update: bootstrap
 # run 5x faster. No @testable imports, so the library modules build exactly as for `make build`.
 # The tests run against PostgreSQL too: the private server of scripts/postgres (started
 # here, installed from Debian's packages when missing), or FETCHBENCH_POSTGRES_URL's.
+# FETCHBENCH_INTERNAL_CHECKS=1 compiles the engine's invariant checks into every mutation
+# (Package.swift); the next plain build (make check) compiles them out again.
 test: bootstrap
 	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
-	FETCHBENCH_REQUIRE_POSTGRES=1 swift test -c release --disable-testable-imports
+	FETCHBENCH_INTERNAL_CHECKS=1 FETCHBENCH_REQUIRE_POSTGRES=1 swift test -c release --disable-testable-imports
 
 postgres-stop:
 	scripts/postgres stop

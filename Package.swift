@@ -1,6 +1,11 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// `make test` builds the engine with its invariant checks compiled in (InternalChecks.swift);
+// every other build leaves them out.
+let internalChecks: [SwiftSetting] =
+  Context.environment["FETCHBENCH_INTERNAL_CHECKS"] == "1" ? [.define("FETCHBENCH_INTERNAL_CHECKS")] : []
+
 // Versions are pinned `exact:` to the copies in this machine kind's package mirror.
 let package = Package(
   name: "FetchBench",
@@ -26,8 +31,9 @@ let package = Package(
     .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: [
-    // The engine: no store backend, no harness.
-    .target(name: "FetchedResults"),
+    // The engine: no store backend, no harness. With FETCHBENCH_INTERNAL_CHECKS=1 in the
+    // environment (`make test`), its structures check their invariants after every mutation.
+    .target(name: "FetchedResults", swiftSettings: internalChecks),
     // Child processes with both pipes drained, a timeout and a crash summary: for the harness,
     // the PostgreSQL loader's psql, and the tests.
     .target(name: "ChildProcesses"),

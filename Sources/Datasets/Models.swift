@@ -47,6 +47,15 @@ public enum DatasetModels {
 
   /// The tutorials' request: banks by `details.closeDate` descending (details prefetched, as
   /// a cell shows them), wells by `spudDate` descending.
+  /// The default request sectioned by state: sorted by state first, as sections require,
+  /// then as the default request.
+  public static func sectionedRequest(for kind: DatasetKind, batchSize: Int = 20) -> FetchRequest {
+    var r = defaultRequest(for: kind, batchSize: batchSize)
+    r.sortDescriptors.insert(SortDescriptor("state"), at: 0)
+    r.sectionNameKeyPath = "state"
+    return r
+  }
+
   public static func defaultRequest(for kind: DatasetKind, batchSize: Int = 20) -> FetchRequest {
     switch kind {
     case .banks:

@@ -137,3 +137,9 @@ func counters(queries: Int, rows: Int) -> StoreCounters {
   c.rowsMaterialized = rows
   return c
 }
+
+/// `make test` compiles the engine's invariant checks into every mutation; a test run
+/// without them would pass without checking.
+@Test func theEnginesInvariantChecksAreCompiledIntoTheTests() {
+  #expect(InternalChecks.enabled, "run the tests with `make test` (FETCHBENCH_INTERNAL_CHECKS=1 in the environment)")
+}

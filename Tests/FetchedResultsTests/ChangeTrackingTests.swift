@@ -14,87 +14,6 @@ final class Recorder: FetchedResultsControllerDelegate {
   func controller(_ controller: FetchedResultsController, didChange changes: ChangeSet) { self.changes.append(changes) }
 }
 
-/// Seeded random write transactions on the banks dataset: inserts, deletes, updates that
-/// re-sort, that only change content, that move rows between sections (new sections appear,
-/// small ones vanish), the seeds' title + sort key change, and no-op updates.
-struct BankWriter {
-  var rng: SeededRandom
-  var live: [Int64: Int64]  // info id → details id
-  var nextID: Int64 = 10_000_000
-  static let dates: [Double] = [631_152_000, 946_684_800, 1_230_768_000, 1_262_304_000, 1_300_000_000]
-  static let states = ["TX", "CA", "GA", "ZZ", "YY", "AA"]
-
-  init(store: any Store, seed: UInt64) throws {
-    rng = SeededRandom(seed: seed)
-    let request = try FetchRequest(entityName: "FailedBankDetails").resolve(in: store.model)
-    let objects = try store.fetchObjects(request)
-    let i = request.rowLayout.index(of: "infoID")!
-    live = Dictionary(uniqueKeysWithValues: objects.map { ($0.values[i].integerValue!, $0.id) })
-  }
-
-  mutating func pick() -> (Int64, Int64) {
-    // Sorted keys so that the pick depends on the seed only, not on hashing.
-    let keys = live.keys.sorted()
-    let info = keys[Int(rng.below(UInt64(keys.count)))]
-    return (info, live[info]!)
-  }
-
-  mutating func date() -> Value {
-    rng.below(3) == 0 ? .date(Self.dates[Int(rng.below(UInt64(Self.dates.count)))]) : .date(Double(600_000_000 + rng.below(800_000_000)))
-  }
-
-  /// One transaction; `big` gives 40 operations.
-  mutating func transaction(big: Bool) -> (ops: [WriteOperation], renamed: Set<Int64>) {
-    var ops: [WriteOperation] = []
-    var renamed = Set<Int64>()
-    var touched = Set<Int64>()
-    for _ in 0..<(big ? 40 : 1 + Int(rng.below(5))) {
-      let kind = rng.below(7)
-      if kind == 0 || live.count < 10 {
-        nextID += 1
-        let state = Self.states[Int(rng.below(UInt64(Self.states.count)))]
-        ops.append(
-          .insert(
-            entity: "FailedBankInfo",
-            values: ["id": .integer(nextID), "name": .string("New \(nextID)"), "city": .string("Town"), "state": .string(state)]))
-        ops.append(
-          .insert(
-            entity: "FailedBankDetails",
-            values: [
-              "id": .integer(nextID), "infoID": .integer(nextID), "closeDate": date(), "updatedDate": .date(1_700_000_000),
-              "zip": .string("00000"), "cert": .integer(nextID), "acquiringInstitution": .string("None"), "fund": .integer(1),
-            ]))
-        live[nextID] = nextID
-        touched.insert(nextID)
-        continue
-      }
-      let (info, details) = pick()
-      guard touched.insert(info).inserted else { continue }
-      switch kind {
-      case 1:
-        ops.append(.delete(entity: "FailedBankDetails", id: details))
-        ops.append(.delete(entity: "FailedBankInfo", id: info))
-        live[info] = nil
-      case 2: ops.append(.update(entity: "FailedBankDetails", id: details, values: ["closeDate": date()]))
-      case 3:
-        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["name": .string("Renamed \(rng.below(1_000_000))")]))
-        renamed.insert(info)
-      case 4:
-        ops.append(
-          .update(entity: "FailedBankInfo", id: info, values: ["state": .string(Self.states[Int(rng.below(UInt64(Self.states.count)))])]))
-      case 5:
-        // The seeds' case: the title and the sort key change in one save.
-        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["name": .string("Moved \(rng.below(1_000_000))")]))
-        ops.append(.update(entity: "FailedBankDetails", id: details, values: ["closeDate": date()]))
-        renamed.insert(info)
-      default:
-        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["city": .string("Town")]))  // often no change
-      }
-    }
-    return (ops, renamed)
-  }
-}
-
 extension Value {
   var integerValue: Int64? { if case .integer(let i) = self { i } else { nil } }
 }
@@ -182,7 +101,7 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
     var movesWithUpdate = 0
     for seed in seeds {
       let store = try writableStore(config.store)
-      var writer = try BankWriter(store: store, seed: seed)
+      var writer = try BankWorkload(store: store, seed: seed)
       var controller = FetchedResultsController(fetchRequest: config.request(), store: store)
       var recorder = Recorder()
       var mirror = ListSnapshot(sections: [])
@@ -196,7 +115,7 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
           mirror = controller.snapshot()
           sequences += 1
         }
-        let (ops, renamed) = writer.transaction(big: step % 8 == 7)
+        let (ops, renamed) = writer.randomTransaction(big: step % 8 == 7)
         let before = mirror
         recorder.changes = []
         try store.commit(ops)
@@ -257,8 +176,8 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
     let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: store)
     try controller.performFetch()
     let info = controller.fetchedIDs[7]
-    let writer = try BankWriter(store: store, seed: 3)
-    let details = try #require(writer.live[info])
+    let writer = try BankWorkload(store: store, seed: 3)
+    let details = try #require(writer.banks[info])
     let read = try FetchRequest(entityName: "FailedBankDetails").resolve(in: store.model)
     let date = read.rowLayout.index(of: "closeDate")!
     let link = read.rowLayout.index(of: "infoID")!
@@ -286,10 +205,10 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
     controller.delegate = recorder
     try controller.performFetch()
     let ids = controller.fetchedIDs
-    let writer = try BankWriter(store: store, seed: 3)
+    let writer = try BankWorkload(store: store, seed: 3)
     let ops: [WriteOperation] = (0..<10).map { k in
       .update(
-        entity: "FailedBankDetails", id: writer.live[ids[k * 50]]!, values: ["closeDate": .date(Double(-2_000_000_000 + 100_000 * k))])
+        entity: "FailedBankDetails", id: writer.banks[ids[k * 50]]!, values: ["closeDate": .date(Double(-2_000_000_000 + 100_000 * k))])
     }
     try store.commit(ops)
     store.resetCounters()
@@ -325,14 +244,14 @@ extension ChangeTracking {
     let stream = controller.changes()
     try controller.performFetch()
     let ids = controller.fetchedIDs
-    let writer = try BankWriter(store: store, seed: 1)
-    try store.commit([.update(entity: "FailedBankDetails", id: writer.live[ids[0]]!, values: ["closeDate": .date(-2_000_000_000)])])
+    let writer = try BankWorkload(store: store, seed: 1)
+    try store.commit([.update(entity: "FailedBankDetails", id: writer.banks[ids[0]]!, values: ["closeDate": .date(-2_000_000_000)])])
     try store.commit([
       .update(entity: "FailedBankInfo", id: ids[1], values: ["city": .string("Same")]),
       .update(
         entity: "FailedBankInfo", id: ids[1], values: ["city": .string(try controller.object(atGlobalIndex: 0)["city"]!.stringValue!)]),
     ])
-    try store.commit([.delete(entity: "FailedBankDetails", id: writer.live[ids[2]]!), .delete(entity: "FailedBankInfo", id: ids[2])])
+    try store.commit([.delete(entity: "FailedBankDetails", id: writer.banks[ids[2]]!), .delete(entity: "FailedBankInfo", id: ids[2])])
     var received: [ChangeSet] = []
     for await c in stream {
       received.append(c)
@@ -476,10 +395,10 @@ extension ChangeTracking {
     controller.delegate = recorder
     try controller.performFetch()
     var mirror = controller.snapshot()
-    var bank = try BankWriter(store: writer, seed: 11)
+    var bank = try BankWorkload(store: writer, seed: 11)
     var sequences: [Int] = []
     for step in 0..<12 {
-      let t = try writer.commit(bank.transaction(big: step == 5).ops)
+      let t = try writer.commit(bank.randomTransaction(big: step == 5).ops)
       sequences.append(t.sequence)
     }
     #expect(recorder.changes.isEmpty, "nothing arrives before the reader polls")
@@ -500,8 +419,8 @@ extension ChangeTracking {
 
   @Test func aFailedTransactionLeavesNothing() throws {
     guard let (writer, reader) = try stores() else { return }
-    let bank = try BankWriter(store: writer, seed: 12)
-    let (info, details) = bank.live.min { $0.key < $1.key }!
+    let bank = try BankWorkload(store: writer, seed: 12)
+    let (info, details) = bank.banks.min { $0.key < $1.key }!
     let before = try writer.fetchObjects(try FetchRequest(entityName: "FailedBankDetails").resolve(in: writer.model), ids: [details])
     #expect(throws: (any Error).self) {
       try writer.commit([
@@ -524,15 +443,15 @@ extension ChangeTracking {
     controller.delegate = recorder
     try controller.performFetch()
     var mirror = controller.snapshot()
-    var bank = try BankWriter(store: writer, seed: 13)
-    try writer.commit(bank.transaction(big: false).ops)
+    var bank = try BankWorkload(store: writer, seed: 13)
+    try writer.commit(bank.randomTransaction(big: false).ops)
     #expect(try reader.pollChanges() == 1)
     // The server ends the reader's session, as a restart or a network cut would.
     let admin = try PostgresAdmin(url: writer.url)
     try admin.execute("SELECT pg_terminate_backend(\(try reader.backendPID()))")
     for _ in 0..<100 where !reader.isDisconnected { usleep(10_000) }
     #expect(reader.isDisconnected)
-    for _ in 0..<3 { try writer.commit(bank.transaction(big: false).ops) }
+    for _ in 0..<3 { try writer.commit(bank.randomTransaction(big: false).ops) }
     #expect(throws: PostgresStoreError.self) { try reader.pollChanges() }
     #expect(try reader.reconnect() == 3, "the three missed transactions, once each")
     #expect(try reader.pollChanges() == 0)
@@ -570,8 +489,8 @@ extension ChangeTracking {
     controller.delegate = recorder
     try controller.performFetch()
     var mirror = controller.snapshot()
-    var bank = try BankWriter(store: writer, seed: 21)
-    let sequences = try (0..<12).map { step in try writer.commit(bank.transaction(big: step == 5).ops).sequence }
+    var bank = try BankWorkload(store: writer, seed: 21)
+    let sequences = try (0..<12).map { step in try writer.commit(bank.randomTransaction(big: step == 5).ops).sequence }
     #expect(sequences == Array(1...12), "gapless, in commit order")
     #expect(recorder.changes.isEmpty, "nothing arrives before the reader polls")
     #expect(try reader.waitForChanges(timeout: 5) == 12)
@@ -587,8 +506,8 @@ extension ChangeTracking {
   @Test func aFailedTransactionLeavesNothing() throws {
     let (writer, reader, folder) = try stores()
     defer { TestSupport.remove(folder) }
-    let bank = try BankWriter(store: writer, seed: 22)
-    let (info, _) = bank.live.min { $0.key < $1.key }!
+    let bank = try BankWorkload(store: writer, seed: 22)
+    let (info, _) = bank.banks.min { $0.key < $1.key }!
     #expect(throws: (any Error).self) {
       try writer.commit([
         .update(entity: "FailedBankInfo", id: info, values: ["name": .string("Never")]),
@@ -604,8 +523,8 @@ extension ChangeTracking {
   @Test func aCommitWakesAWaitingReader() throws {
     let (writer, reader, folder) = try stores()
     defer { TestSupport.remove(folder) }
-    let bank = try BankWriter(store: writer, seed: 23)
-    let (info, _) = bank.live.min { $0.key < $1.key }!
+    let bank = try BankWorkload(store: writer, seed: 23)
+    let (info, _) = bank.banks.min { $0.key < $1.key }!
     let box = WriterBox(writer)
     let committed = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
@@ -638,7 +557,7 @@ final class WriterBox: @unchecked Sendable {
     controller.delegate = recorder
     try controller.performFetch()
     var mirror = controller.snapshot()
-    let old = try BankWriter(store: store, seed: 31).live
+    let old = try BankWorkload(store: store, seed: 31).banks
     // Insert as many banks as there are, then delete the old ones in batches: the tables
     // reach 50% dead rows and compact.
     var ops: [WriteOperation] = []

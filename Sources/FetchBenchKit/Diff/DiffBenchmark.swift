@@ -53,11 +53,10 @@ public enum DiffBenchmark {
       cleanup?()
     }
 
-    var request = DatasetModels.defaultRequest(for: .banks, batchSize: max(1, spec.batchSize))
-    if sections {
-      request.sortDescriptors.insert(SortDescriptor("state"), at: 0)
-      request.sectionNameKeyPath = "state"
-    }
+    let request =
+      sections
+      ? DatasetModels.sectionedRequest(for: .banks, batchSize: max(1, spec.batchSize))
+      : DatasetModels.defaultRequest(for: .banks, batchSize: max(1, spec.batchSize))
     let controller = FetchedResultsController(fetchRequest: request, store: store)
     controller.tracksChanges = true
     controller.observesStore = false

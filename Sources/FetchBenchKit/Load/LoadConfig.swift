@@ -8,7 +8,7 @@ import SQLiteStore
 
 /// What `fetchbench load` runs on one store.
 public struct LoadConfig: Codable, Sendable, Equatable {
-  public var store: String = StoreKind.sqlite.rawValue
+  public var store: StoreKind = .sqlite
   public var rows = DatasetKind.defaultRows
   public var seed: UInt64 = 1
   public var datasetsDirectory = "datasets"

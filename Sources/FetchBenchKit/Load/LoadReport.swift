@@ -1,3 +1,4 @@
+import DatasetStores
 import Datasets
 import Foundation
 
@@ -43,7 +44,7 @@ struct LoadReport {
     for r in results {
       for s in r.timeline {
         let cells: [String] = [
-          runID, r.config.store, Self.f(r.config.rate, 0), "\(s.second)", "\(s.commits)", "\(s.failedCommits)", "\(s.changeSets)",
+          runID, r.config.store.rawValue, Self.f(r.config.rate, 0), "\(s.second)", "\(s.commits)", "\(s.failedCommits)", "\(s.changeSets)",
           "\(s.coalesced)", Self.f(s.deliveryP50Ms), Self.f(s.deliveryP99Ms), Self.f(s.deliveryMaxMs), Self.f(s.changeSetP99Ms),
           "\(s.faults)", Self.f(s.faultP99Ms), "\(s.heapBytes)", "\(s.rssBytes)",
         ]
@@ -90,7 +91,8 @@ struct LoadReport {
       for row in summaryRows(r) {
         out +=
           [
-            runID, r.config.store, Self.f(r.config.rate, 0), row.metric.name, Self.f(row.value), row.metric.unit.rawValue, "\(row.samples)",
+            runID, r.config.store.rawValue, Self.f(r.config.rate, 0), row.metric.name, Self.f(row.value), row.metric.unit.rawValue,
+            "\(row.samples)",
             "\(machine.cores)",
             ResultsCSV.quote(machine.swiftVersion), machine.gitCommit, checksum, r.ok ? "ok" : "failed",
           ].joined(separator: ",") + "\n"
@@ -104,7 +106,7 @@ struct LoadReport {
     ms == LoadRunner.frameMs ? "one frame at 60 Hz (\(f(ms, 1)) ms)" : "\(f(ms, 1)) ms (--frame-budget-ms)"
   }
 
-  static func storeName(_ s: String) -> String { ["memory": "in-memory", "sqlite": "SQLite", "postgres": "PostgreSQL"][s] ?? s }
+  static func storeName(_ s: StoreKind) -> String { s == .memory ? "in-memory" : s.displayName }
 
   func markdown() -> String {
     guard let c = results.first?.config else { return "# FetchBench load test\n\nNo results.\n" }
@@ -169,8 +171,8 @@ struct LoadReport {
       md +=
         "The rate doubles from \(Int(LoadRunner.rampRates[0]))/s (or, when that fails, halves down to \(Int(LoadRunner.lowestRate))/s), \(Int(results.first?.config.duration ?? 0)) s per step in a fresh process, until a step attempts under 95% of its target (transactions that roll back count: they were attempted at the rate), has a p99 delivery latency of \(Self.frameBudgetText(results.first?.config.frameBudgetMs ?? LoadRunner.frameMs)) or more, or fails a check.\n\n"
       md += "| store | highest sustained /s |\n|---|---:|\n"
-      for s in Array(NSOrderedSet(array: steps.map(\.store))) as! [String] {
-        md += "| \(Self.storeName(s)) | \(maxRates[s].map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.lowestRate)))") |\n"
+      for s in StoreKind.allCases where steps.contains(where: { $0.store == s }) {
+        md += "| \(Self.storeName(s)) | \(maxRates[s.rawValue].map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.lowestRate)))") |\n"
       }
       md += "\n| store | target /s | achieved /s | delivery p99 (ms) | checks | sustained |\n|---|---:|---:|---:|---|---|\n"
       for s in steps {
@@ -190,7 +192,7 @@ struct LoadReport {
     return md
   }
 
-  static func slug(_ r: LoadResult) -> String { "\(r.config.store)-\(Int(r.config.rate))" }
+  static func slug(_ r: LoadResult) -> String { "\(r.config.store.rawValue)-\(Int(r.config.rate))" }
 
   func charts() -> [(String, String)] {
     var out: [(String, String)] = []

@@ -35,15 +35,9 @@ final class LoadRun: @unchecked Sendable {
   init(_ config: LoadConfig, log: @escaping @Sendable (String) -> Void) throws {
     self.config = config
     self.log = log
-    guard let kind = StoreKind(rawValue: config.store) else {
-      throw HarnessError.invalidArgument("unknown store '\(config.store)'; expected memory, sqlite or postgres")
-    }
-    self.kind = kind
+    kind = config.store
     request = DatasetModels.defaultRequest(for: .banks, batchSize: config.batchSize)
-    var sectioned = request
-    sectioned.sortDescriptors.insert(SortDescriptor("state"), at: 0)
-    sectioned.sectionNameKeyPath = "state"
-    sectionedRequest = sectioned
+    sectionedRequest = DatasetModels.sectionedRequest(for: .banks, batchSize: config.batchSize)
     do {
       try setUp()
     } catch {

@@ -6,7 +6,7 @@ import PostgresStore
 
 /// One step of `--find-max-rate`: a run at one target rate.
 public struct RateStep: Codable, Sendable {
-  public var store: String
+  public var store: StoreKind
   public var rate: Double
   /// Transactions attempted per second (committed or rolled back).
   public var achieved: Double
@@ -61,7 +61,7 @@ public enum LoadRunner {
     var failures: [String] = []
     for store in stores {
       var config = base
-      config.store = store.rawValue
+      config.store = store
       if findMaxRate {
         config.duration = stepDuration
         config.maxTransactions = nil
@@ -75,7 +75,7 @@ public enum LoadRunner {
           log("load \(store.rawValue): trying \(Int(rate)) commits/s for \(Int(stepDuration)) s")
           let r = try child(config)
           let step = RateStep(
-            store: store.rawValue, rate: rate, achieved: r.attemptsPerSecond, deliveryP99Ms: r.delivery.p99, ok: r.ok,
+            store: store, rate: rate, achieved: r.attemptsPerSecond, deliveryP99Ms: r.delivery.p99, ok: r.ok,
             sustained: r.ok && r.attemptsPerSecond >= 0.95 * rate && r.delivery.p99 < config.frameBudgetMs)
           steps.append(step)
           results.append(r)

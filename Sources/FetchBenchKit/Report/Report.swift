@@ -1,3 +1,4 @@
+import DatasetStores
 import Foundation
 
 /// report.md and its charts, computed from result rows only: no figure is typed by hand.
@@ -38,7 +39,7 @@ public struct Report {
   }
 
   static func storeName(_ k: Key) -> String {
-    let base = ["memory": "in-memory store", "sqlite": "SQLite", "postgres": "PostgreSQL"][k.store] ?? k.store
+    let base = StoreKind(rawValue: k.store)?.displayName ?? k.store
     return k.index == "none" ? base : "\(base), index on \(k.index)"
   }
 

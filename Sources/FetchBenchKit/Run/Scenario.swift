@@ -23,12 +23,8 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
 
   /// The request this scenario runs. Sectioned sorts by state first, as sections require.
   public func request(_ kind: DatasetKind, batchSize: Int) -> FetchRequest {
-    var r = DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
-    if self == .sectioned {
-      r.sortDescriptors.insert(SortDescriptor("state"), at: 0)
-      r.sectionNameKeyPath = "state"
-    }
-    return r
+    self == .sectioned
+      ? DatasetModels.sectionedRequest(for: kind, batchSize: batchSize) : DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
   }
 
   /// Runs the scenario and returns the controller, still holding whatever it loaded, and for

@@ -40,6 +40,12 @@ extension FetchedResultsController {
   /// O(k log n + k · chunk) for k affected objects on n rows.
   @discardableResult
   public func apply(_ transaction: StoreTransaction) throws -> ChangeSet {
+    let changes = try applyTransaction(transaction)
+    InternalChecks.check("FetchedResultsController after transaction \(transaction.sequence)", invariantViolations())
+    return changes
+  }
+
+  private func applyTransaction(_ transaction: StoreTransaction) throws -> ChangeSet {
     guard let resolved = resolvedRequest, let list, list.tracksKeys else { return ChangeSet() }
     trackingStats.transactions += 1
     // 1. The list's objects this transaction touched, and those whose shown values changed.

@@ -81,6 +81,7 @@ public final class BatchFaultingArray {
     }
     loaded[batch] = ordered
     recency.append(batch)
+    InternalChecks.check("BatchFaultingArray after faulting batch \(batch)", invariantViolations())
     return ordered
   }
 
@@ -95,12 +96,14 @@ public final class BatchFaultingArray {
       }
     }
     recency.removeAll { loaded[$0] == nil }
+    InternalChecks.check("BatchFaultingArray after invalidating from \(position)", invariantViolations())
   }
 
   /// Releases every loaded batch (they fault in again on access).
   public func releaseAll() {
     loaded.removeAll()
     recency.removeAll()
+    InternalChecks.check("BatchFaultingArray after releasing all", invariantViolations())
   }
 
   /// Checks the structure's invariants; tests call it after every operation.

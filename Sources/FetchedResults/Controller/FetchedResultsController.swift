@@ -130,6 +130,7 @@ public final class FetchedResultsController {
     if tracksChanges && observesStore && observerToken == nil {
       observerToken = store.observers.add { [weak self] t in self?.storeDidCommit(t) }
     }
+    InternalChecks.check("FetchedResultsController after performFetch", invariantViolations())
   }
 
   private static func group<S: Sequence<Value>>(_ values: S) -> [SectionCount] {

@@ -43,6 +43,7 @@ public final class SortedIDList {
     count = ids.count
     guard let keys else {
       chunks = [Chunk(ids: ids, keys: [], objects: objects)]
+      InternalChecks.check("SortedIDList after init", invariantViolations())
       return
     }
     precondition(keys.count == ascending.count && keys.allSatisfy { $0.count == ids.count })
@@ -58,6 +59,7 @@ public final class SortedIDList {
     reindex(from: 0)
     chunkOfID.reserveCapacity(ids.count)
     for c in chunks { for id in c.ids { chunkOfID[id] = c } }
+    InternalChecks.check("SortedIDList after init", invariantViolations())
   }
 
   private func reindex(from first: Int) {
@@ -210,12 +212,14 @@ public final class SortedIDList {
       }
     }
     reindex(from: 0)
+    InternalChecks.check("SortedIDList after \(removals.count) removals and \(insertions.count) insertions", invariantViolations())
   }
 
   /// Replaces the materialized row of `id` at `i` (full mode).
   public func replaceObject(at i: Int, with object: FetchedObject) {
     let (c, r) = locate(i)
     c.objects?[r] = object
+    InternalChecks.check("SortedIDList after replacing row \(i)", invariantViolations())
   }
 
   /// Checks the invariants: chunk bookkeeping, the total order of (key, id), and the ID map.
