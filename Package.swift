@@ -37,10 +37,13 @@ let package = Package(
     // Child processes with both pipes drained, a timeout and a crash summary: for the harness,
     // the PostgreSQL loader's psql, and the tests.
     .target(name: "ChildProcesses"),
+    // The datasets as the engine sees them: kinds, table schemas, models, typed rows.
+    .target(name: "Catalog", dependencies: ["FetchedResults"]),
+    // Generation: the seeded generator, writers, manifests, checksums; the write workload.
     .target(
       name: "Datasets",
       dependencies: [
-        "FetchedResults",
+        "FetchedResults", "Catalog",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
@@ -67,7 +70,7 @@ let package = Package(
     .target(
       name: "DatasetStores",
       dependencies: [
-        "FetchedResults", "Datasets", "SQLiteStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
+        "FetchedResults", "Catalog", "Datasets", "SQLiteStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
@@ -78,7 +81,7 @@ let package = Package(
     .target(
       name: "FetchBenchKit",
       dependencies: [
-        "FetchedResults", "Datasets", "DatasetStores", "SQLiteStore", "PostgresStore", "ChildProcesses", "CJemalloc",
+        "FetchedResults", "Catalog", "Datasets", "DatasetStores", "SQLiteStore", "PostgresStore", "ChildProcesses", "CJemalloc",
         .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
@@ -86,7 +89,7 @@ let package = Package(
     .executableTarget(
       name: "fetchbench",
       dependencies: [
-        "FetchBenchKit", "Datasets", "DatasetStores", "FetchedResults", "SQLiteStore",
+        "FetchBenchKit", "Catalog", "Datasets", "DatasetStores", "FetchedResults", "SQLiteStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -101,20 +104,20 @@ let package = Package(
     ),
     .executableTarget(
       name: "Engine",
-      dependencies: ["FetchedResults", "Datasets", "SQLiteStore", .product(name: "Benchmark", package: "benchmark")],
+      dependencies: ["FetchedResults", "Catalog", "Datasets", "SQLiteStore", .product(name: "Benchmark", package: "benchmark")],
       path: "Benchmarks/Engine",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
     // Tests run the built `fetchbench` binary for exit codes; depending on it builds it.
     .target(name: "TestSupport", dependencies: ["Datasets", "ChildProcesses"], path: "Tests/TestSupport"),
-    .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport", "fetchbench"]),
+    .testTarget(name: "DatasetsTests", dependencies: ["Catalog", "Datasets", "TestSupport", "fetchbench"]),
     .testTarget(
       name: "FetchBenchKitTests", dependencies: ["FetchBenchKit", "DatasetStores", "ChildProcesses", "TestSupport", "fetchbench"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "FetchedResultsTests",
       dependencies: [
-        "FetchedResults", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore", "DatasetStores", "TestSupport", "fetchbench",
+        "FetchedResults", "Catalog", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore", "DatasetStores", "TestSupport", "fetchbench",
       ]
     ),
   ],

@@ -1,4 +1,5 @@
 import Benchmark
+import Catalog
 import Datasets
 import FetchedResults
 import Foundation

@@ -1,3 +1,4 @@
+import Catalog
 import Crypto
 import FetchedResults
 import Foundation

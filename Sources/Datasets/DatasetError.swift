@@ -1,3 +1,5 @@
+import Catalog
+
 /// Errors of dataset generation and loading, each naming what is wrong and where.
 public enum DatasetError: Error, CustomStringConvertible, Equatable {
   case invalidRows(Int)

@@ -1,3 +1,4 @@
+import Catalog
 import FetchedResults
 
 /// A value of one dataset field.

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 
 /// `datasets/manifest.json`: what each generated dataset must contain, by checksum.

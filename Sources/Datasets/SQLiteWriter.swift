@@ -1,3 +1,4 @@
+import Catalog
 import GRDB
 import GRDBSQLite
 

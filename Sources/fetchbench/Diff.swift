@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Datasets
 import FetchBenchKit
 import Foundation

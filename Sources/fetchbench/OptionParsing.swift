@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import DatasetStores
 import Datasets
 import FetchBenchKit

@@ -1,3 +1,4 @@
+import Catalog
 import Datasets
 import FetchedResults
 import Foundation

@@ -1,3 +1,4 @@
+import Catalog
 import DatasetStores
 import Datasets
 import FetchedResults
@@ -152,14 +153,4 @@ public enum DiffBenchmark {
     // The worker may finish before this thread even starts waiting: judge by its own clock.
     return ms <= budget * 1_000 ? ms : nil
   }
-}
-
-/// A value shared with a worker thread.
-final class LockedBox<T>: @unchecked Sendable {
-  private var value: T
-  private let lock = NSLock()
-  init(_ v: T) { value = v }
-  func set(_ v: T) { lock.withLock { value = v } }
-  func get() -> T { lock.withLock { value } }
-  func mutate(_ body: (inout T) -> Void) { lock.withLock { body(&value) } }
 }

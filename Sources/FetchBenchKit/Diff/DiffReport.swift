@@ -2,7 +2,10 @@ import Foundation
 
 /// report.md for `fetchbench diff`, from result rows only.
 extension Report {
-  var isDiff: Bool { rows.contains { $0.mode == "incremental" } }
+  /// Rows of the diff benchmark (`fetchbench diff`) get its page; rows of `run` the fetch page.
+  var isDiff: Bool { rows.contains { $0.mode == Self.diffMode } }
+  /// The `mode` column of the diff benchmark's rows.
+  static let diffMode = CaseWork.diff(k: nil, sections: false).mode
 
   func diffRow(_ store: String, _ n: Int, _ scenario: String, _ metric: Metric) -> ResultRow? {
     rows.first { $0.store == store && $0.rows == n && $0.scenario == scenario && $0.metric == metric.name && $0.status == "ok" }
@@ -42,7 +45,7 @@ extension Report {
       "under UIKit's rules (`BatchUpdateValidator`) and equalled a fresh fetch. `moves` counts rows relocated (moves, and moves written as "
     md += "delete + insert where both paths coincide); `minimal` is what our whole-list diff needs for the same step.\n\n"
     var keys: [(String, Int, Bool)] = []
-    for r in rows where r.mode == "incremental" {
+    for r in rows where r.mode == Self.diffMode {
       let k = (r.store, r.rows, r.scenario.hasSuffix("_by_state"))
       if !keys.contains(where: { $0 == k }) { keys.append(k) }
     }
@@ -53,7 +56,7 @@ extension Report {
         "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |\n"
       md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
       let scenarios = rows.filter {
-        $0.store == store && $0.rows == n && $0.mode == "incremental" && $0.scenario.hasSuffix("_by_state") == sections
+        $0.store == store && $0.rows == n && $0.mode == Self.diffMode && $0.scenario.hasSuffix("_by_state") == sections
       }.map(\.scenario)
       var seen: [String] = []
       for s in scenarios where !seen.contains(s) { seen.append(s) }
@@ -104,14 +107,14 @@ extension Report {
   func diffCharts() -> [(String, String)] {
     var out: [(String, String)] = []
     var keys: [(String, Int, Bool)] = []
-    for r in rows where r.mode == "incremental" {
+    for r in rows where r.mode == Self.diffMode {
       let k = (r.store, r.rows, r.scenario.hasSuffix("_by_state"))
       if !keys.contains(where: { $0 == k }) { keys.append(k) }
     }
     for (store, n, sections) in keys {
       var scenarios: [String] = []
       for r in rows
-      where r.store == store && r.rows == n && r.mode == "incremental" && r.scenario.hasSuffix("_by_state") == sections
+      where r.store == store && r.rows == n && r.mode == Self.diffMode && r.scenario.hasSuffix("_by_state") == sections
         && !scenarios.contains(r.scenario)
       {
         scenarios.append(r.scenario)

@@ -1,3 +1,4 @@
+import Catalog
 import ChildProcesses
 import DatasetStores
 import Datasets
@@ -152,10 +153,4 @@ enum PsqlTiming {
     }
     return times
   }
-}
-
-/// A value written by one thread and read by another after a semaphore.
-final class UncheckedSendableBox<T>: @unchecked Sendable {
-  var value: T
-  init(_ value: T) { self.value = value }
 }
