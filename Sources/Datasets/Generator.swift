@@ -86,19 +86,18 @@ public struct DatasetGenerator: Sendable {
     row.append(.text(state.code))
   }
 
+  /// Days since 1970 from one calendar date through another.
+  private static func days(_ y0: Int, _ m0: Int, _ d0: Int, through y1: Int, _ m1: Int, _ d1: Int) -> ClosedRange<Int> {
+    CivilDate.days(year: y0, month: m0, day: d0)...CivilDate.days(year: y1, month: m1, day: d1)
+  }
+
   private static let wave1 =
-    CivilDate.days(
-      year: 1986, month: 1, day: 1)...CivilDate.days(
-      year: 1993, month: 12, day: 31)
+    Self.days(1986, 1, 1, through: 1993, 12, 31)
   private static let wave2 =
-    CivilDate.days(
-      year: 2008, month: 1, day: 1)...CivilDate.days(
-      year: 2013, month: 12, day: 31)
+    Self.days(2008, 1, 1, through: 2013, 12, 31)
   private static let lastUpdate = CivilDate.days(year: 2025, month: 6, day: 30)
   private static let fdicEra =
-    CivilDate.days(
-      year: 1934, month: 1, day: 1)...CivilDate.days(
-      year: 2024, month: 12, day: 31)
+    Self.days(1934, 1, 1, through: 2024, 12, 31)
 
   /// A day in `range`, peaked at its middle (the sum of two uniforms).
   private static func triangular(_ r: inout SeededRandom, _ range: ClosedRange<Int>) -> Int {
@@ -146,17 +145,11 @@ public struct DatasetGenerator: Sendable {
   private static let wellTypes = ["Oil", "Gas", "Oil and Gas", "Injection", "Dry Hole", "Disposal"]
   private static let wellTypeChoice = WeightedChoice([45, 30, 10, 7, 5, 3])
   private static let century =
-    CivilDate.days(
-      year: 1920, month: 1, day: 1)...CivilDate.days(
-      year: 2024, month: 12, day: 31)
+    Self.days(1920, 1, 1, through: 2024, 12, 31)
   private static let boom =
-    CivilDate.days(
-      year: 1975, month: 1, day: 1)...CivilDate.days(
-      year: 1986, month: 12, day: 31)
+    Self.days(1975, 1, 1, through: 1986, 12, 31)
   private static let shale =
-    CivilDate.days(
-      year: 2005, month: 1, day: 1)...CivilDate.days(
-      year: 2019, month: 12, day: 31)
+    Self.days(2005, 1, 1, through: 2019, 12, 31)
 
   /// Zipf-like index: small indexes are much more likely (u³ skew).
   private static func skewed(_ r: inout SeededRandom, _ count: Int) -> Int {

@@ -4,7 +4,7 @@ import Datasets
 import FetchBenchKit
 import Foundation
 
-struct Check: ParsableCommand {
+struct Check: CheckedCommand {
   static let configuration = CommandConfiguration(
     abstract: "The regression gate: run the CI matrix and compare with a baseline.",
     discussion: """
@@ -27,8 +27,6 @@ struct Check: ParsableCommand {
   @Flag(help: "Exit 4 when a figure improved beyond tolerance, so that the baseline gets updated.") var failOnImprovement = false
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
-
-  func validate() throws { _ = try options() }
 
   func options() throws -> GateOptions {
     var options = GateOptions()

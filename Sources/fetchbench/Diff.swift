@@ -4,7 +4,7 @@ import Datasets
 import FetchBenchKit
 import Foundation
 
-struct Diff: ParsableCommand {
+struct Diff: CheckedCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure what keeping a list in sync costs: incremental change sets against whole-list diffs and refetching, on banks.")
 
@@ -22,8 +22,6 @@ struct Diff: ParsableCommand {
   @Option(help: "Output folder (default: results/diff/runs/<UTC timestamp>, copied to results/diff/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
-
-  func validate() throws { _ = try options() }
 
   /// What to measure, from the options; every check that needs no measuring is here.
   func options() throws -> RunOptions {
@@ -69,12 +67,7 @@ struct Diff: ParsableCommand {
   }
 
   func run() throws {
-    Interrupts.install()
-    try postgres.apply()
-    var options = try options()
-    // Checked before minutes of measuring; a folder with the user's files is never replaced.
-    options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
     setenv("FETCHBENCH_STDLIB_BUDGET_S", String(stdlibBudget), 1)
-    try Command.finish(try Runner.run(options, log: Command.log), extra: emitChanges.map { "wrote \($0)" })
+    try Command.measure(try options(), out: out, postgres: postgres, extra: emitChanges.map { "wrote \($0)" })
   }
 }

@@ -5,7 +5,7 @@ import Datasets
 import FetchBenchKit
 import Foundation
 
-struct Load: ParsableCommand {
+struct Load: CheckedCommand {
   static let configuration = CommandConfiguration(
     abstract: "Load test: concurrent writers, observers keeping batched lists in sync, scrollers; nothing may be lost.",
     discussion: """
@@ -61,7 +61,7 @@ struct Load: ParsableCommand {
     return v * scale
   }
 
-  func config() throws -> (LoadConfig, [StoreKind], Double) {
+  func options() throws -> (LoadConfig, [StoreKind], Double) {
     guard dataset == "banks" else {
       throw ValidationError("--dataset: the load test writes banks (FailedBankInfo → FailedBankDetails), not '\(dataset)'")
     }
@@ -115,12 +115,10 @@ struct Load: ParsableCommand {
     return (c, stores, step)
   }
 
-  func validate() throws { _ = try config() }
-
   func run() throws {
     Interrupts.install()
     try postgres.apply()
-    let (c, stores, step) = try config()
+    let (c, stores, step) = try options()
     // Checked before minutes of load; a folder with the user's files is never replaced.
     let out = try self.out.map { try AtomicFile.checkFolderTarget($0, names: LoadRunner.outputNames) }
     let outcome: LoadOutcome

@@ -64,3 +64,15 @@ enum OptionValue {
     guard range.contains(value) else { throw ValidationError("--\(option) must be between \(range.lowerBound) and \(range.upperBound)") }
   }
 }
+
+/// A command whose options are turned into what it runs by one function, `options()`, which
+/// ArgumentParser's `validate()` calls before `run()`: every check that needs no work is made
+/// before any is done, and a bad option is a usage error (exit 64).
+protocol CheckedCommand: ParsableCommand {
+  associatedtype Options
+  func options() throws -> Options
+}
+
+extension CheckedCommand {
+  func validate() throws { _ = try options() }
+}

@@ -5,7 +5,7 @@ import Datasets
 import FetchBenchKit
 import Foundation
 
-struct Run: ParsableCommand {
+struct Run: CheckedCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure full fetch against batched faulting, per store and dataset, and write CSV, JSON and a Markdown report.")
 
@@ -21,8 +21,6 @@ struct Run: ParsableCommand {
   @Option(help: "Output folder (default: results/runs/<UTC timestamp>, copied to results/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
-
-  func validate() throws { _ = try options() }
 
   /// What to measure, from the options; every check that needs no measuring is here.
   func options() throws -> RunOptions {
@@ -47,20 +45,24 @@ struct Run: ParsableCommand {
     return options
   }
 
-  func run() throws {
-    Interrupts.install()
-    try postgres.apply()
-    var options = try options()
-    // Checked before minutes of measuring; a folder with the user's files is never replaced.
-    options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
-    try Command.finish(try Runner.run(options, log: Command.log))
-  }
+  func run() throws { try Command.measure(try options(), out: out, postgres: postgres) }
 }
 
 /// What every measuring command does around the harness.
 enum Command {
   /// Progress lines go to standard error, results to standard output.
   static let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+
+  /// Runs `options`' cases into `out` and says what it wrote; exits 1 when a case failed.
+  /// The folder is checked before minutes of measuring: one with the user's files is never
+  /// replaced.
+  static func measure(_ options: RunOptions, out: String?, postgres: PostgresOptions, extra: String? = nil) throws {
+    Interrupts.install()
+    try postgres.apply()
+    var options = options
+    options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
+    try finish(try Runner.run(options, log: log), extra: extra)
+  }
 
   /// Says what a run wrote, and exits 1 when a case failed.
   static func finish(_ outcome: RunOutcome, extra: String? = nil) throws {

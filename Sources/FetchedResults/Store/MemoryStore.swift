@@ -259,6 +259,22 @@ public final class MemoryStore: Store {
     return offset == 0 && end == rows.count ? rows : Array(rows[offset..<end])
   }
 
+  /// A conjunction (`decisive` false) or disjunction (`decisive` true) of three-valued tests:
+  /// the first term that gives `decisive` decides; else an unknown term makes it unknown.
+  private func decided(by decisive: Bool, _ tests: [(Int) -> Bool?]) -> (Int) -> Bool? {
+    { row in
+      var unknown = false
+      for test in tests {
+        switch test(row) {
+        case decisive?: return decisive
+        case nil: unknown = true
+        default: break
+        }
+      }
+      return unknown ? nil : !decisive
+    }
+  }
+
   /// Compiles a predicate to a three-valued test: nil is SQL's unknown.
   private func compile(_ p: BoundPredicate, _ t: MemoryTable) -> (Int) -> Bool? {
     switch p {
@@ -321,32 +337,10 @@ public final class MemoryStore: Store {
         }
         return false
       }
-    case .and(let ps):
-      let tests = ps.map { compile($0, t) }
-      return { row in
-        var unknown = false
-        for test in tests {
-          switch test(row) {
-          case false?: return false
-          case nil: unknown = true
-          case true?: break
-          }
-        }
-        return unknown ? nil : true
-      }
-    case .or(let ps):
-      let tests = ps.map { compile($0, t) }
-      return { row in
-        var unknown = false
-        for test in tests {
-          switch test(row) {
-          case true?: return true
-          case nil: unknown = true
-          case false?: break
-          }
-        }
-        return unknown ? nil : false
-      }
+    // SQL's three-valued logic: AND is decided by a false term, OR by a true one; otherwise
+    // an unknown (NULL) term makes the whole unknown.
+    case .and(let ps): return decided(by: false, ps.map { compile($0, t) })
+    case .or(let ps): return decided(by: true, ps.map { compile($0, t) })
     case .not(let q):
       let test = compile(q, t)
       return { row in test(row).map { !$0 } }
