@@ -5,7 +5,10 @@
 public final class MemoryStore: Store {
   public let model: Model
   public private(set) var counters = StoreCounters()
-  private var tables: [String: MemoryTable] = [:]
+  var tables: [String: MemoryTable] = [:]
+  /// Each to-one join's destination row per source row (-1: none), by `Entity.relationship`,
+  /// with the two tables' versions it was built at.
+  var joinCache: [String: (source: Int, destination: Int, rows: [Int32])] = [:]
   private var sequence = 0
   public let observers = TransactionObservers()
 
@@ -73,6 +76,7 @@ public final class MemoryStore: Store {
     guard let section = request.section else {
       throw FetchError.invalidRequest("section counts need a section key path")
     }
+    if request.request.fetchLimit == 0 && request.request.fetchOffset == 0 { return sections(request, section) }
     let key = reader(section, table(request))
     var out: [SectionCount] = []
     for row in orderedRows(request) {
@@ -190,10 +194,10 @@ public final class MemoryStore: Store {
     return t
   }
 
-  private func table(_ request: ResolvedRequest) -> MemoryTable { tables[request.entity.name]! }
+  func table(_ request: ResolvedRequest) -> MemoryTable { tables[request.entity.name]! }
 
   /// A function reading `keyPath` for a row of `t`, following one to-one relationship.
-  private func reader(_ keyPath: ResolvedKeyPath, _ t: MemoryTable) -> (Int) -> Value {
+  func reader(_ keyPath: ResolvedKeyPath, _ t: MemoryTable) -> (Int) -> Value {
     guard let rel = keyPath.relationship else { return t.reader(keyPath.attribute.name) }
     let dest = tables[rel.destination]!
     let join = joinFunction(rel, from: t, to: dest)
@@ -227,36 +231,12 @@ public final class MemoryStore: Store {
     return readers
   }
 
-  private func matchingRows(_ request: ResolvedRequest) -> [Int] {
+  func matchingRows(_ request: ResolvedRequest) -> [Int] {
     let t = table(request)
     let live = t.liveRows
     guard let predicate = request.predicate else { return live }
     let test = compile(predicate, t)
     return live.filter { test($0) == true }
-  }
-
-  /// Rows matching the request in its total order, offset and limit applied.
-  /// O(n log n) comparisons over precomputed sort keys.
-  private func orderedRows(_ request: ResolvedRequest) -> [Int] {
-    let t = table(request)
-    var rows = matchingRows(request)
-    let keys: [(values: [Value], ascending: Bool)] = request.sorts.map { s in
-      let read = reader(s.keyPath, t)
-      var column = [Value](repeating: .null, count: t.ids.count)
-      for r in rows { column[r] = read(r) }
-      return (column, s.ascending)
-    }
-    rows.sort { a, b in
-      for k in keys {
-        let c = Value.compare(k.values[a], k.values[b])
-        if c != 0 { return k.ascending ? c < 0 : c > 0 }
-      }
-      return false
-    }
-    let offset = min(request.request.fetchOffset, rows.count)
-    // min before adding: a limit of Int.max must not overflow.
-    let end = request.request.fetchLimit > 0 ? offset + min(rows.count - offset, request.request.fetchLimit) : rows.count
-    return offset == 0 && end == rows.count ? rows : Array(rows[offset..<end])
   }
 
   /// A conjunction (`decisive` false) or disjunction (`decisive` true) of three-valued tests:

@@ -12,6 +12,9 @@ final class MemoryTable {
   private(set) var deadCount = 0
   /// value → row, for columns that joins look up; dropped on every write.
   private var indexes: [String: [Int64: Int]] = [:]
+  /// Bumped by every change of rows or values: what is derived from the table (a join's row
+  /// column) is valid while the version it was built at is current.
+  private(set) var version = 0
 
   init(entity: Entity) {
     self.entity = entity
@@ -39,6 +42,7 @@ final class MemoryTable {
     rowOfID[id] = row
     maxID = max(maxID, id)
     liveCount += 1
+    version += 1
     for (i, a) in entity.attributes.enumerated() { index(row, column: a.column, values[i]) }
   }
 
@@ -70,6 +74,7 @@ final class MemoryTable {
         columns[i].set(row, v)
         index(row, column: entity.attributes[i].column, v)
         old[key] = before
+        version += 1
       }
     }
     return old
@@ -81,6 +86,7 @@ final class MemoryTable {
     alive[row] = false
     liveCount -= 1
     deadCount += 1
+    version += 1
     var old: [String: Value] = [:]
     for (i, a) in entity.attributes.enumerated() {
       old[a.name] = columns[i].value(row)
@@ -108,6 +114,7 @@ final class MemoryTable {
     rowOfID = Dictionary(uniqueKeysWithValues: zip(ids, ids.indices))
     indexes = [:]
     deadCount = 0
+    version += 1
   }
 
   // Unique indexes are kept up to date row by row: rebuilding one after each write would
@@ -142,70 +149,5 @@ final class MemoryTable {
     }
     indexes[column] = index
     return index
-  }
-}
-
-/// One typed column; only the array of its type is used.
-struct MemoryColumn {
-  let type: AttributeType
-  let optional: Bool
-  private var integers: [Int64] = []
-  private var doubles: [Double] = []
-  private var strings: [String] = []
-  private var nulls: [Bool] = []
-
-  init(type: AttributeType, optional: Bool) {
-    self.type = type
-    self.optional = optional
-  }
-
-  func accepts(_ v: Value) -> Bool {
-    switch (type, v) {
-    case (_, .null): optional
-    case (.integer, .integer), (.double, .double), (.string, .string), (.date, .date),
-      (.bool, .bool):
-      true
-    default: false
-    }
-  }
-
-  @inline(__always) func value(_ row: Int) -> Value {
-    if optional && nulls[row] { return .null }
-    switch type {
-    case .integer: return .integer(integers[row])
-    case .double: return .double(doubles[row])
-    case .date: return .date(doubles[row])
-    case .bool: return .bool(integers[row] != 0)
-    case .string: return .string(strings[row])
-    }
-  }
-
-  mutating func append(_ v: Value) {
-    if optional { nulls.append(v.isNull) }
-    switch type {
-    case .integer, .bool: integers.append(Self.integer(v))
-    case .double, .date: doubles.append(v.numeric ?? 0)
-    case .string: strings.append(Self.string(v))
-    }
-  }
-
-  mutating func set(_ row: Int, _ v: Value) {
-    if optional { nulls[row] = v.isNull }
-    switch type {
-    case .integer, .bool: integers[row] = Self.integer(v)
-    case .double, .date: doubles[row] = v.numeric ?? 0
-    case .string: strings[row] = Self.string(v)
-    }
-  }
-
-  private static func integer(_ v: Value) -> Int64 {
-    switch v {
-    case .integer(let i): i
-    case .bool(let b): b ? 1 : 0
-    default: 0
-    }
-  }
-  private static func string(_ v: Value) -> String {
-    if case .string(let s) = v { s } else { "" }
   }
 }

@@ -1,0 +1,107 @@
+/// One typed column; only the storage of its type is used. Strings are dictionary-encoded:
+/// a 4-byte code per row into the column's distinct values, so that a sort ranks the distinct
+/// values once instead of comparing strings byte by byte on every comparison.
+struct MemoryColumn {
+  let type: AttributeType
+  let optional: Bool
+  /// Integers and bools (0 or 1).
+  private(set) var integers: [Int64] = []
+  /// Doubles and dates.
+  private(set) var doubles: [Double] = []
+  /// Strings: the row's index into `dictionary`.
+  private(set) var codes: [UInt32] = []
+  /// The distinct strings ever stored, in first-seen order (codes never change).
+  private(set) var dictionary: [String] = []
+  private var codeOf: [String: UInt32] = [:]
+  private(set) var nulls: [Bool] = []
+
+  init(type: AttributeType, optional: Bool) {
+    self.type = type
+    self.optional = optional
+  }
+
+  func accepts(_ v: Value) -> Bool {
+    switch (type, v) {
+    case (_, .null): optional
+    case (.integer, .integer), (.double, .double), (.string, .string), (.date, .date),
+      (.bool, .bool):
+      true
+    default: false
+    }
+  }
+
+  @inline(__always) func isNull(_ row: Int) -> Bool { optional && nulls[row] }
+
+  @inline(__always) func value(_ row: Int) -> Value {
+    if optional && nulls[row] { return .null }
+    switch type {
+    case .integer: return .integer(integers[row])
+    case .double: return .double(doubles[row])
+    case .date: return .date(doubles[row])
+    case .bool: return .bool(integers[row] != 0)
+    case .string: return .string(dictionary[Int(codes[row])])
+    }
+  }
+
+  mutating func append(_ v: Value) {
+    if optional { nulls.append(v.isNull) }
+    switch type {
+    case .integer, .bool: integers.append(Self.integer(v))
+    case .double, .date: doubles.append(v.numeric ?? 0)
+    case .string: codes.append(code(Self.string(v)))
+    }
+  }
+
+  mutating func set(_ row: Int, _ v: Value) {
+    if optional { nulls[row] = v.isNull }
+    switch type {
+    case .integer, .bool: integers[row] = Self.integer(v)
+    case .double, .date: doubles[row] = v.numeric ?? 0
+    case .string: codes[row] = code(Self.string(v))
+    }
+  }
+
+  private mutating func code(_ s: String) -> UInt32 {
+    if let c = codeOf[s] { return c }
+    let c = UInt32(dictionary.count)
+    dictionary.append(s)
+    codeOf[s] = c
+    return c
+  }
+
+  /// Each code's position among the distinct strings in `Value.compare`'s order (byte-wise
+  /// UTF-8): `ranks[code]`. O(d log d) for d distinct strings.
+  func ranks() -> [UInt32] {
+    var order = Array(0..<dictionary.count)
+    let d = dictionary
+    order.sort { Value.compareUTF8(d[$0], d[$1]) < 0 }
+    var ranks = [UInt32](repeating: 0, count: d.count)
+    for (rank, code) in order.enumerated() { ranks[code] = UInt32(rank) }
+    return ranks
+  }
+
+  private static func integer(_ v: Value) -> Int64 {
+    switch v {
+    case .integer(let i): i
+    case .bool(let b): b ? 1 : 0
+    default: 0
+    }
+  }
+  private static func string(_ v: Value) -> String {
+    if case .string(let s) = v { s } else { "" }
+  }
+}
+
+/// Order-preserving 64-bit words: for values a and b of one type, `a < b` in
+/// `Value.compare`'s order exactly when `word(a) < word(b)`, so that sorts compare integers.
+enum SortWord {
+  static let sign: UInt64 = 1 << 63
+
+  @inline(__always) static func integer(_ i: Int64) -> UInt64 { UInt64(bitPattern: i) ^ sign }
+
+  /// IEEE 754 bits with negatives inverted; -0 and 0 compare equal, as in `Value.compare`.
+  @inline(__always) static func double(_ d: Double) -> UInt64 {
+    let bits = (d == 0 ? 0.0 : d).bitPattern
+    return bits & sign != 0 ? ~bits : bits | sign
+  }
+}

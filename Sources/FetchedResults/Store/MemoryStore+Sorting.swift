@@ -1,0 +1,159 @@
+// Sorting in the in-memory store: every sort key becomes order-preserving 64-bit words
+// (`SortWord`; strings by the rank of their dictionary code; to-one keys through a join column
+// built once per table version), and the stdlib sorts fixed-width items of those words, so a
+// comparison is two or three integer compares instead of an enum compare per key through a
+// closure per row.
+extension MemoryStore {
+  /// Rows matching the request in its total order, offset and limit applied.
+  /// O(n log n) integer comparisons, O(n) key extraction.
+  func orderedRows(_ request: ResolvedRequest) -> [Int] {
+    let t = table(request)
+    let rows = matchingRows(request)
+    let words = request.sorts.flatMap { sortWords($0, t, rows) }
+    let ordered = Self.sortedPositions(words, count: rows.count).map { rows[$0] }
+    let offset = min(request.request.fetchOffset, ordered.count)
+    // min before adding: a limit of Int.max must not overflow.
+    let end = request.request.fetchLimit > 0 ? offset + min(ordered.count - offset, request.request.fetchLimit) : ordered.count
+    return offset == 0 && end == ordered.count ? ordered : Array(ordered[offset..<end])
+  }
+
+  /// Section counts in the order of the section key (the first sort), grouped without
+  /// sorting the rows: O(n) for the groups, O(s log s) to order s sections.
+  func sections(_ request: ResolvedRequest, _ section: ResolvedKeyPath) -> [SectionCount] {
+    let t = table(request)
+    let rows = matchingRows(request)
+    let words = sortWords(request.sorts[0], t, rows)
+    let read = reader(section, t)
+    // Section keys with few distinct words (a string's ranks, small integers) are counted in
+    // an array; others in a dictionary.
+    if words.count == 1, let lo = words[0].min(), let hi = words[0].max(), hi - lo < 1 << 16 {
+      var counts = [Int](repeating: 0, count: Int(hi - lo) + 1)
+      var first = [Int](repeating: -1, count: counts.count)
+      for (p, w) in words[0].enumerated() {
+        let k = Int(w - lo)
+        if counts[k] == 0 { first[k] = p }
+        counts[k] += 1
+      }
+      return counts.indices.filter { counts[$0] > 0 }.map { SectionCount(value: read(rows[first[$0]]), count: counts[$0]) }
+    }
+    var groups: [Key2: (count: Int, first: Int)] = [:]
+    for p in rows.indices {
+      let k = Key2(a: words[0][p], b: words.count > 1 ? words[1][p] : 0)
+      groups[k, default: (0, p)].count += 1
+    }
+    return groups.sorted { $0.key < $1.key }.map { SectionCount(value: read(rows[$0.value.first]), count: $0.value.count) }
+  }
+
+  /// Two words compared in order.
+  struct Key2: Hashable, Comparable {
+    var a: UInt64
+    var b: UInt64
+    static func < (l: Key2, r: Key2) -> Bool { l.a != r.a ? l.a < r.a : l.b < r.b }
+  }
+
+  /// The words of one sort key for `rows`, in the sort's direction. A null is word 0, which
+  /// no value's word is (a string's is its rank + 1; a double's never; an integer's only for
+  /// Int64.min), so nulls sort first ascending and last descending, as `Value.compare` has
+  /// them, in one word; only when a null meets an Int64.min does a null word go first. O(rows).
+  func sortWords(_ sort: ResolvedSort, _ t: MemoryTable, _ rows: [Int]) -> [[UInt64]] {
+    let flip: UInt64 = sort.ascending ? 0 : ~0
+    let join = sort.keyPath.relationship.map { joinRows($0, t) }
+    let holder = sort.keyPath.relationship.map { tables[$0.destination]! } ?? t
+    // The holder's row of each position, -1 where a to-one key has no destination.
+    let at: (Int) -> Int = join.map { j in { Int(j[$0]) } } ?? { $0 }
+    let name = sort.keyPath.attribute.name
+    let word: (Int) -> UInt64
+    var isNull: (Int) -> Bool = { _ in false }
+    if name != "id", let i = holder.entity.attributeIndex(name) {
+      let column = holder.columns[i]
+      if column.optional {
+        let nulls = column.nulls
+        isNull = { nulls[$0] }
+      }
+      switch column.type {
+      case .integer, .bool:
+        let values = column.integers
+        word = { SortWord.integer(values[$0]) }
+      case .double, .date:
+        let values = column.doubles
+        word = { SortWord.double(values[$0]) }
+      case .string:
+        let codes = column.codes
+        let ranks = column.ranks()
+        word = { UInt64(ranks[Int(codes[$0])]) + 1 }
+      }
+    } else {
+      // The primary key.
+      let ids = holder.ids
+      word = { SortWord.integer(ids[$0]) }
+    }
+    var values = [UInt64](repeating: 0, count: rows.count)
+    var sawNull = false
+    var sawZero = false
+    for (p, row) in rows.enumerated() {
+      let r = at(row)
+      if r < 0 || isNull(r) {
+        sawNull = true
+      } else {
+        let w = word(r)
+        if w == 0 { sawZero = true }
+        values[p] = w
+      }
+    }
+    guard sawNull && sawZero else { return [flip == 0 ? values : values.map { $0 ^ flip }] }
+    var nullWords = [UInt64](repeating: 1 ^ (flip & 1), count: rows.count)
+    for (p, row) in rows.enumerated() {
+      let r = at(row)
+      if r < 0 || isNull(r) { nullWords[p] = flip & 1 }
+    }
+    return [nullWords, values.map { $0 ^ flip }]
+  }
+
+  /// Each row of `t`'s destination row through the to-one `rel` (-1: none), rebuilt only when
+  /// either table changed since. O(rows) to build, O(1) when cached.
+  func joinRows(_ rel: Relationship, _ t: MemoryTable) -> [Int32] {
+    let dest = tables[rel.destination]!
+    let key = "\(t.entity.name).\(rel.name)"
+    if let c = joinCache[key], c.source == t.version, c.destination == dest.version { return c.rows }
+    let index = dest.uniqueIndex(onColumn: rel.destinationColumn)
+    var rows = [Int32](repeating: -1, count: t.ids.count)
+    if rel.sourceColumn == t.entity.primaryKey {
+      for r in t.ids.indices { rows[r] = index[t.ids[r]].map(Int32.init) ?? -1 }
+    } else if let i = t.entity.attributes.firstIndex(where: { $0.column == rel.sourceColumn }) {
+      let column = t.columns[i]
+      for r in t.ids.indices where !column.isNull(r) { rows[r] = index[column.integers[r]].map(Int32.init) ?? -1 }
+    }
+    joinCache[key] = (t.version, dest.version, rows)
+    return rows
+  }
+
+  /// Positions 0..<count ordered by `words` (compared in order; the last sort is the primary
+  /// key, so no two positions tie). Up to three words sort as fixed-width items.
+  static func sortedPositions(_ words: [[UInt64]], count: Int) -> [Int] {
+    guard words.count <= 3 else {
+      return (0..<count).sorted { a, b in
+        for w in words where w[a] != w[b] { return w[a] < w[b] }
+        return false
+      }
+    }
+    let zero = [UInt64](repeating: 0, count: words.isEmpty ? 0 : count)
+    let (w0, w1, w2) = (words.first ?? zero, words.count > 1 ? words[1] : zero, words.count > 2 ? words[2] : zero)
+    var items = [Item](unsafeUninitializedCapacity: count) { buffer, n in
+      for p in 0..<count { buffer[p] = Item(a: w0[p], b: w1[p], c: w2[p], position: UInt32(p)) }
+      n = count
+    }
+    items.sort()
+    return items.map { Int($0.position) }
+  }
+
+  /// A row's sort words and its position among the matching rows.
+  struct Item: Comparable {
+    var a: UInt64
+    var b: UInt64
+    var c: UInt64
+    var position: UInt32
+    @inline(__always) static func < (l: Item, r: Item) -> Bool {
+      l.a != r.a ? l.a < r.a : l.b != r.b ? l.b < r.b : l.c < r.c
+    }
+  }
+}

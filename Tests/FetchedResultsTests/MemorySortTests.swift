@@ -1,0 +1,49 @@
+import FetchedResults
+import Testing
+
+/// The in-memory store sorts on order-preserving words (nulls folded into word 0 where no value
+/// takes it); these edge values must still come out in `Value.compare`'s order, ties by ID.
+@Suite struct MemorySortTests {
+  static let model = Model(entities: [
+    Entity(
+      name: "T", table: "t",
+      attributes: [
+        Attribute("n", .integer, optional: true), Attribute("d", .double, optional: true),
+        Attribute("s", .string, optional: true),
+      ])
+  ])
+
+  static func store() throws -> MemoryStore {
+    let store = MemoryStore(model: model)
+    let ints: [Value] = [.null, .integer(.min), .integer(.max), .integer(0), .integer(-1), .integer(1), .null, .integer(.min)]
+    let doubles: [Value] = [.double(-0.0), .double(0), .null, .double(-.infinity), .double(.infinity), .double(-1e-300), .double(5), .null]
+    let strings: [Value] = [.string("b"), .string(""), .null, .string("é"), .string("e"), .string("B"), .string("b"), .null]
+    for i in 0..<ints.count { try store.load(entity: "T", id: Int64(100 - i), values: [ints[i], doubles[i], strings[i]]) }
+    return store
+  }
+
+  /// The order `Value.compare` gives, ties by ID ascending.
+  static func expected(_ store: MemoryStore, _ key: String, ascending: Bool) throws -> [Int64] {
+    let rows = try store.fetchObjects(try FetchRequest(entityName: "T").resolve(in: model))
+    let i = rows[0].layout.index(of: key)!
+    return rows.sorted { a, b in
+      let c = Value.compare(a.values[i], b.values[i])
+      return c != 0 ? (ascending ? c < 0 : c > 0) : a.id < b.id
+    }.map(\.id)
+  }
+
+  @Test(arguments: ["n", "d", "s"], [true, false])
+  func edgeValuesSortAsValueCompare(key: String, ascending: Bool) throws {
+    let store = try Self.store()
+    let request = FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor(key, ascending: ascending)], fetchBatchSize: 3)
+    let ids = try store.fetchIDs(try request.resolve(in: Self.model))
+    #expect(ids == (try Self.expected(store, key, ascending: ascending)))
+    // Sections by the same key: one per distinct value, in that order, counts adding up.
+    var sectioned = request
+    sectioned.sectionNameKeyPath = key
+    let sections = try store.sectionCounts(try sectioned.resolve(in: Self.model))
+    #expect(sections.reduce(0) { $0 + $1.count } == ids.count)
+    let values = sections.map(\.value)
+    #expect(zip(values, values.dropFirst()).allSatisfy { ascending ? Value.compare($0, $1) < 0 : Value.compare($0, $1) > 0 })
+  }
+}
