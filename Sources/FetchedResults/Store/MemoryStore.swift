@@ -40,12 +40,12 @@ public final class MemoryStore: Store {
     counters.queries += 1
     let t = table(request)
     let layout = request.rowLayout
-    let readers = rowReaders(request)
+    let plan = rowPlan(request)
     var out: [FetchedObject] = []
     out.reserveCapacity(ids.count)
     for id in ids {
       guard let row = t.rowOfID[id] else { continue }
-      out.append(FetchedObject(id: id, values: readers.map { $0(row) }, layout: layout))
+      out.append(FetchedObject(id: id, values: plan.values(row), layout: layout))
     }
     counters.rowsMaterialized += out.count
     return out
@@ -55,10 +55,8 @@ public final class MemoryStore: Store {
     counters.queries += 1
     let t = table(request)
     let layout = request.rowLayout
-    let readers = rowReaders(request)
-    let out = orderedRows(request).map { row in
-      FetchedObject(id: t.ids[row], values: readers.map { $0(row) }, layout: layout)
-    }
+    let plan = rowPlan(request)
+    let out = orderedRows(request).map { row in FetchedObject(id: t.ids[row], values: plan.values(row), layout: layout) }
     counters.rowsMaterialized += out.count
     return out
   }
@@ -199,36 +197,12 @@ public final class MemoryStore: Store {
   /// A function reading `keyPath` for a row of `t`, following one to-one relationship.
   func reader(_ keyPath: ResolvedKeyPath, _ t: MemoryTable) -> (Int) -> Value {
     guard let rel = keyPath.relationship else { return t.reader(keyPath.attribute.name) }
-    let dest = tables[rel.destination]!
-    let join = joinFunction(rel, from: t, to: dest)
-    let read = dest.reader(keyPath.attribute.name)
-    return { row in join(row).map(read) ?? .null }
-  }
-
-  /// Source row → destination row of a to-one relationship.
-  private func joinFunction(_ rel: Relationship, from t: MemoryTable, to dest: MemoryTable) -> (Int) -> Int? {
-    let sourceKey = t.reader(t.entity.attribute(rel.sourceColumn.camelCased(in: t.entity))?.name ?? "id")
-    let index = dest.uniqueIndex(onColumn: rel.destinationColumn)
+    let join = joinRows(rel, t)
+    let read = tables[rel.destination]!.reader(keyPath.attribute.name)
     return { row in
-      switch sourceKey(row) {
-      case .integer(let k): index[k]
-      default: nil
-      }
+      let d = Int(join[row])
+      return d < 0 ? .null : read(d)
     }
-  }
-
-  private func rowReaders(_ request: ResolvedRequest) -> [(Int) -> Value] {
-    let t = table(request)
-    var readers = t.entity.attributes.map { t.reader($0.name) }
-    for rel in request.prefetch {
-      let dest = tables[rel.destination]!
-      let join = joinFunction(rel, from: t, to: dest)
-      for a in dest.entity.attributes {
-        let read = dest.reader(a.name)
-        readers.append { row in join(row).map(read) ?? .null }
-      }
-    }
-    return readers
   }
 
   func matchingRows(_ request: ResolvedRequest) -> [Int] {
