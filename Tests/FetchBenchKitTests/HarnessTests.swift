@@ -102,6 +102,32 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
   }
 }
 
+/// The in-memory cases carry their limit, measured alternately in the same process, one pair
+/// per repetition; other stores' cases do not.
+@Suite struct LimitFigures {
+  @Test func memoryCasesReportTheirLimitAndThePerPairRatio() throws {
+    let dir = TestSupport.temporaryFolder("limit")
+    defer { TestSupport.remove(dir) }
+    let run = try TestSupport.run([
+      "run", "--dataset", "banks", "--rows", "500", "--store", "memory,sqlite", "--scenario", "perform_fetch,sectioned",
+      "--repetitions", "3", "--no-index", "--datasets", dir + "/datasets", "--out", dir + "/out",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    for mode in ["full", "batched"] {
+      for scenario in ["perform_fetch", "sectioned"] {
+        let limit = rows.first { $0.store == "memory" && $0.mode == mode && $0.scenario == scenario && $0.metric == "limit_ms" }
+        let ratio = rows.first { $0.store == "memory" && $0.mode == mode && $0.scenario == scenario && $0.metric == "engine_over_limit" }
+        #expect(limit?.repetitions == 3 && ratio?.repetitions == 3, "\(mode) \(scenario)")
+        #expect((limit?.value ?? 0) > 0 && (ratio?.value ?? 0) > 0 && ratio?.unit == "ratio")
+      }
+    }
+    #expect(!rows.contains { $0.store != "memory" && ($0.metric == "limit_ms" || $0.metric == "engine_over_limit") })
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("### in-memory store against its limit"))
+  }
+}
+
 /// The child-process protocol end to end: a case that fails is reported with its error, the
 /// run goes on, the exit code is non-zero, and the other cases' counters are exact.
 @Suite struct RunCommand {

@@ -27,6 +27,7 @@ extension Report {
       for k in keys where k.dataset == dataset && k.rows == n {
         for batch in batchSizes { md += table(k, batch: batch) }
       }
+      md += limitSection(dataset: dataset, rows: n)
       md += floorSection(dataset: dataset, rows: n)
       md += postgresFloorSection(dataset: dataset, rows: n)
     }

@@ -45,6 +45,12 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   /// A case that failed: its row carries the error.
   public static let failed = Metric("failed", .none, better: .neither)
 
+  /// The in-memory limit: the request's keys pre-extracted and sorted by the stdlib (and for
+  /// full fetch the rows copied out), timed alternately with the case in its process.
+  public static let limit = Metric("limit_ms", .ms)
+  /// The case's time over the limit's, per alternating pair: median and range of the pairs.
+  public static let engineOverLimit = Metric("engine_over_limit", .ratio)
+
   // MARK: floors (the same SQL with nothing on top)
   public static let floorIDs = Metric("floor_ids_ms", .ms)
   public static let floorIDsArray = Metric("floor_ids_array_ms", .ms)

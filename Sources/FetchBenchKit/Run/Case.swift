@@ -122,8 +122,24 @@ public enum CaseExecutor {
     let storeKind = spec.store
     let store = try spec.location.open(storeKind)
     let batchSize = mode == .full ? 0 : spec.batchSize
-    let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
-      try scenario.measure(spec.dataset, batchSize: batchSize, store: store)
+    // On the in-memory store the limit runs alternately with the case, so the two see the
+    // same load and their ratio is taken per pair.
+    let limit =
+      storeKind == .memory
+      ? try Limit(try scenario.request(spec.dataset, batchSize: batchSize).resolve(in: store.model), full: mode == .full, store: store)
+      : nil
+    var limitMs: [Double] = []
+    var ratios: [Double] = []
+    let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
+      let run = try scenario.measure(spec.dataset, batchSize: batchSize, store: store)
+      if let limit {
+        let nanos = Sampler.wall { limit.run() }.nanos
+        if measured {
+          limitMs.append(Double(nanos) / 1e6)
+          ratios.append(Double(run.sample.wallNanos) / Double(max(1, nanos)))
+        }
+      }
+      return run
     }
     let samples = runs.map(\.sample)
     let mapping = runs.compactMap { $0.mappingNanos.map { Double($0) / 1e3 } }
@@ -133,6 +149,8 @@ public enum CaseExecutor {
     let serverMeasurements =
       storeKind == .postgres
       ? [Measurement(.roundTrips, Double(counters.roundTrips)), Measurement(.bytesReceived, Double(counters.bytesReceived))] : []
+    let limitMeasurements =
+      limitMs.isEmpty ? [] : [Measurement(.limit, Summary(limitMs)), Measurement(.engineOverLimit, Summary(ratios))]
     return CaseResult(
       spec: spec,
       measurements: [
@@ -144,6 +162,6 @@ public enum CaseExecutor {
         Measurement(.allocations, Double(sample.allocations)),
         Measurement(.queries, Double(counters.queries)),
         Measurement(.rowsMaterialized, Double(counters.rowsMaterialized)),
-      ] + mappingMeasurement + serverMeasurements, error: nil)
+      ] + mappingMeasurement + serverMeasurements + limitMeasurements, error: nil)
   }
 }
