@@ -26,6 +26,8 @@ public struct SQLBuilder: Sendable {
   /// The predicate's literals, in parameter order.
   public let arguments: [Value]
   let from: String
+  /// `from` with only the joins the predicate and the section key use.
+  let sectionFrom: String
   let whereClause: String
   let orderBy: String
   let limitClause: String
@@ -48,12 +50,19 @@ public struct SQLBuilder: Sendable {
       let name = k.attribute.name == "id" && k.entity.attribute("id") == nil ? k.entity.primaryKey : k.attribute.column
       return "\(alias(k.relationship)).\(name)"
     }
-    var from = "\(r.entity.table) t0"
-    for (i, rel) in joins.enumerated() {
-      let dest = (try? r.model.entity(rel.destination))?.table ?? rel.destination
-      from += " LEFT JOIN \(dest) t\(i + 1) ON t\(i + 1).\(rel.destinationColumn) = t0.\(rel.sourceColumn)"
+    // Only the joins a statement uses: a LEFT JOIN through a to-one relationship neither adds
+    // nor drops rows, so the section counts need only the predicate's and the section's.
+    func from(_ needed: (Relationship) -> Bool) -> String {
+      var from = "\(r.entity.table) t0"
+      for (i, rel) in joins.enumerated() where needed(rel) {
+        let dest = (try? r.model.entity(rel.destination))?.table ?? rel.destination
+        from += " LEFT JOIN \(dest) t\(i + 1) ON t\(i + 1).\(rel.destinationColumn) = t0.\(rel.sourceColumn)"
+      }
+      return from
     }
-    self.from = from
+    self.from = from { _ in true }
+    let countingJoins = (r.predicate?.keyPaths.compactMap(\.relationship) ?? []) + [r.section?.relationship].compactMap { $0 }
+    sectionFrom = from { countingJoins.contains($0) }
     var values: [Value] = []
     if let p = r.predicate {
       whereClause = " WHERE " + Self.compile(p, column, dialect, &values)
@@ -119,7 +128,7 @@ public struct SQLBuilder: Sendable {
       return
         "SELECT s, count(*) FROM (SELECT \(s) AS s FROM \(from)\(whereClause)\(orderBy)\(limitClause)) AS q GROUP BY s ORDER BY s \(dir)"
     }
-    return "SELECT \(s), count(*) FROM \(from)\(whereClause) GROUP BY \(s) ORDER BY \(s) \(dir)"
+    return "SELECT \(s), count(*) FROM \(sectionFrom)\(whereClause) GROUP BY \(s) ORDER BY \(s) \(dir)"
   }
 
   private static func compile(

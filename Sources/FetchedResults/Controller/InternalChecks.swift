@@ -12,9 +12,10 @@ public enum InternalChecks {
 
   /// Stops with `what`'s violations, if any. O(the checker) when enabled, nothing otherwise.
   @inline(__always) static func check(_ what: @autoclosure () -> String, _ violations: @autoclosure () -> [String]) {
-    guard enabled else { return }
-    let found = violations()
-    precondition(found.isEmpty, "\(what()) invariants violated: \(found.prefix(5).joined(separator: "; "))")
+    #if FETCHBENCH_INTERNAL_CHECKS
+      let found = violations()
+      precondition(found.isEmpty, "\(what()) invariants violated: \(found.prefix(5).joined(separator: "; "))")
+    #endif
   }
 }
 

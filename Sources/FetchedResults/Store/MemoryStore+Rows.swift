@@ -1,40 +1,55 @@
 // Materializing rows in the in-memory store: one plan per query (each value's column, and for
-// prefetched to-one attributes the join's row column), then a loop per row that reads the
-// columns directly: no closure and no dictionary lookup per value.
+// prefetched to-one attributes how to find the destination row), then a loop per row that
+// reads the columns directly: no closure per value.
 extension MemoryStore {
   /// Where each value of a row layout comes from.
   struct RowPlan {
-    var columns: [MemoryColumn]
-    /// Per value: nil for the entity's own columns, else the destination row per source row.
-    var joins: [[Int32]?]
+    var own: [MemoryColumn]
+    /// Per prefetched relationship: the destination's columns, and a source row's
+    /// destination row (-1: none).
+    var prefetched: [(columns: [MemoryColumn], destination: (Int) -> Int)]
 
     /// The values of `row`, in the layout's order. O(values).
     @inline(__always) func values(_ row: Int) -> [Value] {
       var out: [Value] = []
-      out.reserveCapacity(columns.count)
-      for k in columns.indices {
-        if let join = joins[k] {
-          let d = Int(join[row])
-          out.append(d < 0 ? .null : columns[k].value(d))
-        } else {
-          out.append(columns[k].value(row))
-        }
+      out.reserveCapacity(own.count + prefetched.reduce(0) { $0 + $1.columns.count })
+      for c in own { out.append(c.value(row)) }
+      for p in prefetched {
+        let d = p.destination(row)
+        for c in p.columns { out.append(d < 0 ? .null : c.value(d)) }
       }
       return out
     }
   }
 
   /// The plan for `request`'s row layout: the entity's attributes, then each prefetched
-  /// relationship's. O(attributes), plus building a join column not yet cached.
-  func rowPlan(_ request: ResolvedRequest) -> RowPlan {
+  /// relationship's. `bulk` (every row is read) builds a join column not yet cached, O(rows);
+  /// otherwise joins look rows up one by one, O(1) each, so a batch fault after a write costs
+  /// its rows, not the table.
+  func rowPlan(_ request: ResolvedRequest, bulk: Bool) -> RowPlan {
     let t = table(request)
-    var plan = RowPlan(columns: t.columns, joins: Array(repeating: nil, count: t.columns.count))
+    var plan = RowPlan(own: t.columns, prefetched: [])
     for rel in request.prefetch {
-      let dest = tables[rel.destination]!
-      let join = joinRows(rel, t)
-      plan.columns += dest.columns
-      plan.joins += Array(repeating: join, count: dest.columns.count)
+      plan.prefetched.append((tables[rel.destination]!.columns, destinationRow(rel, t, bulk: bulk)))
     }
     return plan
+  }
+
+  /// A source row's destination row through the to-one `rel` (-1: none): from the join column
+  /// when it is current (or `bulk` asks to build it), else by the destination's unique index.
+  func destinationRow(_ rel: Relationship, _ t: MemoryTable, bulk: Bool) -> (Int) -> Int {
+    if bulk || cachedJoinRows(rel, t) != nil {
+      let join = joinRows(rel, t)
+      return { Int(join[$0]) }
+    }
+    let dest = tables[rel.destination]!
+    let index = dest.uniqueIndex(onColumn: rel.destinationColumn)
+    if rel.sourceColumn == t.entity.primaryKey {
+      let ids = t.ids
+      return { index[ids[$0]] ?? -1 }
+    }
+    guard let i = t.entity.attributes.firstIndex(where: { $0.column == rel.sourceColumn }) else { return { _ in -1 } }
+    let column = t.columns[i]
+    return { column.isNull($0) ? -1 : index[column.integers[$0]] ?? -1 }
   }
 }

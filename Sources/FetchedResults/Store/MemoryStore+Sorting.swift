@@ -9,8 +9,8 @@ extension MemoryStore {
   func orderedRows(_ request: ResolvedRequest) -> [Int] {
     let t = table(request)
     let rows = matchingRows(request)
-    let words = request.sorts.flatMap { sortWords($0, t, rows) }
-    let ordered = Self.sortedPositions(words, count: rows.count).map { rows[$0] }
+    var words = request.sorts.flatMap { sortWords($0, t, rows) }
+    let ordered = Self.sorted(rows, by: &words)
     let offset = min(request.request.fetchOffset, ordered.count)
     // min before adding: a limit of Int.max must not overflow.
     let end = request.request.fetchLimit > 0 ? offset + min(ordered.count - offset, request.request.fetchLimit) : ordered.count
@@ -112,9 +112,9 @@ extension MemoryStore {
   /// Each row of `t`'s destination row through the to-one `rel` (-1: none), rebuilt only when
   /// either table changed since. O(rows) to build, O(1) when cached.
   func joinRows(_ rel: Relationship, _ t: MemoryTable) -> [Int32] {
+    if let rows = cachedJoinRows(rel, t) { return rows }
     let dest = tables[rel.destination]!
     let key = "\(t.entity.name).\(rel.name)"
-    if let c = joinCache[key], c.source == t.version, c.destination == dest.version { return c.rows }
     let index = dest.uniqueIndex(onColumn: rel.destinationColumn)
     var rows = [Int32](repeating: -1, count: t.ids.count)
     if rel.sourceColumn == t.entity.primaryKey {
@@ -127,23 +127,46 @@ extension MemoryStore {
     return rows
   }
 
-  /// Positions 0..<count ordered by `words` (compared in order; the last sort is the primary
-  /// key, so no two positions tie). Up to three words sort as fixed-width items.
-  static func sortedPositions(_ words: [[UInt64]], count: Int) -> [Int] {
-    guard words.count <= 3 else {
-      return (0..<count).sorted { a, b in
-        for w in words where w[a] != w[b] { return w[a] < w[b] }
+  /// The join column of `rel` if it is current. O(1).
+  func cachedJoinRows(_ rel: Relationship, _ t: MemoryTable) -> [Int32]? {
+    guard let c = joinCache["\(t.entity.name).\(rel.name)"], c.source == t.version, c.destination == tables[rel.destination]!.version
+    else { return nil }
+    return c.rows
+  }
+
+  /// `rows` ordered by `words` (compared in order; the last sort is the primary key, so no two
+  /// rows tie). Up to three words sort as fixed-width items (24 bytes for two, 32 for three),
+  /// and `words` is emptied once they are built, so the peak holds the items and the rows.
+  static func sorted(_ rows: [Int], by words: inout [[UInt64]]) -> [Int] {
+    switch words.count {
+    case 0...2:
+      let zero = [UInt64](repeating: 0, count: rows.count)
+      let (w0, w1) = (words.first ?? zero, words.count > 1 ? words[1] : zero)
+      var items = (0..<rows.count).map { Item2(a: w0[$0], b: w1[$0], position: UInt32($0)) }
+      words = []
+      items.sort()
+      return items.map { rows[Int($0.position)] }
+    case 3:
+      let (w0, w1, w2) = (words[0], words[1], words[2])
+      var items = (0..<rows.count).map { Item(a: w0[$0], b: w1[$0], c: w2[$0], position: UInt32($0)) }
+      words = []
+      items.sort()
+      return items.map { rows[Int($0.position)] }
+    default:
+      let w = words
+      return rows.indices.sorted { a, b in
+        for k in w where k[a] != k[b] { return k[a] < k[b] }
         return false
-      }
+      }.map { rows[$0] }
     }
-    let zero = [UInt64](repeating: 0, count: words.isEmpty ? 0 : count)
-    let (w0, w1, w2) = (words.first ?? zero, words.count > 1 ? words[1] : zero, words.count > 2 ? words[2] : zero)
-    var items = [Item](unsafeUninitializedCapacity: count) { buffer, n in
-      for p in 0..<count { buffer[p] = Item(a: w0[p], b: w1[p], c: w2[p], position: UInt32(p)) }
-      n = count
-    }
-    items.sort()
-    return items.map { Int($0.position) }
+  }
+
+  /// A row's two sort words and its position among the matching rows.
+  struct Item2: Comparable {
+    var a: UInt64
+    var b: UInt64
+    var position: UInt32
+    @inline(__always) static func < (l: Item2, r: Item2) -> Bool { l.a != r.a ? l.a < r.a : l.b < r.b }
   }
 
   /// A row's sort words and its position among the matching rows.

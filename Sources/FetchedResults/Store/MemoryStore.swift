@@ -40,7 +40,7 @@ public final class MemoryStore: Store {
     counters.queries += 1
     let t = table(request)
     let layout = request.rowLayout
-    let plan = rowPlan(request)
+    let plan = rowPlan(request, bulk: false)
     var out: [FetchedObject] = []
     out.reserveCapacity(ids.count)
     for id in ids {
@@ -55,7 +55,7 @@ public final class MemoryStore: Store {
     counters.queries += 1
     let t = table(request)
     let layout = request.rowLayout
-    let plan = rowPlan(request)
+    let plan = rowPlan(request, bulk: true)
     let out = orderedRows(request).map { row in FetchedObject(id: t.ids[row], values: plan.values(row), layout: layout) }
     counters.rowsMaterialized += out.count
     return out
@@ -197,10 +197,10 @@ public final class MemoryStore: Store {
   /// A function reading `keyPath` for a row of `t`, following one to-one relationship.
   func reader(_ keyPath: ResolvedKeyPath, _ t: MemoryTable) -> (Int) -> Value {
     guard let rel = keyPath.relationship else { return t.reader(keyPath.attribute.name) }
-    let join = joinRows(rel, t)
+    let destination = destinationRow(rel, t, bulk: false)
     let read = tables[rel.destination]!.reader(keyPath.attribute.name)
     return { row in
-      let d = Int(join[row])
+      let d = destination(row)
       return d < 0 ? .null : read(d)
     }
   }
