@@ -123,8 +123,17 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
       }
     }
     #expect(!rows.contains { $0.store != "memory" && ($0.metric == "limit_ms" || $0.metric == "engine_over_limit") })
+    // SQLite: the floor for both modes of performFetch, the scan limit for the batched one.
+    for mode in ["full", "batched"] {
+      let floor = rows.first {
+        $0.store == "sqlite" && $0.mode == mode && $0.scenario == "perform_fetch" && $0.metric == "engine_over_floor"
+      }
+      #expect(floor?.repetitions == 3 && (floor?.value ?? 0) > 0, "\(mode)")
+    }
+    #expect(rows.filter { $0.metric == "engine_over_scan_limit" }.map(\.mode) == ["batched"])
+    #expect(!rows.contains { $0.scenario == "sectioned" && $0.metric == "engine_over_floor" }, "no floor for sectioned")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
-    #expect(report.contains("### in-memory store against its limit"))
+    #expect(report.contains("### Against the limits, in the same process"))
   }
 }
 

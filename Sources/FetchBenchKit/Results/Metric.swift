@@ -51,6 +51,15 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The case's time over the limit's, per alternating pair: median and range of the pairs.
   public static let engineOverLimit = Metric("engine_over_limit", .ratio)
 
+  /// A SQLite case's floor (the store's own statements through the C API: the ID query, the
+  /// full query, or a scroll-through), timed alternately with the case in its process.
+  public static let floor = Metric("floor_ms", .ms)
+  public static let engineOverFloor = Metric("engine_over_floor", .ratio)
+  /// SQLite's scan limit for a batched performFetch: one scan per table of the columns the
+  /// sort needs, plus the stdlib's sort; alternately with the case.
+  public static let scanLimit = Metric("scan_limit_ms", .ms)
+  public static let engineOverScanLimit = Metric("engine_over_scan_limit", .ratio)
+
   // MARK: floors (the same SQL with nothing on top)
   public static let floorIDs = Metric("floor_ids_ms", .ms)
   public static let floorIDsArray = Metric("floor_ids_array_ms", .ms)

@@ -128,15 +128,17 @@ public enum CaseExecutor {
       storeKind == .memory
       ? try Limit(try scenario.request(spec.dataset, batchSize: batchSize).resolve(in: store.model), full: mode == .full, store: store)
       : nil
-    var limitMs: [Double] = []
-    var ratios: [Double] = []
+    // On SQLite, the floor (and for a batched performFetch the scan limit) alternate the same way.
+    let references = try Self.references(spec, scenario: scenario, mode: mode, limit: limit)
+    var referenceMs = Array(repeating: [Double](), count: references.count)
+    var ratios = Array(repeating: [Double](), count: references.count)
     let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
       let run = try scenario.measure(spec.dataset, batchSize: batchSize, store: store)
-      if let limit {
-        let nanos = Sampler.wall { limit.run() }.nanos
+      for (i, reference) in references.enumerated() {
+        let nanos = try Sampler.wall { try reference.run() }.nanos
         if measured {
-          limitMs.append(Double(nanos) / 1e6)
-          ratios.append(Double(run.sample.wallNanos) / Double(max(1, nanos)))
+          referenceMs[i].append(Double(nanos) / 1e6)
+          ratios[i].append(Double(run.sample.wallNanos) / Double(max(1, nanos)))
         }
       }
       return run
@@ -149,8 +151,9 @@ public enum CaseExecutor {
     let serverMeasurements =
       storeKind == .postgres
       ? [Measurement(.roundTrips, Double(counters.roundTrips)), Measurement(.bytesReceived, Double(counters.bytesReceived))] : []
-    let limitMeasurements =
-      limitMs.isEmpty ? [] : [Measurement(.limit, Summary(limitMs)), Measurement(.engineOverLimit, Summary(ratios))]
+    let limitMeasurements = references.indices.flatMap { i in
+      [Measurement(references[i].time, Summary(referenceMs[i])), Measurement(references[i].ratio, Summary(ratios[i]))]
+    }
     return CaseResult(
       spec: spec,
       measurements: [
@@ -163,5 +166,32 @@ public enum CaseExecutor {
         Measurement(.queries, Double(counters.queries)),
         Measurement(.rowsMaterialized, Double(counters.rowsMaterialized)),
       ] + mappingMeasurement + serverMeasurements + limitMeasurements, error: nil)
+  }
+
+  /// What a case is held against in its own process: the in-memory limit; on SQLite the floor
+  /// of performFetch and scroll-through, and a batched performFetch's scan limit.
+  struct Reference {
+    var time: Metric
+    var ratio: Metric
+    var run: () throws -> Int
+  }
+
+  static func references(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, limit: Limit?) throws -> [Reference] {
+    if let limit { return [Reference(time: .limit, ratio: .engineOverLimit, run: limit.run)] }
+    guard spec.store == .sqlite, scenario == .performFetch || scenario == .scrollThrough else { return [] }
+    let model = DatasetModels.model(for: spec.dataset)
+    let request = try scenario.request(spec.dataset, batchSize: spec.batchSize).resolve(in: model)
+    let raw = try RawSQLite(spec.location, request: request, batchSize: spec.batchSize)
+    let floor: () throws -> Int =
+      switch (scenario, mode) {
+      case (_, .full): { raw.fullRows().count }
+      case (.scrollThrough, .batched): { try raw.scroll(raw.ids()) }
+      default: { raw.ids().count }
+      }
+    var out = [Reference(time: .floor, ratio: .engineOverFloor, run: floor)]
+    if scenario == .performFetch, mode == .batched, let scan = ScanLimit(raw, request: request) {
+      out.append(Reference(time: .scanLimit, ratio: .engineOverScanLimit, run: scan.run))
+    }
+    return out
   }
 }

@@ -66,14 +66,8 @@ struct Limit {
   /// The timed work: the sort, and for full fetch the rows copied out. Returns a checksum so
   /// that nothing is optimized away.
   func run() -> Int {
-    let (a0, a1, a2) = (ascending[0], ascending[1], ascending[2])
     var sorted = items
-    sorted.sort { x, y in
-      if x.k0 != y.k0 { return a0 ? x.k0 < y.k0 : x.k0 > y.k0 }
-      if x.k1 != y.k1 { return a1 ? x.k1 < y.k1 : x.k1 > y.k1 }
-      if x.k2 != y.k2 { return a2 ? x.k2 < y.k2 : x.k2 > y.k2 }
-      return x.id < y.id
-    }
+    Self.sort(&sorted, ascending: ascending)
     guard let columns else { return Int(truncatingIfNeeded: sorted.first?.id ?? 0) }
     var rows: [[Value]] = []
     rows.reserveCapacity(sorted.count)
@@ -85,5 +79,17 @@ struct Limit {
       rows.append(row)
     }
     return rows.count
+  }
+
+  /// The stdlib's sort with one comparator: the keys in order (each in its direction), then
+  /// the ID ascending. `ascending` has three entries.
+  static func sort(_ items: inout [Item], ascending: [Bool]) {
+    let (a0, a1, a2) = (ascending[0], ascending[1], ascending[2])
+    items.sort { x, y in
+      if x.k0 != y.k0 { return a0 ? x.k0 < y.k0 : x.k0 > y.k0 }
+      if x.k1 != y.k1 { return a1 ? x.k1 < y.k1 : x.k1 > y.k1 }
+      if x.k2 != y.k2 { return a2 ? x.k2 < y.k2 : x.k2 > y.k2 }
+      return x.id < y.id
+    }
   }
 }

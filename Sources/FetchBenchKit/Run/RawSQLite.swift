@@ -1,0 +1,114 @@
+import DatasetStores
+import FetchedResults
+import GRDBSQLite
+import SQLiteStore
+
+/// The SQLite C API with nothing on top, for the floors: the store's own statements for a
+/// request (the ID query, the full query, a scroll-through in batches), and the scan limit.
+final class RawSQLite {
+  /// A value read from a column, as plainly as the C API gives it.
+  enum Raw {
+    case null
+    case integer(Int64)
+    case double(Double)
+    case text(String)
+  }
+
+  let db: OpaquePointer
+  let sql: SQLiteStore.Statements
+  let batchSize: Int
+  private let idStmt: OpaquePointer
+  private let fullStmt: OpaquePointer
+  private let batchStmt: OpaquePointer
+
+  /// Opens `location` read-only (checked as the store checks it) with `request`'s statements
+  /// prepared. Requests with predicates are refused: the floors run the runs' requests.
+  init(_ location: DatasetLocation, request: ResolvedRequest, batchSize: Int) throws {
+    sql = SQLiteStore.statements(for: request)
+    guard sql.arguments.isEmpty else { throw HarnessError.invalidArgument("the floor runs requests without predicates") }
+    _ = try location.open(.sqlite)
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(location.sqlitePath, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else {
+      throw HarnessError.invalidArgument("cannot open \(location.sqlitePath)")
+    }
+    sqlite3_busy_timeout(db, 10_000)  // as the store: wait out another connection's checkpoint
+    self.db = db
+    self.batchSize = max(1, batchSize)
+    func prepare(_ text: String) throws -> OpaquePointer {
+      var stmt: OpaquePointer?
+      guard sqlite3_prepare_v3(db, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt else {
+        throw HarnessError.invalidArgument("floor: cannot prepare \(text): \(String(cString: sqlite3_errmsg(db)))")
+      }
+      return stmt
+    }
+    idStmt = try prepare(sql.ids)
+    fullStmt = try prepare(sql.full)
+    batchStmt = try prepare(sql.rowsByID(self.batchSize))
+  }
+
+  deinit {
+    for s in [idStmt, fullStmt, batchStmt] { sqlite3_finalize(s) }
+    sqlite3_close(db)
+  }
+
+  func prepare(_ text: String) throws -> OpaquePointer {
+    var stmt: OpaquePointer?
+    guard sqlite3_prepare_v2(db, text, -1, &stmt, nil) == SQLITE_OK, let stmt else {
+      throw HarnessError.invalidArgument("floor: cannot prepare \(text): \(String(cString: sqlite3_errmsg(db)))")
+    }
+    return stmt
+  }
+
+  /// The store's ID query.
+  func ids() -> [Int64] {
+    var out: [Int64] = []
+    sqlite3_reset(idStmt)
+    while sqlite3_step(idStmt) == SQLITE_ROW { out.append(sqlite3_column_int64(idStmt, 0)) }
+    return out
+  }
+
+  /// The store's full query, every row's values read.
+  func fullRows() -> [[Raw]] {
+    var out: [[Raw]] = []
+    sqlite3_reset(fullStmt)
+    Self.rows(fullStmt, into: &out)
+    return out
+  }
+
+  /// A scroll-through: every batch by one reused statement (the last, shorter batch by its
+  /// own), the rows of a batch read and then dropped. Returns the rows read.
+  func scroll(_ all: [Int64]) throws -> Int {
+    var read = 0
+    var batch: [[Raw]] = []
+    var start = 0
+    while start < all.count {
+      let end = min(all.count, start + batchSize)
+      let stmt = end - start == batchSize ? batchStmt : try prepare(sql.rowsByID(end - start))
+      defer { if stmt != batchStmt { sqlite3_finalize(stmt) } }
+      sqlite3_reset(stmt)
+      for (k, id) in all[start..<end].enumerated() { sqlite3_bind_int64(stmt, Int32(k + 1), id) }
+      batch.removeAll(keepingCapacity: true)
+      Self.rows(stmt, into: &batch)
+      read += batch.count
+      start = end
+    }
+    return read
+  }
+
+  static func rows(_ stmt: OpaquePointer, into out: inout [[Raw]]) {
+    let n = sqlite3_column_count(stmt)
+    while sqlite3_step(stmt) == SQLITE_ROW {
+      var row: [Raw] = []
+      row.reserveCapacity(Int(n))
+      for i in 0..<n {
+        switch sqlite3_column_type(stmt, i) {
+        case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(stmt, i)))
+        case SQLITE_FLOAT: row.append(.double(sqlite3_column_double(stmt, i)))
+        case SQLITE_TEXT: row.append(.text(String(cString: sqlite3_column_text(stmt, i))))
+        default: row.append(.null)
+        }
+      }
+      out.append(row)
+    }
+  }
+}
