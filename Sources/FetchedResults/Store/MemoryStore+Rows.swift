@@ -52,4 +52,15 @@ extension MemoryStore {
     let column = t.columns[i]
     return { column.isNull($0) ? -1 : index[column.integers[$0]] ?? -1 }
   }
+
+  /// The layout and row plan for a batch fault of `request`, reused while the request and the
+  /// tables it reads are unchanged. O(1) when cached.
+  func batchRowPlan(_ request: ResolvedRequest) -> (RowLayout, RowPlan) {
+    let versions = [table(request).version] + request.prefetch.map { tables[$0.destination]!.version }
+    if let c = batchPlan, c.request == request.request, c.versions == versions { return (c.layout, c.plan) }
+    let layout = request.rowLayout
+    let plan = rowPlan(request, bulk: false)
+    batchPlan = (request.request, versions, layout, plan)
+    return (layout, plan)
+  }
 }

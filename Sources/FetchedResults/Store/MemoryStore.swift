@@ -9,6 +9,9 @@ public final class MemoryStore: Store {
   /// Each to-one join's destination row per source row (-1: none), by `Entity.relationship`,
   /// with the two tables' versions it was built at.
   var joinCache: [String: (source: Int, destination: Int, rows: [Int32])] = [:]
+  /// The last batch fault's request, its layout and row plan, with the versions of the tables
+  /// they read: a scroll-through faults thousands of batches of one request.
+  var batchPlan: (request: FetchRequest, versions: [Int], layout: RowLayout, plan: RowPlan)?
   private var sequence = 0
   public let observers = TransactionObservers()
 
@@ -39,8 +42,7 @@ public final class MemoryStore: Store {
   public func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject] {
     counters.queries += 1
     let t = table(request)
-    let layout = request.rowLayout
-    let plan = rowPlan(request, bulk: false)
+    let (layout, plan) = batchRowPlan(request)
     var out: [FetchedObject] = []
     out.reserveCapacity(ids.count)
     for id in ids {
