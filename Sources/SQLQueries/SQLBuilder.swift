@@ -89,6 +89,10 @@ public struct SQLBuilder: Sendable {
   }
 
   public var idQuery: String { "SELECT t0.id FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
+  /// The ID query with the section key as a second column (NULL without sections).
+  public var idAndSectionQuery: String {
+    "SELECT t0.id, \(sectionExpression ?? "NULL") FROM \(from)\(whereClause)\(orderBy)\(limitClause)"
+  }
   public var fullQuery: String { "SELECT \(selectColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
   /// Rows by a list of `count` IDs (SQLite: `IN (?,…)`, one statement per count).
   public func rowsByIDQuery(count: Int) -> String {

@@ -132,6 +132,14 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     }
     #expect(rows.filter { $0.metric == "engine_over_scan_limit" }.map(\.mode) == ["batched"])
     #expect(!rows.contains { $0.scenario == "sectioned" && $0.metric == "engine_over_floor" }, "no floor for sectioned")
+    // What sections add, on every store and mode, for the sectioned scenario only.
+    let unsectioned = rows.filter { $0.metric == "sectioned_over_unsectioned" }
+    #expect(
+      Set(unsectioned.map { "\($0.store) \($0.mode) \($0.scenario)" }) == [
+        "memory full sectioned", "memory batched sectioned", "sqlite full sectioned", "sqlite batched sectioned",
+      ])
+    #expect(unsectioned.allSatisfy { $0.repetitions == 3 && $0.value > 0 })
+    #expect(rows.filter { $0.metric == "unsectioned_ms" }.count == 4)
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("### Against the limits, in the same process"))
   }

@@ -59,6 +59,10 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   /// sort needs, plus the stdlib's sort; alternately with the case.
   public static let scanLimit = Metric("scan_limit_ms", .ms)
   public static let engineOverScanLimit = Metric("engine_over_scan_limit", .ratio)
+  /// The sectioned scenario without its sections (the same sort and first screen), on every
+  /// store, alternately with the case: what sections add.
+  public static let unsectioned = Metric("unsectioned_ms", .ms)
+  public static let sectionedOverUnsectioned = Metric("sectioned_over_unsectioned", .ratio)
 
   // MARK: floors (the same SQL with nothing on top)
   public static let floorIDs = Metric("floor_ids_ms", .ms)

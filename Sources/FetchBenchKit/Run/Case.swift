@@ -128,8 +128,9 @@ public enum CaseExecutor {
       storeKind == .memory
       ? try Limit(try scenario.request(spec.dataset, batchSize: batchSize).resolve(in: store.model), full: mode == .full, store: store)
       : nil
-    // On SQLite, the floor (and for a batched performFetch the scan limit) alternate the same way.
-    let references = try Self.references(spec, scenario: scenario, mode: mode, limit: limit)
+    // On SQLite, the floor (and for a batched performFetch the scan limit) alternate the same
+    // way, and on every store the sectioned scenario's request without sections.
+    let references = try Self.references(spec, scenario: scenario, mode: mode, limit: limit, store: store)
     var referenceMs = Array(repeating: [Double](), count: references.count)
     var ratios = Array(repeating: [Double](), count: references.count)
     let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
@@ -169,14 +170,28 @@ public enum CaseExecutor {
   }
 
   /// What a case is held against in its own process: the in-memory limit; on SQLite the floor
-  /// of performFetch and scroll-through, and a batched performFetch's scan limit.
+  /// of performFetch and scroll-through, and a batched performFetch's scan limit; on every
+  /// store, the sectioned scenario without sections.
   struct Reference {
     var time: Metric
     var ratio: Metric
     var run: () throws -> Int
   }
 
-  static func references(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, limit: Limit?) throws -> [Reference] {
+  static func references(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, limit: Limit?, store: any Store) throws
+    -> [Reference]
+  {
+    let batchSize = mode == .full ? 0 : spec.batchSize
+    let unsectioned = scenario.unsectionedRequest(spec.dataset, batchSize: batchSize).map { request in
+      Reference(time: .unsectioned, ratio: .sectionedOverUnsectioned) {
+        let run = try scenario.run(spec.dataset, batchSize: batchSize, store: store, request: request)
+        return run.controller.count
+      }
+    }
+    return try Self.limits(spec, scenario: scenario, mode: mode, limit: limit) + (unsectioned.map { [$0] } ?? [])
+  }
+
+  static func limits(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, limit: Limit?) throws -> [Reference] {
     if let limit { return [Reference(time: .limit, ratio: .engineOverLimit, run: limit.run)] }
     guard spec.store == .sqlite, scenario == .performFetch || scenario == .scrollThrough else { return [] }
     let model = DatasetModels.model(for: spec.dataset)

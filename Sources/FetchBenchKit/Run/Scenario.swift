@@ -28,12 +28,22 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
       ? DatasetModels.sectionedRequest(for: kind, batchSize: batchSize) : DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
   }
 
+  /// The sectioned scenario's request without its sections: the same sort, so the two differ
+  /// only by what sections cost (the section counts, and on SQL stores their grouped query).
+  public func unsectionedRequest(_ kind: DatasetKind, batchSize: Int) -> FetchRequest? {
+    guard self == .sectioned else { return nil }
+    var request = request(kind, batchSize: batchSize)
+    request.sectionNameKeyPath = nil
+    return request
+  }
+
   /// Runs the scenario and returns the controller, still holding whatever it loaded, and for
   /// the mapped scenarios the time spent mapping rows to typed models.
-  public func run(_ kind: DatasetKind, batchSize: Int, store: any Store) throws -> (
+  /// `request` replaces the scenario's own (the sectioned scenario's same sort without sections).
+  public func run(_ kind: DatasetKind, batchSize: Int, store: any Store, request: FetchRequest? = nil) throws -> (
     controller: FetchedResultsController, mappingNanos: UInt64?
   ) {
-    let controller = FetchedResultsController(fetchRequest: request(kind, batchSize: batchSize), store: store)
+    let controller = FetchedResultsController(fetchRequest: request ?? self.request(kind, batchSize: batchSize), store: store)
     try controller.performFetch()
     var mappingNanos: UInt64?
     var sink = 0

@@ -104,10 +104,18 @@ public final class FetchedResultsController {
       }
       contents = .full(SortedIDList(ids: ids, keys: keys, objects: objects, ascending: keyDirections, idAscending: idAscending))
     } else {
+      // Sections come with the IDs: from the kept sort keys (the section key is the first),
+      // or from the store's one query that reads the section key beside each ID.
       let list: SortedIDList
+      var counts: [SectionCount]?
       if tracksChanges {
         let keyed = try store.fetchKeyedIDs(resolved, ids: nil)
         list = SortedIDList(ids: keyed.ids, keys: keyed.keys, objects: nil, ascending: keyDirections, idAscending: idAscending)
+        if resolved.section != nil { counts = Self.group(keyed.keys[0]) }
+      } else if resolved.section != nil {
+        let (ids, sectionCounts) = try store.fetchIDsAndSections(resolved)
+        list = SortedIDList(ids: ids, keys: nil, objects: nil, ascending: [], idAscending: idAscending)
+        counts = sectionCounts
       } else {
         list = SortedIDList(ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
       }
@@ -115,8 +123,8 @@ public final class FetchedResultsController {
       let array = BatchFaultingArray(list: list, batchSize: batchSize, maxLoadedBatches: maxLoadedBatches) {
         try store.fetchObjects(resolved, ids: $0)
       }
-      if resolved.section != nil {
-        sections = SectionInfo.from(try store.sectionCounts(resolved))
+      if let counts {
+        sections = SectionInfo.from(counts)
         let total = sections.reduce(0) { $0 + $1.numberOfObjects }
         guard total == list.count else {
           throw FetchError.store(

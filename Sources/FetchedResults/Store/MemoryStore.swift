@@ -73,13 +73,27 @@ public final class MemoryStore: Store {
 
   public func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] {
     counters.queries += 1
+    return try sectionCounts(request, ordered: nil)
+  }
+
+  /// One query, as on SQL stores: the ordered rows once, the sections from the leading key.
+  public func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
+    counters.queries += 1
+    let rows = orderedRows(request)
+    let t = table(request)
+    return (rows.map { t.ids[$0] }, try sectionCounts(request, ordered: rows))
+  }
+
+  /// Without a limit or offset, counted from the leading key's words with no sort; otherwise
+  /// from the runs of the ordered rows (`ordered`, or sorted here).
+  private func sectionCounts(_ request: ResolvedRequest, ordered: [Int]?) throws -> [SectionCount] {
     guard let section = request.section else {
       throw FetchError.invalidRequest("section counts need a section key path")
     }
     if request.request.fetchLimit == 0 && request.request.fetchOffset == 0 { return sections(request, section) }
     let key = reader(section, table(request))
     var out: [SectionCount] = []
-    for row in orderedRows(request) {
+    for row in ordered ?? orderedRows(request) {
       let v = key(row)
       if let last = out.last, last.value == v {
         out[out.count - 1].count += 1

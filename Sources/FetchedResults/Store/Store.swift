@@ -161,6 +161,11 @@ public protocol Store: AnyObject {
   /// one grouped query, never by loading rows.
   func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount]
 
+  /// `fetchIDs` and `sectionCounts` of a sectioned request together. A store that can read the
+  /// section key beside each ID counts the sections from its runs (the request sorts by it
+  /// first): one query, one snapshot, and no second sort for a grouped count. O(n).
+  func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount])
+
   /// Applies `operations` atomically, reports what changed, and tells `observers` after the
   /// commit. Nothing is applied or reported when it throws.
   @discardableResult
@@ -179,6 +184,13 @@ public protocol Store: AnyObject {
 
   /// Called after each transaction this store commits, on the committing thread.
   var observers: TransactionObservers { get }
+}
+
+extension Store {
+  /// The two queries, for stores without a single-query form.
+  public func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
+    (try fetchIDs(request), try sectionCounts(request))
+  }
 }
 
 /// IDs and their sort keys, column by column: `keys[d][i]` is descriptor d of `ids[i]`.
