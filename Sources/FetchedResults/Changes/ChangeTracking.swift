@@ -12,6 +12,9 @@ public struct TrackingStats: Sendable, Equatable {
   /// Times the results were refetched and diffed instead (an unmappable related delete, or
   /// an error while applying a transaction).
   public var refetches = 0
+  /// Affected objects whose keys were read from the store; the others kept the list's (no
+  /// write touched what orders or filters them).
+  public var keysRead = 0
   public init() {}
 }
 
@@ -32,9 +35,11 @@ extension FetchedResultsController {
 
   /// Applies one committed transaction to the results and returns the change set a table view
   /// needs, computed from the changed objects only, as Core Data does: one query for the
-  /// affected objects' current keys (plus one per relationship whose foreign key sits in the
-  /// list's own rows, when its destination changed), positions by binary search on the kept
-  /// sort keys, no row faulted and no whole-list diff. Called by the store's observer; public so that benchmarks can
+  /// current keys of the affected objects that a write may have moved or filtered (inserted,
+  /// or an attribute of the sort, predicate, section or a join changed; the others keep the
+  /// list's keys, and deleted ones need none), plus one per relationship whose foreign key sits
+  /// in the list's own rows, when its destination changed; positions by binary search on the
+  /// kept sort keys, no row faulted and no whole-list diff. Called by the store's observer; public so that benchmarks can
   /// time it and so that transactions from another process can be applied.
   ///
   /// O(k log n + k · chunk) for k affected objects on n rows.
@@ -51,23 +56,39 @@ extension FetchedResultsController {
     // 1. The list's objects this transaction touched, and those whose shown values changed.
     var affected = Set<Int64>()
     var contentChanged = Set<Int64>()
+    // Those whose current keys the store must give; of the others in the list, the kept key
+    // holds, and `gone` are deleted.
+    var needKeys = Set<Int64>()
+    var gone = Set<Int64>()
+    let ordering = resolved.orderingAttributes
     if let own = transaction.changes(for: resolved.entity.name) {
       affected.formUnion(own.inserted)
       affected.formUnion(own.deleted)
       affected.formUnion(own.updated.keys)
       contentChanged.formUnion(own.updated.keys)
+      needKeys.formUnion(own.inserted)
+      gone = Set(own.deleted).subtracting(own.inserted)
+      let relevant = ordering[resolved.entity.name] ?? []
+      for (id, changed) in own.updated where !changed.isDisjoint(with: relevant) { needKeys.insert(id) }
     }
     for r in resolved.joins {
       guard let d = transaction.changes(for: r.destination) else { continue }
       var owners = Set<Int64>()
+      let relevant = ordering[r.destination] ?? []
+      // A destination row inserted, deleted, or changed in what orders or filters the list.
+      func moves(_ id: Int64) -> Bool { d.updated[id].map { !$0.isDisjoint(with: relevant) } ?? true }
       if r.sourceColumn == resolved.entity.primaryKey {
         // The destination holds the foreign key: the transaction reports it for every row
         // written (as it is now, and as it was for changed and deleted rows). No query.
         let destination = try store.model.entity(r.destination)
         guard let fk = destination.attributes.first(where: { $0.column == r.destinationColumn })?.name else { continue }
         for id in d.inserted + Array(d.updated.keys) + d.deleted {
-          if case .integer(let owner)? = d.links[id]?[fk] { owners.insert(owner) }
-          if case .integer(let owner)? = d.oldValues[id]?[fk] { owners.insert(owner) }
+          let moved = moves(id)
+          for value in [d.links[id]?[fk], d.oldValues[id]?[fk]] {
+            guard case .integer(let owner)? = value else { continue }
+            owners.insert(owner)
+            if moved { needKeys.insert(owner) }
+          }
         }
       } else {
         // The list's rows hold the foreign key: ask the store who points at the rows now.
@@ -77,6 +98,7 @@ extension FetchedResultsController {
           // Rare; correct by refetching.
           return try refetchAndDiff(transaction)
         }
+        if (d.inserted + Array(d.updated.keys)).contains(where: moves) { needKeys.formUnion(owners) }
       }
       affected.formUnion(owners)
       if resolved.prefetch.contains(r) { contentChanged.formUnion(owners) }
@@ -91,8 +113,19 @@ extension FetchedResultsController {
       return result
     }
 
-    // 2. Where they were, and where they go: their current keys, predicate applied.
-    let now = try store.fetchKeyedIDs(resolved, ids: Array(affected))
+    // 2. Where they were, and where they go: their current keys, predicate applied; kept
+    // from the list where no write touched them.
+    needKeys.subtract(gone)
+    var now =
+      needKeys.isEmpty
+      ? KeyedIDs(ids: [], keys: Array(repeating: [], count: resolved.sorts.count - 1))
+      : try store.fetchKeyedIDs(resolved, ids: Array(needKeys))
+    trackingStats.keysRead += needKeys.count
+    for id in affected where !needKeys.contains(id) && !gone.contains(id) {
+      guard let p = list.position(of: id) else { continue }
+      now.ids.append(id)
+      for (d, value) in list.key(at: p).enumerated() { now.keys[d].append(value) }
+    }
     var removed: [(position: Int, id: Int64)] = affected.compactMap { id in list.position(of: id).map { ($0, id) } }
     removed.sort { $0.position < $1.position }
     let removedPositions = removed.map(\.position)
@@ -280,4 +313,25 @@ func lowerBound(_ a: [Int], _ x: Int) -> Int {
     if a[mid] < x { lo = mid + 1 } else { hi = mid }
   }
   return lo
+}
+
+extension ResolvedRequest {
+  /// Per entity name, the attributes whose change can move a row of this list or change
+  /// whether it matches: those of the sort, the predicate and the section, and the join
+  /// columns on both sides. A write that changes none of them leaves the row's key as kept.
+  var orderingAttributes: [String: Set<String>] {
+    var out: [String: Set<String>] = [:]
+    for k in sorts.map(\.keyPath) + (predicate?.keyPaths ?? []) + (section.map { [$0] } ?? []) {
+      out[k.entity.name, default: []].insert(k.attribute.name)
+    }
+    for r in joins {
+      if let fk = entity.attributes.first(where: { $0.column == r.sourceColumn }) { out[entity.name, default: []].insert(fk.name) }
+      if let destination = try? model.entity(r.destination),
+        let key = destination.attributes.first(where: { $0.column == r.destinationColumn })
+      {
+        out[r.destination, default: []].insert(key.name)
+      }
+    }
+    return out
+  }
 }
