@@ -10,11 +10,59 @@ extension MemoryStore {
     let t = table(request)
     let rows = matchingRows(request)
     var words = request.sorts.flatMap { sortWords($0, t, rows) }
-    let ordered = Self.sorted(rows, by: &words)
-    let offset = min(request.request.fetchOffset, ordered.count)
-    // min before adding: a limit of Int.max must not overflow.
-    let end = request.request.fetchLimit > 0 ? offset + min(ordered.count - offset, request.request.fetchLimit) : ordered.count
-    return offset == 0 && end == ordered.count ? ordered : Array(ordered[offset..<end])
+    return Self.sorted(rows, by: &words).window(request)
+  }
+
+  /// The IDs of `orderedRows`, read back from the primary key's sort word (the last sort is
+  /// always the primary key, and its word is an order-preserving bijection of the ID) instead
+  /// of gathered through positions and rows: at millions of rows those two random gathers
+  /// cost about as much as the sort. The items carry no position, so they are 8 bytes
+  /// smaller too. O(n log n) integer comparisons, O(n) key extraction.
+  func orderedIDs(_ request: ResolvedRequest) -> [Int64] {
+    let t = table(request)
+    guard let last = request.sorts.last, last.keyPath.relationship == nil, last.keyPath.attribute.name == "id" else {
+      return orderedRows(request).map { t.ids[$0] }
+    }
+    let rows = matchingRows(request)
+    var words = request.sorts.flatMap { sortWords($0, t, rows) }
+    guard (1...3).contains(words.count) else { return Self.sorted(rows, by: &words).map { t.ids[$0] }.window(request) }
+    let flip = (last.ascending ? 0 : ~0) ^ SortWord.sign
+    var ids: [Int64]
+    switch words.count {
+    case 1:
+      var w = words[0]
+      words = []
+      w.sort()
+      ids = w.map { Int64(bitPattern: $0 ^ flip) }
+    case 2:
+      let (w0, w1) = (words[0], words[1])
+      var items = (0..<rows.count).map { Pair(a: w0[$0], b: w1[$0]) }
+      words = []
+      items.sort()
+      ids = items.map { Int64(bitPattern: $0.b ^ flip) }
+    default:
+      let (w0, w1, w2) = (words[0], words[1], words[2])
+      var items = (0..<rows.count).map { Triple(a: w0[$0], b: w1[$0], c: w2[$0]) }
+      words = []
+      items.sort()
+      ids = items.map { Int64(bitPattern: $0.c ^ flip) }
+    }
+    return ids.window(request)
+  }
+
+  /// Two sort words, the last the primary key's.
+  struct Pair: Comparable {
+    var a: UInt64
+    var b: UInt64
+    @inline(__always) static func < (l: Pair, r: Pair) -> Bool { l.a != r.a ? l.a < r.a : l.b < r.b }
+  }
+
+  /// Three sort words, the last the primary key's.
+  struct Triple: Comparable {
+    var a: UInt64
+    var b: UInt64
+    var c: UInt64
+    @inline(__always) static func < (l: Triple, r: Triple) -> Bool { l.a != r.a ? l.a < r.a : l.b != r.b ? l.b < r.b : l.c < r.c }
   }
 
   /// Section counts in the order of the section key (the first sort), grouped without
@@ -178,5 +226,15 @@ extension MemoryStore {
     @inline(__always) static func < (l: Item, r: Item) -> Bool {
       l.a != r.a ? l.a < r.a : l.b != r.b ? l.b < r.b : l.c < r.c
     }
+  }
+}
+
+extension Array {
+  /// The request's offset and limit applied to rows in its order.
+  func window(_ request: ResolvedRequest) -> [Element] {
+    let offset = Swift.min(request.request.fetchOffset, count)
+    // min before adding: a limit of Int.max must not overflow.
+    let end = request.request.fetchLimit > 0 ? offset + Swift.min(count - offset, request.request.fetchLimit) : count
+    return offset == 0 && end == count ? self : Array(self[offset..<end])
   }
 }

@@ -35,8 +35,7 @@ public final class MemoryStore: Store {
 
   public func fetchIDs(_ request: ResolvedRequest) throws -> [Int64] {
     counters.queries += 1
-    let t = table(request)
-    return orderedRows(request).map { t.ids[$0] }
+    return orderedIDs(request)
   }
 
   public func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject] {
@@ -79,9 +78,12 @@ public final class MemoryStore: Store {
   /// One query, as on SQL stores: the ordered rows once, the sections from the leading key.
   public func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
     counters.queries += 1
-    let rows = orderedRows(request)
-    let t = table(request)
-    return (rows.map { t.ids[$0] }, try sectionCounts(request, ordered: rows))
+    guard request.request.fetchLimit == 0 && request.request.fetchOffset == 0 else {
+      let rows = orderedRows(request)
+      let t = table(request)
+      return (rows.map { t.ids[$0] }, try sectionCounts(request, ordered: rows))
+    }
+    return (orderedIDs(request), try sectionCounts(request, ordered: nil))
   }
 
   /// Without a limit or offset, counted from the leading key's words with no sort; otherwise
