@@ -143,7 +143,8 @@ public struct SQLBuilder: Sendable {
       return dialect.parameter(values.count)
     }
     switch p {
-    case .constant(let b): return b ? "1" : "0"
+    // PostgreSQL takes no integer where a condition goes; SQLite has no TRUE before 3.23.
+    case .constant(let b): return dialect == .sqlite ? (b ? "1" : "0") : (b ? "TRUE" : "FALSE")
     case .comparison(let k, let op, let v):
       if v.isNull {
         switch op {

@@ -131,6 +131,20 @@ struct RequestCase: CustomTestStringConvertible, Sendable {
     }
     #expect(batched.batchArray!.invariantViolations() == [])
   }
+
+  /// Constant predicates compile on every store (PostgreSQL takes no integer as a condition).
+  @Test(arguments: ["memory", "sqlite", "postgres"])
+  func constantPredicatesSelectAllOrNothing(store storeType: String) throws {
+    if storeType == "postgres" && !EngineFixture.shared.postgresAvailable() { return }
+    let store = try EngineFixture.shared.store(.wells, storeType)
+    for (constant, expected) in [(true, EngineFixture.rows), (false, 0)] {
+      var request = DatasetModels.defaultRequest(for: .wells, batchSize: 0)
+      request.predicate = .or([.constant(constant), .and([.constant(constant), .comparison("id", .less, .integer(0))])])
+      let c = FetchedResultsController(fetchRequest: request, store: store)
+      try c.performFetch()
+      #expect(c.count == expected, "\(constant)")
+    }
+  }
 }
 
 /// Where two ID lists first differ, as a short message; nil when equal. Keeps a failure
