@@ -12,6 +12,7 @@ struct Fetch: ParsableCommand {
     discussion: """
       Examples:
         fetchbench fetch --dataset banks --store sqlite --ids | head
+        fetchbench fetch --dataset banks --strategy keyset --ids | head   # page by page, seeking
         fetchbench fetch --dataset banks --section state --sort 'state asc, name asc' --sections
         fetchbench fetch --dataset banks --where "state IN {'TX','CA'} AND details.closeDate > 2009-01-01" --stats
       """)
@@ -27,7 +28,12 @@ struct Fetch: ParsableCommand {
   @Option(help: "Section key path; it must be the first sort key.") var section: String?
   @Option(name: .customLong("where"), help: "Predicate, e.g. \"state IN {'TX','CA'} AND details.closeDate > 2009-01-01\".")
   var predicate: String?
-  @Option(parsing: .unconditional, help: "fetchBatchSize: 0 fetches every row at once.") var batchSize = 20
+  @Option(parsing: .unconditional, help: "fetchBatchSize: 0 fetches every row at once; the page size of offset and keyset.")
+  var batchSize = 20
+  @Option(
+    help:
+      "full, batched (Core Data's fetchBatchSize), offset (pages by LIMIT/OFFSET) or keyset (pages by seeking past the last row's sort key and ID); default: batched, or full with --batch-size 0."
+  ) var strategy: FetchStrategy?
   @Option(parsing: .unconditional, help: "fetchLimit (0 = none).") var limit = 0
   @Option(parsing: .unconditional, help: "fetchOffset.") var offset = 0
   @Option(help: "Prefetch these to-one relationships with each row (comma-separated).") var prefetch: String?
@@ -46,6 +52,18 @@ struct Fetch: ParsableCommand {
     let _: StoreKind = try OptionValue.kind(store, "store")
     guard !(ids && sections) else { throw ValidationError("--ids and --sections exclude each other") }
     guard show >= 0 else { throw ValidationError("--show must be 0 or more, got \(show)") }
+    if let paging = strategy?.paging {
+      guard batchSize > 0 else {
+        throw ValidationError("--strategy \(paging.rawValue) reads pages of --batch-size rows; give a size above 0")
+      }
+      guard !sections else { throw ValidationError("--sections needs --strategy full or batched: pages carry no section counts") }
+      guard limit == 0 && offset == 0 else {
+        throw ValidationError("--strategy \(paging.rawValue) sets the limit and offset of each page itself")
+      }
+    }
+    if strategy == .batched && batchSize == 0 {
+      throw ValidationError("--strategy batched needs --batch-size above 0")
+    }
   }
 
   func run() throws {
@@ -74,7 +92,7 @@ struct Fetch: ParsableCommand {
       throw ValidationError(String(describing: error))
     }
     request.sectionNameKeyPath = section
-    request.fetchBatchSize = batchSize
+    request.fetchBatchSize = strategy == .full ? 0 : batchSize
     request.fetchLimit = limit
     request.fetchOffset = offset
     return request
@@ -85,6 +103,9 @@ struct Fetch: ParsableCommand {
     do {  // one scope for the store's lifetime
       let store = try location.open(storeKind)
       store.resetCounters()
+      if let paging = strategy?.paging {
+        return try page(request, store: store, paging, start: start)
+      }
       let controller = FetchedResultsController(fetchRequest: request, store: store)
       try controller.performFetch()
       var out = OutputBuffer()
@@ -111,6 +132,42 @@ struct Fetch: ParsableCommand {
       }
     }
   }
+}
+
+extension Fetch {
+  /// Offset or keyset: the rows read page by page, each page one query, no ID list.
+  func page(_ request: FetchRequest, store: any Store, _ strategy: PagingStrategy, start: DispatchTime) throws {
+    let pager = try Pager(request, store: store, pageSize: batchSize)
+    var out = OutputBuffer()
+    var rows: [FetchedObject] = []
+    if ids {
+      rows = try pager.all(strategy)
+      for o in rows { out.line(String(o.id)) }
+    } else {
+      out.line((["id"] + (try pager.request.resolve(in: store.model).rowLayout.keys)).joined(separator: "\t"))
+      while rows.count < show {
+        let page = try strategy == .offset ? pager.page(at: rows.count) : pager.page(after: rows.last)
+        rows += page
+        if page.count < batchSize { break }
+      }
+      for o in rows.prefix(show) { out.line(([String(o.id)] + o.values.map(\.displayText)).joined(separator: "\t")) }
+    }
+    out.flush()
+    if stats {
+      let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+      let c = store.counters
+      FileHandle.standardError.write(
+        Data(
+          "rows\t\(rows.count)\nqueries\t\(c.queries)\nrows_materialized\t\(c.rowsMaterialized)\ntime_ms\t\(String(format: "%.1f", ms)) (including opening the store)\n"
+            .utf8))
+    }
+  }
+}
+
+/// How `fetch` reads the list.
+enum FetchStrategy: String, ExpressibleByArgument, CaseIterable {
+  case full, batched, offset, keyset
+  var paging: PagingStrategy? { PagingStrategy(rawValue: rawValue) }
 }
 
 /// Buffered standard output: printing 244,292 lines one `print` at a time is slow.
