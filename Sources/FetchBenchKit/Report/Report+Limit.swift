@@ -18,7 +18,7 @@ extension Report {
       "Each reference runs alternately with every repetition of the case in the case's process; `engine / reference` is "
       + "the median of the per-pair ratios [min–max]. The in-memory **limit** is the request's sort keys already "
       + "extracted into flat typed arrays (numbers as doubles, strings as ranks, in the table's order), sorted by the "
-      + "standard library with one comparator, and for full fetch each row's values then copied out: the work the pattern "
+      + "standard library with one comparator, and for a full fetch or a scroll-through each row's values then copied out: the work the pattern "
       + "cannot avoid (targets: batched performFetch ≤ 1.5, full ≤ 2). SQLite's **floor** is the store's own statements "
       + "through the C API (the ID query, the full query, or every batch of a scroll-through). Its **scan limit** is one "
       + "scan per table of exactly the columns the sort needs (no join, no ORDER BY), the to-one keys matched through a "

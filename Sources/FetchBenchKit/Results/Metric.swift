@@ -46,7 +46,7 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   public static let failed = Metric("failed", .none, better: .neither)
 
   /// The in-memory limit: the request's keys pre-extracted and sorted by the stdlib (and for
-  /// full fetch the rows copied out), timed alternately with the case in its process.
+  /// full fetch and scroll-through the rows copied out), timed alternately with the case.
   public static let limit = Metric("limit_ms", .ms)
   /// The case's time over the limit's, per alternating pair: median and range of the pairs.
   public static let engineOverLimit = Metric("engine_over_limit", .ratio)

@@ -123,10 +123,14 @@ public enum CaseExecutor {
     let store = try spec.location.open(storeKind)
     let batchSize = mode == .full ? 0 : spec.batchSize
     // On the in-memory store the limit runs alternately with the case, so the two see the
-    // same load and their ratio is taken per pair.
+    // same load and their ratio is taken per pair. A scroll-through reads every row, so its
+    // limit copies every row out, as a full fetch's does.
     let limit =
       storeKind == .memory
-      ? try Limit(try scenario.request(spec.dataset, batchSize: batchSize).resolve(in: store.model), full: mode == .full, store: store)
+      ? try Limit(
+        try scenario.request(spec.dataset, batchSize: batchSize).resolve(in: store.model),
+        full: mode == .full || scenario == .scrollThrough,
+        store: store)
       : nil
     // On SQLite, the floor (and for a batched performFetch the scan limit) alternate the same
     // way, and on every store the sectioned scenario's request without sections.
