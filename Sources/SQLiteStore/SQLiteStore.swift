@@ -68,6 +68,7 @@ public final class SQLiteStore: Store {
       queue = try DatabaseQueue(path: target, configuration: config)
       try queue.inDatabase { db in
         if !readOnly { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        try db.execute(sql: Self.connectionSettings)
         _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
       }
     } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
@@ -77,6 +78,14 @@ public final class SQLiteStore: Store {
     }
     try queue.inDatabase { db in try Self.checkSchema(db, model: model, path: path) }
   }
+
+  /// What every connection to a dataset sets, the store's and the floors' alike, so that both
+  /// read the file the same way. Memory-mapped reads: with SQLite's default `read()` into a
+  /// 2 MiB page cache, a sort over 2,442,920 rows spent 3.3 s of 6.9 s in the kernel copying
+  /// pages in (5.0 s mapped; 244,292 rows: 0.68 → 0.43 s, the sqlite3 shell on banks' ID query).
+  /// SQLite caps the size at its compile-time maximum (2 GiB by default); a larger file maps
+  /// its first part and reads the rest as before.
+  public static let connectionSettings = "PRAGMA mmap_size = 2147418112"
 
   /// The first 16 bytes of every SQLite database file.
   static let magic = Array("SQLite format 3\u{0}".utf8)

@@ -32,6 +32,10 @@ final class RawSQLite {
       throw HarnessError.invalidArgument("cannot open \(location.sqlitePath)")
     }
     sqlite3_busy_timeout(db, 10_000)  // as the store: wait out another connection's checkpoint
+    guard sqlite3_exec(db, SQLiteStore.connectionSettings, nil, nil, nil) == SQLITE_OK else {
+      defer { sqlite3_close(db) }
+      throw HarnessError.invalidArgument("floor: \(SQLiteStore.connectionSettings): \(String(cString: sqlite3_errmsg(db)))")
+    }
     self.db = db
     self.batchSize = max(1, batchSize)
     func prepare(_ text: String) throws -> OpaquePointer {
