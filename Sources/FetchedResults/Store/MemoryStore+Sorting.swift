@@ -20,12 +20,18 @@ extension MemoryStore {
   /// smaller too. O(n log n) integer comparisons, O(n) key extraction.
   func orderedIDs(_ request: ResolvedRequest) -> [Int64] {
     let t = table(request)
-    guard let last = request.sorts.last, last.keyPath.relationship == nil, last.keyPath.attribute.name == "id" else {
-      return orderedRows(request).map { t.ids[$0] }
-    }
     let rows = matchingRows(request)
     var words = request.sorts.flatMap { sortWords($0, t, rows) }
-    guard (1...3).contains(words.count) else { return Self.sorted(rows, by: &words).map { t.ids[$0] }.window(request) }
+    return orderedIDs(request, rows: rows, words: &words)
+  }
+
+  /// `orderedIDs` from the matching rows and their sort words (emptied here, so that the
+  /// peak holds the sorted items and not the words too).
+  func orderedIDs(_ request: ResolvedRequest, rows: [Int], words: inout [[UInt64]]) -> [Int64] {
+    let t = table(request)
+    guard let last = request.sorts.last, last.keyPath.relationship == nil, last.keyPath.attribute.name == "id",
+      (1...3).contains(words.count)
+    else { return Self.sorted(rows, by: &words).map { t.ids[$0] }.window(request) }
     let flip = (last.ascending ? 0 : ~0) ^ SortWord.sign
     var ids: [Int64]
     switch words.count {
@@ -50,14 +56,14 @@ extension MemoryStore {
     return ids.window(request)
   }
 
-  /// Two sort words, the last the primary key's.
-  struct Pair: Comparable {
+  /// Two sort words compared in order.
+  struct Pair: Hashable, Comparable {
     var a: UInt64
     var b: UInt64
     @inline(__always) static func < (l: Pair, r: Pair) -> Bool { l.a != r.a ? l.a < r.a : l.b < r.b }
   }
 
-  /// Three sort words, the last the primary key's.
+  /// Three sort words compared in order.
   struct Triple: Comparable {
     var a: UInt64
     var b: UInt64
@@ -65,13 +71,25 @@ extension MemoryStore {
     @inline(__always) static func < (l: Triple, r: Triple) -> Bool { l.a != r.a ? l.a < r.a : l.b != r.b ? l.b < r.b : l.c < r.c }
   }
 
+  /// A row's sort words and its position among the matching rows, ordered by the words alone
+  /// (24 bytes with a `Pair`, 32 with a `Triple`).
+  struct Positioned<Words: Comparable>: Comparable {
+    var words: Words
+    var position: UInt32
+    @inline(__always) static func < (l: Self, r: Self) -> Bool { l.words < r.words }
+    @inline(__always) static func == (l: Self, r: Self) -> Bool { l.words == r.words }
+  }
+
   /// Section counts in the order of the section key (the first sort), grouped without
   /// sorting the rows: O(n) for the groups, O(s log s) to order s sections.
   func sections(_ request: ResolvedRequest, _ section: ResolvedKeyPath) -> [SectionCount] {
-    let t = table(request)
     let rows = matchingRows(request)
-    let words = sortWords(request.sorts[0], t, rows)
-    let read = reader(section, t)
+    return sections(request, section, rows: rows, leading: sortWords(request.sorts[0], table(request), rows))
+  }
+
+  /// `sections` from the matching rows and the words of the leading sort (`sortWords`'s).
+  func sections(_ request: ResolvedRequest, _ section: ResolvedKeyPath, rows: [Int], leading words: [[UInt64]]) -> [SectionCount] {
+    let read = reader(section, table(request))
     // Section keys with few distinct words (a string's ranks, small integers) are counted in
     // an array; others in a dictionary.
     if words.count == 1, let lo = words[0].min(), let hi = words[0].max(), hi - lo < 1 << 16 {
@@ -84,19 +102,12 @@ extension MemoryStore {
       }
       return counts.indices.filter { counts[$0] > 0 }.map { SectionCount(value: read(rows[first[$0]]), count: counts[$0]) }
     }
-    var groups: [Key2: (count: Int, first: Int)] = [:]
+    var groups: [Pair: (count: Int, first: Int)] = [:]
     for p in rows.indices {
-      let k = Key2(a: words[0][p], b: words.count > 1 ? words[1][p] : 0)
+      let k = Pair(a: words[0][p], b: words.count > 1 ? words[1][p] : 0)
       groups[k, default: (0, p)].count += 1
     }
     return groups.sorted { $0.key < $1.key }.map { SectionCount(value: read(rows[$0.value.first]), count: $0.value.count) }
-  }
-
-  /// Two words compared in order.
-  struct Key2: Hashable, Comparable {
-    var a: UInt64
-    var b: UInt64
-    static func < (l: Key2, r: Key2) -> Bool { l.a != r.a ? l.a < r.a : l.b < r.b }
   }
 
   /// The words of one sort key for `rows`, in the sort's direction. A null is word 0, which
@@ -190,13 +201,13 @@ extension MemoryStore {
     case 0...2:
       let zero = [UInt64](repeating: 0, count: rows.count)
       let (w0, w1) = (words.first ?? zero, words.count > 1 ? words[1] : zero)
-      var items = (0..<rows.count).map { Item2(a: w0[$0], b: w1[$0], position: UInt32($0)) }
+      var items = (0..<rows.count).map { Positioned(words: Pair(a: w0[$0], b: w1[$0]), position: UInt32($0)) }
       words = []
       items.sort()
       return items.map { rows[Int($0.position)] }
     case 3:
       let (w0, w1, w2) = (words[0], words[1], words[2])
-      var items = (0..<rows.count).map { Item(a: w0[$0], b: w1[$0], c: w2[$0], position: UInt32($0)) }
+      var items = (0..<rows.count).map { Positioned(words: Triple(a: w0[$0], b: w1[$0], c: w2[$0]), position: UInt32($0)) }
       words = []
       items.sort()
       return items.map { rows[Int($0.position)] }
@@ -206,25 +217,6 @@ extension MemoryStore {
         for k in w where k[a] != k[b] { return k[a] < k[b] }
         return false
       }.map { rows[$0] }
-    }
-  }
-
-  /// A row's two sort words and its position among the matching rows.
-  struct Item2: Comparable {
-    var a: UInt64
-    var b: UInt64
-    var position: UInt32
-    @inline(__always) static func < (l: Item2, r: Item2) -> Bool { l.a != r.a ? l.a < r.a : l.b < r.b }
-  }
-
-  /// A row's sort words and its position among the matching rows.
-  struct Item: Comparable {
-    var a: UInt64
-    var b: UInt64
-    var c: UInt64
-    var position: UInt32
-    @inline(__always) static func < (l: Item, r: Item) -> Bool {
-      l.a != r.a ? l.a < r.a : l.b != r.b ? l.b < r.b : l.c < r.c
     }
   }
 }

@@ -83,7 +83,16 @@ public final class MemoryStore: Store {
       let t = table(request)
       return (rows.map { t.ids[$0] }, try sectionCounts(request, ordered: rows))
     }
-    return (orderedIDs(request), try sectionCounts(request, ordered: nil))
+    guard let section = request.section else { throw FetchError.invalidRequest("section counts need a section key path") }
+    // One filter and one extraction of the keys for both: the sections are counted from the
+    // leading sort's words before the sort consumes them.
+    let t = table(request)
+    let rows = matchingRows(request)
+    var perSort = request.sorts.map { sortWords($0, t, rows) }
+    let counts = sections(request, section, rows: rows, leading: perSort[0])
+    var words = perSort.flatMap { $0 }
+    perSort = []
+    return (orderedIDs(request, rows: rows, words: &words), counts)
   }
 
   /// Without a limit or offset, counted from the leading key's words with no sort; otherwise
