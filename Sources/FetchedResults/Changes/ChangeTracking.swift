@@ -60,7 +60,7 @@ extension FetchedResultsController {
     // holds, and `gone` are deleted.
     var needKeys = Set<Int64>()
     var gone = Set<Int64>()
-    let ordering = resolved.orderingAttributes
+    let ordering = orderingAttributes
     if let own = transaction.changes(for: resolved.entity.name) {
       affected.formUnion(own.inserted)
       affected.formUnion(own.deleted)

@@ -21,7 +21,12 @@ public final class FetchedResultsController {
   public let fetchRequest: FetchRequest
   public let store: any Store
   public let maxLoadedBatches: Int
-  public private(set) var resolvedRequest: ResolvedRequest?
+  public private(set) var resolvedRequest: ResolvedRequest? {
+    didSet { orderingAttributes = resolvedRequest?.orderingAttributes ?? [:] }
+  }
+  /// `resolvedRequest`'s attributes that can move a row, computed once per performFetch and
+  /// not per transaction.
+  var orderingAttributes: [String: Set<String>] = [:]
   public internal(set) var sections: [SectionInfo] = []
 
   enum Contents {
