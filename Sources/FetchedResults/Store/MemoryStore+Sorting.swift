@@ -1,11 +1,11 @@
 // Sorting in the in-memory store: every sort key becomes order-preserving 64-bit words
 // (`SortWord`; strings by the rank of their dictionary code; to-one keys through a join column
-// built once per table version), and the stdlib sorts fixed-width items of those words, so a
-// comparison is two or three integer compares instead of an enum compare per key through a
-// closure per row.
+// built once per table version), and fixed-width items of those words are radix sorted
+// (`RadixSort.swift`): a pass per byte that varies, instead of an enum compare per key through
+// a closure per row, or a cache miss per merge level of a comparison sort at millions of rows.
 extension MemoryStore {
   /// Rows matching the request in its total order, offset and limit applied.
-  /// O(n log n) integer comparisons, O(n) key extraction.
+  /// O(n · varying key bytes) for up to three words, O(n log n) comparisons beyond.
   func orderedRows(_ request: ResolvedRequest) -> [Int] {
     let t = table(request)
     let rows = matchingRows(request)
@@ -17,7 +17,7 @@ extension MemoryStore {
   /// always the primary key, and its word is an order-preserving bijection of the ID) instead
   /// of gathered through positions and rows: at millions of rows those two random gathers
   /// cost about as much as the sort. The items carry no position, so they are 8 bytes
-  /// smaller too. O(n log n) integer comparisons, O(n) key extraction.
+  /// smaller too. O(n · varying key bytes).
   func orderedIDs(_ request: ResolvedRequest) -> [Int64] {
     let t = table(request)
     let rows = matchingRows(request)
@@ -38,19 +38,19 @@ extension MemoryStore {
     case 1:
       var w = words[0]
       words = []
-      w.sort()
+      w.radixSort()
       ids = w.map { Int64(bitPattern: $0 ^ flip) }
     case 2:
       let (w0, w1) = (words[0], words[1])
       var items = (0..<rows.count).map { Pair(a: w0[$0], b: w1[$0]) }
       words = []
-      items.sort()
+      items.radixSort()
       ids = items.map { Int64(bitPattern: $0.b ^ flip) }
     default:
       let (w0, w1, w2) = (words[0], words[1], words[2])
       var items = (0..<rows.count).map { Triple(a: w0[$0], b: w1[$0], c: w2[$0]) }
       words = []
-      items.sort()
+      items.radixSort()
       ids = items.map { Int64(bitPattern: $0.c ^ flip) }
     }
     return ids.window(request)
@@ -194,7 +194,7 @@ extension MemoryStore {
   }
 
   /// `rows` ordered by `words` (compared in order; the last sort is the primary key, so no two
-  /// rows tie). Up to three words sort as fixed-width items (24 bytes for two, 32 for three),
+  /// rows tie). Up to three words radix sort as fixed-width items (24 bytes for two, 32 for three),
   /// and `words` is emptied once they are built, so the peak holds the items and the rows.
   static func sorted(_ rows: [Int], by words: inout [[UInt64]]) -> [Int] {
     switch words.count {
@@ -203,13 +203,13 @@ extension MemoryStore {
       let (w0, w1) = (words.first ?? zero, words.count > 1 ? words[1] : zero)
       var items = (0..<rows.count).map { Positioned(words: Pair(a: w0[$0], b: w1[$0]), position: UInt32($0)) }
       words = []
-      items.sort()
+      items.radixSort()
       return items.map { rows[Int($0.position)] }
     case 3:
       let (w0, w1, w2) = (words[0], words[1], words[2])
       var items = (0..<rows.count).map { Positioned(words: Triple(a: w0[$0], b: w1[$0], c: w2[$0]), position: UInt32($0)) }
       words = []
-      items.sort()
+      items.radixSort()
       return items.map { rows[Int($0.position)] }
     default:
       let w = words
