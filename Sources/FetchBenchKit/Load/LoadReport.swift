@@ -209,12 +209,11 @@ struct LoadReport {
       out.append(
         (
           "\(Self.slug(r))-delivery.svg",
+          // On a log axis: on a linear one p50 is a flat line under a 2 s spike.
           Self.timeChart(
-            title: "\(name): delivery latency per second (ms)", xs: xs,
-            series: [
-              ("p50", r.timeline.map(\.deliveryP50Ms)), ("p99", r.timeline.map(\.deliveryP99Ms)),
-              (r.config.frameBudgetMs == LoadRunner.frameMs ? "one frame" : "frame budget", xs.map { _ in r.config.frameBudgetMs }),
-            ])
+            title: "\(name): delivery latency per second (ms, log scale)", xs: xs,
+            series: [("p50", r.timeline.map(\.deliveryP50Ms)), ("p99", r.timeline.map(\.deliveryP99Ms))], y: .log,
+            thresholds: [(r.config.frameBudgetMs == LoadRunner.frameMs ? "one frame" : "frame budget", r.config.frameBudgetMs)])
         ))
       out.append(
         (
@@ -229,9 +228,12 @@ struct LoadReport {
     return out
   }
 
-  /// Lines over the run's seconds, on linear axes from zero.
-  static func timeChart(title: String, xs: [Double], series: [(String, [Double])]) -> String {
+  /// Lines over the run's seconds, on a linear x axis from zero; y linear from zero or log.
+  static func timeChart(
+    title: String, xs: [Double], series: [(String, [Double])], y: SVG.Axis = .linear, thresholds: [(label: String, value: Double)] = []
+  ) -> String {
     SVG.lines(
-      title: title, xs: xs, series: series.map { ($0.0, $0.1.map(Optional.some)) }, x: .linear, y: .linear, xLabel: { "\(Int($0)) s" })
+      title: title, xs: xs, series: series.map { ($0.0, $0.1.map(Optional.some)) }, x: .linear, y: y, thresholds: thresholds,
+      xLabel: { "\(Int($0)) s" })
   }
 }

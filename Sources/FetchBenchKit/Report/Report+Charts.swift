@@ -31,29 +31,7 @@ extension Report {
           ))
       }
     }
-    let sizes = Array(Set(rows.map(\.rows))).sorted()
-    if sizes.count > 1 {
-      for k in storeKeys where k.rows == sizes[0] {
-        let lines = scalingSeries.map { s in
-          (
-            s.label,
-            sizes.map { n in
-              find(
-                Key(dataset: k.dataset, rows: n, store: k.store, index: k.index), mode: s.mode,
-                batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: .time)?.value
-            }
-          )
-        }
-        out.append(
-          (
-            Self.slug(Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index), "scaling"),
-            SVG.lines(
-              title: "\(k.dataset), \(Self.storeName(k)): time against rows (log-log)", xs: sizes.map(Double.init), series: lines, x: .log,
-              y: .log, legendSuffix: " (ms)",
-              xLabel: { Int($0).grouped })
-          ))
-      }
-    }
+    out += scalingCharts()
     return out
   }
 }

@@ -146,32 +146,4 @@ extension Report {
     md += "\n" + notes.map { "- \($0)\n" }.joined() + "\n"
     return md
   }
-
-  func scalingSection() -> String {
-    let sizes = Array(Set(rows.map(\.rows))).sorted()
-    guard sizes.count > 1 else { return "" }
-    var md = "## Scaling with the row count\n\n"
-    for k in storeKeys where k.rows == sizes[0] {
-      md +=
-        "### \(k.dataset), \(Self.storeName(k))\n\n| rows | " + scalingSeries.map { "\($0.label) ms" }.joined(separator: " | ")
-        + " |\n|---:|" + String(repeating: "---:|", count: scalingSeries.count) + "\n"
-      for n in sizes {
-        let kk = Key(dataset: k.dataset, rows: n, store: k.store, index: k.index)
-        md +=
-          "| \(n.grouped) | "
-          + scalingSeries.map { s in
-            ms(find(kk, mode: s.mode, batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: .time))
-          }.joined(separator: " | ") + " |\n"
-      }
-      md += "\n![scaling](charts/\(Self.slug(Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index), "scaling")))\n\n"
-    }
-    return md
-  }
-
-  var scalingSeries: [(label: String, mode: String, scenario: String)] {
-    [
-      ("full first screen", "full", "first_screen"), ("batched first screen", "batched", "first_screen"),
-      ("batched scroll", "batched", "scroll_through"),
-    ]
-  }
 }

@@ -11,7 +11,9 @@ enum SVG {
     let values = series.flatMap { $0.2.compactMap { $0 } }.filter { $0 > 0 }
     let lo = log10(max(values.min() ?? 1, 1e-3)) - 0.3
     let hi = log10(max(values.max() ?? 10, 1e-3)) + 0.1
-    let left = 170.0
+    // Room for the longest category name (about 6.5 px a character at 11 px sans-serif):
+    // a fixed margin clipped `first_screen_mapped_codable` at the left edge.
+    let left = max(120, 6.5 * Double(categories.map(\.count).max() ?? 0) + 16)
     let width = 560.0
     let barH = 14.0
     let gap = 10.0
@@ -49,12 +51,14 @@ enum SVG {
   /// `xLabel` prints an x tick. O(points).
   static func lines(
     title: String, xs: [Double], series: [(String, [Double?])], x: Axis, y: Axis, legendSuffix: String = "",
-    xLabel: (Double) -> String
+    thresholds: [(label: String, value: Double)] = [], xLabel: (Double) -> String
   ) -> String {
     let colors = x == .log ? ["#d9534f", "#0275d8", "#5cb85c", "#f0ad4e"] : ["#0275d8", "#d9534f", "#5cb85c", "#f0ad4e"]
     let h = y == .log ? 300.0 : 220.0
     let (l, t, w) = (60.0, 40.0, 560.0)
-    let values = series.flatMap { $0.1.compactMap { $0 } }
+    // The threshold lines (one frame, a memory budget) are part of the range: a chart whose
+    // lines all sit far under one shows how far.
+    let values = series.flatMap { $0.1.compactMap { $0 } } + thresholds.map(\.value)
     let scaleY: (Double) -> Double
     switch y {
     case .log:
@@ -84,18 +88,33 @@ enum SVG {
       "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
     let xTicks = x == .log ? xs : (0...4).map { max(xs.max() ?? 1, 1) * Double($0) / 4 }
     for v in xTicks { s += "<text x=\"\(px(v))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(esc(xLabel(v)))</text>\n" }
+    // A few points carry their values; a long series (seconds of a load run) gets ticks.
+    let labelPoints = y == .log && xs.count <= 12
     if y == .linear {
       let top = max(values.max() ?? 1, 1e-9)
       for k in 0...4 {
         let v = top * Double(k) / 4
         s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(String(format: v >= 100 ? "%.0f" : "%.1f", v))</text>\n"
       }
+    } else if !labelPoints {
+      let positive = values.filter { $0 > 0 }
+      let (lo, hi) = (Int(floor(log10(positive.min() ?? 1))), Int(ceil(log10(positive.max() ?? 10))))
+      for e in lo...max(lo, hi) {
+        let v = pow(10, Double(e))
+        guard v >= (positive.min() ?? 1) / 1.6, v <= (positive.max() ?? 10) * 1.6 else { continue }
+        s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(v >= 1 ? String(Int(v)) : String(format: "%g", v))</text>\n"
+      }
+    }
+    for (label, v) in thresholds where plotted(v) != nil {
+      s +=
+        "<line x1=\"\(Int(l))\" y1=\"\(py(v))\" x2=\"\(Int(l + w))\" y2=\"\(py(v))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>"
+      s += "<text x=\"\(Int(l + w) - 2)\" y=\"\(py(v))\" dy=\"-3\" text-anchor=\"end\" fill=\"#666\">\(esc(label))</text>\n"
     }
     for (i, (name, vals)) in series.enumerated() {
       let color = colors[i % colors.count]
       let pts = zip(xs, vals).compactMap { xv, yv in plotted(yv).map { "\(px(xv)),\(py($0))" } }
       s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(pts.joined(separator: " "))\"/>\n"
-      if y == .log {
+      if labelPoints {
         for (xv, yv) in zip(xs, vals) {
           if let v = plotted(yv) {
             s += "<text x=\"\(px(xv))\" y=\"\(py(v))\" dx=\"3\" dy=\"-3\" fill=\"\(color)\">\(String(format: "%.1f", v))</text>\n"

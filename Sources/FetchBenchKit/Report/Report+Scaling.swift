@@ -1,0 +1,154 @@
+import Foundation
+
+// How each figure grows with the row count, when a run measured more than one: a table per
+// store with the growth from the smallest to the largest size and the fitted exponent, where
+// opening the list stops fitting in one frame or in 100 ms, where its heap passes the memory
+// budget, and the log-log charts with those lines drawn.
+extension Report {
+  /// One frame at 60 Hz.
+  public static let frameMs = 1000.0 / 60
+  /// What a list may cost to open before a user waits.
+  public static let waitMs = 100.0
+  /// The live heap a list may hold.
+  public static let memoryBudget = 100.0 * 1024 * 1024
+
+  /// A figure followed across row counts.
+  struct ScalingSeries {
+    var label: String
+    var mode: String
+    var scenario: String
+  }
+
+  static let scalingSeries = [
+    ScalingSeries(label: "full performFetch", mode: "full", scenario: "perform_fetch"),
+    ScalingSeries(label: "batched performFetch", mode: "batched", scenario: "perform_fetch"),
+    ScalingSeries(label: "full first screen", mode: "full", scenario: "first_screen"),
+    ScalingSeries(label: "batched first screen", mode: "batched", scenario: "first_screen"),
+    ScalingSeries(label: "batched scroll-through", mode: "batched", scenario: "scroll_through"),
+  ]
+
+  /// The row counts measured, ascending.
+  var sizes: [Int] { Array(Set(rows.filter { $0.status == "ok" }.map(\.rows))).sorted() }
+
+  /// Each (dataset, store, index) measured at two sizes or more, with its key at size 0.
+  var scalingKeys: [Key] {
+    var seen: [Key] = []
+    for k in storeKeys {
+      let line = Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index)
+      if !seen.contains(line) && storeKeys.filter({ $0.dataset == k.dataset && $0.store == k.store && $0.index == k.index }).count > 1 {
+        seen.append(line)
+      }
+    }
+    return seen
+  }
+
+  /// `series`' (rows, metric) points for `line`, the sizes where it was measured.
+  func points(_ line: Key, _ series: ScalingSeries, _ metric: Metric) -> [(x: Double, y: Double)] {
+    sizes.compactMap { n in
+      let k = Key(dataset: line.dataset, rows: n, store: line.store, index: line.index)
+      let batch = series.mode == "full" ? 0 : (batchSizes.first ?? 20)
+      return find(k, mode: series.mode, batch: batch, scenario: series.scenario, metric: metric).map { (Double(n), $0.value) }
+    }
+  }
+
+  func scalingSection() -> String {
+    let lines = scalingKeys
+    guard !lines.isEmpty else { return "" }
+    var md = "## Scaling with the row count\n\n"
+    md +=
+      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (n log n from 244,292 to 2,442,920 rows is 11.9×, b ≈ 1.07). Crossings are interpolated on the log-log line between the two measured sizes around them.\n\n"
+    for line in lines {
+      let series = Self.scalingSeries.filter { points(line, $0, .time).count > 1 }
+      guard !series.isEmpty else { continue }
+      md += "### \(line.dataset), \(Self.storeName(line))\n\n"
+      md += "| rows | " + series.map { "\($0.label) ms" }.joined(separator: " | ") + " |\n"
+      md += "|---:|" + String(repeating: "---:|", count: series.count) + "\n"
+      for n in sizes {
+        let k = Key(dataset: line.dataset, rows: n, store: line.store, index: line.index)
+        let cells = series.map { s in
+          ms(find(k, mode: s.mode, batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: .time))
+        }
+        guard cells.contains(where: { $0 != "—" }) else { continue }
+        md += "| \(n.grouped) | " + cells.joined(separator: " | ") + " |\n"
+      }
+      md +=
+        "| × growth | "
+        + series.map { s in
+          let p = points(line, s, .time)
+          guard let a = p.first, let b = p.last else { return "—" }
+          return String(format: "%.1f×", b.y / a.y)
+        }.joined(separator: " | ") + " |\n"
+      md +=
+        "| exponent b | "
+        + series.map { s in Growth(points(line, s, .time)).map { String(format: "%.2f", $0.exponent) } ?? "—" }.joined(separator: " | ")
+        + " |\n\n"
+      md += crossingSentences(line)
+      md += "![time against rows](charts/\(Self.slug(line, "scaling")))\n"
+      if !points(line, Self.scalingSeries[2], .heapLive).isEmpty {
+        md += "![live heap against rows](charts/\(Self.slug(line, "scaling-heap")))\n"
+      }
+      md += "\n"
+    }
+    return md
+  }
+
+  /// "Opening the list …": where the first screen passes one frame and 100 ms, and where its
+  /// live heap passes the memory budget, for full fetch and batched faulting.
+  func crossingSentences(_ line: Key) -> String {
+    let full = Self.scalingSeries[2]
+    let batched = Self.scalingSeries[3]
+    func phrase(_ s: ScalingSeries, _ metric: Metric, _ threshold: Double) -> String? {
+      Growth.crossing(points(line, s, metric), over: threshold).map { "\(s.mode == "full" ? "with full fetch" : "batched") \($0.words)" }
+    }
+    var md = ""
+    let frame = [phrase(full, .time, Self.frameMs), phrase(batched, .time, Self.frameMs)].compactMap { $0 }
+    if !frame.isEmpty {
+      md += "- Opening the list (performFetch and the first 20 rows) takes under one frame (16.7 ms) \(frame.joined(separator: "; "))."
+    }
+    let wait = [phrase(full, .time, Self.waitMs), phrase(batched, .time, Self.waitMs)].compactMap { $0 }
+    if !wait.isEmpty { md += "\n- Under 100 ms: \(wait.joined(separator: "; "))." }
+    let heap = [phrase(full, .heapLive, Self.memoryBudget), phrase(batched, .heapLive, Self.memoryBudget)].compactMap { $0 }
+    if !heap.isEmpty { md += "\n- The open list's live heap stays under 100 MiB \(heap.joined(separator: "; "))." }
+    return md.isEmpty ? "" : md + "\n\n"
+  }
+
+  func growthText(_ sizes: [Int]) -> String {
+    guard let a = sizes.first, let b = sizes.last, a > 0 else { return "—" }
+    return String(format: "%.1f×", Double(b) / Double(a))
+  }
+
+  /// The log-log time chart (with the one-frame and 100 ms lines) and the live heap chart
+  /// (with the memory budget) of every line measured at two sizes or more.
+  func scalingCharts() -> [(String, String)] {
+    var out: [(String, String)] = []
+    let xs = sizes.map(Double.init)
+    func values(_ line: Key, _ s: ScalingSeries, _ metric: Metric) -> [Double?] {
+      let p = Dictionary(uniqueKeysWithValues: points(line, s, metric).map { ($0.x, $0.y) })
+      return xs.map { p[$0] }
+    }
+    for line in scalingKeys {
+      let series = Self.scalingSeries.filter { points(line, $0, .time).count > 1 }
+      guard !series.isEmpty else { continue }
+      out.append(
+        (
+          Self.slug(line, "scaling"),
+          SVG.lines(
+            title: "\(line.dataset), \(Self.storeName(line)): time against rows (log-log)", xs: xs,
+            series: series.map { ($0.label, values(line, $0, .time)) }, x: .log, y: .log, legendSuffix: " (ms)",
+            thresholds: [("one frame, 16.7 ms", Self.frameMs), ("100 ms", Self.waitMs)], xLabel: { Int($0).grouped })
+        ))
+      let heapSeries = Self.scalingSeries[2...3].filter { !points(line, $0, .heapLive).isEmpty }
+      if !heapSeries.isEmpty {
+        out.append(
+          (
+            Self.slug(line, "scaling-heap"),
+            SVG.lines(
+              title: "\(line.dataset), \(Self.storeName(line)): live heap of the open list against rows (log-log, MiB)", xs: xs,
+              series: heapSeries.map { s in (s.label, values(line, s, .heapLive).map { $0.map { $0 / 1_048_576 } }) }, x: .log, y: .log,
+              legendSuffix: " (MiB)", thresholds: [("budget, 100 MiB", Self.memoryBudget / 1_048_576)], xLabel: { Int($0).grouped })
+          ))
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,66 @@
+import FetchBenchKit
+import Foundation
+import Testing
+
+/// The growth fit and the crossings are pure functions of measured points, and the report
+/// computes them from result rows alone.
+@Suite struct GrowthTests {
+  @Test func theFitRecoversAKnownExponent() throws {
+    for b in [0.5, 1.0, 1.07, 2.0] {
+      let points = [10_000.0, 100_000, 244_292, 1_000_000, 2_442_920].map { (x: $0, y: 3 * pow($0, b)) }
+      let fit = try #require(Growth(points))
+      #expect(abs(fit.exponent - b) < 1e-9)
+      #expect(abs(fit.value(at: 500_000) / (3 * pow(500_000, b)) - 1) < 1e-9)
+    }
+    // Noise around an exponent: least squares on the logs lands between.
+    let noisy = try #require(Growth([(1_000, 1.0), (10_000, 12.0), (100_000, 100.0)]))
+    #expect(abs(noisy.exponent - 1.0) < 0.05)
+    #expect(Growth([(1_000, 1.0)]) == nil)
+    #expect(Growth([(1_000, 1.0), (1_000, 2.0)]) == nil, "one size twice is not a line")
+  }
+
+  @Test func crossingsAreInterpolatedOnTheLogLogLine() throws {
+    // y = 5 · x / 10,000 crosses 16.7 at 33,400 rows, said to two digits.
+    let line = [(x: 10_000.0, y: 5.0), (x: 100_000, y: 50), (x: 1_000_000, y: 500)]
+    let at = try #require(Growth.crossing(line, over: 16.7))
+    guard case .crossesAt(let x) = at else {
+      Issue.record("\(at)")
+      return
+    }
+    #expect(abs(x - 33_400) < 1)
+    #expect(at.words == "up to about 33,000 rows")
+    #expect(Growth.crossing(line, over: 1_000)?.words == "at every measured size (up to 1,000,000 rows)")
+    #expect(Growth.crossing(line, over: 1)?.words == "at none of the measured sizes (from 10,000 rows)")
+    #expect(Growth.crossing([], over: 1) == nil)
+  }
+
+  @Test func theReportGivesGrowthExponentAndCrossingsFromTheRows() throws {
+    var rows: [ResultRow] = []
+    for (n, full, batched) in [(10_000, 8.0, 2.0), (100_000, 80.0, 4.0), (1_000_000, 800.0, 8.0)] {
+      for (mode, ms, heap) in [("full", full, Double(n) * 400), ("batched", batched, Double(n) * 10)] {
+        for (metric, value) in [("time_ms", ms), ("heap_live_bytes", heap)] {
+          rows.append(
+            ResultRow(
+              run_id: "r", dataset: "banks", rows: n, store: "sqlite", mode: mode, batch_size: mode == "full" ? 0 : 20, index: "none",
+              scenario: "first_screen", metric: metric, value: value, unit: metric == "time_ms" ? "ms" : "bytes", min: value, max: value,
+              repetitions: 3, status: "ok", error: "", machine: machine, dataset_sha256: ""))
+        }
+      }
+    }
+    let report = Report(rows: rows)
+    let md = report.markdown()
+    #expect(md.contains("| × growth | 100.0× | 4.0× |"), "\(md)")
+    #expect(md.contains("| exponent b | 1.00 | 0.30 |"), "\(md)")
+    // Full: 8 ms at 10,000 rows, ×10 per decade: one frame at about 21,000, 100 ms at 125,000.
+    #expect(
+      md.contains(
+        "takes under one frame (16.7 ms) with full fetch up to about 21,000 rows; batched at every measured size (up to 1,000,000 rows)."))
+    #expect(md.contains("Under 100 ms: with full fetch up to about 130,000 rows;"))
+    // 400 bytes a row passes 100 MiB at 262,144 rows.
+    #expect(md.contains("live heap stays under 100 MiB with full fetch up to about 260,000 rows; batched at every measured size"))
+    let charts = Dictionary(uniqueKeysWithValues: report.charts())
+    let time = try #require(charts["banks-0-sqlite-scaling.svg"])
+    #expect(time.contains("one frame, 16.7 ms") && time.contains("100 ms"))
+    #expect(try #require(charts["banks-0-sqlite-scaling-heap.svg"]).contains("budget, 100 MiB"))
+  }
+}
