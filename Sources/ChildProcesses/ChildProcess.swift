@@ -11,7 +11,9 @@ import Synchronization
 /// kind), two such waits at once leave no thread to finish either task.
 ///
 /// Both pipes are read on threads of their own from the start, so a child that writes more
-/// than a pipe holds (64 KiB) to either never blocks. `timeout` sends SIGKILL when it passes.
+/// than a pipe holds (64 KiB) to either never blocks. `timeout` sends SIGKILL when it passes;
+/// so does `memoryCeiling`, when the child's resident memory passes it, before the kernel's
+/// out-of-memory killer takes this machine's other processes (or this one) down with it.
 public final class ChildProcess: @unchecked Sendable {
   /// How a child ended.
   public enum Termination: Sendable, Equatable {
@@ -19,6 +21,8 @@ public final class ChildProcess: @unchecked Sendable {
     case signalled(Int32)
     /// Killed by `timeout`.
     case timedOut(Double)
+    /// Killed when its resident memory passed the ceiling (bytes), as last read.
+    case exceededMemory(ceiling: Int, resident: Int)
   }
 
   /// What a child wrote and how it ended.
@@ -34,7 +38,7 @@ public final class ChildProcess: @unchecked Sendable {
       switch termination {
       case .exited(let s): s
       case .signalled(let s): 128 + s
-      case .timedOut: -1
+      case .timedOut, .exceededMemory: -1
       }
     }
 
@@ -46,7 +50,19 @@ public final class ChildProcess: @unchecked Sendable {
       case .exited(let s): "exit \(s): \(CrashReport.tail(standardError))"
       case .signalled(let s): "crashed (signal \(s)): \(CrashReport.summary(of: standardError))"
       case .timedOut(let t): "timed out after \(t) s: \(CrashReport.tail(standardError))"
+      case .exceededMemory(let ceiling, let resident):
+        "stopped at \(Self.gibibytes(resident)) resident, past the ceiling of \(Self.gibibytes(ceiling)): it does not fit in this machine's memory"
       }
+    }
+
+    static func gibibytes(_ bytes: Int) -> String {
+      bytes >= 1 << 30
+        ? String(format: "%.1f GiB", Double(bytes) / Double(1 << 30)) : String(format: "%.0f MiB", Double(bytes) / Double(1 << 20))
+    }
+
+    /// Whether the child was stopped for its memory.
+    public var exceededMemory: Bool {
+      if case .exceededMemory = termination { true } else { false }
     }
   }
 
@@ -66,13 +82,14 @@ public final class ChildProcess: @unchecked Sendable {
   private let timer: DispatchWorkItem?
   private let timedOut = Flag()
   private let timeout: Double?
+  private let memoryWatch: MemoryWatch?
 
   /// Starts `executable` with `arguments`; `environment` entries are added to this process's
   /// environment. `relayStandardError` copies the child's standard error to ours as it
   /// arrives (progress lines), besides keeping it.
   public init(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil,
-    input: Input = .none, relayStandardError: Bool = false, timeout: Double? = nil
+    input: Input = .none, relayStandardError: Bool = false, timeout: Double? = nil, memoryCeiling: Int? = nil
   ) throws {
     process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -107,6 +124,8 @@ public final class ChildProcess: @unchecked Sendable {
     } else {
       timer = nil
     }
+    let child = pid
+    memoryWatch = memoryCeiling.map { MemoryWatch(pid: child, ceiling: $0) }
   }
 
   /// Sends `signal` to the child.
@@ -119,8 +138,11 @@ public final class ChildProcess: @unchecked Sendable {
     let stderr = stderrReader.wait()
     process.waitUntilExit()
     timer?.cancel()
+    let stoppedAt = memoryWatch?.stop()
     let termination: Termination =
-      if timedOut.isSet, let timeout { .timedOut(timeout) } else if process.terminationReason == .uncaughtSignal {
+      if let stoppedAt, let ceiling = memoryWatch?.ceiling {
+        .exceededMemory(ceiling: ceiling, resident: stoppedAt)
+      } else if timedOut.isSet, let timeout { .timedOut(timeout) } else if process.terminationReason == .uncaughtSignal {
         .signalled(process.terminationStatus)
       } else { .exited(process.terminationStatus) }
     return Output(termination: termination, standardOutput: stdout, standardError: String(decoding: stderr, as: UTF8.self))
@@ -129,12 +151,23 @@ public final class ChildProcess: @unchecked Sendable {
   /// Starts a child and waits for it.
   public static func run(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil,
-    relayStandardError: Bool = false, timeout: Double? = nil
+    relayStandardError: Bool = false, timeout: Double? = nil, memoryCeiling: Int? = nil
   ) throws -> Output {
     try ChildProcess(
       executable, arguments, environment: environment, currentDirectory: currentDirectory, relayStandardError: relayStandardError,
-      timeout: timeout
+      timeout: timeout, memoryCeiling: memoryCeiling
     ).wait()
+  }
+
+  /// What a measuring child may hold: the memory available when this process asks (Linux's
+  /// `MemAvailable`, which counts reclaimable caches), less 1 GiB for this process, the
+  /// kernel and what the polling can miss between two reads. nil where it cannot be read.
+  public static func defaultMemoryCeiling() -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+      let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
+      let kib = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else { return nil }
+    return max(1 << 28, kib * 1024 - (1 << 30))
   }
 
   /// This binary, to start children of.
@@ -169,6 +202,44 @@ private final class PipeReader: Sendable {
   func wait() -> Data {
     done.wait()
     return data.withLock { $0 }
+  }
+}
+
+/// Reads a child's resident memory every 10 ms on a thread of its own and kills the child
+/// when it passes the ceiling. Allocating faster than 1 GiB in 10 ms is not something these
+/// children do: touching new pages runs at a few GiB per second here.
+private final class MemoryWatch: Sendable {
+  let ceiling: Int
+  /// The resident bytes read when the ceiling was passed.
+  private let exceeded = Mutex<Int?>(nil)
+  private let running = Mutex(true)
+  private let done = DispatchSemaphore(value: 0)
+
+  init(pid: Int32, ceiling: Int) {
+    self.ceiling = ceiling
+    let page = sysconf(Int32(_SC_PAGESIZE))
+    let path = "/proc/\(pid)/statm"
+    Thread.detachNewThread { [self] in
+      defer { done.signal() }
+      while running.withLock({ $0 }) {
+        // statm: size resident shared … in pages. Gone once the child is reaped.
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
+        let fields = text.split(separator: " ")
+        if fields.count > 1, let pages = Int(fields[1]), pages * page > ceiling {
+          exceeded.withLock { $0 = pages * page }
+          kill(pid, SIGKILL)
+          return
+        }
+        usleep(10_000)
+      }
+    }
+  }
+
+  /// Stops watching; the resident bytes at which the child was killed, if it was.
+  func stop() -> Int? {
+    running.withLock { $0 = false }
+    done.wait()
+    return exceeded.withLock { $0 }
   }
 }
 

@@ -21,6 +21,7 @@ struct Diff: CheckedCommand {
   @Flag(help: "memory and SQLite, k = 1 and 100, one list, 3 repetitions: a first look in about a minute.") var quick = false
   @Option(help: "Output folder (default: results/diff/runs/<UTC timestamp>, copied to results/diff/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var memory: MemoryCeilingOption
   @OptionGroup var postgres: PostgresOptions
 
   /// What to measure, from the options; every check that needs no measuring is here.
@@ -63,6 +64,7 @@ struct Diff: CheckedCommand {
       }
       options.emitChanges = URL(fileURLWithPath: emitChanges).standardizedFileURL.path
     }
+    options.memoryCeiling = try memory.bytes()
     return options
   }
 

@@ -35,6 +35,22 @@ enum Interrupts {
 
 /// `--postgres-url` for every command that can use the PostgreSQL store. It is handed on
 /// through FETCHBENCH_POSTGRES_URL, so that the per-case child processes use it too.
+/// How much memory a measured case may hold before it is stopped and recorded as not fitting.
+struct MemoryCeilingOption: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "GiB a case's process may hold resident before it is stopped and recorded as not fitting.",
+      discussion: "Default: the memory available when the case starts, less 1 GiB."))
+  var memoryCeiling: Double?
+
+  /// In bytes; nil for the default.
+  func bytes() throws -> Int? {
+    guard let memoryCeiling else { return nil }
+    guard memoryCeiling > 0, memoryCeiling < 1_048_576 else { throw ValidationError("--memory-ceiling must be a number of GiB above 0") }
+    return Int(memoryCeiling * Double(1 << 30))
+  }
+}
+
 struct PostgresOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(

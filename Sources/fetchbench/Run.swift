@@ -11,7 +11,7 @@ struct Run: CheckedCommand {
 
   @Option(help: "Datasets: banks, wells, or all (comma-separated; default all, banks with --quick).") var dataset: String?
   @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "memory,sqlite"
-  @Option(help: "Modes, comma-separated: full, batched.") var mode = "full,batched"
+  @Option(help: "Modes, comma-separated: full, batched, offset, keyset (pages of the batch size).") var mode = "full,batched,offset,keyset"
   @Option(help: "Batch sizes to sweep, comma-separated.") var batchSize = "20"
   @Option(help: "Row counts, comma-separated; missing datasets are generated.") var rows = String(DatasetKind.defaultRows)
   @Option(help: "Scenarios, comma-separated (default: all).") var scenario: String?
@@ -20,6 +20,7 @@ struct Run: CheckedCommand {
   @Flag(help: "Banks only, no index variant, four scenarios, 3 repetitions: a first look in under two minutes.") var quick = false
   @Option(help: "Output folder (default: results/runs/<UTC timestamp>, copied to results/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var memory: MemoryCeilingOption
   @OptionGroup var postgres: PostgresOptions
 
   /// What to measure, from the options; every check that needs no measuring is here.
@@ -35,6 +36,7 @@ struct Run: CheckedCommand {
     options.repetitions = repetitions
     options.withIndex = !noIndex
     options.datasetsDirectory = datasets
+    options.memoryCeiling = try memory.bytes()
     if quick {
       // --quick narrows only what was not asked for.
       let (datasets, scenarios) = (options.datasets, options.scenarios)
@@ -68,6 +70,9 @@ enum Command {
   static func finish(_ outcome: RunOutcome, extra: String? = nil) throws {
     print("wrote \(outcome.directory)/report.md, results.csv, results.json, charts/")
     if let extra, outcome.failures.isEmpty { print(extra) }
+    if !outcome.unfit.isEmpty {
+      print("\(outcome.unfit.count) case(s) do not fit in this machine's memory at these row counts; the report lists them")
+    }
     if !outcome.failures.isEmpty {
       FileHandle.standardError.write(Data("\(outcome.failures.count) case(s) failed; see the report's last section\n".utf8))
       throw ExitCode(1)

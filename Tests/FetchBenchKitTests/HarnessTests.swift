@@ -92,13 +92,19 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     var o = RunOptions()
     o.batchSizes = [20, 50]
     let cases = o.cases()
-    // 2 datasets × (memory + sqlite + sqlite with index) × 7 scenarios × (full + 2 batch sizes)
-    // + 2 datasets × 2 index variants × 2 floors.
-    #expect(cases.count == 2 * 3 * 7 * 3 + 2 * 2 * 2)
+    // 2 datasets × (memory + sqlite + sqlite with index) × (10 scenarios × (full + 2 batch
+    // sizes) + offset and keyset × 6 paged scenarios × 2 page sizes) + 2 datasets × 2 index
+    // variants × 2 floors.
+    #expect(cases.count == 2 * 3 * (10 * 3 + 2 * 6 * 2) + 2 * 2 * 2)
+    let paged = cases.filter { $0.mode == "offset" || $0.mode == "keyset" }
+    #expect(
+      !paged.contains { $0.scenario == "scroll_through" || $0.scenario == "random_access" || $0.scenario.hasPrefix("first_screen_mapped") })
     #expect(cases.filter { $0.storeColumn == "sqlite-raw" }.allSatisfy { $0.scenario == "floor" })
     o.makeQuick()
     #expect(o.cases().allSatisfy { $0.dataset == .banks && $0.index == nil })
-    #expect(o.cases().count == 2 * 4 * 3 + 2)
+    // Full and 2 batch sizes × 4 scenarios; offset and keyset × 2 page sizes × the 3 of them
+    // read page by page; per store, and the floors.
+    #expect(o.cases().count == 2 * (4 * 3 + 2 * 2 * 3) + 2)
   }
 }
 
@@ -137,9 +143,10 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(
       Set(unsectioned.map { "\($0.store) \($0.mode) \($0.scenario)" }) == [
         "memory full sectioned", "memory batched sectioned", "sqlite full sectioned", "sqlite batched sectioned",
+        "memory offset sectioned", "memory keyset sectioned", "sqlite offset sectioned", "sqlite keyset sectioned",
       ])
     #expect(unsectioned.allSatisfy { $0.repetitions == 3 && $0.value > 0 })
-    #expect(rows.filter { $0.metric == "unsectioned_ms" }.count == 4)
+    #expect(rows.filter { $0.metric == "unsectioned_ms" }.count == 8)
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("### Against the limits, in the same process"))
   }
@@ -157,7 +164,8 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     // The indexed variant's cases fail (an injected error: a corrupt file no longer reaches a
     // case, it is refused before any, as the end of this test shows); the others must not.
     let run = [
-      "run", "--dataset", "wells", "--rows", "300", "--store", "sqlite", "--scenario", "first_screen,scroll_through",
+      "run", "--dataset", "wells", "--rows", "300", "--store", "sqlite", "--mode", "full,batched", "--scenario",
+      "first_screen,scroll_through",
       "--repetitions", "1", "--datasets", datasets, "--out", dir + "/out",
     ]
     let out = try TestSupport.run(run, environment: ["FETCHBENCH_INJECT_FAILURE": "+idx(spud_date)"])
@@ -214,7 +222,7 @@ extension RunCommand {
     _ = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "200", "--out", datasets, "--format", "sqlite"])
     let out = try TestSupport.run(
       [
-        "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--scenario",
+        "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "full,batched", "--scenario",
         "first_screen,first_screen_mapped,first_screen_mapped_codable",
         "--repetitions", "2", "--no-index", "--datasets", datasets, "--out", dir + "/out",
       ], environment: ["FETCHBENCH_INJECT_CRASH": "batched(20) first_screen_mapped_codable"])
@@ -237,5 +245,69 @@ extension RunCommand {
       ])
     let mapped = rows.first { $0.mode == "full" && $0.scenario == "first_screen_mapped_codable" && $0.metric == "map_us" }
     #expect((mapped?.value ?? 0) > 0 && mapped?.repetitions == 2)
+  }
+}
+
+extension RunCommand {
+  /// A case whose process passes the memory ceiling is stopped (SIGKILL from the harness, not
+  /// the kernel's out-of-memory killer) and recorded as not fitting, with its resident bytes
+  /// and the row count; the run goes on and succeeds. A ceiling of 1 MiB forces it: every
+  /// Swift process holds more than that once its libraries are mapped.
+  @Test func aCaseAboveTheMemoryCeilingIsRecordedAsNotFitting() throws {
+    let dir = TestSupport.temporaryFolder("ceiling")
+    defer { TestSupport.remove(dir) }
+    let datasets = dir + "/datasets"
+    _ = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "200", "--out", datasets, "--format", "sqlite"])
+    let out = try TestSupport.run([
+      "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "full,batched", "--scenario", "perform_fetch",
+      "--repetitions", "1",
+      "--no-index", "--datasets", datasets, "--out", dir + "/out", "--memory-ceiling", String(1.0 / 1024),
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(out.stdout.contains("2 case(s) do not fit"), "\(out.stdout)")
+    #expect(out.stderr.contains("DOES NOT FIT"), "\(out.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    #expect(rows.count == 2 && rows.allSatisfy { $0.status == ResultRow.doesNotFit && $0.metric == Metric.doesNotFit.name })
+    #expect(rows.allSatisfy { $0.value > Double(1 << 20) && $0.rows == 200 }, "\(rows)")
+    #expect(rows.allSatisfy { $0.error.contains("past the ceiling of 1 MiB") }, "\(rows)")
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("## Cases that do not fit in this machine's memory"))
+    #expect(!report.contains("## Failed cases"))
+  }
+}
+
+extension RunCommand {
+  /// Offset and keyset cases count exactly what a page-by-page list issues: the first page
+  /// is one query of 20 rows, a jump to the end counts and reads one page, the fling reads
+  /// every page of a 300-row list and one empty page that ends it.
+  @Test func pagedCasesIssueAQueryPerPage() throws {
+    let dir = TestSupport.temporaryFolder("paged")
+    defer { TestSupport.remove(dir) }
+    let datasets = dir + "/datasets"
+    _ = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", datasets, "--format", "sqlite"])
+    let out = try TestSupport.run([
+      "run", "--dataset", "wells", "--rows", "300", "--store", "memory,sqlite", "--mode", "offset,keyset", "--scenario",
+      "perform_fetch,sectioned,jump_end,scroll_first_1000", "--repetitions", "1", "--no-index", "--datasets", datasets, "--out",
+      dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    for store in ["memory", "sqlite"] {
+      for mode in ["offset", "keyset"] {
+        func value(_ scenario: String, _ metric: String) -> Double? {
+          rows.first { $0.store == store && $0.mode == mode && $0.scenario == scenario && $0.metric == metric }?.value
+        }
+        let expected: [(String, Double, Double)] = [
+          ("perform_fetch", 1, 20), ("sectioned", 1, 20), ("jump_end", 2, 20), ("scroll_first_1000", 16, 300),
+        ]
+        for (scenario, queries, materialized) in expected {
+          #expect(value(scenario, "queries") == queries, "\(store) \(mode) \(scenario)")
+          #expect(value(scenario, "rows_materialized") == materialized, "\(store) \(mode) \(scenario)")
+        }
+      }
+    }
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("### SQLite: every strategy (batches and pages of 20)"))
+    #expect(report.contains("| after a save | page refresh | page refresh |"))
   }
 }

@@ -133,6 +133,8 @@ public enum DiffBenchmark {
       measurements.append(Measurement(.stdlibDiffSkipped, Summary([stdlibBudget])))
     }
     measurements.append(Measurement(.rowsAfter, Summary([Double(controller.count)])))
+    // The process's whole peak: the store, the controller, every transaction and diff.
+    measurements.append(Measurement(.peakRSS, Double(Clock.peakRSS)))
     return CaseResult(spec: spec, measurements: measurements, error: nil)
   }
 

@@ -53,8 +53,8 @@ extension Report {
       let name = ["memory": "in-memory store", "sqlite": "SQLite", "postgres": "PostgreSQL"][store] ?? store
       md += "## \(name), \(n.grouped) rows, \(sections ? "sections by state" : "one section")\n\n"
       md +=
-        "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |\n"
-      md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | peak RSS (process) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |\n"
+      md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
       let scenarios = rows.filter {
         $0.store == store && $0.rows == n && $0.mode == Self.diffMode && $0.scenario.hasSuffix("_by_state") == sections
       }.map(\.scenario)
@@ -69,7 +69,7 @@ extension Report {
           "| \(Self.diffLabel(s)) | \(precise(v(.incremental))) | \(precise(v(.diff))) | \(stdlib) | \(precise(v(.refetchDiff))) "
         // On a server, a query is a round trip; the bytes are the rows it returned.
         let wire = v(.roundTrips).map { " (\(count($0.value)) round trips, \(bytes(v(.bytesReceived)?.value)))" } ?? ""
-        md += "| \(bytes(v(.heapPeak)?.value)) | \(count(v(.queries)?.value))\(wire) "
+        md += "| \(bytes(v(.heapPeak)?.value)) | \(bytes(v(.peakRSS)?.value)) | \(count(v(.queries)?.value))\(wire) "
         md +=
           "| \(count(v(.deletes)?.value)) / \(count(v(.inserts)?.value)) / \(count(v(.moves)?.value)) / \(count(v(.reloads)?.value)) "
         md += "| \(count(v(.movesMinimal)?.value)) | \(count(v(.sectionChanges)?.value)) |\n"
@@ -91,12 +91,7 @@ extension Report {
       }
       md += "\n\n![times](charts/\(Self.diffSlug(store, n, sections)))\n\n"
     }
-    let failed = rows.filter { $0.status == "failed" }
-    if !failed.isEmpty {
-      md += "## Failed cases\n\n| case | error |\n|---|---|\n"
-      for f in failed { md += "| \(Markdown.escape("\(f.rows) \(f.store) \(f.scenario)")) | \(Markdown.escape(f.error)) |\n" }
-      md += "\n"
-    }
+    md += Markdown.caseOutcomes(rows) { "\($0.rows) \($0.store) \($0.scenario)" }
     return md
   }
 

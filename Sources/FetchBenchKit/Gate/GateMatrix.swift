@@ -45,8 +45,8 @@ public enum GateMatrix {
     for scenario in scenarios {
       let pairs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
         (
-          full: try scenario.measure(spec.dataset, batchSize: 0, store: store),
-          batched: try scenario.measure(spec.dataset, batchSize: spec.batchSize, store: store)
+          full: try scenario.measure(spec.dataset, mode: .full, batchSize: 0, store: store),
+          batched: try scenario.measure(spec.dataset, mode: .batched, batchSize: spec.batchSize, store: store)
         )
       }
       let ratios = pairs.map { Double($0.batched.sample.wallNanos) / Double(max(1, $0.full.sample.wallNanos)) }

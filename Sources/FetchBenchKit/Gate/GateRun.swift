@@ -97,7 +97,7 @@ public enum GateRun {
         }
         if load.othersCores >= busyCores || load.stealCores >= stealCores { m.busyCases.append("\(label): \(busy)") }
         log(String(format: "[%d/%d] %@ (%.1f s; %@)", k + 1, cases.count, label, load.seconds, busy))
-      case .failure(let message):
+      case .failure(let message), .doesNotFit(_, let message):
         throw HarnessError.invalidArgument("gate case \(label) failed: \(message)")
       }
     }

@@ -33,4 +33,29 @@ enum Markdown {
     let pad = line.first == "`" || line.last == "`" ? " " : ""
     return fence + pad + line.replacingOccurrences(of: "|", with: "\\|") + pad + fence
   }
+
+  /// The cases that did not give figures: those that failed, with their error, and those
+  /// stopped at the memory ceiling, with the row count at which they stop fitting here.
+  /// `label` names a case. Empty when every case measured.
+  static func caseOutcomes(_ rows: [ResultRow], label: (ResultRow) -> String) -> String {
+    var md = ""
+    let unfit = rows.filter { $0.status == ResultRow.doesNotFit }
+    if !unfit.isEmpty {
+      md += "## Cases that do not fit in this machine's memory\n\n"
+      md +=
+        "Each was stopped when its process's resident memory passed the ceiling (the memory available when it started, less 1 GiB), before the kernel's out-of-memory killer: at this row count the case does not fit here.\n\n"
+      md += "| case | rows | stopped at | why |\n|---|---:|---:|---|\n"
+      for f in unfit {
+        md += "| \(escape(label(f))) | \(f.rows.grouped) | \(bytes(f.value)) | \(escape(f.error)) |\n"
+      }
+      md += "\n"
+    }
+    let failed = rows.filter { $0.status == "failed" }
+    if !failed.isEmpty {
+      md += "## Failed cases\n\n| case | error |\n|---|---|\n"
+      for f in failed { md += "| \(escape(label(f))) | \(escape(f.error)) |\n" }
+      md += "\n"
+    }
+    return md
+  }
 }

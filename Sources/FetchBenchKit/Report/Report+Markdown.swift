@@ -1,3 +1,4 @@
+import DatasetStores
 import Foundation
 
 // report.md: the page, a table and a sentence per store.
@@ -25,21 +26,15 @@ extension Report {
       md += "## \(dataset), \(n.grouped) rows, sorted by \(sort)\n\n"
       md += sideBySide(dataset: dataset, rows: n)
       for k in keys where k.dataset == dataset && k.rows == n {
-        for batch in batchSizes { md += table(k, batch: batch) }
+        for batch in batchSizes { md += table(k, batch: batch) + strategiesTable(k, batch: batch) }
       }
       md += limitSection(dataset: dataset, rows: n)
       md += floorSection(dataset: dataset, rows: n)
       md += postgresFloorSection(dataset: dataset, rows: n)
+      md += recommendationSection(dataset: dataset, rows: n)
     }
     md += scalingSection()
-    let failed = rows.filter { $0.status == "failed" }
-    if !failed.isEmpty {
-      md += "## Failed cases\n\n| case | error |\n|---|---|\n"
-      for f in failed {
-        md += "| \(Markdown.escape("\(f.dataset)-\(f.rows) \(f.store) \(f.mode) \(f.scenario)")) | \(Markdown.escape(f.error)) |\n"
-      }
-      md += "\n"
-    }
+    md += Markdown.caseOutcomes(rows) { "\($0.dataset)-\($0.rows) \($0.store) \($0.mode) \($0.scenario)" }
     return md
   }
 
@@ -76,7 +71,8 @@ extension Report {
     else { return "" }
     let speed = ft >= bt ? String(format: "%.1f× faster", ft / bt) : String(format: "%.1f× slower", bt / ft)
     let memory = fh >= bh ? String(format: "holds 1/%.0f of the memory", fh / bh) : String(format: "holds %.1f× the memory", bh / fh)
-    var text = "On the \(Self.storeName(k)), the batched first screen is **\(speed)** than a full fetch and \(memory)"
+    var text =
+      "On \(k.store == StoreKind.memory.rawValue ? "the " : "")\(Self.storeName(k)), the batched first screen is **\(speed)** than a full fetch and \(memory)"
     if let fs = find(k, mode: "full", batch: 0, scenario: "scroll_through", metric: .time)?.value,
       let bs = find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: .time)?.value, fs > 0
     {

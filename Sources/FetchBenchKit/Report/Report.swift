@@ -31,7 +31,11 @@ public struct Report {
     return seen
   }
 
-  var batchSizes: [Int] { Array(Set(rows.filter { $0.mode == "batched" }.map(\.batch_size))).sorted() }
+  /// The batch and page sizes measured.
+  var batchSizes: [Int] {
+    let sized = Set(FetchMode.allCases.filter { $0 != .full }.map(\.rawValue))
+    return Array(Set(rows.filter { sized.contains($0.mode) }.map(\.batch_size))).sorted()
+  }
   var scenarios: [String] {
     var out: [String] = []
     for r in rows where !r.store.hasSuffix("-raw") && r.scenario != "load" && !out.contains(r.scenario) { out.append(r.scenario) }

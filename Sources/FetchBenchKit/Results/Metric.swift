@@ -44,6 +44,9 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   public static let load = Metric("load_s", .s)
   /// A case that failed: its row carries the error.
   public static let failed = Metric("failed", .none, better: .neither)
+  /// A case stopped when its resident memory passed the machine's ceiling: the resident bytes
+  /// read then; its row carries the ceiling in the error.
+  public static let doesNotFit = Metric("does_not_fit", .bytes, better: .neither)
 
   /// The in-memory limit: the request's keys pre-extracted and sorted by the stdlib (and for
   /// full fetch and scroll-through the rows copied out), timed alternately with the case.

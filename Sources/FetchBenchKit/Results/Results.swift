@@ -27,6 +27,9 @@ public struct ResultRow: Sendable, Codable, Equatable {
   public var git_commit: String
   public var dataset_sha256: String
 
+  /// The status of a case stopped at the memory ceiling (others: `ok`, `failed`).
+  public static let doesNotFit = "does_not_fit"
+
   public static let columns = [
     "run_id", "dataset", "rows", "store", "mode", "batch_size", "index", "scenario", "metric",
     "value", "unit", "min", "max", "repetitions", "status", "error", "cores", "memory_bytes", "os",

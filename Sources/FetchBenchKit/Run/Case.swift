@@ -83,7 +83,7 @@ public struct CaseSpec: Sendable, Codable, Equatable {
 
   /// A short label for progress lines.
   public var label: String {
-    let batched = if case .scenario(_, .batched) = work { "(\(batchSize))" } else { "" }
+    let batched = if case .scenario(_, let mode) = work, mode != .full { "(\(batchSize))" } else { "" }
     return "\(dataset.rawValue)-\(rows) \(storeColumn)\(index.map { "+idx(\($0))" } ?? "") \(mode)\(batched) \(scenario)"
   }
 }
@@ -138,7 +138,7 @@ public enum CaseExecutor {
     var referenceMs = Array(repeating: [Double](), count: references.count)
     var ratios = Array(repeating: [Double](), count: references.count)
     let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
-      let run = try scenario.measure(spec.dataset, batchSize: batchSize, store: store)
+      let run = try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: store)
       for (i, reference) in references.enumerated() {
         let nanos = try Sampler.wall { try reference.run() }.nanos
         if measured {
@@ -188,8 +188,10 @@ public enum CaseExecutor {
     let batchSize = mode == .full ? 0 : spec.batchSize
     let unsectioned = scenario.unsectionedRequest(spec.dataset, batchSize: batchSize).map { request in
       Reference(time: .unsectioned, ratio: .sectionedOverUnsectioned) {
-        let run = try scenario.run(spec.dataset, batchSize: batchSize, store: store, request: request)
-        return run.controller.count
+        if let strategy = mode.paging {
+          return try scenario.runPaged(spec.dataset, pageSize: batchSize, strategy: strategy, store: store, request: request).count
+        }
+        return try scenario.run(spec.dataset, batchSize: batchSize, store: store, request: request).controller.count
       }
     }
     return try Self.limits(spec, scenario: scenario, mode: mode, limit: limit) + (unsectioned.map { [$0] } ?? [])
@@ -197,7 +199,8 @@ public enum CaseExecutor {
 
   static func limits(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, limit: Limit?) throws -> [Reference] {
     if let limit { return [Reference(time: .limit, ratio: .engineOverLimit, run: limit.run)] }
-    guard spec.store == .sqlite, scenario == .performFetch || scenario == .scrollThrough else { return [] }
+    // The floors are the store's own statements for full fetch and batched faulting.
+    guard spec.store == .sqlite, mode.paging == nil, scenario == .performFetch || scenario == .scrollThrough else { return [] }
     let model = DatasetModels.model(for: spec.dataset)
     let request = try scenario.request(spec.dataset, batchSize: spec.batchSize).resolve(in: model)
     let raw = try RawSQLite(spec.location, request: request, batchSize: spec.batchSize)

@@ -29,6 +29,9 @@ public struct RunOptions: Sendable {
   public var diffEdit = true
   public var diffSections: [Bool] = [false, true]
   public var emitChanges: String?
+  /// The resident memory a case's process may reach before it is stopped and recorded as not
+  /// fitting; nil: `ChildProcess.defaultMemoryCeiling()`, read before each case.
+  public var memoryCeiling: Int?
 
   public init() {}
 
@@ -86,7 +89,7 @@ public struct RunOptions: Sendable {
                 batchSize: batch, index: index, repetitions: repetitions, warmups: warmups)
             }
             for scenario in scenarios {
-              for mode in modes {
+              for mode in modes where scenario.applies(to: mode) {
                 for batch in (mode == .full ? [0] : batchSizes) { out.append(spec(.scenario(scenario, mode), batch)) }
               }
             }
@@ -106,6 +109,8 @@ public struct RunOutcome: Sendable {
   public var directory: String
   public var rows: [ResultRow]
   public var failures: [(label: String, error: String)]
+  /// Cases stopped at the memory ceiling: recorded, not failures.
+  public var unfit: [(label: String, error: String)]
 }
 
 /// Runs every case in a fresh child process (this binary, `_case`), so heap and RSS figures do
@@ -121,6 +126,7 @@ public enum Runner {
     )
     var rows: [ResultRow] = []
     var failures: [(String, String)] = []
+    var unfit: [(String, String)] = []
     if options.stores.contains(.postgres) {
       // Fails here, before any case, when the server is down; and times the COPY load once
       // per dataset (the cases then find it loaded; diff cases load scratch databases).
@@ -144,7 +150,7 @@ public enum Runner {
     let start = Clock.wallNanos
     for (k, spec) in cases.enumerated() {
       let t0 = Clock.wallNanos
-      let result = runChild(spec)
+      let result = runChild(spec, memoryCeiling: options.memoryCeiling ?? ChildProcess.defaultMemoryCeiling())
       let elapsed = Double(Clock.wallNanos - start) / 1e9
       let left = elapsed / Double(k + 1) * Double(cases.count - k - 1)
       let sha = checksums["\(spec.dataset.rawValue)-\(spec.rows)"] ?? ""
@@ -168,6 +174,10 @@ public enum Runner {
         failures.append((spec.label, message))
         rows.append(row(.failed, Summary([0]), status: "failed", error: message))
         log("[\(k + 1)/\(cases.count)] \(spec.label)  FAILED: \(message)")
+      case .doesNotFit(let resident, let message):
+        unfit.append((spec.label, message))
+        rows.append(row(.doesNotFit, Summary([Double(resident)]), status: ResultRow.doesNotFit, error: message))
+        log("[\(k + 1)/\(cases.count)] \(spec.label)  DOES NOT FIT: \(message)")
       }
     }
     let dir = options.outDirectory ?? "\(options.resultsDirectory)/runs/\(runID)"
@@ -175,7 +185,7 @@ public enum Runner {
     if options.outDirectory == nil {
       try ResultFiles.copyDirectory(dir, to: "\(options.resultsDirectory)/latest")
     }
-    return RunOutcome(directory: dir, rows: rows, failures: failures)
+    return RunOutcome(directory: dir, rows: rows, failures: failures, unfit: unfit)
   }
 
   /// Generates missing datasets (SQLite, and the indexed variant) and returns each one's
@@ -208,15 +218,21 @@ public enum Runner {
   enum ChildResult {
     case success(CaseResult)
     case failure(String)
+    /// Stopped at the memory ceiling, with its resident bytes then.
+    case doesNotFit(Int, String)
   }
 
-  static func runChild(_ spec: CaseSpec) -> ChildResult {
+  static func runChild(_ spec: CaseSpec, memoryCeiling: Int? = nil) -> ChildResult {
     guard let json = try? JSONEncoder().encode(spec) else { return .failure("cannot encode the case") }
     let output: ChildProcess.Output
     do {
-      output = try ChildProcess.run(ChildProcess.currentExecutable, ["_case", String(decoding: json, as: UTF8.self)])
+      output = try ChildProcess.run(
+        ChildProcess.currentExecutable, ["_case", String(decoding: json, as: UTF8.self)], memoryCeiling: memoryCeiling)
     } catch {
       return .failure("cannot start \(ChildProcess.currentExecutable): \(error)")
+    }
+    if case .exceededMemory(_, let resident) = output.termination, let failure = output.failure {
+      return .doesNotFit(resident, failure)
     }
     if let failure = output.failure { return .failure(failure) }
     guard let result = try? JSONDecoder().decode(CaseResult.self, from: output.standardOutput) else {

@@ -1,5 +1,6 @@
 import Catalog
 import Datasets
+import DatasetStores
 import FetchedResults
 
 /// What a user does with a list, measured from creating the controller.
@@ -19,8 +20,26 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
   case randomAccess = "random_access"
   /// performFetch with sections by state, then the first screen.
   case sectioned = "sectioned"
+  /// performFetch, then the 20 rows from the middle (n/2) read: a jump, as by the index bar.
+  case jumpMiddle = "jump_middle"
+  /// performFetch, then the last 20 rows read.
+  case jumpEnd = "jump_end"
+  /// performFetch, then the first 1,000 rows read in order: a fling. Paged strategies read
+  /// it as 50 pages; a whole scroll-through would be n/20 queries each sorting the table
+  /// where no index gives the order.
+  case scrollFirst1000 = "scroll_first_1000"
 
   public static let randomRows = 1_000
+  public static let flingRows = 1_000
+
+  /// Whether `mode` runs this scenario. Offset and keyset read pages only: a whole
+  /// scroll-through or 1,000 random rows would be a query per page, each sorting the table
+  /// without an index; the mapped first screens price the mapping, the same for every
+  /// strategy.
+  public func applies(to mode: FetchMode) -> Bool {
+    guard mode.paging != nil else { return true }
+    return [.performFetch, .firstScreen, .sectioned, .jumpMiddle, .jumpEnd, .scrollFirst1000].contains(self)
+  }
 
   /// The request this scenario runs. Sectioned sorts by state first, as sections require.
   public func request(_ kind: DatasetKind, batchSize: Int) -> FetchRequest {
@@ -67,9 +86,51 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
       for _ in 0..<Self.randomRows where controller.count > 0 {
         sink &+= Self.read(try controller.object(atGlobalIndex: Int(rng.below(n))))
       }
+    case .jumpMiddle, .jumpEnd:
+      let start = self == .jumpMiddle ? controller.count / 2 : max(0, controller.count - 20)
+      for i in start..<min(start + 20, controller.count) { sink &+= Self.read(try controller.object(atGlobalIndex: i)) }
+    case .scrollFirst1000:
+      for i in 0..<min(Self.flingRows, controller.count) { sink &+= Self.read(try controller.object(atGlobalIndex: i)) }
     }
     blackHole(sink)
     return (controller, mappingNanos)
+  }
+
+  /// Runs the scenario page by page (pages of `pageSize`), with no ID list: performFetch is
+  /// the first page's query; a jump first counts the rows (one query), then reads the page
+  /// at its offset (keyset too: a seek needs the row before, which a jump does not have);
+  /// the fling reads 50 pages in order, by offset or by seeking past each page's last row.
+  /// Returns the last page read, which the list holds.
+  public func runPaged(
+    _ kind: DatasetKind, pageSize: Int, strategy: PagingStrategy, store: any Store, request: FetchRequest? = nil
+  ) throws -> [FetchedObject] {
+    let pager = try Pager(request ?? self.request(kind, batchSize: pageSize), store: store, pageSize: pageSize)
+    var sink = 0
+    var page: [FetchedObject]
+    switch self {
+    case .performFetch:
+      page = try pager.page(at: 0)
+    case .firstScreen, .sectioned:
+      page = try pager.page(at: 0)
+      for o in page { sink &+= Self.read(o) }
+    case .jumpMiddle, .jumpEnd:
+      let n = try store.count(try pager.request.resolve(in: store.model))
+      page = try pager.page(at: self == .jumpMiddle ? n / 2 : max(0, n - pageSize))
+      for o in page { sink &+= Self.read(o) }
+    case .scrollFirst1000:
+      page = []
+      var read = 0
+      while read < Self.flingRows {
+        page = try strategy == .offset ? pager.page(at: read) : pager.page(after: page.last)
+        for o in page { sink &+= Self.read(o) }
+        read += page.count
+        if page.count < pageSize { break }
+      }
+    case .firstScreenMapped, .firstScreenMappedCodable, .scrollThrough, .randomAccess:
+      throw HarnessError.invalidArgument("\(rawValue) is not measured page by page")
+    }
+    blackHole(sink)
+    return page
   }
 
   /// What one measured run of a scenario cost, and the store's counters for it.
@@ -80,11 +141,17 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
     public var mappingNanos: UInt64?
   }
 
-  /// Runs the scenario once under `Sampler.once`, counters reset first; the controller is
-  /// dropped after its heap is read.
-  public func measure(_ kind: DatasetKind, batchSize: Int, store: any Store) throws -> Run {
+  /// Runs the scenario once under `Sampler.once`, counters reset first; what the list holds
+  /// (the controller, or the last page) is dropped after its heap is read. `batchSize` is the
+  /// batch or page size (0 with full fetch).
+  public func measure(_ kind: DatasetKind, mode: FetchMode, batchSize: Int, store: any Store) throws -> Run {
     store.resetCounters()
-    let (sample, run) = try Sampler.once { try self.run(kind, batchSize: batchSize, store: store) }
+    if let strategy = mode.paging {
+      let (sample, page) = try Sampler.once { try self.runPaged(kind, pageSize: batchSize, strategy: strategy, store: store) }
+      withExtendedLifetime(page) {}
+      return Run(sample: sample, counters: store.counters, mappingNanos: nil)
+    }
+    let (sample, run) = try Sampler.once { try self.run(kind, batchSize: mode == .full ? 0 : batchSize, store: store) }
     withExtendedLifetime(run.controller) {}
     return Run(sample: sample, counters: store.counters, mappingNanos: run.mappingNanos)
   }
@@ -125,7 +192,15 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
   }
 }
 
-/// Full fetch or batched faulting.
+/// How a list reads its rows: Core Data's two ways, full fetch and batched faulting, and the
+/// two ways without an ID list, pages by offset and by keyset.
 public enum FetchMode: String, Sendable, Codable, CaseIterable {
-  case full, batched
+  case full, batched, offset, keyset
+
+  /// The paging strategy of offset and keyset; nil for full fetch and batched faulting.
+  public var paging: PagingStrategy? { PagingStrategy(rawValue: rawValue) }
+
+  /// What a list read this way gives after a save: row-level change sets (full and batched
+  /// keep the sorted IDs and their keys), or only the shown pages read again.
+  public var changeSets: String { paging == nil ? "row-level change sets" : "page refresh" }
 }

@@ -1,0 +1,129 @@
+import DatasetStores
+import FetchedResults
+import Foundation
+
+/// What to use for a list on one store at one row count, computed from a run's rows alone:
+/// the strategy, its batch or page size, and the index, with the figures that decide it.
+///
+/// The rule, in order: the open list's live heap must stay within the memory budget; of the
+/// strategies that fit, those that open (performFetch and the first screen) within one frame
+/// come first; among those, row-level change sets (full fetch, batched faulting) beat a page
+/// refresh, since keeping the list in sync is half the question; then the fastest to open.
+/// The batch size is the one whose fling (the first 1,000 rows) is fastest while the list
+/// still opens within the frame; the index is the variant that opens the list fastest, if it
+/// saves at least 10 %.
+public struct Recommendation: Sendable, Equatable {
+  public var dataset: String
+  public var rows: Int
+  public var store: String
+  public var mode: FetchMode
+  public var batchSize: Int
+  /// The indexed column, or nil for none.
+  public var index: String?
+  /// The figures behind the choice, as sentences.
+  public var reasons: [String]
+
+  /// One figure set per way of reading the list.
+  struct Candidate {
+    var mode: FetchMode
+    var batch: Int
+    var index: String
+    var openMs: Double
+    var heap: Double
+    var flingMs: Double?
+  }
+
+  /// A recommendation per (dataset, rows, store) measured with a first screen. O(rows).
+  public static func all(_ rows: [ResultRow], memoryBudget: Double = Report.memoryBudget) -> [Recommendation] {
+    let ok = rows.filter { $0.status == "ok" && FetchMode(rawValue: $0.mode) != nil }
+    var groups: [String: [ResultRow]] = [:]
+    var order: [String] = []
+    for r in ok {
+      let key = "\(r.dataset)\u{0}\(r.rows)\u{0}\(r.store)"
+      if groups[key] == nil { order.append(key) }
+      groups[key, default: []].append(r)
+    }
+    return order.compactMap { recommend(groups[$0]!, memoryBudget: memoryBudget) }
+  }
+
+  static func recommend(_ rows: [ResultRow], memoryBudget: Double) -> Recommendation? {
+    guard let first = rows.first else { return nil }
+    func value(_ c: (mode: String, batch: Int, index: String), _ scenario: String, _ metric: Metric) -> Double? {
+      rows.first {
+        $0.mode == c.mode && $0.batch_size == c.batch && $0.index == c.index && $0.scenario == scenario && $0.metric == metric.name
+      }?.value
+    }
+    var seen = Set<String>()
+    var candidates: [Candidate] = []
+    for r in rows where r.scenario == "first_screen" && r.metric == Metric.time.name {
+      let c = (mode: r.mode, batch: r.batch_size, index: r.index)
+      guard seen.insert("\(c)").inserted, let mode = FetchMode(rawValue: r.mode), let heap = value(c, "first_screen", .heapLive)
+      else { continue }
+      candidates.append(
+        Candidate(
+          mode: mode, batch: r.batch_size, index: r.index, openMs: r.value, heap: heap,
+          flingMs: value(c, "scroll_first_1000", .time) ?? value(c, "scroll_through", .time)))
+    }
+    let fitting = candidates.filter { $0.heap <= memoryBudget }
+    guard !fitting.isEmpty else { return nil }
+    func rank(_ c: Candidate) -> (Int, Int, Double) {
+      (c.openMs <= Report.frameMs ? 0 : 1, c.mode.paging == nil ? 0 : 1, c.openMs)
+    }
+    // The strategy, on the best index variant and batch size for it.
+    let best = fitting.min { rank($0) < rank($1) }!
+    let sameMode = fitting.filter { $0.mode == best.mode }
+    let fastest = sameMode.min { $0.openMs < $1.openMs }!
+    let unindexed = sameMode.filter { $0.index == "none" }.map(\.openMs).min()
+    let index = (unindexed.map { fastest.openMs < $0 * 0.9 } ?? true) ? fastest.index : "none"
+    let sizes = sameMode.filter { $0.index == index }
+    let inFrame = sizes.filter { $0.openMs <= Report.frameMs }
+    let chosen =
+      (inFrame.isEmpty ? sizes : inFrame).min { ($0.flingMs ?? $0.openMs, $0.openMs) < ($1.flingMs ?? $1.openMs, $1.openMs) } ?? best
+
+    var reasons: [String] = []
+    let name = chosen.mode == .full ? "full fetch" : chosen.mode == .batched ? "batched faulting" : "\(chosen.mode.rawValue) pages"
+    reasons.append(
+      String(
+        format: "%@ opens the list in %.1f ms (%@ one frame) and holds %@ live", name, chosen.openMs,
+        chosen.openMs <= Report.frameMs ? "within" : "over", bytes(chosen.heap))
+        + "; it gives \(chosen.mode.changeSets) after a save.")
+    // Each other strategy at its fastest opening, on the same index.
+    for mode in FetchMode.allCases where mode != chosen.mode {
+      guard let other = candidates.filter({ $0.mode == mode && $0.index == chosen.index }).min(by: { $0.openMs < $1.openMs }) else {
+        continue
+      }
+      let why = other.heap > memoryBudget ? ", over the \(bytes(memoryBudget)) budget" : ""
+      reasons.append(String(format: "%@: %.1f ms, %@ live%@.", other.mode.rawValue, other.openMs, bytes(other.heap), why))
+    }
+    if chosen.mode != .full, sizes.count > 1, let fling = chosen.flingMs {
+      reasons.append(
+        String(
+          format: "Batch size %d: the first 1,000 rows in %.1f ms, the fastest of %@ that still open within a frame.", chosen.batch, fling,
+          sizes.map { String($0.batch) }.sorted().joined(separator: ", ")))
+    }
+    if chosen.index != "none", let unindexed {
+      reasons.append(String(format: "The index on %@ opens it in %.1f ms instead of %.1f ms.", chosen.index, chosen.openMs, unindexed))
+    }
+    return Recommendation(
+      dataset: first.dataset, rows: first.rows, store: first.store, mode: chosen.mode, batchSize: chosen.batch,
+      index: chosen.index == "none" ? nil : chosen.index, reasons: reasons)
+  }
+}
+
+extension Report {
+  /// Each store's recommendation at this size, computed by `Recommendation` from the rows.
+  func recommendationSection(dataset: String, rows n: Int) -> String {
+    let picks = Recommendation.all(rows).filter { $0.dataset == dataset && $0.rows == n }
+    guard !picks.isEmpty else { return "" }
+    var md = "### Recommendation, \(dataset) at \(n.grouped) rows\n\n"
+    md +=
+      "Computed from the figures above: the open list's live heap within \(bytes(Self.memoryBudget)); then opening within one frame (16.7 ms); then row-level change sets; then the fastest to open. The batch size is the one with the fastest fling that still opens within a frame; an index counts if it opens the list at least 10 % faster.\n\n"
+    for p in picks {
+      let store = StoreKind(rawValue: p.store)?.displayName ?? p.store
+      let size = p.mode == .full ? "" : " of \(p.batchSize)"
+      let index = p.index.map { ", with an index on `\($0)`" } ?? ""
+      md += "- **\(store): \(p.mode.rawValue)\(size)\(index).** " + p.reasons.map(Markdown.escape).joined(separator: " ") + "\n"
+    }
+    return md + "\n"
+  }
+}
