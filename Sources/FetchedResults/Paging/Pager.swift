@@ -101,6 +101,19 @@ public struct Pager {
       if let after { terms.append(equalBefore.isEmpty ? after : .and(equalBefore + [after])) }
       equalBefore.append(.comparison(path, .equal, value))
     }
-    return .or(terms)
+    // The same rows, with the leading key's range said on its own: a disjunction alone does
+    // not let SQLite start an index on that key at the last row (`k <= ? AND (k < ? OR …)`
+    // does). Row values `(k, id) < (?, ?)` would say it in one term, but only when every key
+    // runs in one direction; the lists here sort by date descending and ID ascending.
+    guard let lead = resolved.sorts.first, resolved.sorts.count > 1 else { return .or(terms) }
+    let value: Value = keyColumns.isEmpty ? .integer(last.id) : last.values[keyColumns[0]]
+    let path = lead.keyPath.keyPath
+    let bound: FetchPredicate? =
+      switch (lead.ascending, value.isNull) {
+      case (true, true), (false, true): nil
+      case (true, false): .comparison(path, .greaterOrEqual, value)
+      case (false, false): .or([.comparison(path, .lessOrEqual, value), .comparison(path, .equal, .null)])
+      }
+    return bound.map { .and([$0, .or(terms)]) } ?? .or(terms)
   }
 }
