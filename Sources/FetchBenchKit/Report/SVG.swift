@@ -40,6 +40,9 @@ enum SVG {
     return s + "</svg>\n"
   }
 
+  /// Whether a chart labels each point with its value: on a log axis, with few points.
+  static func labelPointsAllowed(_ y: Axis, _ xs: [Double]) -> Bool { y == .log && xs.count <= 12 }
+
   /// How a line chart's axis maps values: `log` (decades; values ≤ 0 are left out) or
   /// `linear` from zero.
   enum Axis {
@@ -53,9 +56,12 @@ enum SVG {
     title: String, xs: [Double], series: [(String, [Double?])], x: Axis, y: Axis, legendSuffix: String = "",
     thresholds: [(label: String, value: Double)] = [], xLabel: (Double) -> String
   ) -> String {
-    let colors = x == .log ? ["#d9534f", "#0275d8", "#5cb85c", "#f0ad4e"] : ["#0275d8", "#d9534f", "#5cb85c", "#f0ad4e"]
+    let more = ["#6f42c1", "#17a2b8", "#343a40"]
+    let colors = (x == .log ? ["#d9534f", "#0275d8", "#5cb85c", "#f0ad4e"] : ["#0275d8", "#d9534f", "#5cb85c", "#f0ad4e"]) + more
     let h = y == .log ? 300.0 : 220.0
     let (l, t, w) = (60.0, 40.0, 560.0)
+    // The legend sits clear of the values labelled at the last points.
+    let legendX = l + w + (labelPointsAllowed(y, xs) ? 60 : 10)
     // The threshold lines (one frame, a memory budget) are part of the range: a chart whose
     // lines all sit far under one shows how far.
     let values = series.flatMap { $0.1.compactMap { $0 } } + thresholds.map(\.value)
@@ -82,14 +88,14 @@ enum SVG {
     func py(_ v: Double) -> String { String(format: "%.1f", t + h - scaleY(v) * h) }
     func plotted(_ v: Double?) -> Double? { v.flatMap { y == .log && $0 <= 0 ? nil : $0 } }
     var s =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(l + w + 180))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(legendX + 190))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
     s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
     s +=
       "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
     let xTicks = x == .log ? xs : (0...4).map { max(xs.max() ?? 1, 1) * Double($0) / 4 }
     for v in xTicks { s += "<text x=\"\(px(v))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(esc(xLabel(v)))</text>\n" }
     // A few points carry their values; a long series (seconds of a load run) gets ticks.
-    let labelPoints = y == .log && xs.count <= 12
+    let labelPoints = labelPointsAllowed(y, xs)
     if y == .linear {
       let top = max(values.max() ?? 1, 1e-9)
       for k in 0...4 {
@@ -121,7 +127,7 @@ enum SVG {
           }
         }
       }
-      s += "<text x=\"\(Int(l + w + 10))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(name))\(legendSuffix)</text>\n"
+      s += "<text x=\"\(Int(legendX))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(name))\(legendSuffix)</text>\n"
     }
     return s + "</svg>\n"
   }
