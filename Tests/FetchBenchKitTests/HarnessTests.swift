@@ -155,12 +155,18 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
 /// The child-process protocol end to end: a case that fails is reported with its error, the
 /// run goes on, the exit code is non-zero, and the other cases' counters are exact.
 @Suite struct RunCommand {
+  /// `dir/datasets` with a generated wells dataset of `rows` rows (SQLite only).
+  static func wells(_ rows: Int, in dir: String) throws -> String {
+    let datasets = dir + "/datasets"
+    let gen = try TestSupport.run(["generate", "--dataset", "wells", "--rows", String(rows), "--out", datasets, "--format", "sqlite"])
+    #expect(gen.status == 0, "\(gen.stderr)")
+    return datasets
+  }
+
   @Test func aFailingCaseIsReportedAndTheRunGoesOn() throws {
     let dir = TestSupport.temporaryFolder("run")
     defer { TestSupport.remove(dir) }
-    let datasets = dir + "/datasets"
-    let gen = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", datasets, "--format", "sqlite"])
-    #expect(gen.status == 0, "\(gen.stderr)")
+    let datasets = try Self.wells(300, in: dir)
     // The indexed variant's cases fail (an injected error: a corrupt file no longer reaches a
     // case, it is refused before any, as the end of this test shows); the others must not.
     let run = [
@@ -218,8 +224,7 @@ extension RunCommand {
   @Test func aCrashingCaseIsReportedAndTheRunGoesOn() throws {
     let dir = TestSupport.temporaryFolder("crash")
     defer { TestSupport.remove(dir) }
-    let datasets = dir + "/datasets"
-    _ = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "200", "--out", datasets, "--format", "sqlite"])
+    let datasets = try Self.wells(200, in: dir)
     let out = try TestSupport.run(
       [
         "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "full,batched", "--scenario",
@@ -256,8 +261,7 @@ extension RunCommand {
   @Test func aCaseAboveTheMemoryCeilingIsRecordedAsNotFitting() throws {
     let dir = TestSupport.temporaryFolder("ceiling")
     defer { TestSupport.remove(dir) }
-    let datasets = dir + "/datasets"
-    _ = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "200", "--out", datasets, "--format", "sqlite"])
+    let datasets = try Self.wells(200, in: dir)
     let out = try TestSupport.run([
       "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "full,batched", "--scenario", "perform_fetch",
       "--repetitions", "1",
@@ -283,8 +287,7 @@ extension RunCommand {
   @Test func pagedCasesIssueAQueryPerPage() throws {
     let dir = TestSupport.temporaryFolder("paged")
     defer { TestSupport.remove(dir) }
-    let datasets = dir + "/datasets"
-    _ = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", datasets, "--format", "sqlite"])
+    let datasets = try Self.wells(300, in: dir)
     let out = try TestSupport.run([
       "run", "--dataset", "wells", "--rows", "300", "--store", "memory,sqlite", "--mode", "offset,keyset", "--scenario",
       "perform_fetch,sectioned,jump_end,scroll_first_1000", "--repetitions", "1", "--no-index", "--datasets", datasets, "--out",
