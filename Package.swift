@@ -81,7 +81,8 @@ let package = Package(
     .target(
       name: "FetchBenchKit",
       dependencies: [
-        "FetchedResults", "Catalog", "Datasets", "DatasetStores", "SQLiteStore", "PostgresStore", "ChildProcesses", "CJemalloc",
+        "FetchedResults", "Catalog", "Datasets", "DatasetStores", "SQLQueries", "SQLiteStore", "PostgresStore", "ChildProcesses",
+        "CJemalloc",
         .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
@@ -112,7 +113,8 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["Datasets", "ChildProcesses"], path: "Tests/TestSupport"),
     .testTarget(name: "DatasetsTests", dependencies: ["Catalog", "Datasets", "TestSupport", "fetchbench"]),
     .testTarget(
-      name: "FetchBenchKitTests", dependencies: ["FetchBenchKit", "DatasetStores", "ChildProcesses", "TestSupport", "fetchbench"],
+      name: "FetchBenchKitTests",
+      dependencies: ["FetchBenchKit", "Catalog", "FetchedResults", "DatasetStores", "ChildProcesses", "TestSupport", "fetchbench"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "FetchedResultsTests",

@@ -23,7 +23,7 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
       "unknown dataset '\(s)'; expected one of: \(DatasetKind.allCases.map(\.rawValue).joined(separator: ", ")), all"
     case .unknownFormat(let s): "unknown format '\(s)'; expected sqlite, csv, or both (sqlite,csv)"
     case .unknownIndexColumn(let c, let ds):
-      "cannot index '\(c)': no table of \(ds.joined(separator: ", ")) has such a column"
+      "cannot index '\(c)': no table of \(ds.joined(separator: ", ")) has such a column (several columns of one table: a+b)"
     case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
     case .corruptManifest(let path, let reason): "the manifest \(path) is unreadable: \(reason)"
     case .foreignFile(let path, let manifest):

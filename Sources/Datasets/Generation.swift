@@ -10,7 +10,8 @@ public struct GenerationRequest: Sendable {
   public var outDirectory: String
   public var writeSQLite: Bool
   public var writeCSV: Bool
-  /// Columns to index (beyond primary keys and UNIQUE constraints), by column name.
+  /// Indexes to add (beyond primary keys and UNIQUE constraints), by `IndexSpec` tag: a
+  /// column name, or columns of one table joined by `+`.
   public var indexes: [String]
   /// Keep a dataset that already exists instead of writing it again.
   public var ifMissing: Bool
@@ -46,9 +47,8 @@ public struct GenerationRequest: Sendable {
   /// Checks the request before anything is written.
   public func validate() throws {
     guard (1...DatasetKind.maxRows).contains(rows) else { throw DatasetError.invalidRows(rows) }
-    for column in indexes
-    where !datasets.contains(where: { $0.tables.contains { $0.column(column) != nil } }) {
-      throw DatasetError.unknownIndexColumn(column, datasets: datasets.map(\.rawValue))
+    for tag in indexes where !datasets.contains(where: { IndexSpec(tag: tag, in: $0) != nil }) {
+      throw DatasetError.unknownIndexColumn(tag, datasets: datasets.map(\.rawValue))
     }
   }
 }
@@ -136,12 +136,10 @@ public enum Generation {
   ) throws -> GeneratedDataset {
     let (rows, seed, out) = (request.rows, request.seed, request.outDirectory)
     let tables = kind.tables
-    let indexes = request.indexes.compactMap { column in
-      tables.first { $0.column(column) != nil }.map { (table: $0.name, column: column) }
-    }
+    let indexes = request.indexes.compactMap { IndexSpec(tag: $0, in: kind) }
     let sqlitePath =
       request.writeSQLite
-      ? DatasetPaths.sqlite(in: out, kind, rows: rows, seed: seed, indexes: indexes.map(\.column))
+      ? DatasetPaths.sqlite(in: out, kind, rows: rows, seed: seed, indexes: indexes.map(\.tag))
       : nil
     let csvDir =
       request.writeCSV ? DatasetPaths.csvDirectory(in: out, kind, rows: rows, seed: seed) : nil

@@ -63,16 +63,14 @@ final class SQLiteWriter {
   private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
   /// Commits, creates the requested indexes, and leaves the file in WAL mode for the stores.
-  func finish(indexes: [(table: String, column: String)]) throws {
+  func finish(indexes: [IndexSpec]) throws {
     try db.execute(sql: "COMMIT")
     let violations = try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_foreign_key_check") ?? 0
     guard violations == 0 else {
       throw DatabaseError(message: "\(violations) rows violate a foreign key")
     }
     try db.execute(sql: "PRAGMA foreign_keys = ON")
-    for (table, column) in indexes {
-      try db.execute(sql: "CREATE INDEX idx_\(table)_\(column) ON \(table)(\(column))")
-    }
+    for index in indexes { try db.execute(sql: index.createStatement) }
     try db.execute(sql: "ANALYZE")
     try db.execute(sql: "PRAGMA journal_mode = WAL")
   }

@@ -26,7 +26,9 @@ struct Generate: ParsableCommand {
   @Option(help: "Formats to write: sqlite, csv, or sqlite,csv.")
   var format = "sqlite,csv"
 
-  @Option(help: "Add an index on this column (repeatable), e.g. --index close_date.")
+  @Option(
+    help:
+      "Add an index (repeatable): a column, e.g. --index close_date, or columns of one table joined by +, e.g. --index info_id+close_date.")
   var index: [String] = []
 
   @Flag(help: "Keep datasets that already exist and are in the manifest.")

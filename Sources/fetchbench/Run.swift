@@ -16,8 +16,10 @@ struct Run: CheckedCommand {
   @Option(help: "Row counts, comma-separated; missing datasets are generated.") var rows = String(DatasetKind.defaultRows)
   @Option(help: "Scenarios, comma-separated (default: all).") var scenario: String?
   @Option(parsing: .unconditional, help: "Measured repetitions per case, after one warm-up.") var repetitions = 5
-  @Flag(help: "Skip SQLite with an index on the sort key.") var noIndex = false
+  @Flag(help: "Skip the index advice: SQLite with each candidate index of the lists.") var noIndex = false
   @Flag(help: "Banks only, no index variant, four scenarios, 3 repetitions: a first look in under two minutes.") var quick = false
+  @Option(help: "The live heap an open list may hold, in MiB: the report's recommendation and scaling lines hold to it.")
+  var memoryBudget: Double = FetchBenchKit.Report.defaultMemoryBudget / 1_048_576
   @Option(help: "Output folder (default: results/runs/<UTC timestamp>, copied to results/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var memory: MemoryCeilingOption
@@ -37,6 +39,8 @@ struct Run: CheckedCommand {
     options.withIndex = !noIndex
     options.datasetsDirectory = datasets
     options.memoryCeiling = try memory.bytes()
+    guard memoryBudget > 0, memoryBudget.isFinite else { throw ValidationError("--memory-budget must be a positive number of MiB") }
+    options.memoryBudget = memoryBudget * 1_048_576
     if quick {
       // --quick narrows only what was not asked for.
       let (datasets, scenarios) = (options.datasets, options.scenarios)

@@ -57,10 +57,20 @@ import Testing
         "takes under one frame (16.7 ms) with full fetch up to about 21,000 rows; batched at every measured size (up to 1,000,000 rows)."))
     #expect(md.contains("Under 100 ms: with full fetch up to about 130,000 rows;"))
     // 400 bytes a row passes 100 MiB at 262,144 rows.
-    #expect(md.contains("live heap stays under 100 MiB with full fetch up to about 260,000 rows; batched at every measured size"))
+    #expect(
+      md.contains("live heap stays under the 100.0 MiB budget with full fetch up to about 260,000 rows; batched at every measured size"))
     let charts = Dictionary(uniqueKeysWithValues: report.charts())
     let time = try #require(charts["banks-0-sqlite-scaling.svg"])
     #expect(time.contains("one frame, 16.7 ms") && time.contains("100 ms"))
-    #expect(try #require(charts["banks-0-sqlite-scaling-heap.svg"]).contains("budget, 100 MiB"))
+    #expect(try #require(charts["banks-0-sqlite-scaling-heap.svg"]).contains("budget, 100.0 MiB"))
+    // The run's --memory-budget, recorded as a settings row, moves the line: half the budget,
+    // half the rows.
+    var budget = rows[0]
+    (budget.mode, budget.scenario, budget.metric, budget.value, budget.rows) = (
+      ResultRow.settings, ResultRow.settings, "memory_budget_bytes", 50 * 1_048_576, 0
+    )
+    let halved = Report(rows: [budget] + rows)
+    #expect(halved.markdown().contains("under the 50.0 MiB budget with full fetch up to about 130,000 rows"), "\(halved.markdown())")
+    #expect(Dictionary(uniqueKeysWithValues: halved.charts())["banks-0-sqlite-scaling-heap.svg"]?.contains("budget, 50.0 MiB") == true)
   }
 }

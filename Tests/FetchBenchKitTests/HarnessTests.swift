@@ -92,10 +92,12 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     var o = RunOptions()
     o.batchSizes = [20, 50]
     let cases = o.cases()
-    // 2 datasets × (memory + sqlite + sqlite with index) × (10 scenarios × (full + 2 batch
-    // sizes) + offset and keyset × 6 paged scenarios × 2 page sizes) + 2 datasets × 2 index
-    // variants × 2 floors.
-    #expect(cases.count == 2 * 3 * (10 * 3 + 2 * 6 * 2) + 2 * 2 * 2)
+    // 2 datasets × (memory + sqlite) × (10 scenarios × (full + 2 batch sizes) + offset and
+    // keyset × 6 paged scenarios × 2 page sizes) + 2 datasets × 2 floors + 2 datasets × the
+    // index advice on SQLite.
+    #expect(cases.count == 2 * 2 * (10 * 3 + 2 * 6 * 2) + 2 * 2 + 2)
+    #expect(cases.filter { $0.work == .indexAdvice }.map { "\($0.dataset) \($0.store)" } == ["banks sqlite", "wells sqlite"])
+    #expect(cases.allSatisfy { $0.index == nil }, "the advice opens its candidates' files itself")
     let paged = cases.filter { $0.mode == "offset" || $0.mode == "keyset" }
     #expect(
       !paged.contains { $0.scenario == "scroll_through" || $0.scenario == "random_access" || $0.scenario.hasPrefix("first_screen_mapped") })
@@ -167,22 +169,22 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     let dir = TestSupport.temporaryFolder("run")
     defer { TestSupport.remove(dir) }
     let datasets = try Self.wells(300, in: dir)
-    // The indexed variant's cases fail (an injected error: a corrupt file no longer reaches a
-    // case, it is refused before any, as the end of this test shows); the others must not.
+    // The index advice fails (an injected error: a corrupt file no longer reaches a case, it
+    // is refused before any, as the end of this test shows); the other cases must not.
     let run = [
       "run", "--dataset", "wells", "--rows", "300", "--store", "sqlite", "--mode", "full,batched", "--scenario",
       "first_screen,scroll_through",
       "--repetitions", "1", "--datasets", datasets, "--out", dir + "/out",
     ]
-    let out = try TestSupport.run(run, environment: ["FETCHBENCH_INJECT_FAILURE": "+idx(spud_date)"])
+    let out = try TestSupport.run(run, environment: ["FETCHBENCH_INJECT_FAILURE": "index_advice"])
     #expect(out.status != 0)
     #expect(out.stderr.contains("FAILED"), "\(out.stderr)")
-    #expect(out.stderr.contains("[10/10]"), "the run goes on after a failure: \(out.stderr)")
+    #expect(out.stderr.contains("[4/6]") && out.stderr.contains("[6/6]"), "the run goes on after a failure: \(out.stderr)")
     let csv = try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8)
     let rows = try ResultsCSV.decode(csv)
     let failed = rows.filter { $0.status == "failed" }
-    #expect(failed.count == 5, "four scenario cases and the floor on the indexed file")
-    #expect(failed.allSatisfy { $0.index == "spud_date" && $0.error.contains("injected failure") })
+    #expect(failed.count == 1, "the index advice")
+    #expect(failed.allSatisfy { $0.mode == "index_advice" && $0.error.contains("injected failure") })
     func value(_ mode: String, _ scenario: String, _ metric: String) -> Double? {
       rows.first { $0.index == "none" && $0.mode == mode && $0.scenario == scenario && $0.metric == metric }?.value
     }
@@ -242,7 +244,7 @@ extension RunCommand {
     #expect(failed.first?.error.contains("at Run.swift:") == true, "the first project frame is named: \(failed)")
     #expect(failed.first?.error.contains("Backtrace took") == false, "\(failed)")
     // Every other case ran, the full-mode Codable one included, with its mapping time.
-    let ok = Set(rows.filter { $0.status == "ok" }.map { "\($0.mode) \($0.scenario)" })
+    let ok = Set(rows.filter { $0.status == "ok" && $0.mode != ResultRow.settings }.map { "\($0.mode) \($0.scenario)" })
     #expect(
       ok == [
         "full first_screen", "batched first_screen", "full first_screen_mapped", "batched first_screen_mapped",
@@ -265,12 +267,16 @@ extension RunCommand {
     let out = try TestSupport.run([
       "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "full,batched", "--scenario", "perform_fetch",
       "--repetitions", "1",
-      "--no-index", "--datasets", datasets, "--out", dir + "/out", "--memory-ceiling", String(1.0 / 1024),
+      "--no-index", "--datasets", datasets, "--out", dir + "/out", "--memory-ceiling", String(1.0 / 1024), "--memory-budget", "64",
     ])
     #expect(out.status == 0, "\(out.stderr)")
     #expect(out.stdout.contains("2 case(s) do not fit"), "\(out.stdout)")
     #expect(out.stderr.contains("DOES NOT FIT"), "\(out.stderr)")
-    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    var rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    // The run's memory budget is recorded for the report, which reads its settings from the CSV.
+    let settings = rows.filter { $0.mode == ResultRow.settings }
+    #expect(settings.map(\.metric) == ["memory_budget_bytes"] && settings.first?.value == 64 * 1_048_576, "\(settings)")
+    rows.removeAll { $0.mode == ResultRow.settings }
     #expect(rows.count == 2 && rows.allSatisfy { $0.status == ResultRow.doesNotFit && $0.metric == Metric.doesNotFit.name })
     #expect(rows.allSatisfy { $0.value > Double(1 << 20) && $0.rows == 200 }, "\(rows)")
     #expect(rows.allSatisfy { $0.error.contains("past the ceiling of 1 MiB") }, "\(rows)")

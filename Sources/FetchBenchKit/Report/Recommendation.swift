@@ -1,3 +1,4 @@
+import Catalog
 import DatasetStores
 import FetchedResults
 import Foundation
@@ -10,8 +11,10 @@ import Foundation
 /// come first; among those, row-level change sets (full fetch, batched faulting) beat a page
 /// refresh, since keeping the list in sync is half the question; then the fastest to open.
 /// The batch size is the one whose fling (the first 1,000 rows) is fastest while the list
-/// still opens within the frame; the index is the variant that opens the list fastest, if it
-/// saves at least 10 %.
+/// still opens within the frame; the index is the index advice's best candidate for the
+/// strategy's opening query (the ID query, or the first page for paged lists) if it saves at
+/// least 10 % per pair (`IndexPick`), or in runs before the advice the indexed variant that
+/// opens the list fastest, if it saves as much.
 public struct Recommendation: Sendable, Equatable {
   public var dataset: String
   public var rows: Int
@@ -34,7 +37,9 @@ public struct Recommendation: Sendable, Equatable {
   }
 
   /// A recommendation per (dataset, rows, store) measured with a first screen. O(rows).
-  public static func all(_ rows: [ResultRow], memoryBudget: Double = Report.memoryBudget) -> [Recommendation] {
+  /// `memoryBudget` nil: the run's, from its settings row.
+  public static func all(_ rows: [ResultRow], memoryBudget: Double? = nil) -> [Recommendation] {
+    let memoryBudget = memoryBudget ?? Report.memoryBudget(in: rows)
     let ok = rows.filter { $0.status == "ok" && FetchMode(rawValue: $0.mode) != nil }
     var groups: [String: [ResultRow]] = [:]
     var order: [String] = []
@@ -43,10 +48,15 @@ public struct Recommendation: Sendable, Equatable {
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(r)
     }
-    return order.compactMap { recommend(groups[$0]!, memoryBudget: memoryBudget) }
+    let picks = IndexPick.all(rows)
+    return order.compactMap { key in
+      let group = groups[key]!
+      let advice = picks.filter { $0.dataset == group[0].dataset && $0.rows == group[0].rows && $0.store == group[0].store }
+      return recommend(group, advice: advice, memoryBudget: memoryBudget)
+    }
   }
 
-  static func recommend(_ rows: [ResultRow], memoryBudget: Double) -> Recommendation? {
+  static func recommend(_ rows: [ResultRow], advice: [IndexPick] = [], memoryBudget: Double) -> Recommendation? {
     guard let first = rows.first else { return nil }
     func value(_ c: (mode: String, batch: Int, index: String), _ scenario: String, _ metric: Metric) -> Double? {
       rows.first {
@@ -104,24 +114,46 @@ public struct Recommendation: Sendable, Equatable {
     if chosen.index != "none", let unindexed {
       reasons.append(String(format: "The index on %@ opens it in %.1f ms instead of %.1f ms.", chosen.index, chosen.openMs, unindexed))
     }
+    var advised = chosen.index == "none" ? nil : chosen.index
+    let opening = chosen.mode.paging == nil ? "perform_fetch" : "first_page"
+    if advised == nil, let pick = advice.first(where: { $0.scenario == opening }) {
+      let what = opening == "perform_fetch" ? "its ID query" : "its first page"
+      let unit = pick.indexed.metric == Metric.timeUs.name ? "µs" : "ms"
+      if pick.advised, let statement = pick.createStatement {
+        advised = pick.tag
+        reasons.append(
+          "Add the index (\(statement)): "
+            + String(
+              format: "%@ takes %.1f %@ instead of %.1f %@ (%.2f× per pair, the index advice).", what, pick.indexed.value, unit,
+              pick.unindexed.value, unit, pick.ratio.value))
+      } else {
+        reasons.append(
+          String(
+            format: "No index: the best candidate, %@, changes %@ by %.2f× per pair.", pick.index?.description ?? pick.tag, what,
+            pick.ratio.value))
+      }
+    }
     return Recommendation(
       dataset: first.dataset, rows: first.rows, store: first.store, mode: chosen.mode, batchSize: chosen.batch,
-      index: chosen.index == "none" ? nil : chosen.index, reasons: reasons)
+      index: advised, reasons: reasons)
   }
 }
 
 extension Report {
   /// Each store's recommendation at this size, computed by `Recommendation` from the rows.
   func recommendationSection(dataset: String, rows n: Int) -> String {
-    let picks = Recommendation.all(rows).filter { $0.dataset == dataset && $0.rows == n }
+    let picks = Recommendation.all(allRows, memoryBudget: memoryBudget).filter { $0.dataset == dataset && $0.rows == n }
     guard !picks.isEmpty else { return "" }
     var md = "### Recommendation, \(dataset) at \(n.grouped) rows\n\n"
     md +=
-      "Computed from the figures above: the open list's live heap within \(bytes(Self.memoryBudget)); then opening within one frame (16.7 ms); then row-level change sets; then the fastest to open. The batch size is the one with the fastest fling that still opens within a frame; an index counts if it opens the list at least 10 % faster.\n\n"
+      "Computed from the figures above: the open list's live heap within \(bytes(memoryBudget)); then opening within one frame (16.7 ms); then row-level change sets; then the fastest to open. The batch size is the one with the fastest fling that still opens within a frame; an index counts if it opens the list at least 10 % faster.\n\n"
     for p in picks {
       let store = StoreKind(rawValue: p.store)?.displayName ?? p.store
       let size = p.mode == .full ? "" : " of \(p.batchSize)"
-      let index = p.index.map { ", with an index on `\($0)`" } ?? ""
+      let index =
+        p.index.map { tag in
+          ", with an index on `\(DatasetKind(rawValue: p.dataset).flatMap { IndexSpec(tag: tag, in: $0)?.description } ?? tag)`"
+        } ?? ""
       md += "- **\(store): \(p.mode.rawValue)\(size)\(index).** " + p.reasons.map(Markdown.escape).joined(separator: " ") + "\n"
     }
     return md + "\n"

@@ -31,10 +31,11 @@ extension Report {
       md += limitSection(dataset: dataset, rows: n)
       md += floorSection(dataset: dataset, rows: n)
       md += postgresFloorSection(dataset: dataset, rows: n)
+      md += indexAdviceSection(dataset: dataset, rows: n)
       md += recommendationSection(dataset: dataset, rows: n)
     }
     md += scalingSection()
-    md += Markdown.caseOutcomes(rows) { "\($0.dataset)-\($0.rows) \($0.store) \($0.mode) \($0.scenario)" }
+    md += Markdown.caseOutcomes(allRows) { "\($0.dataset)-\($0.rows) \($0.store) \($0.mode) \($0.scenario)" }
     return md
   }
 

@@ -9,8 +9,13 @@ extension Report {
   public static let frameMs = 1000.0 / 60
   /// What a list may cost to open before a user waits.
   public static let waitMs = 100.0
-  /// The live heap a list may hold.
-  public static let memoryBudget = 100.0 * 1024 * 1024
+  /// The live heap a list may hold unless the run says otherwise (`--memory-budget`).
+  public static let defaultMemoryBudget = 100.0 * 1024 * 1024
+
+  /// The run's memory budget: its `settings` row, or the default for runs without one.
+  static func memoryBudget(in rows: [ResultRow]) -> Double {
+    rows.first { $0.mode == ResultRow.settings && $0.metric == Metric.memoryBudget.name }?.value ?? defaultMemoryBudget
+  }
 
   /// A figure followed across row counts.
   struct ScalingSeries {
@@ -19,13 +24,16 @@ extension Report {
     var scenario: String
   }
 
-  static let scalingSeries = [
-    ScalingSeries(label: "full performFetch", mode: "full", scenario: "perform_fetch"),
-    ScalingSeries(label: "batched performFetch", mode: "batched", scenario: "perform_fetch"),
-    ScalingSeries(label: "full first screen", mode: "full", scenario: "first_screen"),
-    ScalingSeries(label: "batched first screen", mode: "batched", scenario: "first_screen"),
-    ScalingSeries(label: "batched scroll-through", mode: "batched", scenario: "scroll_through"),
-  ]
+  /// The first screens, one per strategy: what the crossings and the heap chart follow.
+  static let openingSeries = FetchMode.allCases.map {
+    ScalingSeries(label: "\($0.rawValue) first screen", mode: $0.rawValue, scenario: "first_screen")
+  }
+
+  static let scalingSeries =
+    [
+      ScalingSeries(label: "full performFetch", mode: "full", scenario: "perform_fetch"),
+      ScalingSeries(label: "batched performFetch", mode: "batched", scenario: "perform_fetch"),
+    ] + openingSeries + [ScalingSeries(label: "batched scroll-through", mode: "batched", scenario: "scroll_through")]
 
   /// The row counts measured, ascending.
   var sizes: [Int] { Array(Set(rows.filter { $0.status == "ok" }.map(\.rows))).sorted() }
@@ -84,7 +92,7 @@ extension Report {
         + " |\n\n"
       md += crossingSentences(line)
       md += "![time against rows](charts/\(Self.slug(line, "scaling")))\n"
-      if !points(line, Self.scalingSeries[2], .heapLive).isEmpty {
+      if Self.openingSeries.contains(where: { !points(line, $0, .heapLive).isEmpty }) {
         md += "![live heap against rows](charts/\(Self.slug(line, "scaling-heap")))\n"
       }
       md += "\n"
@@ -93,22 +101,27 @@ extension Report {
   }
 
   /// "Opening the list …": where the first screen passes one frame and 100 ms, and where its
-  /// live heap passes the memory budget, for full fetch and batched faulting.
+  /// live heap passes the memory budget, for every strategy measured.
   func crossingSentences(_ line: Key) -> String {
-    let full = Self.scalingSeries[2]
-    let batched = Self.scalingSeries[3]
-    func phrase(_ s: ScalingSeries, _ metric: Metric, _ threshold: Double) -> String? {
-      Growth.crossing(points(line, s, metric), over: threshold).map { "\(s.mode == "full" ? "with full fetch" : "batched") \($0.words)" }
+    let names: [String: String] = [
+      "full": "with full fetch", "batched": "batched", "offset": "by offset pages", "keyset": "by keyset pages",
+    ]
+    func phrases(_ metric: Metric, _ threshold: Double) -> [String] {
+      Self.openingSeries.compactMap { s in
+        Growth.crossing(points(line, s, metric), over: threshold).map { "\(names[s.mode] ?? s.mode) \($0.words)" }
+      }
     }
     var md = ""
-    let frame = [phrase(full, .time, Self.frameMs), phrase(batched, .time, Self.frameMs)].compactMap { $0 }
+    let frame = phrases(.time, Self.frameMs)
     if !frame.isEmpty {
       md += "- Opening the list (performFetch and the first 20 rows) takes under one frame (16.7 ms) \(frame.joined(separator: "; "))."
     }
-    let wait = [phrase(full, .time, Self.waitMs), phrase(batched, .time, Self.waitMs)].compactMap { $0 }
+    let wait = phrases(.time, Self.waitMs)
     if !wait.isEmpty { md += "\n- Under 100 ms: \(wait.joined(separator: "; "))." }
-    let heap = [phrase(full, .heapLive, Self.memoryBudget), phrase(batched, .heapLive, Self.memoryBudget)].compactMap { $0 }
-    if !heap.isEmpty { md += "\n- The open list's live heap stays under 100 MiB \(heap.joined(separator: "; "))." }
+    let heap = phrases(.heapLive, memoryBudget)
+    if !heap.isEmpty {
+      md += "\n- The open list's live heap stays under the \(bytes(memoryBudget)) budget \(heap.joined(separator: "; "))."
+    }
     return md.isEmpty ? "" : md + "\n\n"
   }
 
@@ -137,7 +150,7 @@ extension Report {
             series: series.map { ($0.label, values(line, $0, .time)) }, x: .log, y: .log, legendSuffix: " (ms)",
             thresholds: [("one frame, 16.7 ms", Self.frameMs), ("100 ms", Self.waitMs)], xLabel: { Int($0).grouped })
         ))
-      let heapSeries = Self.scalingSeries[2...3].filter { !points(line, $0, .heapLive).isEmpty }
+      let heapSeries = Self.openingSeries.filter { !points(line, $0, .heapLive).isEmpty }
       if !heapSeries.isEmpty {
         out.append(
           (
@@ -145,7 +158,8 @@ extension Report {
             SVG.lines(
               title: "\(line.dataset), \(Self.storeName(line)): live heap of the open list against rows (log-log, MiB)", xs: xs,
               series: heapSeries.map { s in (s.label, values(line, s, .heapLive).map { $0.map { $0 / 1_048_576 } }) }, x: .log, y: .log,
-              legendSuffix: " (MiB)", thresholds: [("budget, 100 MiB", Self.memoryBudget / 1_048_576)], xLabel: { Int($0).grouped })
+              legendSuffix: " (MiB)", thresholds: [("budget, \(bytes(memoryBudget))", memoryBudget / 1_048_576)],
+              xLabel: { Int($0).grouped })
           ))
       }
     }

@@ -3,9 +3,23 @@ import Foundation
 
 /// report.md and its charts, computed from result rows only: no figure is typed by hand.
 public struct Report {
+  /// The cases' rows but the index advice's, which measure other things under the same
+  /// metric names and have a section of their own.
   let rows: [ResultRow]
+  /// The index advice's rows (`IndexAdvice`).
+  let advice: [ResultRow]
+  /// Every row, for what covers every case (failures, cases that do not fit).
+  let allRows: [ResultRow]
+  /// The open list's live heap that the recommendation and the scaling lines hold to.
+  let memoryBudget: Double
 
-  public init(rows: [ResultRow]) { self.rows = rows }
+  public init(rows: [ResultRow]) {
+    allRows = rows
+    let mode = CaseWork.indexAdvice.mode
+    self.rows = rows.filter { $0.mode != mode && $0.mode != ResultRow.settings }
+    advice = rows.filter { $0.mode == mode }
+    memoryBudget = Self.memoryBudget(in: rows)
+  }
 
   struct Key: Hashable {
     var dataset: String

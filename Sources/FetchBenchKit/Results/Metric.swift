@@ -67,6 +67,19 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   public static let unsectioned = Metric("unsectioned_ms", .ms)
   public static let sectionedOverUnsectioned = Metric("sectioned_over_unsectioned", .ratio)
 
+  /// The run's memory budget (`--memory-budget`), a `settings` row the report reads.
+  public static let memoryBudget = Metric("memory_budget_bytes", .bytes, better: .neither)
+
+  // MARK: index advice (fetchbench run, mode index_advice)
+  /// A fast operation's wall time: a batch fault, a page.
+  public static let timeUs = Metric("time_us", .us)
+  /// The same operation on the file with the index over the file without it, per
+  /// alternating pair.
+  public static let overUnindexed = Metric("over_unindexed", .ratio)
+  /// SQLite's `EXPLAIN QUERY PLAN` of the operation's statement: the text is the row's
+  /// `detail`, the value 0.
+  public static let queryPlan = Metric("query_plan", .none, better: .neither)
+
   // MARK: floors (the same SQL with nothing on top)
   public static let floorIDs = Metric("floor_ids_ms", .ms)
   public static let floorIDsArray = Metric("floor_ids_array_ms", .ms)
@@ -127,6 +140,12 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
 public struct Measurement: Sendable, Codable, Equatable {
   public var metric: Metric
   public var summary: Summary
+  /// A case that measures several index variants or operations (the index advice) names
+  /// each figure's; nil: the case's own.
+  public var index: String? = nil
+  public var scenario: String? = nil
+  /// Text the figure carries (a query plan).
+  public var detail: String? = nil
 
   public init(_ metric: Metric, _ summary: Summary) {
     self.metric = metric

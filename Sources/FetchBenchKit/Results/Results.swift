@@ -26,6 +26,11 @@ public struct ResultRow: Sendable, Codable, Equatable {
   public var swift_version: String
   public var git_commit: String
   public var dataset_sha256: String
+  /// Text a figure carries, such as a query plan; empty for most.
+  public var detail: String = ""
+
+  /// The mode of a row that records a setting of the run the report reads (the memory budget).
+  public static let settings = "settings"
 
   /// The status of a case stopped at the memory ceiling (others: `ok`, `failed`).
   public static let doesNotFit = "does_not_fit"
@@ -33,14 +38,14 @@ public struct ResultRow: Sendable, Codable, Equatable {
   public static let columns = [
     "run_id", "dataset", "rows", "store", "mode", "batch_size", "index", "scenario", "metric",
     "value", "unit", "min", "max", "repetitions", "status", "error", "cores", "memory_bytes", "os",
-    "swift_version", "git_commit", "dataset_sha256",
+    "swift_version", "git_commit", "dataset_sha256", "detail",
   ]
 
   var fields: [String] {
     [
       run_id, dataset, String(rows), store, mode, String(batch_size), index, scenario, metric,
       Self.number(value), unit, Self.number(min), Self.number(max), String(repetitions), status,
-      error, String(cores), String(memory_bytes), os, swift_version, git_commit, dataset_sha256,
+      error, String(cores), String(memory_bytes), os, swift_version, git_commit, dataset_sha256, detail,
     ]
   }
 
@@ -50,7 +55,8 @@ public struct ResultRow: Sendable, Codable, Equatable {
   }
 
   init(fields f: [String]) throws {
-    guard f.count == Self.columns.count else {
+    // Runs recorded before `detail` have one column fewer.
+    guard f.count == Self.columns.count || f.count == Self.columns.count - 1 else {
       throw HarnessError.invalidArgument("results.csv: a row has \(f.count) fields, expected \(Self.columns.count)")
     }
     func num(_ s: String) throws -> Double {
@@ -63,6 +69,7 @@ public struct ResultRow: Sendable, Codable, Equatable {
     (value, unit, min, max, repetitions) = (try num(f[9]), f[10], try num(f[11]), try num(f[12]), try int(f[13]))
     (status, error, cores, memory_bytes) = (f[14], f[15], try int(f[16]), try int(f[17]))
     (os, swift_version, git_commit, dataset_sha256) = (f[18], f[19], f[20], f[21])
+    detail = f.count > 22 ? f[22] : ""
   }
 
   public init(

@@ -17,6 +17,8 @@ public enum CaseWork: Sendable, Codable, Equatable {
   case diff(k: Int?, sections: Bool)
   /// The gate's matrix: fetch figures, or change tracking.
   case gate(GateWork)
+  /// Every candidate index of the list and its sectioned form, against none (`IndexAdvice`).
+  case indexAdvice
 
   public enum GateWork: String, Sendable, Codable {
     case fetch = "gate"
@@ -30,6 +32,7 @@ public enum CaseWork: Sendable, Codable, Equatable {
     case .floor: "floor"
     case .diff: "incremental"
     case .gate: "gate"
+    case .indexAdvice: "index_advice"
     }
   }
 
@@ -40,6 +43,7 @@ public enum CaseWork: Sendable, Codable, Equatable {
     case .floor: "floor"
     case .diff(let k, let sections): DiffBenchmark.scenario(k: k, sections: sections)
     case .gate(let work): work.rawValue
+    case .indexAdvice: "candidates"
     }
   }
 }
@@ -117,6 +121,7 @@ public enum CaseExecutor {
     case .floor: return try spec.store == .postgres ? PostgresFloor.measure(spec) : Floor.measure(spec)
     case .gate(let work): return try GateMatrix.measure(spec, work)
     case .diff(let k, let sections): return try DiffBenchmark.measure(spec, k: k, sections: sections)
+    case .indexAdvice: return try IndexAdvice.measure(spec)
     case .scenario(let s, let m): (scenario, mode) = (s, m)
     }
     let storeKind = spec.store

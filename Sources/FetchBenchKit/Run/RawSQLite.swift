@@ -63,6 +63,22 @@ final class RawSQLite {
     return stmt
   }
 
+  /// SQLite's plan for `sql` (`EXPLAIN QUERY PLAN`), its steps joined by "; ", nested ones
+  /// indented by their depth as the sqlite3 shell shows them.
+  func plan(_ sql: String) throws -> String {
+    let stmt = try prepare("EXPLAIN QUERY PLAN " + sql)
+    defer { sqlite3_finalize(stmt) }
+    var depth: [Int32: Int] = [:]
+    var steps: [String] = []
+    while sqlite3_step(stmt) == SQLITE_ROW {
+      let (id, parent) = (sqlite3_column_int(stmt, 0), sqlite3_column_int(stmt, 1))
+      let d = (depth[parent] ?? -1) + 1
+      depth[id] = d
+      steps.append(String(repeating: "  ", count: d) + String(cString: sqlite3_column_text(stmt, 3)))
+    }
+    return steps.joined(separator: "; ")
+  }
+
   /// The store's ID query.
   func ids() -> [Int64] {
     var out: [Int64] = []

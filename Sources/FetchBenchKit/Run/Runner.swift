@@ -14,7 +14,8 @@ public struct RunOptions: Sendable {
   public var batchSizes: [Int] = [20]
   public var rows: [Int] = [DatasetKind.defaultRows]
   public var scenarios: [Scenario] = Scenario.allCases
-  /// Also measure SQLite and PostgreSQL with an index on the sort key.
+  /// Also advise an index on the SQL stores: every candidate index of each list, measured
+  /// against none in one process (`IndexAdvice`).
   public var withIndex = true
   public var repetitions = 5
   public var warmups = 1
@@ -32,6 +33,9 @@ public struct RunOptions: Sendable {
   /// The resident memory a case's process may reach before it is stopped and recorded as not
   /// fitting; nil: `ChildProcess.defaultMemoryCeiling()`, read before each case.
   public var memoryCeiling: Int?
+  /// The open list's live heap the report's recommendation and scaling lines hold to; recorded
+  /// in the results as a `settings` row.
+  public var memoryBudget = Report.defaultMemoryBudget
 
   public init() {}
 
@@ -53,9 +57,6 @@ public struct RunOptions: Sendable {
     repetitions = 3
     scenarios = [.performFetch, .firstScreen, .scrollThrough, .sectioned]
   }
-
-  /// The column each dataset's list is sorted by, indexed in the index variant.
-  public static func sortColumn(_ kind: DatasetKind) -> String { kind == .banks ? "close_date" : "spud_date" }
 
   /// Every case, in the order they run.
   public func cases() -> [CaseSpec] {
@@ -81,22 +82,20 @@ public struct RunOptions: Sendable {
     for rows in self.rows {
       for kind in datasets {
         for store in stores {
-          let indexes: [String?] = store != .memory && withIndex ? [nil, Self.sortColumn(kind)] : [nil]
-          for index in indexes {
-            func spec(_ work: CaseWork, _ batch: Int) -> CaseSpec {
-              CaseSpec(
-                dataset: kind, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store, work: work,
-                batchSize: batch, index: index, repetitions: repetitions, warmups: warmups)
-            }
-            for scenario in scenarios {
-              for mode in modes where scenario.applies(to: mode) {
-                for batch in (mode == .full ? [0] : batchSizes) { out.append(spec(.scenario(scenario, mode), batch)) }
-              }
-            }
-            if store != .memory {
-              for batch in batchSizes { out.append(spec(.floor, batch)) }
+          func spec(_ work: CaseWork, _ batch: Int) -> CaseSpec {
+            CaseSpec(
+              dataset: kind, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store, work: work,
+              batchSize: batch, index: nil, repetitions: repetitions, warmups: warmups)
+          }
+          for scenario in scenarios {
+            for mode in modes where scenario.applies(to: mode) {
+              for batch in (mode == .full ? [0] : batchSizes) { out.append(spec(.scenario(scenario, mode), batch)) }
             }
           }
+          if store != .memory {
+            for batch in batchSizes { out.append(spec(.floor, batch)) }
+          }
+          if withIndex && store != .memory { out.append(spec(.indexAdvice, batchSizes.first ?? 20)) }
         }
       }
     }
@@ -147,6 +146,14 @@ public enum Runner {
         }
       }
     }
+    if options.diffKs == nil {
+      let budget = options.memoryBudget
+      rows.append(
+        ResultRow(
+          run_id: runID, dataset: "", rows: 0, store: "", mode: ResultRow.settings, batch_size: 0, index: "none",
+          scenario: ResultRow.settings, metric: Metric.memoryBudget.name, value: budget, unit: Metric.memoryBudget.unit.rawValue,
+          min: budget, max: budget, repetitions: 1, status: "ok", error: "", machine: machine, dataset_sha256: ""))
+    }
     let start = Clock.wallNanos
     for (k, spec) in cases.enumerated() {
       let t0 = Clock.wallNanos
@@ -154,17 +161,19 @@ public enum Runner {
       let elapsed = Double(Clock.wallNanos - start) / 1e9
       let left = elapsed / Double(k + 1) * Double(cases.count - k - 1)
       let sha = checksums["\(spec.dataset.rawValue)-\(spec.rows)"] ?? ""
-      func row(_ metric: Metric, _ s: Summary, status: String = "ok", error: String = "") -> ResultRow {
-        ResultRow(
+      func row(_ metric: Metric, _ s: Summary, status: String = "ok", error: String = "", of m: Measurement? = nil) -> ResultRow {
+        var row = ResultRow(
           run_id: runID, dataset: spec.dataset.rawValue, rows: spec.rows, store: spec.storeColumn,
-          mode: spec.mode, batch_size: spec.batchSize, index: spec.index ?? "none",
-          scenario: spec.scenario, metric: metric.name, value: s.median, unit: metric.unit.rawValue, min: s.min,
+          mode: spec.mode, batch_size: spec.batchSize, index: m?.index ?? spec.index ?? "none",
+          scenario: m?.scenario ?? spec.scenario, metric: metric.name, value: s.median, unit: metric.unit.rawValue, min: s.min,
           max: s.max, repetitions: s.count, status: status, error: error, machine: machine,
           dataset_sha256: sha)
+        row.detail = m?.detail ?? ""
+        return row
       }
       switch result {
       case .success(let r):
-        rows += r.measurements.map { row($0.metric, $0.summary) }
+        rows += r.measurements.map { row($0.metric, $0.summary, of: $0) }
         let time = r.measurements.first { $0.metric.unit == .ms }.map { String(format: "%.1f ms", $0.summary.median) } ?? ""
         log(
           String(
@@ -195,7 +204,9 @@ public enum Runner {
     for rows in options.rows {
       for kind in options.datasets {
         var variants: [[String]] = [[]]
-        if options.withIndex && options.stores.contains(where: { $0 != .memory }) { variants.append([RunOptions.sortColumn(kind)]) }
+        if options.withIndex && options.stores.contains(.sqlite) && options.diffKs == nil {
+          variants += try IndexAdvice.candidates(kind).map { [$0.index.tag] }
+        }
         for indexes in variants {
           let path = DatasetPaths.sqlite(in: options.datasetsDirectory, kind, rows: rows, seed: options.seed, indexes: indexes)
           let exists = FileManager.default.fileExists(atPath: path)

@@ -1,6 +1,6 @@
 import Catalog
-import Datasets
 import DatasetStores
+import Datasets
 import FetchedResults
 
 /// What a user does with a list, measured from creating the controller.

@@ -1,0 +1,256 @@
+import Catalog
+import DatasetStores
+import Datasets
+import FetchedResults
+import Foundation
+import PostgresStore
+import SQLQueries
+
+/// Which index to add for a list on a SQL store, measured: every candidate index of the list's
+/// request and of its sectioned form (`IndexCandidate`) against none, timed alternately in one
+/// process, so each ratio is taken per pair.
+///
+/// On SQLite each candidate is a dataset file of its own. On PostgreSQL the dataset is loaded
+/// with every candidate, and a variant is entered by dropping the other candidates inside a
+/// transaction that is rolled back after it (DDL is transactional there): the same table, the
+/// same statistics, one index set at a time.
+///
+/// Per index variant (none included), in each repetition: the batched performFetch (the ID
+/// query) and the sectioned one, ten batch faults spread over the list, the first page by
+/// `LIMIT`, and a keyset page from the middle; on SQLite its scan limit once. Every variant
+/// must return the unindexed IDs in the same order, or the case fails. The query plans
+/// (`EXPLAIN QUERY PLAN`, PostgreSQL's `EXPLAIN`) ride along as text.
+enum IndexAdvice {
+  /// What is advised, and the scenario column its rows carry.
+  enum Work: String, CaseIterable {
+    case performFetch = "perform_fetch"
+    case sectioned
+    case batchFault = "batch_fault"
+    case firstPage = "first_page"
+    case seekMiddle = "seek_middle"
+
+    /// The fast operations, timed in microseconds.
+    var metric: Metric { self == .performFetch || self == .sectioned ? .time : .timeUs }
+  }
+
+  /// The batches faulted per repetition: one fault is tens of microseconds.
+  static let faults = 10
+
+  /// The list's request and its sectioned form, batched.
+  static func requests(_ kind: DatasetKind, batchSize: Int) -> (list: FetchRequest, sectioned: FetchRequest) {
+    (DatasetModels.defaultRequest(for: kind, batchSize: batchSize), DatasetModels.sectionedRequest(for: kind, batchSize: batchSize))
+  }
+
+  /// The candidates of both requests, each index once: the files the parent generates.
+  static func candidates(_ kind: DatasetKind) throws -> [IndexCandidate] {
+    let model = DatasetModels.model(for: kind)
+    let (list, sectioned) = requests(kind, batchSize: 20)
+    var out = IndexCandidate.all(for: try list.resolve(in: model))
+    for c in IndexCandidate.all(for: try sectioned.resolve(in: model)) where !out.contains(where: { $0.index == c.index }) {
+      out.append(c)
+    }
+    return out
+  }
+
+  /// One index variant: the store that reads it, how to enter and leave it, its plans, and
+  /// which requests' candidates it is.
+  private struct Variant {
+    var tag: String?
+    var store: any Store
+    var forList: Bool
+    var forSectioned: Bool
+    var enter: () throws -> Void = {}
+    var leave: () throws -> Void = {}
+    var plan: (String) throws -> String
+
+    /// `body` with the variant's index set in place.
+    func within<T>(_ body: () throws -> T) throws -> T {
+      try enter()
+      defer { try? leave() }
+      return try body()
+    }
+  }
+
+  static func measure(_ spec: CaseSpec) throws -> CaseResult {
+    let model = DatasetModels.model(for: spec.dataset)
+    let (listRequest, sectionedRequest) = requests(spec.dataset, batchSize: spec.batchSize)
+    let list = try listRequest.resolve(in: model)
+    let sectioned = try sectionedRequest.resolve(in: model)
+    let listTags = Set(IndexCandidate.all(for: list).map(\.index.tag))
+    let sectionedTags = Set(IndexCandidate.all(for: sectioned).map(\.index.tag))
+    let all = try candidates(spec.dataset)
+    var base = spec
+    base.index = nil
+    let scan: ScanLimit?
+    var variants: [Variant]
+    switch spec.store {
+    case .sqlite:
+      let raw = try RawSQLite(base.location, request: list, batchSize: spec.batchSize)
+      scan = ScanLimit(raw, request: list)
+      variants = try ([nil] + all.map(\.index.tag)).map { tag in
+        var s = base
+        s.index = tag
+        let file = tag == nil ? raw : try RawSQLite(s.location, request: list, batchSize: spec.batchSize)
+        return Variant(tag: tag, store: try s.location.open(.sqlite), forList: true, forSectioned: true, plan: file.plan)
+      }
+    case .postgres:
+      scan = nil
+      let location = DatasetLocation(
+        kind: spec.dataset, rows: spec.rows, seed: spec.seed, directory: spec.datasetsDirectory, indexes: all.map(\.index.tag))
+      guard let store = try location.open(.postgres) as? PostgresStore else {
+        throw HarnessError.invalidArgument("index advice: the PostgreSQL store did not open")
+      }
+      variants = ([nil] + all.map(\.index)).map { kept in
+        Variant(
+          tag: kept?.tag, store: store, forList: true, forSectioned: true,
+          enter: {
+            _ = try store.scalarText("BEGIN")
+            for c in all where c.index != kept { _ = try store.scalarText("DROP INDEX \(c.index.name)") }
+          },
+          leave: { _ = try store.scalarText("ROLLBACK") },
+          plan: { sql in try PostgresPlan.summary(try store.scalarText("EXPLAIN (FORMAT JSON) \(sql)") ?? "") })
+      }
+    case .memory:
+      throw HarnessError.invalidArgument("index advice runs on the SQL stores")
+    }
+    for i in variants.indices {
+      variants[i].forList = variants[i].tag.map(listTags.contains) ?? true
+      variants[i].forSectioned = variants[i].tag.map(sectionedTags.contains) ?? true
+    }
+
+    // Correct before fast: every variant reads the unindexed order.
+    let expected = try variants[0].within { (try ids(listRequest, variants[0].store), try ids(sectionedRequest, variants[0].store)) }
+    for v in variants.dropFirst() {
+      try v.within {
+        if v.forList, try ids(listRequest, v.store) != expected.0 {
+          throw HarnessError.invalidArgument("with the index \(v.tag!), the list's IDs differ from the unindexed ones")
+        }
+        if v.forSectioned, try ids(sectionedRequest, v.store) != expected.1 {
+          throw HarnessError.invalidArgument("with the index \(v.tag!), the sectioned list's IDs differ from the unindexed ones")
+        }
+      }
+    }
+
+    // times[variant][work] and the scan limit, one entry per repetition.
+    var times = Array(repeating: [Work: [Double]](), count: variants.count)
+    var scanMs: [Double] = []
+    _ = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
+      for (i, v) in variants.enumerated() {
+        let timed = try v.within { try Self.run(v, list: listRequest, sectioned: sectionedRequest, batchSize: spec.batchSize) }
+        for (work, value) in timed where measured { times[i][work, default: []].append(value) }
+      }
+      if let scan {
+        let nanos = try Sampler.wall { try scan.run() }.nanos
+        if measured { scanMs.append(Double(nanos) / 1e6) }
+      }
+    }
+
+    let statements = try Self.statements(
+      list: list, sectioned: sectioned, batchSize: spec.batchSize, dialect: spec.store == .postgres ? .postgres : .sqlite,
+      ids: Array(expected.0.prefix(spec.batchSize)))
+    var out: [Measurement] = []
+    for (i, v) in variants.enumerated() {
+      let tag = v.tag ?? "none"
+      for work in Work.allCases {
+        guard let samples = times[i][work] else { continue }
+        func m(_ metric: Metric, _ s: Summary, detail: String? = nil) -> Measurement {
+          var m = Measurement(metric, s)
+          (m.index, m.scenario, m.detail) = (tag, work.rawValue, detail)
+          return m
+        }
+        out.append(m(work.metric, Summary(samples)))
+        if i > 0, let none = times[0][work] {
+          out.append(m(.overUnindexed, Summary(zip(samples, none).map { $0 / max($1, 1e-9) })))
+        }
+        if work == .performFetch, !scanMs.isEmpty {
+          out.append(m(.scanLimit, Summary(scanMs)))
+          out.append(m(.engineOverScanLimit, Summary(zip(samples, scanMs).map { $0 / max($1, 1e-9) })))
+        }
+        if let sql = statements[work] {
+          out.append(m(.queryPlan, Summary([0]), detail: try v.within { try v.plan(sql) }))
+        }
+      }
+    }
+    return CaseResult(spec: spec, measurements: out, error: nil)
+  }
+
+  private static func ids(_ request: FetchRequest, _ store: any Store) throws -> [Int64] {
+    let c = FetchedResultsController(fetchRequest: request, store: store)
+    try c.performFetch()
+    return c.fetchedIDs
+  }
+
+  /// One repetition's timings of `v`, in milliseconds or microseconds as `Work.metric` says.
+  private static func run(_ v: Variant, list: FetchRequest, sectioned: FetchRequest, batchSize: Int) throws -> [(Work, Double)] {
+    var out: [(Work, Double)] = []
+    if v.forSectioned {
+      let t = try Sampler.wall { () throws -> Int in
+        let c = FetchedResultsController(fetchRequest: sectioned, store: v.store)
+        try c.performFetch()
+        return c.sections.count
+      }
+      out.append((.sectioned, Double(t.nanos) / 1e6))
+    }
+    guard v.forList else { return out }
+    let (t, controller) = try Sampler.wall { () throws -> FetchedResultsController in
+      let c = FetchedResultsController(fetchRequest: list, store: v.store)
+      try c.performFetch()
+      return c
+    }
+    out.append((.performFetch, Double(t) / 1e6))
+    let n = controller.count
+    guard n > 0 else { return out }
+    // Ten batches spread over the list, none of them loaded before (the controller is new).
+    let positions = (0..<faults).map { min(n - 1, $0 * n / faults + n / (2 * faults)) }
+    let fault = try Sampler.wall { try positions.reduce(0) { $0 &+ Int(try controller.object(atGlobalIndex: $1).id) } }
+    out.append((.batchFault, Double(fault.nanos) / 1e3 / Double(faults)))
+    let pager = try Pager(list, store: v.store, pageSize: batchSize)
+    out.append((.firstPage, Double(try Sampler.wall { try pager.page(at: 0).count }.nanos) / 1e3))
+    let before = try controller.object(atGlobalIndex: max(0, n / 2 - 1))
+    out.append((.seekMiddle, Double(try Sampler.wall { try pager.page(after: before).count }.nanos) / 1e3))
+    return out
+  }
+
+  /// The statements each work issues, for the plans: the batch fault with `ids` written in
+  /// (PostgreSQL plans no unbound parameter); a keyset page's depends on the row it seeks
+  /// past, so it has none.
+  private static func statements(
+    list: ResolvedRequest, sectioned: ResolvedRequest, batchSize: Int, dialect: SQLDialect, ids: [Int64]
+  ) throws -> [Work: String] {
+    var firstPage = list
+    firstPage.request.fetchLimit = batchSize
+    let sql = SQLBuilder(list, dialect: dialect)
+    let batch =
+      dialect == .postgres
+      ? sql.rowsByIDArrayQuery(parameter: 1).replacingOccurrences(
+        of: "$1", with: "'{\(ids.map(String.init).joined(separator: ","))}'::bigint[]")
+      : sql.rowsByIDQuery(count: batchSize)
+    return [
+      .performFetch: sql.idQuery,
+      .sectioned: SQLBuilder(sectioned, dialect: dialect).idAndSectionQuery,
+      .batchFault: batch,
+      .firstPage: SQLBuilder(firstPage, dialect: dialect).fullQuery,
+    ]
+  }
+}
+
+/// PostgreSQL's `EXPLAIN (FORMAT JSON)` as one line in the manner of SQLite's plans: each
+/// node's type, index and relation, children indented by their depth, joined by "; ".
+enum PostgresPlan {
+  static func summary(_ json: String) throws -> String {
+    guard let data = json.data(using: .utf8), let top = (try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first,
+      let plan = top["Plan"] as? [String: Any]
+    else { throw HarnessError.invalidArgument("EXPLAIN gave no plan: \(json.prefix(200))") }
+    var steps: [String] = []
+    func walk(_ node: [String: Any], _ depth: Int) {
+      var text = (node["Node Type"] as? String) ?? "?"
+      if let index = node["Index Name"] as? String { text += " using \(index)" }
+      if let relation = node["Relation Name"] as? String { text += " on \(relation) \((node["Alias"] as? String) ?? "")" }
+      if let keys = node["Sort Key"] as? [String] { text += " (\(keys.joined(separator: ", ")))" }
+      steps.append(String(repeating: "  ", count: depth) + text.trimmingCharacters(in: .whitespaces))
+      for child in (node["Plans"] as? [[String: Any]]) ?? [] { walk(child, depth + 1) }
+    }
+    walk(plan, 0)
+    return steps.joined(separator: "; ")
+  }
+}

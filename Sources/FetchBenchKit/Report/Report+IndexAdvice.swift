@@ -1,0 +1,98 @@
+import Catalog
+import DatasetStores
+import Foundation
+
+// The index advice: every candidate index against none, and the one to add.
+extension Report {
+  /// The works the table shows, with their headings and units.
+  static let adviceColumns: [(scenario: String, heading: String)] = [
+    ("perform_fetch", "performFetch (ID query)"), ("sectioned", "sectioned performFetch"), ("batch_fault", "batch fault"),
+    ("first_page", "first page (LIMIT)"), ("seek_middle", "keyset page at n/2"),
+  ]
+
+  func indexAdviceSection(dataset: String, rows n: Int) -> String {
+    let here = advice.filter { $0.dataset == dataset && $0.rows == n && $0.status == "ok" }
+    guard let any = here.first else { return "" }
+    let kind = DatasetKind(rawValue: dataset)
+    var md = "### Index advice, \(dataset) at \(n.grouped) rows (\(StoreKind(rawValue: any.store)?.displayName ?? any.store))\n\n"
+    md +=
+      "Each candidate index is timed against none in one process: on SQLite each lives in a dataset file of its own (the "
+      + "same rows) and the case opens every file. It times the operations on each variant in turn, no index included, in every one of its \(any.repetitions) repetitions after a "
+      + "warm-up, so each `× none` is the median of per-pair ratios [min–max] in one process. Every variant returns the unindexed "
+      + "IDs in the same order (checked before timing). The candidates come from the requests: the sort key alone; for "
+      + "a to-one sort key, the join column and the sort key; the list's whole order (each key in its direction, then the "
+      + "primary key) when it lives in one table; the section key with the sort keys of its table. A batch fault is the mean "
+      + "of ten spread over the list; the pages hold \(any.batch_size) rows."
+      + (any.store == "postgres"
+        ? " On PostgreSQL the dataset is loaded with every candidate, and each variant runs inside a transaction that drops the "
+          + "others and is rolled back after it: the same table and statistics, one index set at a time.\n\n" : "\n\n")
+    var tags: [String] = []
+    for r in here where !tags.contains(r.index) { tags.append(r.index) }
+    let columns = Self.adviceColumns.filter { c in here.contains { $0.scenario == c.scenario } }
+    md += "| index | why | " + columns.map { "\($0.heading) | × none" }.joined(separator: " | ") + " |\n"
+    md += "|---|---|" + String(repeating: "---:|---:|", count: columns.count) + "\n"
+    for tag in tags {
+      let spec = kind.flatMap { IndexSpec(tag: tag, in: $0) }
+      let why = spec.flatMap { s in Self.candidateKinds(dataset).first { $0.index == s }?.kind.rawValue } ?? "—"
+      md += "| \(spec.map { Markdown.code($0.description) } ?? "none") | \(why) |"
+      for c in columns {
+        let rows = here.filter { $0.index == tag && $0.scenario == c.scenario }
+        let time = rows.first { IndexPick.timeMetrics.contains($0.metric) }
+        let ratio = rows.first { $0.metric == Metric.overUnindexed.name }
+        let unit = time?.metric == Metric.timeUs.name ? " µs" : " ms"
+        md +=
+          " \(time.map { ms($0) + unit } ?? "—") | \(ratio.map { String(format: "%.2f× [%.2f–%.2f]", $0.value, $0.min, $0.max) } ?? "—") |"
+      }
+      md += "\n"
+    }
+    md += "\n"
+    let picks = IndexPick.all(advice).filter { $0.dataset == dataset && $0.rows == n }
+    for p in picks where ["perform_fetch", "sectioned", "first_page"].contains(p.scenario) {
+      let what = Self.adviceColumns.first { $0.scenario == p.scenario }?.heading ?? p.scenario
+      let unit = p.indexed.metric == Metric.timeUs.name ? "µs" : "ms"
+      if p.advised, let statement = p.createStatement {
+        md +=
+          "- **\(what): add \(Markdown.code(statement + ";")).** "
+          + String(
+            format: "%.1f → %.1f %@ (%.2f× [%.2f–%.2f] per pair).", p.unindexed.value, p.indexed.value, unit, p.ratio.value, p.ratio.min,
+            p.ratio.max)
+        if p.scenario == "perform_fetch",
+          let scan = here.first(where: { $0.index == p.tag && $0.scenario == p.scenario && $0.metric == Metric.engineOverScanLimit.name })
+        {
+          md += String(format: " With it the ID query takes %.2f× [%.2f–%.2f] SQLite's scan limit.", scan.value, scan.min, scan.max)
+        }
+      } else {
+        md += String(
+          format: "- **%@: no index.** The best candidate, %@, gives %.2f× [%.2f–%.2f]: less than the 10 %% that counts.", what,
+          p.index.map { Markdown.code($0.description) } ?? p.tag, p.ratio.value, p.ratio.min, p.ratio.max)
+      }
+      md += "\n"
+    }
+    md += "\n"
+    // The plans of the list's ID query and first page, before and after the advised index.
+    let planned = picks.filter { ["perform_fetch", "sectioned"].contains($0.scenario) }
+    if !planned.isEmpty {
+      md +=
+        any.store == "postgres"
+        ? "PostgreSQL's plans (`EXPLAIN`), without an index and with the best candidate:\n\n"
+        : "SQLite's plans (`EXPLAIN QUERY PLAN`), without an index and with the best candidate:\n\n"
+      md += "| statement | index | plan |\n|---|---|---|\n"
+      for p in planned {
+        for tag in ["none", p.tag] {
+          guard let plan = here.first(where: { $0.index == tag && $0.scenario == p.scenario && $0.metric == Metric.queryPlan.name })
+          else { continue }
+          let name = tag == "none" ? "none" : (p.index.map { Markdown.code($0.description) } ?? tag)
+          md += "| \(p.scenario) | \(name) | \(Markdown.code(plan.detail)) |\n"
+        }
+      }
+      md += "\n"
+    }
+    return md
+  }
+
+  /// The candidates of `dataset`'s requests with their reasons.
+  static func candidateKinds(_ dataset: String) -> [IndexCandidate] {
+    guard let kind = DatasetKind(rawValue: dataset) else { return [] }
+    return (try? IndexAdvice.candidates(kind)) ?? []
+  }
+}

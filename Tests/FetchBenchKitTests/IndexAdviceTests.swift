@@ -1,0 +1,186 @@
+import Catalog
+import DatasetStores
+import Datasets
+import FetchBenchKit
+import FetchedResults
+import Foundation
+import PostgresStore
+import TestSupport
+import Testing
+
+/// The index advice: which indexes a request proposes, how they are spelled, and which one a
+/// results CSV advises.
+@Suite struct IndexAdviceTests {
+  static func candidates(_ kind: DatasetKind, sectioned: Bool) throws -> [String] {
+    let model = DatasetModels.model(for: kind)
+    let request = sectioned ? DatasetModels.sectionedRequest(for: kind) : DatasetModels.defaultRequest(for: kind)
+    return IndexCandidate.all(for: try request.resolve(in: model)).map { "\($0.index) \($0.kind)" }
+  }
+
+  @Test func candidatesFollowTheRequest() throws {
+    // A to-one sort key: the key alone, and the join column with it; the order spans two
+    // tables, so no index holds it whole.
+    #expect(
+      try Self.candidates(.banks, sectioned: false) == [
+        "failed_bank_details(close_date) sortKey", "failed_bank_details(info_id, close_date) foreignKeyAndSortKey",
+      ])
+    // One table: the key alone, and the list's whole order with the primary key last.
+    #expect(try Self.candidates(.wells, sectioned: false) == ["wells(spud_date) sortKey", "wells(spud_date DESC, id) sortOrder"])
+    // Sections by state: the sort key after the section key; the section key with the sort
+    // keys of its own table (none for banks, whose date lives in the details).
+    #expect(
+      try Self.candidates(.banks, sectioned: true) == [
+        "failed_bank_details(close_date) sortKey", "failed_bank_details(info_id, close_date) foreignKeyAndSortKey",
+        "failed_bank_info(state) sectionAndSortKey",
+      ])
+    #expect(
+      try Self.candidates(.wells, sectioned: true) == [
+        "wells(spud_date) sortKey", "wells(state, spud_date DESC, id) sortOrder", "wells(state, spud_date) sectionAndSortKey",
+      ])
+  }
+
+  @Test func tagsNameOneTablesColumns() throws {
+    let spec = try #require(IndexSpec(tag: "spud_date:desc+id", in: .wells))
+    #expect(spec.tag == "spud_date:desc+id" && spec.table == "wells")
+    #expect(spec.createStatement == "CREATE INDEX idx_wells_spud_date_desc_id ON wells(spud_date DESC, id)")
+    #expect(IndexSpec(tag: "info_id+close_date", in: .banks)?.table == "failed_bank_details")
+    // Columns of two tables, an unknown column, a direction other than desc, an empty part.
+    for bad in ["state+close_date", "nope", "close_date:asc", "info_id+", ""] { #expect(IndexSpec(tag: bad, in: .banks) == nil, "\(bad)") }
+  }
+
+  /// Advice rows for banks at 244,292 on SQLite: performFetch without an index, with the sort
+  /// key alone, and with the join column and the sort key.
+  static func adviceRows(ratio: Double) -> [ResultRow] {
+    let machine = Machine(cores: 2, memoryBytes: 24 << 30, os: "Debian", swiftVersion: "6.3.1", gitCommit: "abc")
+    func row(_ index: String, _ metric: String, _ value: Double, _ unit: String) -> ResultRow {
+      ResultRow(
+        run_id: "r", dataset: "banks", rows: 244_292, store: "sqlite", mode: "index_advice", batch_size: 20, index: index,
+        scenario: "perform_fetch", metric: metric, value: value, unit: unit, min: value * 0.9, max: value * 1.1, repetitions: 5,
+        status: "ok", error: "", machine: machine, dataset_sha256: "")
+    }
+    return [
+      row("none", "time_ms", 400, "ms"),
+      row("close_date", "time_ms", 380, "ms"), row("close_date", "over_unindexed", 0.95, "ratio"),
+      row("info_id+close_date", "time_ms", 400 * ratio, "ms"), row("info_id+close_date", "over_unindexed", ratio, "ratio"),
+    ]
+  }
+
+  @Test func thePickIsTheBestRatioWhenItSavesATenth() throws {
+    let pick = try #require(IndexPick.all(Self.adviceRows(ratio: 0.35)).first)
+    #expect(pick.tag == "info_id+close_date" && pick.advised && pick.unindexed.value == 400)
+    #expect(
+      pick.index?.createStatement == "CREATE INDEX idx_failed_bank_details_info_id_close_date ON failed_bank_details(info_id, close_date)")
+    let close = try #require(IndexPick.all(Self.adviceRows(ratio: 0.92)).first)
+    #expect(close.tag == "info_id+close_date" && !close.advised, "0.92 saves less than a tenth")
+  }
+
+  @Test func theRecommendationTakesTheAdvisedIndex() throws {
+    var figures = RecommendationTests.figures
+    figures.remove(at: 5)  // no indexed variant of the cases: the advice decides
+    let rows = try ResultsCSV.decode(RecommendationTests.csv(figures))
+    let advised = try #require(Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == "sqlite" })
+    #expect(advised.mode == .batched && advised.index == "info_id+close_date", "\(advised)")
+    #expect(
+      advised.reasons.contains {
+        $0.contains("Add the index (CREATE INDEX idx_failed_bank_details_info_id_close_date ON failed_bank_details(info_id, close_date)):")
+          && $0.contains("its ID query takes 140.0 ms instead of 400.0 ms (0.35× per pair")
+      }, "\(advised.reasons)")
+    let notAdvised = try #require(Recommendation.all(rows + Self.adviceRows(ratio: 0.95)).first { $0.store == "sqlite" })
+    #expect(
+      notAdvised.index == nil && notAdvised.reasons.contains { $0.hasPrefix("No index: the best candidate") }, "\(notAdvised.reasons)")
+    // The memory store has no advice.
+    #expect(Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == "memory" }?.index == nil)
+  }
+}
+
+/// The advice end to end: a file per candidate, every operation timed against none in one
+/// process, the plans, and the report's section.
+extension RunCommand {
+  @Test func theIndexAdviceMeasuresEveryCandidateAgainstNone() throws {
+    let dir = TestSupport.temporaryFolder("advice")
+    defer { TestSupport.remove(dir) }
+    let datasets = try Self.wells(300, in: dir)
+    let out = try TestSupport.run([
+      "run", "--dataset", "wells", "--rows", "300", "--store", "sqlite", "--mode", "batched", "--scenario", "first_screen",
+      "--repetitions", "2", "--datasets", datasets, "--out", dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8)).filter {
+      $0.mode == "index_advice"
+    }
+    func has(_ index: String, _ scenario: String, _ metric: String) -> ResultRow? {
+      rows.first { $0.index == index && $0.scenario == scenario && $0.metric == metric }
+    }
+    let list = ["perform_fetch", "batch_fault", "first_page", "seek_middle"]
+    // The list's candidates answer its operations; the sectioned form's, the sectioned fetch.
+    for (index, scenarios) in [
+      ("none", list + ["sectioned"]), ("spud_date", list + ["sectioned"]), ("spud_date:desc+id", list),
+      ("state+spud_date:desc+id", ["sectioned"]), ("state+spud_date", ["sectioned"]),
+    ] {
+      #expect(Set(rows.filter { $0.index == index && $0.metric.hasPrefix("time_") }.map(\.scenario)) == Set(scenarios), "\(index)")
+      for s in scenarios {
+        let time = has(index, s, s == "perform_fetch" || s == "sectioned" ? "time_ms" : "time_us")
+        #expect(time?.repetitions == 2 && (time?.value ?? 0) > 0, "\(index) \(s)")
+        let ratio = has(index, s, "over_unindexed")
+        #expect(index == "none" ? ratio == nil : (ratio?.repetitions == 2 && (ratio?.value ?? 0) > 0), "\(index) \(s)")
+      }
+      #expect(
+        FileManager.default.fileExists(
+          atPath: DatasetPaths.sqlite(in: datasets, .wells, rows: 300, seed: 1, indexes: index == "none" ? [] : [index])))
+    }
+    #expect(has("spud_date:desc+id", "perform_fetch", "engine_over_scan_limit")?.repetitions == 2)
+    // SQLite sorts the unindexed list in a temporary B-tree; the index that is the list's
+    // order gives it without one.
+    let plain = try #require(has("none", "perform_fetch", "query_plan")).detail
+    let ordered = try #require(has("spud_date:desc+id", "perform_fetch", "query_plan")).detail
+    #expect(plain.contains("USE TEMP B-TREE FOR ORDER BY"), "\(plain)")
+    #expect(ordered.contains("idx_wells_spud_date_desc_id") && !ordered.contains("TEMP B-TREE"), "\(ordered)")
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("### Index advice, wells at 300 rows (SQLite)"))
+    #expect(report.contains("| `wells(spud_date DESC, id)` | the list's order |"), "\(report)")
+    #expect(report.contains("USE TEMP B-TREE FOR ORDER BY"))
+    // The advice's rows stay out of the cases' tables: no table for an indexed store.
+    #expect(!report.contains("index on spud_date"))
+  }
+}
+
+extension RunCommand {
+  /// On PostgreSQL every candidate is loaded and each variant drops the others in a
+  /// transaction rolled back after it: the figures come for every candidate, and afterwards
+  /// every index is still there.
+  @Test func theIndexAdviceOnPostgresLeavesEveryIndexInPlace() throws {
+    guard LoadCommand.postgresUp else { return }
+    let dir = TestSupport.temporaryFolder("advice-pg")
+    defer { TestSupport.remove(dir) }
+    var url = try PostgresLocation.url(nil)
+    let admin = try PostgresAdmin(url: url)
+    let database = "fbt_\(getpid())_advice"
+    try admin.execute("DROP DATABASE IF EXISTS \(database)")
+    try admin.execute("CREATE DATABASE \(database)")
+    defer { try? admin.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)") }
+    url.database = database
+    let datasets = try Self.wells(300, in: dir)
+    let out = try TestSupport.run([
+      "run", "--dataset", "wells", "--rows", "300", "--store", "postgres", "--mode", "batched", "--scenario", "first_screen",
+      "--repetitions", "2", "--datasets", datasets, "--out", dir + "/out", "--postgres-url",
+      "postgres://\(url.user)\(url.password.map { ":" + $0 } ?? "")@\(url.host):\(url.port)/\(database)",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8)).filter {
+      $0.mode == "index_advice"
+    }
+    #expect(Set(rows.map(\.index)) == ["none", "spud_date", "spud_date:desc+id", "state+spud_date:desc+id", "state+spud_date"])
+    #expect(rows.filter { $0.metric == "over_unindexed" }.allSatisfy { $0.repetitions == 2 && $0.value > 0 })
+    #expect(rows.filter { $0.metric == "over_unindexed" && $0.scenario == "perform_fetch" }.count == 2)
+    let plan = try #require(rows.first { $0.index == "none" && $0.scenario == "perform_fetch" && $0.metric == "query_plan" }).detail
+    #expect(plan.contains("Seq Scan on wells t0"), "\(plan)")
+    let dbAdmin = try PostgresAdmin(url: url)
+    let indexes = Set(try dbAdmin.column("SELECT indexname FROM pg_indexes WHERE tablename = 'wells'"))
+    #expect(
+      indexes.isSuperset(of: [
+        "idx_wells_spud_date", "idx_wells_spud_date_desc_id", "idx_wells_state_spud_date_desc_id", "idx_wells_state_spud_date",
+      ]), "\(indexes)")
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("### Index advice, wells at 300 rows (PostgreSQL)") && report.contains("PostgreSQL's plans (`EXPLAIN`)"))
+  }
+}
