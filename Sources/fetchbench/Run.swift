@@ -20,6 +20,14 @@ struct Run: CheckedCommand {
   @Flag(help: "Banks only, no index variant, four scenarios, 3 repetitions: a first look in under two minutes.") var quick = false
   @Option(help: "The live heap an open list may hold, in MiB: the report's recommendation and scaling lines hold to it.")
   var memoryBudget: Double = FetchBenchKit.Report.defaultMemoryBudget / 1_048_576
+  @Option(help: "Sort descriptors of a list of your own, e.g. 'state asc, details.closeDate desc' (as fetch takes them).")
+  var sort: String?
+  @Option(help: "Section key path of your list; it must be the first sort key.") var section: String?
+  @Option(name: .customLong("where"), help: "Predicate of your list, e.g. \"state IN {'TX','CA'}\".") var predicate: String?
+  @Flag(
+    help:
+      "Print only the recommendation (strategy, batch size, index, and the figures behind them) for each store and size; with no --scenario, the scenarios it reads."
+  ) var recommend = false
   @Option(help: "Output folder (default: results/runs/<UTC timestamp>, copied to results/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var memory: MemoryCeilingOption
@@ -41,6 +49,21 @@ struct Run: CheckedCommand {
     options.memoryCeiling = try memory.bytes()
     guard memoryBudget > 0, memoryBudget.isFinite else { throw ValidationError("--memory-budget must be a positive number of MiB") }
     options.memoryBudget = memoryBudget * 1_048_576
+    if sort != nil || section != nil || predicate != nil {
+      let request = CustomRequest(sort: sort, section: section, predicate: predicate)
+      // Key paths belong to one dataset's model: a list of your own is one dataset's.
+      if dataset == nil { options.datasets = [.banks] }
+      guard options.datasets.count == 1, let kind = options.datasets.first else {
+        throw ValidationError("--sort, --section and --where describe one dataset's list: give --dataset banks or --dataset wells")
+      }
+      do {
+        _ = try request.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
+      } catch {
+        throw ValidationError("\(kind.rawValue): \(error)")
+      }
+      options.request = request
+    }
+    if recommend && scenario == nil { options.scenarios = [.firstScreen, .scrollFirst1000] }
     if quick {
       // --quick narrows only what was not asked for.
       let (datasets, scenarios) = (options.datasets, options.scenarios)
@@ -51,7 +74,20 @@ struct Run: CheckedCommand {
     return options
   }
 
-  func run() throws { try Command.measure(try options(), out: out, postgres: postgres) }
+  func run() throws {
+    guard recommend else {
+      try Command.measure(try options(), out: out, postgres: postgres)
+      return
+    }
+    let outcome = try Command.measure(try options(), out: out, postgres: postgres, quiet: true)
+    // What the report says: the figures as results.csv holds them.
+    let picks = Recommendation.all(try ResultsCSV.decode(try String(contentsOfFile: outcome.directory + "/results.csv", encoding: .utf8)))
+    guard !picks.isEmpty else {
+      throw HarnessError.invalidArgument(
+        "no recommendation: no strategy's open list fits the memory budget (see \(outcome.directory)/report.md)")
+    }
+    for p in picks { print(p.text) }
+  }
 }
 
 /// What every measuring command does around the harness.
@@ -62,16 +98,23 @@ enum Command {
   /// Runs `options`' cases into `out` and says what it wrote; exits 1 when a case failed.
   /// The folder is checked before minutes of measuring: one with the user's files is never
   /// replaced.
-  static func measure(_ options: RunOptions, out: String?, postgres: PostgresOptions, extra: String? = nil) throws {
+  /// `quiet`: what was written goes to standard error, leaving standard output to the caller.
+  @discardableResult
+  static func measure(_ options: RunOptions, out: String?, postgres: PostgresOptions, extra: String? = nil, quiet: Bool = false) throws
+    -> RunOutcome
+  {
     Interrupts.install()
     try postgres.apply()
     var options = options
     options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
-    try finish(try Runner.run(options, log: log), extra: extra)
+    let outcome = try Runner.run(options, log: log)
+    try finish(outcome, extra: extra, quiet: quiet)
+    return outcome
   }
 
   /// Says what a run wrote, and exits 1 when a case failed.
-  static func finish(_ outcome: RunOutcome, extra: String? = nil) throws {
+  static func finish(_ outcome: RunOutcome, extra: String? = nil, quiet: Bool = false) throws {
+    let print = quiet ? log : { Swift.print($0) }
     print("wrote \(outcome.directory)/report.md, results.csv, results.json, charts/")
     if let extra, outcome.failures.isEmpty { print(extra) }
     if !outcome.unfit.isEmpty {

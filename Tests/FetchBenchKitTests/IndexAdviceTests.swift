@@ -39,6 +39,16 @@ import Testing
       ])
   }
 
+  @Test func equalitiesInThePredicateLeadTheirIndex() throws {
+    let model = DatasetModels.model(for: .wells)
+    let request = try CustomRequest(sort: "totalDepth desc", predicate: "state = 'TX' AND totalDepth > 100")
+      .apply(to: DatasetModels.defaultRequest(for: .wells), of: .wells)
+    #expect(
+      IndexCandidate.all(for: try request.resolve(in: model)).map { "\($0.index) \($0.kind)" } == [
+        "wells(total_depth) sortKey", "wells(total_depth DESC, id) sortOrder", "wells(state, total_depth DESC, id) predicateAndOrder",
+      ])
+  }
+
   @Test func tagsNameOneTablesColumns() throws {
     let spec = try #require(IndexSpec(tag: "spud_date:desc+id", in: .wells))
     #expect(spec.tag == "spud_date:desc+id" && spec.table == "wells")
@@ -182,5 +192,47 @@ extension RunCommand {
       ]), "\(indexes)")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("### Index advice, wells at 300 rows (PostgreSQL)") && report.contains("PostgreSQL's plans (`EXPLAIN`)"))
+  }
+}
+
+extension RunCommand {
+  /// `run --recommend` with a list of the user's own: the cases run that list (exact counts of
+  /// a filtered list), the advice proposes the predicate's equality before the order, and
+  /// standard output holds one recommendation per store and nothing else.
+  @Test func recommendMeasuresAListOfYourOwn() throws {
+    let dir = TestSupport.temporaryFolder("recommend")
+    defer { TestSupport.remove(dir) }
+    let datasets = try Self.wells(400, in: dir)
+    let out = try TestSupport.run([
+      "run", "--dataset", "wells", "--rows", "400", "--store", "memory,sqlite", "--where", "state = 'TX'", "--sort", "totalDepth desc",
+      "--recommend", "--repetitions", "1", "--datasets", datasets, "--out", dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let lines = out.stdout.split(separator: "\n")
+    #expect(lines.count == 2, "\(out.stdout)")
+    #expect(lines.contains { $0.hasPrefix("wells at 400 rows, in-memory store: ") }, "\(out.stdout)")
+    #expect(lines.contains { $0.hasPrefix("wells at 400 rows, SQLite: ") }, "\(out.stdout)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    // The scenarios the recommendation reads, on every strategy; no sectioned scenario, no floor.
+    #expect(Set(rows.filter { FetchMode(rawValue: $0.mode) != nil }.map(\.scenario)) == ["first_screen", "scroll_first_1000"])
+    #expect(!rows.contains { $0.store == "sqlite-raw" })
+    // Exactly the Texan wells: a full fetch materializes each once.
+    let texas = try Self.texanWells(datasets)
+    let full = rows.first { $0.store == "sqlite" && $0.mode == "full" && $0.scenario == "first_screen" && $0.metric == "rows_materialized" }
+    #expect(full?.value == Double(texas) && texas > 20, "\(texas)")
+    let advice = Set(rows.filter { $0.mode == "index_advice" }.map(\.index))
+    #expect(advice == ["none", "total_depth", "total_depth:desc+id", "state+total_depth:desc+id"], "\(advice)")
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("## wells, 400 rows, your list: `sort: totalDepth desc; where: state = 'TX'`"), "\(report)")
+    // A key path the dataset does not have is a bad argument.
+    let bad = try TestSupport.run(["run", "--dataset", "wells", "--sort", "closeDate desc", "--recommend", "--datasets", datasets])
+    #expect(bad.status == 64 && bad.stderr.contains("closeDate"), "\(bad.stderr)")
+  }
+
+  static func texanWells(_ datasets: String) throws -> Int {
+    let count = try TestSupport.run([
+      "fetch", "--dataset", "wells", "--rows", "400", "--datasets", datasets, "--where", "state = 'TX'", "--ids",
+    ])
+    return count.stdout.split(separator: "\n").count
   }
 }

@@ -60,4 +60,23 @@ import Testing
     let none = Self.figures.map { f in (f.0, f.1, f.2, f.3, f.4, 1e12, f.6) }
     #expect(Recommendation.all(try ResultsCSV.decode(Self.csv(none))).isEmpty)
   }
+
+  @Test func theBatchSizeComesFromTheFit() throws {
+    // 30 µs a batch and 2 µs a row, exactly: a tenth of a batch is fixed from 135 rows on.
+    let fling = { (b: Int) in 1000 * 0.002 + (1000.0 / Double(b)).rounded(.up) * 0.03 }
+    let fit = try #require(BatchFit([20, 50, 100, 200].map { (batch: $0, ms: fling($0)) }, rows: 1000))
+    #expect(abs(fit.fixedMs - 0.03) < 1e-9 && abs(fit.perRowMs - 0.002) < 1e-9, "\(fit)")
+    #expect(abs(fit.amortizedSize() - 135) < 1e-6)
+    #expect(BatchFit([(batch: 20, ms: 3)], rows: 1000) == nil, "one size fits nothing")
+    let figures = [20, 50, 100, 200].map { b in ("sqlite", "batched", b, "none", 10.0, 2_000_000.0, fling(b)) }
+    let pick = try #require(Recommendation.all(try ResultsCSV.decode(Self.csv(figures))).first)
+    #expect(pick.batchSize == 200, "the smallest size from 135 rows on: \(pick)")
+    #expect(
+      pick.reasons.contains {
+        $0.contains(
+          "fitted over 20, 50, 100, 200 (a fling through 1,000 rows), a batch costs 30.0 µs fixed plus 2.00 µs a row, so from about 135 rows"
+        )
+      },
+      "\(pick.reasons)")
+  }
 }

@@ -36,17 +36,23 @@ enum IndexAdvice {
   /// The batches faulted per repetition: one fault is tens of microseconds.
   static let faults = 10
 
-  /// The list's request and its sectioned form, batched.
-  static func requests(_ kind: DatasetKind, batchSize: Int) -> (list: FetchRequest, sectioned: FetchRequest) {
-    (DatasetModels.defaultRequest(for: kind, batchSize: batchSize), DatasetModels.sectionedRequest(for: kind, batchSize: batchSize))
+  /// The list's request and its sectioned form, batched; a user's list alone (it has its
+  /// sections, or none).
+  static func requests(_ kind: DatasetKind, batchSize: Int, request: CustomRequest? = nil) throws -> (
+    list: FetchRequest, sectioned: FetchRequest?
+  ) {
+    let list = DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
+    if let request { return (try request.apply(to: list, of: kind), nil) }
+    return (list, DatasetModels.sectionedRequest(for: kind, batchSize: batchSize))
   }
 
   /// The candidates of both requests, each index once: the files the parent generates.
-  static func candidates(_ kind: DatasetKind) throws -> [IndexCandidate] {
+  static func candidates(_ kind: DatasetKind, request: CustomRequest? = nil) throws -> [IndexCandidate] {
     let model = DatasetModels.model(for: kind)
-    let (list, sectioned) = requests(kind, batchSize: 20)
+    let (list, sectioned) = try requests(kind, batchSize: 20, request: request)
     var out = IndexCandidate.all(for: try list.resolve(in: model))
-    for c in IndexCandidate.all(for: try sectioned.resolve(in: model)) where !out.contains(where: { $0.index == c.index }) {
+    for c in try sectioned.map({ IndexCandidate.all(for: try $0.resolve(in: model)) }) ?? []
+    where !out.contains(where: { $0.index == c.index }) {
       out.append(c)
     }
     return out
@@ -73,24 +79,28 @@ enum IndexAdvice {
 
   static func measure(_ spec: CaseSpec) throws -> CaseResult {
     let model = DatasetModels.model(for: spec.dataset)
-    let (listRequest, sectionedRequest) = requests(spec.dataset, batchSize: spec.batchSize)
+    let (listRequest, sectionedRequest) = try requests(spec.dataset, batchSize: spec.batchSize, request: spec.request)
     let list = try listRequest.resolve(in: model)
-    let sectioned = try sectionedRequest.resolve(in: model)
+    let sectioned = try sectionedRequest?.resolve(in: model)
     let listTags = Set(IndexCandidate.all(for: list).map(\.index.tag))
-    let sectionedTags = Set(IndexCandidate.all(for: sectioned).map(\.index.tag))
-    let all = try candidates(spec.dataset)
+    let sectionedTags = Set(sectioned.map { IndexCandidate.all(for: $0).map(\.index.tag) } ?? [])
+    let all = try candidates(spec.dataset, request: spec.request)
     var base = spec
     base.index = nil
     let scan: ScanLimit?
     var variants: [Variant]
     switch spec.store {
     case .sqlite:
-      let raw = try RawSQLite(base.location, request: list, batchSize: spec.batchSize)
+      // The C API connections serve the plans and the scan limit (none with a predicate);
+      // their own statements bind no predicate arguments, so they are prepared without it.
+      var bare = list
+      bare.predicate = nil
+      let raw = try RawSQLite(base.location, request: bare, batchSize: spec.batchSize)
       scan = ScanLimit(raw, request: list)
       variants = try ([nil] + all.map(\.index.tag)).map { tag in
         var s = base
         s.index = tag
-        let file = tag == nil ? raw : try RawSQLite(s.location, request: list, batchSize: spec.batchSize)
+        let file = tag == nil ? raw : try RawSQLite(s.location, request: bare, batchSize: spec.batchSize)
         return Variant(tag: tag, store: try s.location.open(.sqlite), forList: true, forSectioned: true, plan: file.plan)
       }
     case .postgres:
@@ -115,17 +125,19 @@ enum IndexAdvice {
     }
     for i in variants.indices {
       variants[i].forList = variants[i].tag.map(listTags.contains) ?? true
-      variants[i].forSectioned = variants[i].tag.map(sectionedTags.contains) ?? true
+      variants[i].forSectioned = sectioned != nil && (variants[i].tag.map(sectionedTags.contains) ?? true)
     }
 
     // Correct before fast: every variant reads the unindexed order.
-    let expected = try variants[0].within { (try ids(listRequest, variants[0].store), try ids(sectionedRequest, variants[0].store)) }
+    let expected = try variants[0].within {
+      (try ids(listRequest, variants[0].store), try sectionedRequest.map { try ids($0, variants[0].store) })
+    }
     for v in variants.dropFirst() {
       try v.within {
         if v.forList, try ids(listRequest, v.store) != expected.0 {
           throw HarnessError.invalidArgument("with the index \(v.tag!), the list's IDs differ from the unindexed ones")
         }
-        if v.forSectioned, try ids(sectionedRequest, v.store) != expected.1 {
+        if v.forSectioned, let sectionedRequest, try ids(sectionedRequest, v.store) != expected.1 {
           throw HarnessError.invalidArgument("with the index \(v.tag!), the sectioned list's IDs differ from the unindexed ones")
         }
       }
@@ -181,9 +193,9 @@ enum IndexAdvice {
   }
 
   /// One repetition's timings of `v`, in milliseconds or microseconds as `Work.metric` says.
-  private static func run(_ v: Variant, list: FetchRequest, sectioned: FetchRequest, batchSize: Int) throws -> [(Work, Double)] {
+  private static func run(_ v: Variant, list: FetchRequest, sectioned: FetchRequest?, batchSize: Int) throws -> [(Work, Double)] {
     var out: [(Work, Double)] = []
-    if v.forSectioned {
+    if v.forSectioned, let sectioned {
       let t = try Sampler.wall { () throws -> Int in
         let c = FetchedResultsController(fetchRequest: sectioned, store: v.store)
         try c.performFetch()
@@ -215,7 +227,7 @@ enum IndexAdvice {
   /// (PostgreSQL plans no unbound parameter); a keyset page's depends on the row it seeks
   /// past, so it has none.
   private static func statements(
-    list: ResolvedRequest, sectioned: ResolvedRequest, batchSize: Int, dialect: SQLDialect, ids: [Int64]
+    list: ResolvedRequest, sectioned: ResolvedRequest?, batchSize: Int, dialect: SQLDialect, ids: [Int64]
   ) throws -> [Work: String] {
     var firstPage = list
     firstPage.request.fetchLimit = batchSize
@@ -225,12 +237,13 @@ enum IndexAdvice {
       ? sql.rowsByIDArrayQuery(parameter: 1).replacingOccurrences(
         of: "$1", with: "'{\(ids.map(String.init).joined(separator: ","))}'::bigint[]")
       : sql.rowsByIDQuery(count: batchSize)
-    return [
-      .performFetch: sql.idQuery,
-      .sectioned: SQLBuilder(sectioned, dialect: dialect).idAndSectionQuery,
+    var out: [Work: String] = [
+      .performFetch: list.section == nil ? sql.idQuery : sql.idAndSectionQuery,
       .batchFault: batch,
       .firstPage: SQLBuilder(firstPage, dialect: dialect).fullQuery,
     ]
+    out[.sectioned] = sectioned.map { SQLBuilder($0, dialect: dialect).idAndSectionQuery }
+    return out
   }
 }
 

@@ -15,6 +15,9 @@ public struct IndexCandidate: Sendable, Hashable {
     case sortOrder = "the list's order"
     /// The section key, then the sort keys of its table that follow it.
     case sectionAndSortKey = "section key + sort key"
+    /// The columns the predicate holds equal, then the list's order: the index finds the
+    /// matching rows already in order.
+    case predicateAndOrder = "predicate's equalities + the list's order"
   }
 
   public var index: IndexSpec
@@ -45,6 +48,22 @@ public struct IndexCandidate: Sendable, Hashable {
       add(
         .sortOrder, entityTable,
         keys.map { .init($0.keyPath.attribute.column, descending: !$0.ascending) } + [.init(request.entity.primaryKey)])
+    }
+    // `a = ? AND b = ?` on the entity's own columns (not through a relationship).
+    func equalities(_ p: BoundPredicate) -> [ResolvedKeyPath] {
+      switch p {
+      case .comparison(let k, .equal, let v) where k.relationship == nil && !v.isNull: [k]
+      case .and(let terms): terms.flatMap(equalities)
+      default: []
+      }
+    }
+    let equal = request.predicate.map(equalities) ?? []
+    if !equal.isEmpty, keys.allSatisfy({ $0.keyPath.relationship == nil }) {
+      var columns: [IndexSpec.Column] = []
+      for k in equal where !columns.contains(where: { $0.name == k.attribute.column }) { columns.append(.init(k.attribute.column)) }
+      add(
+        .predicateAndOrder, entityTable,
+        columns + keys.map { .init($0.keyPath.attribute.column, descending: !$0.ascending) } + [.init(request.entity.primaryKey)])
     }
     if let section = request.section {
       let sameTable = sorted.prefix { $0.keyPath.relationship == section.relationship }

@@ -14,14 +14,8 @@ public struct Growth: Sendable, Equatable {
   /// O(points).
   public init?(_ points: [(x: Double, y: Double)]) {
     let logs = points.filter { $0.x > 0 && $0.y > 0 }.map { (x: Foundation.log($0.x), y: Foundation.log($0.y)) }
-    guard Set(logs.map(\.x)).count >= 2 else { return nil }
-    let n = Double(logs.count)
-    let mx = logs.map(\.x).reduce(0, +) / n
-    let my = logs.map(\.y).reduce(0, +) / n
-    let sxx = logs.map { ($0.x - mx) * ($0.x - mx) }.reduce(0, +)
-    let sxy = logs.map { ($0.x - mx) * ($0.y - my) }.reduce(0, +)
-    exponent = sxy / sxx
-    logIntercept = my - exponent * mx
+    guard let line = LineFit(logs) else { return nil }
+    (exponent, logIntercept) = (line.slope, line.intercept)
   }
 
   /// The fitted value at `x`. O(1).

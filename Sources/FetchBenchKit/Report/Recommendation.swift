@@ -34,6 +34,8 @@ public struct Recommendation: Sendable, Equatable {
     var openMs: Double
     var heap: Double
     var flingMs: Double?
+    /// The rows the fling reads: the first 1,000, or every row for a scroll-through.
+    var flingRows: Int
   }
 
   /// A recommendation per (dataset, rows, store) measured with a first screen. O(rows).
@@ -72,7 +74,8 @@ public struct Recommendation: Sendable, Equatable {
       candidates.append(
         Candidate(
           mode: mode, batch: r.batch_size, index: r.index, openMs: r.value, heap: heap,
-          flingMs: value(c, "scroll_first_1000", .time) ?? value(c, "scroll_through", .time)))
+          flingMs: value(c, "scroll_first_1000", .time) ?? value(c, "scroll_through", .time),
+          flingRows: value(c, "scroll_first_1000", .time) != nil ? Scenario.flingRows : r.rows))
     }
     let fitting = candidates.filter { $0.heap <= memoryBudget }
     guard !fitting.isEmpty else { return nil }
@@ -87,8 +90,21 @@ public struct Recommendation: Sendable, Equatable {
     let index = (unindexed.map { fastest.openMs < $0 * 0.9 } ?? true) ? fastest.index : "none"
     let sizes = sameMode.filter { $0.index == index }
     let inFrame = sizes.filter { $0.openMs <= Report.frameMs }
-    let chosen =
-      (inFrame.isEmpty ? sizes : inFrame).min { ($0.flingMs ?? $0.openMs, $0.openMs) < ($1.flingMs ?? $1.openMs, $1.openMs) } ?? best
+    let eligible = inFrame.isEmpty ? sizes : inFrame
+    // The batch size: from the fit of fixed cost per batch + cost per row over the sizes
+    // measured, the smallest whose fixed cost is at most a tenth of a batch's; without a fit
+    // (one size, or noise), the fastest fling.
+    let fit =
+      best.mode == .full
+      ? nil
+      : BatchFit(
+        sizes.compactMap { c in c.flingMs.map { (batch: c.batch, ms: $0) } }, rows: sizes.first?.flingRows ?? Scenario.flingRows)
+    let amortized = fit.map { $0.amortizedSize() }
+    let fastestFling = eligible.min { ($0.flingMs ?? $0.openMs, $0.openMs) < ($1.flingMs ?? $1.openMs, $1.openMs) }
+    let byFit = amortized.flatMap { a in
+      eligible.filter { Double($0.batch) >= a }.min { $0.batch < $1.batch } ?? eligible.max { $0.batch < $1.batch }
+    }
+    let chosen = byFit ?? fastestFling ?? best
 
     var reasons: [String] = []
     let name = chosen.mode == .full ? "full fetch" : chosen.mode == .batched ? "batched faulting" : "\(chosen.mode.rawValue) pages"
@@ -105,7 +121,14 @@ public struct Recommendation: Sendable, Equatable {
       let why = other.heap > memoryBudget ? ", over the \(bytes(memoryBudget)) budget" : ""
       reasons.append(String(format: "%@: %.1f ms, %@ live%@.", other.mode.rawValue, other.openMs, bytes(other.heap), why))
     }
-    if chosen.mode != .full, sizes.count > 1, let fling = chosen.flingMs {
+    if let fit, let amortized, let fling = chosen.flingMs {
+      reasons.append(
+        String(
+          format:
+            "Batch size %d: fitted over %@ (a fling through %@ rows), a batch costs %.1f µs fixed plus %.2f µs a row, so from about %.0f rows a batch its fixed cost is under a tenth; the fling takes %.1f ms.",
+          chosen.batch, sizes.map(\.batch).sorted().map(String.init).joined(separator: ", "), chosen.flingRows.grouped, fit.fixedMs * 1000,
+          fit.perRowMs * 1000, amortized, fling))
+    } else if chosen.mode != .full, sizes.count > 1, let fling = chosen.flingMs {
       reasons.append(
         String(
           format: "Batch size %d: the first 1,000 rows in %.1f ms, the fastest of %@ that still open within a frame.", chosen.batch, fling,
@@ -148,14 +171,23 @@ extension Report {
     md +=
       "Computed from the figures above: the open list's live heap within \(bytes(memoryBudget)); then opening within one frame (16.7 ms); then row-level change sets; then the fastest to open. The batch size is the one with the fastest fling that still opens within a frame; an index counts if it opens the list at least 10 % faster.\n\n"
     for p in picks {
-      let store = StoreKind(rawValue: p.store)?.displayName ?? p.store
-      let size = p.mode == .full ? "" : " of \(p.batchSize)"
-      let index =
-        p.index.map { tag in
-          ", with an index on `\(DatasetKind(rawValue: p.dataset).flatMap { IndexSpec(tag: tag, in: $0)?.description } ?? tag)`"
-        } ?? ""
-      md += "- **\(store): \(p.mode.rawValue)\(size)\(index).** " + p.reasons.map(Markdown.escape).joined(separator: " ") + "\n"
+      md += "- **\(Markdown.escape(p.headline)).** " + p.reasons.map(Markdown.escape).joined(separator: " ") + "\n"
     }
     return md + "\n"
   }
+}
+
+extension Recommendation {
+  /// `SQLite: batched of 20, with an index on failed_bank_details(info_id, close_date)`.
+  public var headline: String {
+    let name = StoreKind(rawValue: store)?.displayName ?? store
+    let size = mode == .full ? "" : " of \(batchSize)"
+    let on = index.map { tag in
+      ", with an index on \(DatasetKind(rawValue: dataset).flatMap { IndexSpec(tag: tag, in: $0)?.description } ?? tag)"
+    }
+    return "\(name): \(mode.rawValue)\(size)\(on ?? "")"
+  }
+
+  /// The recommendation as `run --recommend` prints it: where, what, and why, on one line.
+  public var text: String { "\(dataset) at \(rows.grouped) rows, \(headline). " + reasons.joined(separator: " ") }
 }

@@ -22,8 +22,12 @@ extension Report {
     var datasets: [(String, Int)] = []
     for k in keys where !datasets.contains(where: { $0 == (k.dataset, k.rows) }) { datasets.append((k.dataset, k.rows)) }
     for (dataset, n) in datasets {
-      let sort = dataset == "banks" ? "`details.closeDate` descending" : "`spudDate` descending"
-      md += "## \(dataset), \(n.grouped) rows, sorted by \(sort)\n\n"
+      if let request = customRequest {
+        md += "## \(dataset), \(n.grouped) rows, your list: \(Markdown.code(request))\n\n"
+      } else {
+        let sort = dataset == "banks" ? "`details.closeDate` descending" : "`spudDate` descending"
+        md += "## \(dataset), \(n.grouped) rows, sorted by \(sort)\n\n"
+      }
       md += sideBySide(dataset: dataset, rows: n)
       for k in keys where k.dataset == dataset && k.rows == n {
         for batch in batchSizes { md += table(k, batch: batch) + strategiesTable(k, batch: batch) }

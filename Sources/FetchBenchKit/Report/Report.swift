@@ -12,6 +12,9 @@ public struct Report {
   let allRows: [ResultRow]
   /// The open list's live heap that the recommendation and the scaling lines hold to.
   let memoryBudget: Double
+  /// The user's list (`run --sort/--section/--where`) as its settings row gives it; nil for
+  /// the datasets' own.
+  let customRequest: String?
 
   public init(rows: [ResultRow]) {
     allRows = rows
@@ -19,6 +22,7 @@ public struct Report {
     self.rows = rows.filter { $0.mode != mode && $0.mode != ResultRow.settings }
     advice = rows.filter { $0.mode == mode }
     memoryBudget = Self.memoryBudget(in: rows)
+    customRequest = rows.first { $0.mode == ResultRow.settings && $0.metric == Metric.customRequest.name }?.detail
   }
 
   struct Key: Hashable {

@@ -69,6 +69,9 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
 
   /// The run's memory budget (`--memory-budget`), a `settings` row the report reads.
   public static let memoryBudget = Metric("memory_budget_bytes", .bytes, better: .neither)
+  /// The user's list (`--sort`, `--section`, `--where`), a `settings` row: the text is its
+  /// `detail`.
+  public static let customRequest = Metric("request", .none, better: .neither)
 
   // MARK: index advice (fetchbench run, mode index_advice)
   /// A fast operation's wall time: a batch fault, a page.

@@ -64,6 +64,8 @@ public struct CaseSpec: Sendable, Codable, Equatable {
   public var warmups: Int
   /// The diff benchmark's `--emit-changes` file, if any.
   public var emitChanges: String? = nil
+  /// The user's list in place of the dataset's (`run --sort/--section/--where`).
+  public var request: CustomRequest? = nil
 
   public init(
     dataset: DatasetKind, rows: Int, seed: UInt64, datasetsDirectory: String, store: StoreKind, work: CaseWork, batchSize: Int,
@@ -127,13 +129,14 @@ public enum CaseExecutor {
     let storeKind = spec.store
     let store = try spec.location.open(storeKind)
     let batchSize = mode == .full ? 0 : spec.batchSize
+    let custom = try spec.customRequest(scenario, batchSize: batchSize)
     // On the in-memory store the limit runs alternately with the case, so the two see the
     // same load and their ratio is taken per pair. A scroll-through reads every row, so its
     // limit copies every row out, as a full fetch's does.
     let limit =
       storeKind == .memory
       ? try Limit(
-        try scenario.request(spec.dataset, batchSize: batchSize).resolve(in: store.model),
+        try (custom ?? scenario.request(spec.dataset, batchSize: batchSize)).resolve(in: store.model),
         full: mode == .full || scenario == .scrollThrough,
         store: store)
       : nil
@@ -143,7 +146,7 @@ public enum CaseExecutor {
     var referenceMs = Array(repeating: [Double](), count: references.count)
     var ratios = Array(repeating: [Double](), count: references.count)
     let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
-      let run = try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: store)
+      let run = try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: store, request: custom)
       for (i, reference) in references.enumerated() {
         let nanos = try Sampler.wall { try reference.run() }.nanos
         if measured {
@@ -207,7 +210,10 @@ public enum CaseExecutor {
     // The floors are the store's own statements for full fetch and batched faulting.
     guard spec.store == .sqlite, mode.paging == nil, scenario == .performFetch || scenario == .scrollThrough else { return [] }
     let model = DatasetModels.model(for: spec.dataset)
-    let request = try scenario.request(spec.dataset, batchSize: spec.batchSize).resolve(in: model)
+    let request = try (spec.customRequest(scenario, batchSize: spec.batchSize) ?? scenario.request(spec.dataset, batchSize: spec.batchSize))
+      .resolve(in: model)
+    // The floor's C API statements bind no predicate arguments.
+    guard request.predicate == nil else { return [] }
     let raw = try RawSQLite(spec.location, request: request, batchSize: spec.batchSize)
     let floor: () throws -> Int =
       switch (scenario, mode) {

@@ -84,18 +84,9 @@ enum PostgresFloor {
     }
     // Least squares of us-per-row against 1/b: the slope is the fixed cost of a batch fault
     // (the round trip and statement), the intercept the cost of a row.
-    let xs: [Double] = perRowByBatch.map { 1 / Double($0.b) }
-    let ys: [Double] = perRowByBatch.map(\.us)
-    let mx: Double = xs.reduce(0, +) / Double(xs.count)
-    let my: Double = ys.reduce(0, +) / Double(ys.count)
-    var sxy = 0.0
-    var sxx = 0.0
-    for (x, y) in zip(xs, ys) {
-      sxy += (x - mx) * (y - my)
-      sxx += (x - mx) * (x - mx)
-    }
-    let slope: Double = sxy / sxx
-    let intercept: Double = my - slope * mx
+    let line = LineFit(perRowByBatch.map { (x: 1 / Double($0.b), y: $0.us) })
+    let slope: Double = line?.slope ?? 0
+    let intercept: Double = line?.intercept ?? 0
     let crossover: Double = intercept > 0 ? slope / intercept : 0
     measurements += [
       Measurement(.floorServerIDs, Summary(server.map(\.ids))),

@@ -36,6 +36,10 @@ public struct RunOptions: Sendable {
   /// The open list's live heap the report's recommendation and scaling lines hold to; recorded
   /// in the results as a `settings` row.
   public var memoryBudget = Report.defaultMemoryBudget
+  /// A list of the user's own instead of each dataset's (`--sort`, `--section`, `--where`):
+  /// measured without the sectioned scenario (the list has its sections, or none) and the
+  /// floors (the dataset list's statements).
+  public var request: CustomRequest?
 
   public init() {}
 
@@ -83,16 +87,18 @@ public struct RunOptions: Sendable {
       for kind in datasets {
         for store in stores {
           func spec(_ work: CaseWork, _ batch: Int) -> CaseSpec {
-            CaseSpec(
+            var spec = CaseSpec(
               dataset: kind, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store, work: work,
               batchSize: batch, index: nil, repetitions: repetitions, warmups: warmups)
+            spec.request = request
+            return spec
           }
-          for scenario in scenarios {
+          for scenario in scenarios where request == nil || scenario != .sectioned {
             for mode in modes where scenario.applies(to: mode) {
               for batch in (mode == .full ? [0] : batchSizes) { out.append(spec(.scenario(scenario, mode), batch)) }
             }
           }
-          if store != .memory {
+          if store != .memory && request == nil {
             for batch in batchSizes { out.append(spec(.floor, batch)) }
           }
           if withIndex && store != .memory { out.append(spec(.indexAdvice, batchSizes.first ?? 20)) }
@@ -147,12 +153,16 @@ public enum Runner {
       }
     }
     if options.diffKs == nil {
-      let budget = options.memoryBudget
-      rows.append(
-        ResultRow(
+      func setting(_ metric: Metric, _ value: Double, detail: String = "") -> ResultRow {
+        var row = ResultRow(
           run_id: runID, dataset: "", rows: 0, store: "", mode: ResultRow.settings, batch_size: 0, index: "none",
-          scenario: ResultRow.settings, metric: Metric.memoryBudget.name, value: budget, unit: Metric.memoryBudget.unit.rawValue,
-          min: budget, max: budget, repetitions: 1, status: "ok", error: "", machine: machine, dataset_sha256: ""))
+          scenario: ResultRow.settings, metric: metric.name, value: value, unit: metric.unit.rawValue,
+          min: value, max: value, repetitions: 1, status: "ok", error: "", machine: machine, dataset_sha256: "")
+        row.detail = detail
+        return row
+      }
+      rows.append(setting(.memoryBudget, options.memoryBudget))
+      if let request = options.request { rows.append(setting(.customRequest, 0, detail: request.description)) }
     }
     let start = Clock.wallNanos
     for (k, spec) in cases.enumerated() {
@@ -205,7 +215,7 @@ public enum Runner {
       for kind in options.datasets {
         var variants: [[String]] = [[]]
         if options.withIndex && options.stores.contains(.sqlite) && options.diffKs == nil {
-          variants += try IndexAdvice.candidates(kind).map { [$0.index.tag] }
+          variants += try IndexAdvice.candidates(kind, request: options.request).map { [$0.index.tag] }
         }
         for indexes in variants {
           let path = DatasetPaths.sqlite(in: options.datasetsDirectory, kind, rows: rows, seed: options.seed, indexes: indexes)

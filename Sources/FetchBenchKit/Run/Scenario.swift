@@ -143,15 +143,20 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
 
   /// Runs the scenario once under `Sampler.once`, counters reset first; what the list holds
   /// (the controller, or the last page) is dropped after its heap is read. `batchSize` is the
-  /// batch or page size (0 with full fetch).
-  public func measure(_ kind: DatasetKind, mode: FetchMode, batchSize: Int, store: any Store) throws -> Run {
+  /// batch or page size (0 with full fetch); `request`, built with it, replaces the scenario's
+  /// own (a user's list).
+  public func measure(_ kind: DatasetKind, mode: FetchMode, batchSize: Int, store: any Store, request: FetchRequest? = nil) throws -> Run {
     store.resetCounters()
     if let strategy = mode.paging {
-      let (sample, page) = try Sampler.once { try self.runPaged(kind, pageSize: batchSize, strategy: strategy, store: store) }
+      let (sample, page) = try Sampler.once {
+        try self.runPaged(kind, pageSize: batchSize, strategy: strategy, store: store, request: request)
+      }
       withExtendedLifetime(page) {}
       return Run(sample: sample, counters: store.counters, mappingNanos: nil)
     }
-    let (sample, run) = try Sampler.once { try self.run(kind, batchSize: mode == .full ? 0 : batchSize, store: store) }
+    let (sample, run) = try Sampler.once {
+      try self.run(kind, batchSize: mode == .full ? 0 : batchSize, store: store, request: request)
+    }
     withExtendedLifetime(run.controller) {}
     return Run(sample: sample, counters: store.counters, mappingNanos: run.mappingNanos)
   }

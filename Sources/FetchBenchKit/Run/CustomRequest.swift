@@ -1,0 +1,43 @@
+import Catalog
+import FetchedResults
+
+/// A list of the user's own, given as `fetchbench fetch` takes it: sort descriptors, a section
+/// key path and a predicate, each replacing the dataset list's own (the entity and its
+/// prefetched relationships stay). `run` measures it instead of the dataset's list.
+public struct CustomRequest: Sendable, Codable, Equatable, CustomStringConvertible {
+  /// `details.closeDate desc, name asc`
+  public var sort: String?
+  /// A key path; it must be the first sort key.
+  public var section: String?
+  /// `state IN {'TX','CA'} AND details.closeDate > 2009-01-01`
+  public var predicate: String?
+
+  public init(sort: String? = nil, section: String? = nil, predicate: String? = nil) {
+    (self.sort, self.section, self.predicate) = (sort, section, predicate)
+  }
+
+  /// `request` with this request's parts in place of its own. Throws the parser's error, and
+  /// the model's for a key path `kind` does not have. O(text).
+  public func apply(to request: FetchRequest, of kind: DatasetKind) throws -> FetchRequest {
+    var r = request
+    if let sort { r.sortDescriptors = try QueryParser.sortDescriptors(sort) }
+    if let section { r.sectionNameKeyPath = section }
+    if let predicate { r.predicate = try QueryParser.predicate(predicate) }
+    _ = try r.resolve(in: DatasetModels.model(for: kind))
+    return r
+  }
+
+  /// `sort: …; section: …; where: …`, the parts given.
+  public var description: String {
+    [sort.map { "sort: \($0)" }, section.map { "section: \($0)" }, predicate.map { "where: \($0)" }].compactMap { $0 }
+      .joined(separator: "; ")
+  }
+}
+
+extension CaseSpec {
+  /// The scenario's request as the user gave it (`--sort`, `--section`, `--where`) at
+  /// `batchSize`; nil for the dataset's own list.
+  func customRequest(_ scenario: Scenario, batchSize: Int) throws -> FetchRequest? {
+    try request.map { try $0.apply(to: scenario.request(dataset, batchSize: batchSize), of: dataset) }
+  }
+}
