@@ -9,3 +9,12 @@ func bytes(_ v: Double?) -> String {
   if a >= 1024 { return String(format: "%.1f KiB", v / 1024) }
   return String(format: "%.0f B", v)
 }
+
+/// A time row (`time_ms` or `time_us`) in its own unit, or in ms once a µs figure passes a
+/// millisecond; with its [min–max] unless `range` is false.
+func duration(_ r: ResultRow, range: Bool = true) -> String {
+  let micro = r.metric == Metric.timeUs.name
+  let (scale, unit) = micro && r.value >= 1000 ? (1e-3, "ms") : (1.0, micro ? "µs" : "ms")
+  let text = String(format: "%.1f", r.value * scale)
+  return range ? text + String(format: " [%.1f–%.1f] %@", r.min * scale, r.max * scale, unit) : "\(text) \(unit)"
+}

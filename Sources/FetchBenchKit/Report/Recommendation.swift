@@ -141,14 +141,11 @@ public struct Recommendation: Sendable, Equatable {
     let opening = chosen.mode.paging == nil ? "perform_fetch" : "first_page"
     if advised == nil, let pick = advice.first(where: { $0.scenario == opening }) {
       let what = opening == "perform_fetch" ? "its ID query" : "its first page"
-      let unit = pick.indexed.metric == Metric.timeUs.name ? "µs" : "ms"
       if pick.advised, let statement = pick.createStatement {
         advised = pick.tag
         reasons.append(
-          "Add the index (\(statement)): "
-            + String(
-              format: "%@ takes %.1f %@ instead of %.1f %@ (%.2f× per pair, the index advice).", what, pick.indexed.value, unit,
-              pick.unindexed.value, unit, pick.ratio.value))
+          "Add the index (\(statement)): \(what) takes \(duration(pick.indexed, range: false)) instead of "
+            + "\(duration(pick.unindexed, range: false))" + String(format: " (%.2f× per pair, the index advice).", pick.ratio.value))
       } else {
         reasons.append(
           String(

@@ -39,9 +39,8 @@ extension Report {
         let rows = here.filter { $0.index == tag && $0.scenario == c.scenario }
         let time = rows.first { IndexPick.timeMetrics.contains($0.metric) }
         let ratio = rows.first { $0.metric == Metric.overUnindexed.name }
-        let unit = time?.metric == Metric.timeUs.name ? " µs" : " ms"
         md +=
-          " \(time.map { ms($0) + unit } ?? "—") | \(ratio.map { String(format: "%.2f× [%.2f–%.2f]", $0.value, $0.min, $0.max) } ?? "—") |"
+          " \(time.map { duration($0) } ?? "—") | \(ratio.map { String(format: "%.2f× [%.2f–%.2f]", $0.value, $0.min, $0.max) } ?? "—") |"
       }
       md += "\n"
     }
@@ -49,13 +48,11 @@ extension Report {
     let picks = IndexPick.all(advice).filter { $0.dataset == dataset && $0.rows == n }
     for p in picks where ["perform_fetch", "sectioned", "first_page"].contains(p.scenario) {
       let what = Self.adviceColumns.first { $0.scenario == p.scenario }?.heading ?? p.scenario
-      let unit = p.indexed.metric == Metric.timeUs.name ? "µs" : "ms"
       if p.advised, let statement = p.createStatement {
         md +=
           "- **\(what): add \(Markdown.code(statement + ";")).** "
-          + String(
-            format: "%.1f → %.1f %@ (%.2f× [%.2f–%.2f] per pair).", p.unindexed.value, p.indexed.value, unit, p.ratio.value, p.ratio.min,
-            p.ratio.max)
+          + "\(duration(p.unindexed, range: false)) → \(duration(p.indexed, range: false)) "
+          + String(format: "(%.2f× [%.2f–%.2f] per pair).", p.ratio.value, p.ratio.min, p.ratio.max)
         if p.scenario == "perform_fetch",
           let scan = here.first(where: { $0.index == p.tag && $0.scenario == p.scenario && $0.metric == Metric.engineOverScanLimit.name })
         {
