@@ -22,11 +22,13 @@ struct Diff: CheckedCommand {
   @Option(help: "Output folder (default: results/diff/runs/<UTC timestamp>, copied to results/diff/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var memory: MemoryCeilingOption
+  @OptionGroup var sittings: ResumeOptions
   @OptionGroup var postgres: PostgresOptions
 
   /// What to measure, from the options; every check that needs no measuring is here.
   func options() throws -> RunOptions {
     var options = RunOptions.diff()
+    try sittings.apply(to: &options)
     options.stores = try OptionValue.kinds(store, "store")
     options.rows = try OptionValue.rowCounts(rows)
     options.diffKs = try OptionValue.positiveInts(k, "k")

@@ -51,6 +51,26 @@ struct MemoryCeilingOption: ParsableArguments {
   }
 }
 
+/// A long run split across sittings: stop after a time, continue later where it stopped.
+struct ResumeOptions: ParsableArguments {
+  @Flag(
+    help: ArgumentHelp(
+      "Continue the unfinished run into --out (default: the newest unfinished one): its finished cases are kept, the rest run.",
+      discussion: "Every finished case is kept in OUT.unfinished/ as it ends; the options and the build must be the same."))
+  var resume = false
+  @Option(
+    help: "Start no case after this many minutes; the finished cases are kept for --resume, and the exit code is 75.")
+  var maxMinutes: Double?
+
+  func apply(to options: inout RunOptions) throws {
+    if let maxMinutes, !(maxMinutes >= 0 && maxMinutes.isFinite) {
+      throw ValidationError("--max-minutes must be a number of minutes, 0 or more")
+    }
+    options.resume = resume
+    options.maxMinutes = maxMinutes
+  }
+}
+
 struct PostgresOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(

@@ -31,11 +31,13 @@ struct Run: CheckedCommand {
   @Option(help: "Output folder (default: results/runs/<UTC timestamp>, copied to results/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var memory: MemoryCeilingOption
+  @OptionGroup var sittings: ResumeOptions
   @OptionGroup var postgres: PostgresOptions
 
   /// What to measure, from the options; every check that needs no measuring is here.
   func options() throws -> RunOptions {
     var options = RunOptions()
+    try sittings.apply(to: &options)
     if let dataset { options.datasets = try OptionValue.datasets(dataset) }
     options.stores = try OptionValue.kinds(store, "store")
     options.modes = try OptionValue.kinds(mode, "mode")
@@ -108,6 +110,12 @@ enum Command {
     var options = options
     options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
     let outcome = try Runner.run(options, log: log)
+    if let stopped = outcome.stopped {
+      log(
+        "\(stopped.finished) of \(stopped.total) cases finished, kept in \(stopped.journal); the same command with --resume continues the run"
+      )
+      throw ExitCode(75)
+    }
     try finish(outcome, extra: extra, quiet: quiet)
     return outcome
   }

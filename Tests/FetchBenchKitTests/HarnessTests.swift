@@ -320,3 +320,58 @@ extension RunCommand {
     #expect(report.contains("| after a save | page refresh | page refresh |"))
   }
 }
+
+extension RunCommand {
+  /// A run stopped part way keeps every finished case and continues where it stopped:
+  /// `--max-minutes 0` stops after each case, so each sitting runs exactly one. A case that
+  /// failed is not kept and runs again; a resume with other options, or a new run over an
+  /// unfinished one, is refused; the finished run holds every case once, under one run ID.
+  @Test func aStoppedRunResumesWhereItStopped() throws {
+    let dir = TestSupport.temporaryFolder("resume")
+    defer { TestSupport.remove(dir) }
+    let datasets = try Self.wells(200, in: dir)
+    let out = dir + "/out"
+    let journal = out + ".unfinished"
+    let run = [
+      "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "full,batched", "--scenario",
+      "perform_fetch,first_screen", "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", out,
+    ]
+    func kept() -> [String] { TestSupport.listing(journal).filter { $0.hasPrefix("case-") }.sorted() }
+
+    let first = try TestSupport.run(run + ["--max-minutes", "0"])
+    #expect(first.status == 75, "\(first.stderr)")
+    #expect(first.stderr.contains("1 of 4 cases finished"), "\(first.stderr)")
+    #expect(kept() == ["case-00000.csv"])
+    #expect(!FileManager.default.fileExists(atPath: out), "nothing is written to the run's folder before its last case")
+    let firstCase = try String(contentsOfFile: journal + "/case-00000.csv", encoding: .utf8)
+
+    // The second case fails: it is reported, not kept.
+    let second = try TestSupport.run(
+      run + ["--resume", "--max-minutes", "0"], environment: ["FETCHBENCH_INJECT_FAILURE": "batched(20) perform_fetch"])
+    #expect(second.status == 75, "\(second.stderr)")
+    #expect(second.stderr.contains("resuming: 1 of 4 cases finished before") && second.stderr.contains("FAILED"), "\(second.stderr)")
+    #expect(kept() == ["case-00000.csv"])
+
+    let otherOptions = try TestSupport.run(run.map { $0 == "perform_fetch,first_screen" ? "perform_fetch" : $0 } + ["--resume"])
+    #expect(otherOptions.status == 1 && otherOptions.stderr.contains("was started with other options"), "\(otherOptions.stderr)")
+    let over = try TestSupport.run(run)
+    #expect(over.status == 1 && over.stderr.contains("holds an unfinished run"), "\(over.stderr)")
+    let nothing = try TestSupport.run(run.map { $0 == out ? dir + "/elsewhere" : $0 } + ["--resume"])
+    #expect(nothing.status == 1 && nothing.stderr.contains("no unfinished run into"), "\(nothing.stderr)")
+    #expect(kept() == ["case-00000.csv"], "a refused command changes nothing")
+
+    let last = try TestSupport.run(run + ["--resume"])
+    #expect(last.status == 0, "\(last.stderr)")
+    #expect(!last.stderr.contains("[1/4]") && last.stderr.contains("[2/4]") && last.stderr.contains("[4/4]"), "\(last.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: journal))
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: out + "/results.csv", encoding: .utf8))
+      .filter { $0.mode != ResultRow.settings }
+    #expect(Set(rows.map(\.run_id)).count == 1)
+    #expect(rows.allSatisfy { $0.status == "ok" })
+    let cases = rows.filter { $0.metric == "queries" }.map { "\($0.mode) \($0.scenario)" }
+    #expect(cases == ["full perform_fetch", "batched perform_fetch", "full first_screen", "batched first_screen"])
+    // The first sitting's case is the one measured then, not measured again.
+    let kept0 = try ResultsCSV.decode(firstCase)
+    #expect(rows.prefix(kept0.count).elementsEqual(kept0) { $0.metric == $1.metric && $0.value == $1.value && $0.min == $1.min })
+  }
+}

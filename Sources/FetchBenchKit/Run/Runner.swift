@@ -40,6 +40,12 @@ public struct RunOptions: Sendable {
   /// measured without the sectioned scenario (the list has its sections, or none) and the
   /// floors (the dataset list's statements).
   public var request: CustomRequest?
+  /// Continue the unfinished run into `outDirectory` (nil: the newest under results/runs):
+  /// its finished cases are kept, the others run.
+  public var resume = false
+  /// Start no case after this many minutes: the run stops with its finished cases kept for
+  /// `resume` (a long sweep split across sittings). nil: no limit.
+  public var maxMinutes: Double?
 
   public init() {}
 
@@ -116,6 +122,9 @@ public struct RunOutcome: Sendable {
   public var failures: [(label: String, error: String)]
   /// Cases stopped at the memory ceiling: recorded, not failures.
   public var unfit: [(label: String, error: String)]
+  /// Set when `maxMinutes` stopped the run before its last case: nothing was written to
+  /// `directory`; the finished cases wait in `journal` for a resumed run.
+  public var stopped: (finished: Int, total: Int, journal: String)?
 }
 
 /// Runs every case in a fresh child process (this binary, `_case`), so heap and RSS figures do
@@ -123,53 +132,41 @@ public struct RunOutcome: Sendable {
 public enum Runner {
   public static func run(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws -> RunOutcome {
     let machine = Machine.current()
-    let runID = timestamp()
-    let checksums = try prepareDatasets(options, log: log)
     let cases = options.cases()
+    let (dir, journal) = try openJournal(options, cases: cases, commit: machine.gitCommit)
+    let runID = journal.plan.runID
+    let kept = try journal.finished()
+    let checksums = try prepareDatasets(options, log: log)
     log(
       "fetchbench \(options.diffKs == nil ? "run" : "diff") \(runID): \(cases.count) cases, \(options.repetitions) repetitions each after \(options.warmups) warm-up, one process per case"
     )
+    log(
+      kept.isEmpty
+        ? "finished cases are kept in \(journal.directory) as they end: if the run stops, the same command with --resume continues it"
+        : "resuming: \(kept.count) of \(cases.count) cases finished before, kept from \(journal.directory)")
     var rows: [ResultRow] = []
     var failures: [(String, String)] = []
     var unfit: [(String, String)] = []
-    if options.stores.contains(.postgres) {
-      // Fails here, before any case, when the server is down; and times the COPY load once
-      // per dataset (the cases then find it loaded; diff cases load scratch databases).
-      let url = try PostgresLocation.url(nil)
-      _ = try PostgresAdmin(url: url)
-      for n in options.rows where options.diffKs == nil {
-        for kind in options.datasets {
-          let location = DatasetLocation(kind: kind, rows: n, seed: options.seed, directory: options.datasetsDirectory)
-          log("loading \(kind.rawValue)-\(n) into \(url) …")
-          let seconds = try PostgresLoader.load(location, into: url, force: true)
-          log(String(format: "loaded %@-%d in %.2f s (COPY, indexes, ANALYZE)", kind.rawValue, n, seconds))
-          rows.append(
-            ResultRow(
-              run_id: runID, dataset: kind.rawValue, rows: n, store: "postgres", mode: "copy", batch_size: 0, index: "none",
-              scenario: "load", metric: Metric.load.name, value: seconds, unit: Metric.load.unit.rawValue, min: seconds, max: seconds,
-              repetitions: 1, status: "ok",
-              error: "", machine: machine, dataset_sha256: checksums["\(kind.rawValue)-\(n)"] ?? ""))
-        }
-      }
-    }
-    if options.diffKs == nil {
-      func setting(_ metric: Metric, _ value: Double, detail: String = "") -> ResultRow {
-        var row = ResultRow(
-          run_id: runID, dataset: "", rows: 0, store: "", mode: ResultRow.settings, batch_size: 0, index: "none",
-          scenario: ResultRow.settings, metric: metric.name, value: value, unit: metric.unit.rawValue,
-          min: value, max: value, repetitions: 1, status: "ok", error: "", machine: machine, dataset_sha256: "")
-        row.detail = detail
-        return row
-      }
-      rows.append(setting(.memoryBudget, options.memoryBudget))
-      if let request = options.request { rows.append(setting(.customRequest, 0, detail: request.description)) }
-    }
     let start = Clock.wallNanos
+    var (ran, recorded) = (0, kept.count)
+    let toRun = cases.indices.filter { kept[$0] == nil }.count
     for (k, spec) in cases.enumerated() {
+      if let earlier = kept[k] {
+        rows += earlier
+        unfit += earlier.filter { $0.status == ResultRow.doesNotFit }.prefix(1).map { (spec.label, $0.error) }
+        continue
+      }
+      let minutes = Double(Clock.wallNanos - start) / 6e10
+      if let limit = options.maxMinutes, ran > 0, minutes >= limit {
+        log("stopped after \(duration(minutes * 60)) (--max-minutes)")
+        return RunOutcome(
+          directory: dir, rows: rows, failures: failures, unfit: unfit, stopped: (recorded, cases.count, journal.directory))
+      }
       let t0 = Clock.wallNanos
       let result = runChild(spec, memoryCeiling: options.memoryCeiling ?? ChildProcess.defaultMemoryCeiling())
+      ran += 1
       let elapsed = Double(Clock.wallNanos - start) / 1e9
-      let left = elapsed / Double(k + 1) * Double(cases.count - k - 1)
+      let left = elapsed / Double(ran) * Double(toRun - ran)
       let sha = checksums["\(spec.dataset.rawValue)-\(spec.rows)"] ?? ""
       func row(_ metric: Metric, _ s: Summary, status: String = "ok", error: String = "", of m: Measurement? = nil) -> ResultRow {
         var row = ResultRow(
@@ -183,28 +180,50 @@ public enum Runner {
       }
       switch result {
       case .success(let r):
-        rows += r.measurements.map { row($0.metric, $0.summary, of: $0) }
+        let measured = r.measurements.map { row($0.metric, $0.summary, of: $0) }
+        try journal.record(k, measured)
+        recorded += 1
+        rows += measured
         let time = r.measurements.first { $0.metric.unit == .ms }.map { String(format: "%.1f ms", $0.summary.median) } ?? ""
         log(
           String(
             format: "[%d/%d] %@  %@  (%.1f s, ~%@ left)", k + 1, cases.count, spec.label, time, Double(Clock.wallNanos - t0) / 1e9,
             duration(left)))
       case .failure(let message):
+        // Not kept: a resumed run tries the case again.
         failures.append((spec.label, message))
         rows.append(row(.failed, Summary([0]), status: "failed", error: message))
         log("[\(k + 1)/\(cases.count)] \(spec.label)  FAILED: \(message)")
       case .doesNotFit(let resident, let message):
         unfit.append((spec.label, message))
-        rows.append(row(.doesNotFit, Summary([Double(resident)]), status: ResultRow.doesNotFit, error: message))
+        let measured = [row(.doesNotFit, Summary([Double(resident)]), status: ResultRow.doesNotFit, error: message)]
+        try journal.record(k, measured)
+        recorded += 1
+        rows += measured
         log("[\(k + 1)/\(cases.count)] \(spec.label)  DOES NOT FIT: \(message)")
       }
     }
-    let dir = options.outDirectory ?? "\(options.resultsDirectory)/runs/\(runID)"
     try ResultFiles.write(rows, to: dir)
+    journal.remove()
     if options.outDirectory == nil {
       try ResultFiles.copyDirectory(dir, to: "\(options.resultsDirectory)/latest")
     }
-    return RunOutcome(directory: dir, rows: rows, failures: failures, unfit: unfit)
+    return RunOutcome(directory: dir, rows: rows, failures: failures, unfit: unfit, stopped: nil)
+  }
+
+  /// The run's folder and its journal: a new one, or with `resume` the unfinished run's.
+  static func openJournal(_ options: RunOptions, cases: [CaseSpec], commit: String) throws -> (String, RunJournal) {
+    let runs = "\(options.resultsDirectory)/runs"
+    if options.resume {
+      guard let dir = options.outDirectory ?? RunJournal.newest(in: runs) else {
+        throw HarnessError.invalidArgument("--resume: no unfinished run under \(runs); give its --out, or run without --resume")
+      }
+      let journal = try RunJournal.resume(out: dir, plan: .init(runID: "", commit: commit, cases: cases))
+      return (dir, journal)
+    }
+    let runID = timestamp()
+    let dir = options.outDirectory ?? "\(runs)/\(runID)"
+    return (dir, try RunJournal.start(out: dir, plan: .init(runID: runID, commit: commit, cases: cases)))
   }
 
   /// Generates missing datasets (SQLite, and the indexed variant) and returns each one's
