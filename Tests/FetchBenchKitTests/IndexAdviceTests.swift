@@ -115,9 +115,8 @@ extension RunCommand {
       "--repetitions", "2", "--datasets", datasets, "--out", dir + "/out",
     ])
     #expect(out.status == 0, "\(out.stderr)")
-    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8)).filter {
-      $0.mode == "index_advice"
-    }
+    let all = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    let rows = all.filter { $0.mode == "index_advice" }
     func has(_ index: String, _ scenario: String, _ metric: String) -> ResultRow? {
       rows.first { $0.index == index && $0.scenario == scenario && $0.metric == metric }
     }
@@ -176,9 +175,10 @@ extension RunCommand {
       "postgres://\(url.user)\(url.password.map { ":" + $0 } ?? "")@\(url.host):\(url.port)/\(database)",
     ])
     #expect(out.status == 0, "\(out.stderr)")
-    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8)).filter {
-      $0.mode == "index_advice"
-    }
+    let all = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    // The dataset was loaded once, before the cases, and its COPY timed.
+    #expect(all.filter { $0.mode == "copy" && $0.metric == "load_s" }.map(\.rows) == [300])
+    let rows = all.filter { $0.mode == "index_advice" }
     #expect(Set(rows.map(\.index)) == ["none", "spud_date", "spud_date:desc+id", "state+spud_date:desc+id", "state+spud_date"])
     #expect(rows.filter { $0.metric == "over_unindexed" }.allSatisfy { $0.repetitions == 2 && $0.value > 0 })
     #expect(rows.filter { $0.metric == "over_unindexed" && $0.scenario == "perform_fetch" }.count == 2)
@@ -224,6 +224,12 @@ extension RunCommand {
     #expect(advice == ["none", "total_depth", "total_depth:desc+id", "state+total_depth:desc+id"], "\(advice)")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("## wells, 400 rows, your list: `sort: totalDepth desc; where: state = 'TX'`"), "\(report)")
+    // The advice table says why each candidate of that list is one: the report derives them
+    // from the list its settings row records, not from the dataset's own.
+    #expect(report.contains(" | predicate's equalities + the list's order |"), "\(report)")
+    let candidateRows = report.split(separator: "\n").filter { $0.hasPrefix("| `wells(") }
+    #expect(candidateRows.count >= 3, "\(report)")
+    #expect(candidateRows.allSatisfy { $0.split(separator: "|")[1].trimmingCharacters(in: .whitespaces) != "—" }, "\(candidateRows)")
     // A key path the dataset does not have is a bad argument.
     let bad = try TestSupport.run(["run", "--dataset", "wells", "--sort", "closeDate desc", "--recommend", "--datasets", datasets])
     #expect(bad.status == 64 && bad.stderr.contains("closeDate"), "\(bad.stderr)")

@@ -28,12 +28,13 @@ extension Report {
           + "others and is rolled back after it: the same table and statistics, one index set at a time.\n\n" : "\n\n")
     var tags: [String] = []
     for r in here where !tags.contains(r.index) { tags.append(r.index) }
+    let candidates = kind.flatMap { try? IndexAdvice.candidates($0, request: customRequest?.request) } ?? []
     let columns = Self.adviceColumns.filter { c in here.contains { $0.scenario == c.scenario } }
     md += "| index | why | " + columns.map { "\($0.heading) | × none" }.joined(separator: " | ") + " |\n"
     md += "|---|---|" + String(repeating: "---:|---:|", count: columns.count) + "\n"
     for tag in tags {
       let spec = kind.flatMap { IndexSpec(tag: tag, in: $0) }
-      let why = spec.flatMap { s in Self.candidateKinds(dataset).first { $0.index == s }?.kind.rawValue } ?? "—"
+      let why = spec.flatMap { s in candidates.first { $0.index == s }?.kind.rawValue } ?? "—"
       md += "| \(spec.map { Markdown.code($0.description) } ?? "none") | \(why) |"
       for c in columns {
         let rows = here.filter { $0.index == tag && $0.scenario == c.scenario }
@@ -59,9 +60,11 @@ extension Report {
           md += String(format: " With it the ID query takes %.2f× [%.2f–%.2f] SQLite's scan limit.", scan.value, scan.min, scan.max)
         }
       } else {
+        // Above 1× every candidate slows the query down; below it, none saves the 10 % that counts.
         md += String(
-          format: "- **%@: no index.** The best candidate, %@, gives %.2f× [%.2f–%.2f]: less than the 10 %% that counts.", what,
-          p.index.map { Markdown.code($0.description) } ?? p.tag, p.ratio.value, p.ratio.min, p.ratio.max)
+          format: "- **%@: no index.** The best candidate, %@, gives %.2f× [%.2f–%.2f]: %@.", what,
+          p.index.map { Markdown.code($0.description) } ?? p.tag, p.ratio.value, p.ratio.min, p.ratio.max,
+          p.ratio.value >= 1 ? "every candidate makes it slower" : "less than the 10 % that counts")
       }
       md += "\n"
     }
@@ -85,11 +88,5 @@ extension Report {
       md += "\n"
     }
     return md
-  }
-
-  /// The candidates of `dataset`'s requests with their reasons.
-  static func candidateKinds(_ dataset: String) -> [IndexCandidate] {
-    guard let kind = DatasetKind(rawValue: dataset) else { return [] }
-    return (try? IndexAdvice.candidates(kind)) ?? []
   }
 }

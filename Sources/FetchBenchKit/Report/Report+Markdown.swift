@@ -23,7 +23,7 @@ extension Report {
     for k in keys where !datasets.contains(where: { $0 == (k.dataset, k.rows) }) { datasets.append((k.dataset, k.rows)) }
     for (dataset, n) in datasets {
       if let request = customRequest {
-        md += "## \(dataset), \(n.grouped) rows, your list: \(Markdown.code(request))\n\n"
+        md += "## \(dataset), \(n.grouped) rows, your list: \(Markdown.code(request.text))\n\n"
       } else {
         let sort = dataset == "banks" ? "`details.closeDate` descending" : "`spudDate` descending"
         md += "## \(dataset), \(n.grouped) rows, sorted by \(sort)\n\n"

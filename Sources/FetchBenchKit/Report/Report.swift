@@ -12,9 +12,9 @@ public struct Report {
   let allRows: [ResultRow]
   /// The open list's live heap that the recommendation and the scaling lines hold to.
   let memoryBudget: Double
-  /// The user's list (`run --sort/--section/--where`) as its settings row gives it; nil for
-  /// the datasets' own.
-  let customRequest: String?
+  /// The user's list (`run --sort/--section/--where`) as its settings row gives it (its text;
+  /// the request itself when the row records it); nil for the datasets' own.
+  let customRequest: (text: String, request: CustomRequest?)?
 
   public init(rows: [ResultRow]) {
     allRows = rows
@@ -22,7 +22,11 @@ public struct Report {
     self.rows = rows.filter { $0.mode != mode && $0.mode != ResultRow.settings }
     advice = rows.filter { $0.mode == mode }
     memoryBudget = Self.memoryBudget(in: rows)
-    customRequest = rows.first { $0.mode == ResultRow.settings && $0.metric == Metric.customRequest.name }?.detail
+    customRequest = rows.first { $0.mode == ResultRow.settings && $0.metric == Metric.customRequest.name }.map {
+      row -> (text: String, request: CustomRequest?) in
+      let request = CustomRequest(recorded: row.detail)
+      return (request?.description ?? row.detail, request)
+    }
   }
 
   struct Key: Hashable {
@@ -74,7 +78,9 @@ public struct Report {
     return String(format: "%.1f [%.1f–%.1f]", r.value, r.min, r.max)
   }
   func ratio(_ a: Double?, _ b: Double?) -> String {
-    guard let a, let b, b != 0 else { return "—" }
+    // A heap figure can be zero or negative (the scenario freed more than it kept): a ratio of
+    // it would read as a size, so there is none.
+    guard let a, let b, a > 0, b > 0 else { return "—" }
     let r = a / b
     return r >= 0.1 ? String(format: "%.2f×", r) : String(format: "1/%.0f", b / a)
   }

@@ -1,5 +1,6 @@
 import Catalog
 import FetchedResults
+import Foundation
 
 /// A list of the user's own, given as `fetchbench fetch` takes it: sort descriptors, a section
 /// key path and a predicate, each replacing the dataset list's own (the entity and its
@@ -25,6 +26,21 @@ public struct CustomRequest: Sendable, Codable, Equatable, CustomStringConvertib
     if let predicate { r.predicate = try QueryParser.predicate(predicate) }
     _ = try r.resolve(in: DatasetModels.model(for: kind))
     return r
+  }
+
+  /// As results.csv's settings row records it (JSON), so the report can derive from it what
+  /// the run derived, the index candidates among them.
+  public var recorded: String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? description
+  }
+
+  /// The request of a settings row: nil when it is not `recorded`'s JSON (results of runs
+  /// before it was, which recorded `description`).
+  public init?(recorded: String) {
+    guard let r = try? JSONDecoder().decode(Self.self, from: Data(recorded.utf8)) else { return nil }
+    self = r
   }
 
   /// `sort: …; section: …; where: …`, the parts given.
