@@ -131,6 +131,14 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
       }
     }
     #expect(!rows.contains { $0.store != "memory" && ($0.metric == "limit_ms" || $0.metric == "engine_over_limit") })
+    // Paged cases are held to their pages' selection, a limit of its own name.
+    for mode in ["offset", "keyset"] {
+      for scenario in ["perform_fetch", "sectioned"] {
+        let here = rows.filter { $0.store == "memory" && $0.mode == mode && $0.scenario == scenario }
+        #expect(here.first { $0.metric == "engine_over_page_limit" }?.repetitions == 3, "\(mode) \(scenario)")
+        #expect(!here.contains { $0.metric == "limit_ms" }, "\(mode) \(scenario)")
+      }
+    }
     // SQLite: the floor for both modes of performFetch, the scan limit for the batched one.
     for mode in ["full", "batched"] {
       let floor = rows.first {

@@ -57,4 +57,33 @@ import Testing
     let values = sections.map(\.value)
     #expect(zip(values, values.dropFirst()).allSatisfy { ascending ? Value.compare($0, $1) < 0 : Value.compare($0, $1) > 0 })
   }
+
+  /// A window near the top of the list is selected, not sorted (`smallest`): every window of
+  /// the 800 edge rows, in each key's order and both directions, is the full order's slice,
+  /// on both sides of the eighth where selection gives way to the sort.
+  @Test(arguments: ["n", "d", "s"], [true, false])
+  func windowsAreSlicesOfTheFullOrder(key: String, ascending: Bool) throws {
+    let store = try Self.store(copies: 100)
+    let expected = try Self.expected(store, key, ascending: ascending)
+    for (offset, limit) in [(0, 1), (0, 20), (7, 13), (80, 20), (99, 1), (100, 1), (0, 100), (300, 20), (790, 20), (800, 5), (900, 5)] {
+      let request = FetchRequest(
+        entityName: "T", sortDescriptors: [SortDescriptor(key, ascending: ascending)], fetchLimit: limit, fetchOffset: offset)
+      let ids = try store.fetchObjects(try request.resolve(in: Self.model)).map(\.id)
+      let end = min(offset + limit, expected.count)
+      #expect(ids == (offset < end ? Array(expected[offset..<end]) : []), "offset \(offset), limit \(limit)")
+    }
+  }
+
+  /// `smallest` against the sort's prefix: elements in random, ascending and descending order
+  /// (every element enters the heap), with duplicates, and m from 0 past the count.
+  @Test func smallestIsTheSortedPrefix() {
+    var generator = SystemRandomNumberGenerator()
+    let random = (0..<2_000).map { _ in Int.random(in: 0..<500, using: &generator) }
+    for elements in [random, random.sorted(), random.sorted(by: >), []] {
+      for m in [0, 1, 2, 19, 20, 250, 1_999, 2_000, 3_000] {
+        #expect(smallest(m, of: elements, by: <) == Array(elements.sorted().prefix(m)), "m \(m)")
+        #expect(smallest(m, of: elements, by: >) == Array(elements.sorted(by: >).prefix(m)), "m \(m), descending")
+      }
+    }
+  }
 }

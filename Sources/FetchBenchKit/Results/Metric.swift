@@ -53,6 +53,10 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   public static let limit = Metric("limit_ms", .ms)
   /// The case's time over the limit's, per alternating pair: median and range of the pairs.
   public static let engineOverLimit = Metric("engine_over_limit", .ratio)
+  /// The in-memory limit of a case read by offset or keyset pages: each page it reads selected
+  /// from the pre-extracted keys as the store selects it (`Limit.pages`), timed alternately.
+  public static let pageLimit = Metric("page_limit_ms", .ms)
+  public static let engineOverPageLimit = Metric("engine_over_page_limit", .ratio)
 
   /// A SQLite case's floor (the store's own statements through the C API: the ID query, the
   /// full query, or a scroll-through), timed alternately with the case in its process.

@@ -133,13 +133,16 @@ public enum CaseExecutor {
     // On the in-memory store the limit runs alternately with the case, so the two see the
     // same load and their ratio is taken per pair. A scroll-through reads every row, so its
     // limit copies every row out, as a full fetch's does.
-    let limit =
+    var limit =
       storeKind == .memory
       ? try Limit(
         try (custom ?? scenario.request(spec.dataset, batchSize: batchSize)).resolve(in: store.model),
         full: mode == .full || scenario == .scrollThrough,
         store: store)
       : nil
+    if mode.paging != nil, let n = limit?.items.count {
+      limit?.pages = (scenario.pageOffsets(rows: n, pageSize: batchSize), batchSize)
+    }
     // On SQLite, the floor (and for a batched performFetch the scan limit) alternate the same
     // way, and on every store the sectioned scenario's request without sections.
     let references = try Self.references(spec, scenario: scenario, mode: mode, limit: limit, store: store)
@@ -206,7 +209,13 @@ public enum CaseExecutor {
   }
 
   static func limits(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, limit: Limit?) throws -> [Reference] {
-    if let limit { return [Reference(time: .limit, ratio: .engineOverLimit, run: limit.run)] }
+    if let limit {
+      return [
+        limit.pages == nil
+          ? Reference(time: .limit, ratio: .engineOverLimit, run: limit.run)
+          : Reference(time: .pageLimit, ratio: .engineOverPageLimit, run: limit.run)
+      ]
+    }
     // The floors are the store's own statements for full fetch and batched faulting.
     guard spec.store == .sqlite, mode.paging == nil, scenario == .performFetch || scenario == .scrollThrough else { return [] }
     let model = DatasetModels.model(for: spec.dataset)

@@ -4,8 +4,10 @@ import FetchedResults
 /// extracted into flat typed arrays (numbers as `Double`, strings as their rank among the
 /// column's values, nulls first as `Value.compare` has them), in the table's order, sorted by
 /// the standard library with one comparator; for full fetch, each row's values then copied out
-/// in that order from flat columns. What the engine does beyond it (evaluating the request on
-/// its store, extracting keys, joining) is its overhead over the pattern.
+/// in that order from flat columns; for pages by offset or keyset, each page the case reads
+/// selected from those items as the in-memory store selects it (`pages`). What the engine does
+/// beyond it (evaluating the request on its store, extracting keys, joining) is its overhead
+/// over the pattern.
 struct Limit {
   /// One row: its sort keys (up to three; unused ones 0) and its position in the table order.
   struct Item {
@@ -20,6 +22,11 @@ struct Limit {
   let ascending: [Bool]
   /// Full fetch: the rows' values by column, in table order; nil for batched.
   let columns: [[Value]]?
+  /// Paged cases: the offsets of the pages the case reads, and their size. A page's rows are
+  /// the first offset + size items, selected (`smallest`) while those are within an eighth of
+  /// the list and sorted beyond, as the in-memory store does; a keyset page, which seeks
+  /// instead, is held to the offset page at its depth. nil: the whole sort.
+  var pages: (offsets: [Int], size: Int)?
 
   /// Extracts the keys (and for full fetch the values) of `request`'s rows from `store`,
   /// untimed; nil when the request sorts by more than three keys besides the ID.
@@ -66,6 +73,16 @@ struct Limit {
   /// The timed work: the sort, and for full fetch the rows copied out. Returns a checksum so
   /// that nothing is optimized away.
   func run() -> Int {
+    if let pages {
+      let less = Self.order(ascending)
+      var sink = 0
+      for offset in pages.offsets {
+        let m = min(offset + pages.size, items.count)
+        let first = m <= items.count / 8 ? smallest(m, of: items, by: less) : items.sorted(by: less)
+        sink &+= first[min(offset, first.count)..<m].reduce(0) { $0 &+ Int(truncatingIfNeeded: $1.id) }
+      }
+      return sink
+    }
     var sorted = items
     Self.sort(&sorted, ascending: ascending)
     guard let columns else { return Int(truncatingIfNeeded: sorted.first?.id ?? 0) }
@@ -83,9 +100,12 @@ struct Limit {
 
   /// The stdlib's sort with one comparator: the keys in order (each in its direction), then
   /// the ID ascending. `ascending` has three entries.
-  static func sort(_ items: inout [Item], ascending: [Bool]) {
+  static func sort(_ items: inout [Item], ascending: [Bool]) { items.sort(by: order(ascending)) }
+
+  /// The request's order on items. `ascending` has three entries.
+  static func order(_ ascending: [Bool]) -> (Item, Item) -> Bool {
     let (a0, a1, a2) = (ascending[0], ascending[1], ascending[2])
-    items.sort { x, y in
+    return { x, y in
       if x.k0 != y.k0 { return a0 ? x.k0 < y.k0 : x.k0 > y.k0 }
       if x.k1 != y.k1 { return a1 ? x.k1 < y.k1 : x.k1 > y.k1 }
       if x.k2 != y.k2 { return a2 ? x.k2 < y.k2 : x.k2 > y.k2 }

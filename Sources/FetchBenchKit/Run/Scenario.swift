@@ -96,6 +96,17 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
     return (controller, mappingNanos)
   }
 
+  /// The offsets of the pages `runPaged` reads in a list of `n` rows: the fling's run to the
+  /// short (or empty) page that ends a list shorter than it. O(pages).
+  public func pageOffsets(rows n: Int, pageSize: Int) -> [Int] {
+    switch self {
+    case .jumpMiddle: [n / 2]
+    case .jumpEnd: [max(0, n - pageSize)]
+    case .scrollFirst1000: Array(stride(from: 0, to: min(Self.flingRows, n + 1), by: pageSize))
+    default: [0]
+    }
+  }
+
   /// Runs the scenario page by page (pages of `pageSize`), with no ID list: performFetch is
   /// the first page's query; a jump first counts the rows (one query), then reads the page
   /// at its offset (keyset too: a seek needs the row before, which a jump does not have);
