@@ -73,4 +73,46 @@ import Testing
     #expect(halved.markdown().contains("under the 50.0 MiB budget with full fetch up to about 130,000 rows"), "\(halved.markdown())")
     #expect(Dictionary(uniqueKeysWithValues: halved.charts())["banks-0-sqlite-scaling-heap.svg"]?.contains("budget, 50.0 MiB") == true)
   }
+
+  /// Read as a person would: values labelled at the same size never overlap, and a line that
+  /// runs on another's (offset and keyset pages hold the same heap) is drawn dashed and named,
+  /// not hidden under it.
+  @Test func chartLabelsDoNotOverlapAndCoincidingLinesAreShown() throws {
+    var rows: [ResultRow] = []
+    for n in [10_000, 100_000, 1_000_000] {
+      // Offset and keyset open 10 % apart (a few pixels on the log axis), with one heap.
+      for (mode, ms, heap) in [("full", 0.8, 400.0), ("batched", 0.02, 10.0), ("offset", 0.001, 0.3), ("keyset", 0.0011, 0.3)] {
+        for (metric, value) in [("time_ms", ms * Double(n) / 1_000), ("heap_live_bytes", heap * Double(n))] {
+          rows.append(
+            ResultRow(
+              run_id: "r", dataset: "wells", rows: n, store: "memory", mode: mode, batch_size: mode == "full" ? 0 : 20, index: "none",
+              scenario: "first_screen", metric: metric, value: value, unit: metric == "time_ms" ? "ms" : "bytes", min: value, max: value,
+              repetitions: 3, status: "ok", error: "", machine: machine, dataset_sha256: ""))
+        }
+      }
+    }
+    let charts = Dictionary(uniqueKeysWithValues: Report(rows: rows).charts())
+    let heap = try #require(charts["wells-0-memory-scaling-heap.svg"])
+    #expect(heap.contains("keyset first screen (MiB) (on offset first screen's line)"), "\(heap)")
+    #expect(heap.components(separatedBy: "stroke-dasharray=\"6 4\"").count == 2, "only keyset's line is dashed")
+    let time = try #require(charts["wells-0-memory-scaling.svg"])
+    #expect(!time.contains("'s line)"), "10 % apart is two lines")
+    for chart in [heap, time] {
+      // Every value label: x and y of `<text x="…" y="…" dx="3" dy="-3" …>`.
+      var byX: [String: [Double]] = [:]
+      for piece in chart.components(separatedBy: "<text x=\"").dropFirst() where piece.contains("dx=\"3\" dy=\"-3\"") {
+        let x = String(piece.prefix { $0 != "\"" })
+        let y = try #require(Double(piece.components(separatedBy: "y=\"")[1].prefix { $0 != "\"" }))
+        byX[x, default: []].append(y)
+      }
+      #expect(byX.count == 3, "a label column per size")
+      for (_, ys) in byX {
+        let sorted = ys.sorted()
+        #expect(zip(sorted, sorted.dropFirst()).allSatisfy { $1 - $0 >= 11 - 1e-9 }, "\(sorted)")
+      }
+      // Four series, one value each per size on the time chart; the heap chart labels
+      // keyset's points once, on offset's line.
+      #expect(byX.values.allSatisfy { $0.count == (chart == heap ? 3 : 4) })
+    }
+  }
 }

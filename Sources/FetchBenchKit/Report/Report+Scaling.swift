@@ -64,7 +64,7 @@ extension Report {
     guard !lines.isEmpty else { return "" }
     var md = "## Scaling with the row count\n\n"
     md +=
-      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (n log n from 244,292 to 2,442,920 rows is 11.9×, b ≈ 1.07). Crossings are interpolated on the log-log line between the two measured sizes around them.\n\n"
+      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (\(nLogNText(sizes))). Crossings are interpolated on the log-log line between the two measured sizes around them.\n\n"
     for line in lines {
       let series = Self.scalingSeries.filter { points(line, $0, .time).count > 1 }
       guard !series.isEmpty else { continue }
@@ -128,6 +128,15 @@ extension Report {
   func growthText(_ sizes: [Int]) -> String {
     guard let a = sizes.first, let b = sizes.last, a > 0 else { return "—" }
     return String(format: "%.1f×", Double(b) / Double(a))
+  }
+
+  /// What n log n grows by over the measured sizes, and its exponent on the log-log line,
+  /// the growth a comparison sort cannot beat.
+  func nLogNText(_ sizes: [Int]) -> String {
+    guard let a = sizes.first, let b = sizes.last, a > 1, b > a else { return "one size: no growth" }
+    let growth = Double(b) * log(Double(b)) / (Double(a) * log(Double(a)))
+    let exponent = log(growth) / log(Double(b) / Double(a))
+    return String(format: "n log n from %@ to %@ rows is %.1f×, b ≈ %.2f", a.grouped, b.grouped, growth, exponent)
   }
 
   /// The log-log time chart (with the one-frame and 100 ms lines) and the live heap chart

@@ -87,8 +87,21 @@ enum SVG {
     func px(_ v: Double) -> String { String(format: "%.1f", l + scaleX(v) * w) }
     func py(_ v: Double) -> String { String(format: "%.1f", t + h - scaleY(v) * h) }
     func plotted(_ v: Double?) -> Double? { v.flatMap { y == .log && $0 <= 0 ? nil : $0 } }
+    // A series that runs on an earlier one's line (offset and keyset pages hold the same
+    // heap) is drawn dashed over it and says so, instead of hiding it.
+    let coincides: [Int?] = series.indices.map { i in
+      (0..<i).first { j in
+        zip(series[i].1, series[j].1).allSatisfy { a, b in
+          switch (plotted(a), plotted(b)) {
+          case (nil, nil): true
+          case (let a?, let b?): abs(a - b) <= 0.01 * max(abs(a), abs(b))
+          default: false
+          }
+        }
+      }
+    }
     var s =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(legendX + 190))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(legendX + (coincides.contains { $0 != nil } ? 280 : 190)))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
     s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
     s +=
       "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
@@ -119,16 +132,42 @@ enum SVG {
     for (i, (name, vals)) in series.enumerated() {
       let color = colors[i % colors.count]
       let pts = zip(xs, vals).compactMap { xv, yv in plotted(yv).map { "\(px(xv)),\(py($0))" } }
-      s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(pts.joined(separator: " "))\"/>\n"
-      if labelPoints {
-        for (xv, yv) in zip(xs, vals) {
-          if let v = plotted(yv) {
-            s += "<text x=\"\(px(xv))\" y=\"\(py(v))\" dx=\"3\" dy=\"-3\" fill=\"\(color)\">\(String(format: "%.1f", v))</text>\n"
-          }
-        }
-      }
-      s += "<text x=\"\(Int(legendX))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(name))\(legendSuffix)</text>\n"
+      let dash = coincides[i] == nil ? "" : " stroke-dasharray=\"6 4\""
+      s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash) points=\"\(pts.joined(separator: " "))\"/>\n"
+      let on = coincides[i].map { " (on \(esc(series[$0].0))'s line)" } ?? ""
+      s += "<text x=\"\(Int(legendX))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(name))\(legendSuffix)\(on)</text>\n"
+    }
+    if labelPoints {
+      // Labels on a line drawn over another's would repeat its values.
+      let labelled: [(index: Int, values: [Double?])] = series.indices.filter { coincides[$0] == nil }.map { ($0, series[$0].1) }
+      s += pointLabels(
+        xs: xs, series: labelled, colors: colors, x: { l + scaleX($0) * w }, y: { plotted($0).map { t + h - scaleY($0) * h } })
     }
     return s + "</svg>\n"
+  }
+
+  /// The values at each x, one label per series, moved apart vertically so that no two
+  /// overlap (11 px, a line of text), in the order of their points. O(points log series).
+  static func pointLabels(
+    xs: [Double], series: [(index: Int, values: [Double?])], colors: [String], x: (Double) -> Double, y: (Double?) -> Double?
+  ) -> String {
+    var s = ""
+    for (k, xv) in xs.enumerated() {
+      var labels = series.compactMap { entry -> (y: Double, text: String, color: String)? in
+        guard k < entry.values.count, let py = y(entry.values[k]) else { return nil }
+        return (py, String(format: "%.1f", entry.values[k]!), colors[entry.index % colors.count])
+      }
+      labels.sort { $0.y < $1.y }
+      var previous = -Double.infinity
+      for i in labels.indices {
+        labels[i].y = max(labels[i].y, previous + 11)
+        previous = labels[i].y
+      }
+      for label in labels {
+        s += String(
+          format: "<text x=\"%.1f\" y=\"%.1f\" dx=\"3\" dy=\"-3\" fill=\"%@\">%@</text>\n", x(xv), label.y, label.color, label.text)
+      }
+    }
+    return s
   }
 }
