@@ -107,7 +107,7 @@ public struct Recommendation: Sendable, Equatable {
     let chosen = byFit ?? fastestFling ?? best
 
     var reasons: [String] = []
-    let name = chosen.mode == .full ? "full fetch" : chosen.mode == .batched ? "batched faulting" : "\(chosen.mode.rawValue) pages"
+    let name = chosen.mode == .full ? "full fetch" : chosen.mode == .batched ? "batched faulting" : "\(chosen.mode.rawValue) paging"
     reasons.append(
       String(
         format: "%@ opens the list in %.1f ms (%@ one frame) and holds %@ live", name, chosen.openMs,
