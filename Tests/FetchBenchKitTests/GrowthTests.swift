@@ -98,9 +98,9 @@ import Testing
     let time = try #require(charts["wells-0-memory-scaling.svg"])
     #expect(!time.contains("'s line)"), "10 % apart is two lines")
     for chart in [heap, time] {
-      // Every value label: x and y of `<text x="…" y="…" dx="3" dy="-3" …>`.
+      // Every value label: x and y of `<text x="…" y="…" dx="-4" dy="-3" …>`.
       var byX: [String: [Double]] = [:]
-      for piece in chart.components(separatedBy: "<text x=\"").dropFirst() where piece.contains("dx=\"3\" dy=\"-3\"") {
+      for piece in chart.components(separatedBy: "<text x=\"").dropFirst() where piece.contains("dx=\"-4\" dy=\"-3\"") {
         let x = String(piece.prefix { $0 != "\"" })
         let y = try #require(Double(piece.components(separatedBy: "y=\"")[1].prefix { $0 != "\"" }))
         byX[x, default: []].append(y)

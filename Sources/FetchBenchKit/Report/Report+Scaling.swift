@@ -149,7 +149,8 @@ extension Report {
       return xs.map { p[$0] }
     }
     for line in scalingKeys {
-      let series = Self.scalingSeries.filter { points(line, $0, .time).count > 1 }
+      // The chart answers which way opens the list in time; the table beside it has the rest.
+      let series = Self.openingSeries.filter { points(line, $0, .time).count > 1 }
       guard !series.isEmpty else { continue }
       out.append(
         (

@@ -100,8 +100,13 @@ enum SVG {
         }
       }
     }
+    let legends = series.indices.map { i in
+      series[i].0 + legendSuffix + (coincides[i].map { " (on \(series[$0].0)'s line)" } ?? "")
+    }
+    // Wide enough for the longest legend line: about 6.5 px a character at 11 px sans-serif.
+    let width = legendX + max(190, 6.5 * Double(legends.map(\.count).max() ?? 0) + 10)
     var s =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(legendX + (coincides.contains { $0 != nil } ? 280 : 190)))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
     s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
     s +=
       "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
@@ -129,13 +134,12 @@ enum SVG {
         "<line x1=\"\(Int(l))\" y1=\"\(py(v))\" x2=\"\(Int(l + w))\" y2=\"\(py(v))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>"
       s += "<text x=\"\(Int(l + w) - 2)\" y=\"\(py(v))\" dy=\"-3\" text-anchor=\"end\" fill=\"#666\">\(esc(label))</text>\n"
     }
-    for (i, (name, vals)) in series.enumerated() {
+    for (i, (_, vals)) in series.enumerated() {
       let color = colors[i % colors.count]
       let pts = zip(xs, vals).compactMap { xv, yv in plotted(yv).map { "\(px(xv)),\(py($0))" } }
       let dash = coincides[i] == nil ? "" : " stroke-dasharray=\"6 4\""
       s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash) points=\"\(pts.joined(separator: " "))\"/>\n"
-      let on = coincides[i].map { " (on \(esc(series[$0].0))'s line)" } ?? ""
-      s += "<text x=\"\(Int(legendX))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(name))\(legendSuffix)\(on)</text>\n"
+      s += "<text x=\"\(Int(legendX))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(legends[i]))</text>\n"
     }
     if labelPoints {
       // Labels on a line drawn over another's would repeat its values.
@@ -164,8 +168,12 @@ enum SVG {
         previous = labels[i].y
       }
       for label in labels {
+        // Up and to the left of its point: a rising line leaves that quadrant free, and a white
+        // halo keeps the text legible where another series' line crosses it.
         s += String(
-          format: "<text x=\"%.1f\" y=\"%.1f\" dx=\"3\" dy=\"-3\" fill=\"%@\">%@</text>\n", x(xv), label.y, label.color, label.text)
+          format:
+            "<text x=\"%.1f\" y=\"%.1f\" dx=\"-4\" dy=\"-3\" text-anchor=\"end\" fill=\"%@\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">%@</text>\n",
+          x(xv), label.y, label.color, label.text)
       }
     }
     return s
