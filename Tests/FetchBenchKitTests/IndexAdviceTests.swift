@@ -82,6 +82,14 @@ import Testing
       pick.index?.createStatement == "CREATE INDEX idx_failed_bank_details_info_id_close_date ON failed_bank_details(info_id, close_date)")
     let close = try #require(IndexPick.all(Self.adviceRows(ratio: 0.92)).first)
     #expect(close.tag == "info_id+close_date" && !close.advised, "0.92 saves less than a tenth")
+    // Two ratios equal as recorded go to the faster index; a thousandth survives the CSV.
+    var tied = Self.adviceRows(ratio: 0.001)  // info_id+close_date: 0.4 ms
+    (tied[1].value, tied[2].value) = (0.3, 0.001)  // close_date: 0.3 ms, the same ratio
+    #expect(IndexPick.all(tied).first?.tag == "close_date")
+    tied[1].value = 0.5
+    #expect(IndexPick.all(tied).first?.tag == "info_id+close_date")
+    let decoded = try ResultsCSV.decode(ResultsCSV.encode(Self.adviceRows(ratio: 0.00123)))
+    #expect(decoded.last?.value == 0.00123 && decoded.last?.min == 0.001107, "\(decoded.map(\.value))")
   }
 
   @Test func theRecommendationTakesTheAdvisedIndex() throws {

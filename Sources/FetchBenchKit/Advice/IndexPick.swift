@@ -42,7 +42,16 @@ public struct IndexPick: Sendable, Equatable {
     }
     return order.compactMap { key in
       let g = groups[key]!
-      guard let best = g.filter({ $0.metric == Metric.overUnindexed.name }).min(by: { $0.value < $1.value }),
+      // Equal ratios (results recorded with three decimals hold 0.001 for any ratio that
+      // small) go to the faster median time.
+      func ms(_ index: String) -> Double {
+        guard let r = g.first(where: { $0.index == index && Self.timeMetrics.contains($0.metric) }) else { return .infinity }
+        return r.metric == Metric.timeUs.name ? r.value / 1_000 : r.value
+      }
+      guard
+        let best = g.filter({ $0.metric == Metric.overUnindexed.name }).min(by: {
+          ($0.value, ms($0.index)) < ($1.value, ms($1.index))
+        }),
         let time = g.first(where: { $0.index == best.index && Self.timeMetrics.contains($0.metric) }),
         let none = g.first(where: { $0.index == "none" && $0.metric == time.metric })
       else { return nil }

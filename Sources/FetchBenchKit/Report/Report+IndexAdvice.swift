@@ -41,7 +41,7 @@ extension Report {
         let time = rows.first { IndexPick.timeMetrics.contains($0.metric) }
         let ratio = rows.first { $0.metric == Metric.overUnindexed.name }
         md +=
-          " \(time.map { duration($0) } ?? "—") | \(ratio.map { String(format: "%.2f× [%.2f–%.2f]", $0.value, $0.min, $0.max) } ?? "—") |"
+          " \(time.map { duration($0) } ?? "—") | \(ratio.map(perPair) ?? "—") |"
       }
       md += "\n"
     }
@@ -53,18 +53,18 @@ extension Report {
         md +=
           "- **\(what): add \(Markdown.code(statement + ";")).** "
           + "\(duration(p.unindexed, range: false)) → \(duration(p.indexed, range: false)) "
-          + String(format: "(%.2f× [%.2f–%.2f] per pair).", p.ratio.value, p.ratio.min, p.ratio.max)
+          + "(\(perPair(p.ratio)) per pair)."
         if p.scenario == "perform_fetch",
           let scan = here.first(where: { $0.index == p.tag && $0.scenario == p.scenario && $0.metric == Metric.engineOverScanLimit.name })
         {
           md += String(format: " With it the ID query takes %.2f× [%.2f–%.2f] SQLite's scan limit.", scan.value, scan.min, scan.max)
         }
       } else {
-        // Above 1× every candidate slows the query down; below it, none saves the 10 % that counts.
+        // At 1× or above no candidate helps at all; below it, none saves the 10 % that counts.
         md += String(
           format: "- **%@: no index.** The best candidate, %@, gives %.2f× [%.2f–%.2f]: %@.", what,
           p.index.map { Markdown.code($0.description) } ?? p.tag, p.ratio.value, p.ratio.min, p.ratio.max,
-          p.ratio.value >= 1 ? "every candidate makes it slower" : "less than the 10 % that counts")
+          p.ratio.value >= 1 ? "no candidate makes it faster" : "less than the 10 % that counts")
       }
       md += "\n"
     }

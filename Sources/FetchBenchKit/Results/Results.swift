@@ -49,9 +49,12 @@ public struct ResultRow: Sendable, Codable, Equatable {
     ]
   }
 
-  /// Integers print without a fraction, other values with three decimals.
+  /// Integers print without a fraction, other values with three decimals, and those under 1
+  /// with four significant digits: an index can take a query to a thousandth of its time, and
+  /// three decimals would record every such ratio as 0.001.
   static func number(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.3f", v)
+    if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+    return abs(v) >= 1 ? String(format: "%.3f", v) : String(format: "%.4g", v)
   }
 
   init(fields f: [String]) throws {
