@@ -135,6 +135,19 @@ public struct SQLBuilder: Sendable {
     return "SELECT \(s), count(*) FROM \(sectionFrom)\(whereClause) GROUP BY \(s) ORDER BY \(s) \(dir)"
   }
 
+  /// A sectioned performFetch in one PostgreSQL statement. The matching rows are numbered by
+  /// a window over the request's order, which the outer ORDER BY shares: one sort. The first
+  /// result row carries every ID, in order, as one bigint[] (position 0); then one row per
+  /// section value with its count and the position of its first row, in list order. The
+  /// request sorts by the section key first, so each value is one run and GROUP BY counts it.
+  public var idArrayAndSectionsQuery: String {
+    let s = sectionExpression ?? "NULL"
+    return "WITH q AS MATERIALIZED (SELECT t0.id, \(s) AS s, row_number() OVER (\(orderBy.dropFirst())) AS n"
+      + " FROM \(from)\(whereClause)\(orderBy)\(limitClause))"
+      + " SELECT ARRAY(SELECT id FROM q ORDER BY n) AS ids, NULL AS s, NULL::bigint AS c, 0::bigint AS f"
+      + " UNION ALL SELECT NULL, s, count(*), min(n) FROM q GROUP BY s ORDER BY f"
+  }
+
   private static func compile(
     _ p: BoundPredicate, _ column: (ResolvedKeyPath) -> String, _ dialect: SQLDialect, _ values: inout [Value]
   ) -> String {
