@@ -58,10 +58,10 @@ import Testing
     #expect(zip(values, values.dropFirst()).allSatisfy { ascending ? Value.compare($0, $1) < 0 : Value.compare($0, $1) > 0 })
   }
 
-  /// Past 16,384 rows the radix sort splits by the most significant varying byte first, then
-  /// sorts each part by its low bytes: 40,000 random rows (few distinct integers, so long runs
-  /// of ties by ID; doubles of every sign and size; strings; nulls) and 10 copies of the edge
-  /// rows' 4,000 more come out in `Value.compare`'s order, each key, both directions.
+  /// Long lists: 40,000 random rows (few distinct integers, so long runs of ties by ID; doubles
+  /// of every sign and size, whose words vary in all 64 bits and so are never packed; strings;
+  /// nulls) and 500 copies of the edge rows' 4,000 more come out in `Value.compare`'s order,
+  /// each key, both directions.
   @Test(arguments: ["n", "d", "s"], [true, false])
   func longListsSortAsValueCompare(key: String, ascending: Bool) throws {
     var generator = SeededGenerator(seed: 7)
@@ -81,6 +81,51 @@ import Testing
     let ids = try store.fetchIDs(try request.resolve(in: Self.model))
     #expect(ids.count == 44_000)
     #expect(ids == (try Self.expected(store, key, ascending: ascending)))
+  }
+
+  /// Keys packed into one word at the edge of fitting: integers varying in 41, 42 or 43 bits
+  /// beside IDs varying in 22 give 63, 64 (packed) and 65 bits (not packed, the pair of words
+  /// sorted as it is); the IDs (`fetchIDs`) and the rows (`fetchObjects`, whose positions must
+  /// fit too) come out in `Value.compare`'s order, both directions.
+  @Test(arguments: [41, 42, 43], [true, false])
+  func keysPackedAtTheSixtyFourBitEdge(bits: Int, ascending: Bool) throws {
+    var generator = SeededGenerator(seed: UInt64(bits))
+    let store = try Self.store(copies: 0)
+    // The lowest and highest IDs and values pin their varying bits at exactly 22 and `bits`.
+    var ids: Set<Int64> = [1 << 22, (1 << 23) - 1]
+    while ids.count < 2_000 { ids.insert(Int64.random(in: (1 << 22)..<(1 << 23), using: &generator)) }
+    let low: Int64 = 1 << 44
+    for (i, id) in ids.enumerated() {
+      let n = i == 0 ? low : i == 1 ? low + (1 << bits) - 1 : low + Int64.random(in: 0..<(1 << bits), using: &generator)
+      try store.load(entity: "T", id: id, values: [.integer(n), .null, .null])
+    }
+    let request = try FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor("n", ascending: ascending)]).resolve(in: Self.model)
+    let expected = try Self.expected(store, "n", ascending: ascending)
+    #expect(try store.fetchIDs(request) == expected)
+    #expect(try store.fetchObjects(request).map(\.id) == expected)
+  }
+
+  /// Doubles that are all whole numbers sort by their integers' words: negatives, -0 beside 0,
+  /// ±2^53, nulls, 1,000 rows. Then one row becomes 0.5 (the column sorts by doubles' words
+  /// again), then whole again (by integers again): each order is `Value.compare`'s, both
+  /// directions, IDs and rows.
+  @Test(arguments: [true, false])
+  func wholeDoublesSortAsIntegersUntilOneIsNot(ascending: Bool) throws {
+    var generator = SeededGenerator(seed: 11)
+    let store = try Self.store(copies: 0)
+    let edges: [Value] = [.double(-0.0), .double(0), .double(9_007_199_254_740_992), .double(-9_007_199_254_740_992), .null, .double(-1)]
+    for id in 0..<1_000 {
+      let d = id < edges.count ? edges[id] : .double(Double(Int64.random(in: -1_000_000...1_000_000, using: &generator) * 86_400))
+      try store.load(entity: "T", id: Int64(5_000 - id), values: [.null, d, .null])
+    }
+    let request = try FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor("d", ascending: ascending)]).resolve(in: Self.model)
+    for value in [0.5, 7.0] {
+      let expected = try Self.expected(store, "d", ascending: ascending)
+      #expect(try store.fetchIDs(request) == expected)
+      #expect(try store.fetchObjects(request).map(\.id) == expected)
+      try store.commit([.update(entity: "T", id: 4_990, values: ["d": .double(value)])])
+    }
+    #expect(try store.fetchIDs(request) == (try Self.expected(store, "d", ascending: ascending)))
   }
 
   /// A window near the top of the list is selected, not sorted (`smallest`): every window of

@@ -14,6 +14,10 @@ struct MemoryColumn {
   private(set) var dictionary: [String] = []
   private var codeOf: [String: UInt32] = [:]
   private(set) var nulls: [Bool] = []
+  /// How many stored doubles are not whole numbers of magnitude up to 2^53. At zero, every
+  /// value is an integer exactly, and a sort takes its integer's word (`SortWord.integer`):
+  /// dates at whole seconds then span a few dozen bits instead of a double's 64.
+  private(set) var fractionalCount = 0
 
   init(type: AttributeType, optional: Bool) {
     self.type = type
@@ -47,16 +51,28 @@ struct MemoryColumn {
     if optional { nulls.append(v.isNull) }
     switch type {
     case .integer, .bool: integers.append(Self.integer(v))
-    case .double, .date: doubles.append(v.numeric ?? 0)
+    case .double, .date:
+      let d = v.numeric ?? 0
+      doubles.append(d)
+      if !Self.isWhole(d) { fractionalCount += 1 }
     case .string: codes.append(code(Self.string(v)))
     }
+  }
+
+  /// A whole number that Int64 holds, and every neighbour as well (so that the integer's
+  /// order is the double's). NaN and the infinities are not.
+  @inline(__always) static func isWhole(_ d: Double) -> Bool {
+    d.magnitude <= 9_007_199_254_740_992 && d.rounded(.towardZero) == d
   }
 
   mutating func set(_ row: Int, _ v: Value) {
     if optional { nulls[row] = v.isNull }
     switch type {
     case .integer, .bool: integers[row] = Self.integer(v)
-    case .double, .date: doubles[row] = v.numeric ?? 0
+    case .double, .date:
+      let d = v.numeric ?? 0
+      fractionalCount += (Self.isWhole(d) ? 0 : 1) - (Self.isWhole(doubles[row]) ? 0 : 1)
+      doubles[row] = d
     case .string: codes[row] = code(Self.string(v))
     }
   }

@@ -48,7 +48,8 @@ extension MemoryStore {
   }
 
   /// `orderedIDs` from the matching rows and their sort words (emptied here, so that the
-  /// peak holds the sorted items and not the words too).
+  /// peak holds the sorted items and not the words too). Words whose spans fit in 64 bits are
+  /// packed into one (`WordPacking`): 8-byte items instead of 16 or 24.
   func orderedIDs(_ request: ResolvedRequest, rows: [Int], words: inout [[UInt64]]) -> [Int64] {
     let t = table(request)
     guard let last = request.sorts.last, last.keyPath.relationship == nil, last.keyPath.attribute.name == "id",
@@ -56,6 +57,13 @@ extension MemoryStore {
     else { return Self.sorted(rows, by: &words).map { t.ids[$0] }.window(request) }
     let flip = (last.ascending ? 0 : ~0) ^ SortWord.sign
     var ids: [Int64]
+    if let packing = WordPacking(words) {
+      let id = words.count - 1
+      var packed = packing.pack(words)
+      words = []
+      packed.radixSort()
+      return packed.map { Int64(bitPattern: packing.word(id, of: $0) ^ flip) }.window(request)
+    }
     switch words.count {
     case 1:
       var w = words[0]
@@ -132,10 +140,11 @@ extension MemoryStore {
     return groups.sorted { $0.key < $1.key }.map { SectionCount(value: read(rows[$0.value.first]), count: $0.value.count) }
   }
 
-  /// The words of one sort key for `rows`, in the sort's direction. A null is word 0, which
-  /// no value's word is (a string's is its rank + 1; a double's never; an integer's only for
-  /// Int64.min), so nulls sort first ascending and last descending, as `Value.compare` has
-  /// them, in one word; only when a null meets an Int64.min does a null word go first. O(rows).
+  /// The words of one sort key for `rows`, in the sort's direction. A null is the word just
+  /// below the least value's (0 being below every value's: a string's is its rank + 1; a
+  /// double's never 0; an integer's only for Int64.min), so nulls sort first ascending and
+  /// last descending, as `Value.compare` has them, in one word; only when a null meets an
+  /// Int64.min does a null word go first. O(rows).
   func sortWords(_ sort: ResolvedSort, _ t: MemoryTable, _ rows: [Int]) -> [[UInt64]] {
     let flip: UInt64 = sort.ascending ? 0 : ~0
     let join = sort.keyPath.relationship.map { joinRows($0, t) }
@@ -149,42 +158,58 @@ extension MemoryStore {
       switch column.type {
       case .integer, .bool:
         let values = column.integers
-        gathered = Self.gather(rows, join, nulls) { SortWord.integer(values[$0]) }
+        gathered = Self.gather(rows, join, nulls, flip) { SortWord.integer(values[$0]) }
       case .double, .date:
         let values = column.doubles
-        gathered = Self.gather(rows, join, nulls) { SortWord.double(values[$0]) }
+        if column.fractionalCount == 0 {
+          gathered = Self.gather(rows, join, nulls, flip) { SortWord.integer(Int64(values[$0])) }
+        } else {
+          gathered = Self.gather(rows, join, nulls, flip) { SortWord.double(values[$0]) }
+        }
       case .string:
         let codes = column.codes
         let ranks = column.ranks()
-        gathered = Self.gather(rows, join, nulls) { UInt64(ranks[Int(codes[$0])]) + 1 }
+        gathered = Self.gather(rows, join, nulls, flip) { UInt64(ranks[Int(codes[$0])]) + 1 }
       }
     } else {
       // The primary key.
       let ids = holder.ids
-      gathered = Self.gather(rows, join, nil) { SortWord.integer(ids[$0]) }
+      gathered = Self.gather(rows, join, nil, flip) { SortWord.integer(ids[$0]) }
     }
-    let values = gathered.values
-    guard gathered.sawNull && gathered.sawZero else { return [flip == 0 ? values : values.map { $0 ^ flip }] }
+    guard gathered.sawNull && gathered.sawZero else {
+      guard gathered.sawNull, gathered.least != .max else { return [gathered.values] }
+      // Nulls take the word just before the least value's instead of 0: the same place in the
+      // order, and a span no wider than the values', which `WordPacking` can pack.
+      let null = (gathered.least - 1) ^ flip
+      gathered.values.withUnsafeMutableBufferPointer { values in
+        for p in values.indices where values[p] == flip { values[p] = null }
+      }
+      return [gathered.values]
+    }
     var nullWords = [UInt64](repeating: 1 ^ (flip & 1), count: rows.count)
     for (p, row) in rows.enumerated() {
       let r = join.map { Int($0[row]) } ?? row
       if r < 0 || nulls?[r] == true { nullWords[p] = flip & 1 }
     }
-    return [nullWords, values.map { $0 ^ flip }]
+    return [nullWords, gathered.values]
   }
 
-  /// One sort key's words for `rows` (0 where the holder's row is missing or null), and
-  /// whether a null or a word 0 was seen.
+  /// One sort key's words for `rows`, XORed with `flip` (a null's, or a missing holder row's,
+  /// is 0 before the XOR, which no other word is unless `sawZero`), whether a null or a word 0
+  /// was seen, and the least word of a value before the XOR (`.max` without values).
   struct Gathered {
     var values: [UInt64]
     var sawNull = false
     var sawZero = false
+    var least = UInt64.max
   }
 
   /// `Gathered` in one loop, `word` inlined into it: a closure call per row for the join, the
   /// null test and the value cost as much as the sort's passes at millions of rows. O(rows).
-  @inline(__always) static func gather(_ rows: [Int], _ join: [Int32]?, _ nulls: [Bool]?, _ word: (Int) -> UInt64) -> Gathered {
-    var g = Gathered(values: [UInt64](repeating: 0, count: rows.count))
+  @inline(__always) static func gather(
+    _ rows: [Int], _ join: [Int32]?, _ nulls: [Bool]?, _ flip: UInt64, _ word: (Int) -> UInt64
+  ) -> Gathered {
+    var g = Gathered(values: [UInt64](repeating: flip, count: rows.count))
     g.values.withUnsafeMutableBufferPointer { values in
       for (p, row) in rows.enumerated() {
         let r = join.map { Int($0[row]) } ?? row
@@ -193,7 +218,8 @@ extension MemoryStore {
         } else {
           let w = word(r)
           if w == 0 { g.sawZero = true }
-          values[p] = w
+          g.least = Swift.min(g.least, w)
+          values[p] = w ^ flip
         }
       }
     }
@@ -226,9 +252,24 @@ extension MemoryStore {
   }
 
   /// `rows` ordered by `words` (compared in order; the last sort is the primary key, so no two
-  /// rows tie). Up to three words radix sort as fixed-width items (24 bytes for two, 32 for three),
-  /// and `words` is emptied once they are built, so the peak holds the items and the rows.
+  /// rows tie). When the words' spans and the position fit in 64 bits they are packed into one
+  /// word (`WordPacking`, 8-byte items); otherwise up to three words radix sort as fixed-width
+  /// items (24 bytes for two, 32 for three). `words` is emptied once the items are built, so
+  /// the peak holds the items and the rows.
   static func sorted(_ rows: [Int], by words: inout [[UInt64]]) -> [Int] {
+    // The position rides in the lowest bits when everything fits in one word: the words
+    // before it never tie, so it orders nothing.
+    if (1...3).contains(words.count) {
+      words.append((0..<UInt64(rows.count)).map { $0 })
+      if let packing = WordPacking(words) {
+        var packed = packing.pack(words)
+        words = []
+        packed.radixSort()
+        let position = packing.fields.count - 1
+        return packed.map { rows[Int(packing.word(position, of: $0))] }
+      }
+      words.removeLast()
+    }
     switch words.count {
     case 0...2:
       let zero = [UInt64](repeating: 0, count: rows.count)
