@@ -1,6 +1,10 @@
 import ChildProcesses
 import Datasets
 import Foundation
+import Synchronization
+
+/// The folders `TestSupport.temporaryFolder` made in this process.
+private let temporaryFolders = Mutex<[String]>([])
 
 /// Paths, temporary folders and the `fetchbench` binary, for tests.
 public enum TestSupport {
@@ -16,11 +20,20 @@ public enum TestSupport {
     fatalError("no Package.swift above \(#filePath)")
   }()
 
-  /// A new empty folder, removed by the caller with `removeTemporary`.
+  /// A new empty folder. The caller may remove it with `remove`; whatever is left (shared
+  /// fixtures, copies made per test) goes when the test process exits.
   public static func temporaryFolder(_ tag: String = "t") -> String {
     let path = NSTemporaryDirectory() + "fetchbench-\(tag)-\(UUID().uuidString.prefix(8))"
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    temporaryFolders.withLock { folders in
+      if folders.isEmpty { atexit { TestSupport.removeTemporaryFolders() } }
+      folders.append(path)
+    }
     return path
+  }
+
+  static func removeTemporaryFolders() {
+    for path in temporaryFolders.withLock({ $0 }) { remove(path) }
   }
 
   public static func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
