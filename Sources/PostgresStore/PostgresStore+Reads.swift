@@ -87,20 +87,18 @@ extension PostgresStore {
     return out.value
   }
 
-  /// One statement (`SQLBuilder.idArrayAndSectionsQuery`): the IDs as one bigint[] and the
-  /// sections' counts from the same numbered rows, so the grouped count never sorts again.
+  /// One statement (`SQLBuilder.idArraysBySectionQuery`): each section's count and IDs, the
+  /// IDs concatenated in section order. One sort on the server, O(n) here.
   public func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
     guard let section = request.section else { throw FetchError.invalidRequest("section counts need a section key path") }
     let sql = SQLBuilder(request, dialect: .postgres)
     let type = section.attribute.type
     let out = UncheckedBox(([Int64](), [SectionCount]()))
     counters.queries += 1
-    try run(sql.idArrayAndSectionsQuery, sql.arguments) { row in
-      if try Self.int64(row[3]) == 0 {
-        out.value.0 = try Self.int64Array(row[0], url: self.url)
-      } else {
-        out.value.1.append(SectionCount(value: try Self.value(row[1], type), count: Int(try Self.int64(row[2]))))
-      }
+    try run(sql.idArraysBySectionQuery, sql.arguments) { row in
+      let ids = try Self.int64Array(row[2], url: self.url)
+      out.value.1.append(SectionCount(value: try Self.value(row[0], type), count: Int(try Self.int64(row[1]))))
+      out.value.0 += ids
     }
     return out.value
   }

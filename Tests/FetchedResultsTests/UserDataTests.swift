@@ -54,7 +54,7 @@ import Testing
     let dir = TestSupport.temporaryFolder("empty-db")
     defer { TestSupport.remove(dir) }
     let path = dir + "/banks-2000.sqlite"
-    FileManager.default.createFile(atPath: path, contents: Data())
+    #expect(FileManager.default.createFile(atPath: path, contents: Data()))
     for store in ["sqlite", "memory"] {
       let r = try TestSupport.run(["fetch", "--store", store, "--datasets", dir, "--rows", "2000"])
       #expect(r.status == 1, "\(r.stderr)")
