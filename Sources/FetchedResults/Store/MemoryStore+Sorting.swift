@@ -59,9 +59,11 @@ extension MemoryStore {
     var ids: [Int64]
     if let packing = WordPacking(words) {
       let id = words.count - 1
-      var packed = packing.pack(words)
+      var packed = packing.pack(&words)
+      var scratch = words.popLast() ?? []
       words = []
-      packed.radixSort()
+      packed.radixSort(scratch: &scratch)
+      scratch = []
       return packed.map { Int64(bitPattern: packing.word(id, of: $0) ^ flip) }.window(request)
     }
     switch words.count {
@@ -262,9 +264,11 @@ extension MemoryStore {
     if (1...3).contains(words.count) {
       words.append((0..<UInt64(rows.count)).map { $0 })
       if let packing = WordPacking(words) {
-        var packed = packing.pack(words)
+        var packed = packing.pack(&words)
+        var scratch = words.popLast() ?? []
         words = []
-        packed.radixSort()
+        packed.radixSort(scratch: &scratch)
+        scratch = []
         let position = packing.fields.count - 1
         return packed.map { rows[Int(packing.word(position, of: $0))] }
       }

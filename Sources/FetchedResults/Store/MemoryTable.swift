@@ -21,7 +21,8 @@ final class MemoryTable {
     columns = entity.attributes.map { MemoryColumn(type: $0.type, optional: $0.isOptional) }
   }
 
-  var liveRows: [Int] { alive.indices.filter { alive[$0] } }
+  /// The rows not deleted, in order: one allocation of the exact size. O(rows).
+  var liveRows: [Int] { deadCount == 0 ? Array(alive.indices) : alive.indices.filter { alive[$0] } }
 
   func append(id: Int64, values: [Value]) throws {
     guard values.count == columns.count else {

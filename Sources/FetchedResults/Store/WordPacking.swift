@@ -56,12 +56,18 @@ struct WordPacking {
     self.fields = fields
   }
 
-  /// One packed word per row, ordered as the rows' words are lexicographically. O(rows · words).
-  func pack(_ words: [[UInt64]]) -> [UInt64] {
-    let n = words[0].count
-    var packed = [UInt64](repeating: 0, count: n)
+  /// One packed word per row, ordered as the rows' words are lexicographically, written over
+  /// `words[0]`'s storage, which is taken out of `words` (the other arrays stay, for the caller
+  /// to reuse): at millions of rows a fresh array is pages the kernel must fault in and zero.
+  /// O(rows · words).
+  func pack(_ words: inout [[UInt64]]) -> [UInt64] {
+    var packed: [UInt64] = []
+    swap(&packed, &words[0])
+    let n = packed.count
     packed.withUnsafeMutableBufferPointer { packed in
-      for (f, w) in zip(fields, words) where f.mask != 0 {
+      let f = fields[0]
+      for p in 0..<n { packed[p] = f.mask == 0 ? 0 : ((packed[p] &- f.least) &>> f.low) &<< f.shift }
+      for (f, w) in zip(fields, words).dropFirst() where f.mask != 0 {
         w.withUnsafeBufferPointer { w in
           for p in 0..<n { packed[p] |= ((w[p] &- f.least) &>> f.low) &<< f.shift }
         }
