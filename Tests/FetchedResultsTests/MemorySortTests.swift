@@ -128,6 +128,64 @@ import Testing
     #expect(try store.fetchIDs(request) == (try Self.expected(store, "d", ascending: ascending)))
   }
 
+  /// Keys packed by the bounds their columns keep as rows are written: dates at whole days
+  /// (their low bits shared, nulls a day below the least), through a to-one join whose
+  /// destination is missing for some rows, both directions. The order is `Value.compare`'s
+  /// after the load, after updates past both ends of the bounds, after deletes (the rows then
+  /// listed, not taken whole), after an insert, and under a predicate.
+  @Test(arguments: [true, false])
+  func packedKeysFollowTheColumnsBoundsThroughWrites(ascending: Bool) throws {
+    let model = Model(entities: [
+      Entity(
+        name: "A", table: "a",
+        attributes: [Attribute("day", .date, optional: true), Attribute("bID", column: "b_id", .integer, optional: true)],
+        relationships: [Relationship("b", to: "B", sourceColumn: "b_id", destinationColumn: "id")]),
+      Entity(name: "B", table: "b", attributes: [Attribute("day", .date)]),
+    ])
+    var generator = SeededGenerator(seed: 3)
+    let store = MemoryStore(model: model)
+    func day() -> Value { .date(Double(Int64.random(in: 10_000...10_400, using: &generator) * 86_400)) }
+    for id in 1...1_500 { try store.load(entity: "B", id: Int64(id), values: [day()]) }
+    for id in 1...3_000 {
+      let b: Value =
+        Int.random(in: 0..<10, using: &generator) == 0 ? .integer(9_999) : .integer(Int64.random(in: 1...1_500, using: &generator))
+      try store.load(entity: "A", id: Int64(id), values: [Int.random(in: 0..<10, using: &generator) == 0 ? .null : day(), b])
+    }
+    func check(_ key: String, _ step: String, predicate: String? = nil) throws {
+      var request = FetchRequest(entityName: "A", sortDescriptors: [SortDescriptor(key, ascending: ascending)])
+      if let predicate { request.predicate = try QueryParser.predicate(predicate) }
+      let resolved = try request.resolve(in: model)
+      // The reference: every row read through `fetchObjects`' row plan, the key by hand.
+      let days = Dictionary(
+        uniqueKeysWithValues: try store.fetchObjects(try FetchRequest(entityName: "B").resolve(in: model)).map { ($0.id, $0.values[0]) })
+      let rows = try store.fetchObjects(resolved)
+      func value(_ o: FetchedObject) -> Value {
+        guard key != "day" else { return o.values[0] }
+        if case .integer(let b) = o.values[1] { return days[b] ?? .null }
+        return .null
+      }
+      let expected = rows.sorted { a, b in
+        let c = Value.compare(value(a), value(b))
+        return c != 0 ? (ascending ? c < 0 : c > 0) : a.id < b.id
+      }.map(\.id)
+      #expect(try store.fetchIDs(resolved) == expected, "\(key), \(step)")
+    }
+    for key in ["day", "b.day"] { try check(key, "loaded") }
+    try store.commit([
+      .update(entity: "A", id: 7, values: ["day": .date(-86_400 * 40_000)]),
+      .update(entity: "A", id: 8, values: ["day": .date(86_400 * 90_000)]),
+      .update(entity: "B", id: 9, values: ["day": .date(86_400 * 3)]),
+    ])
+    for key in ["day", "b.day"] { try check(key, "updated past the bounds") }
+    try store.commit((20..<60).map { .delete(entity: "A", id: Int64($0)) } + [.delete(entity: "B", id: 11)])
+    for key in ["day", "b.day"] { try check(key, "deleted") }
+    try store.commit([.insert(entity: "A", values: ["day": .date(86_400 * 5), "bID": .integer(12)])])
+    for key in ["day", "b.day"] {
+      try check(key, "inserted")
+      try check(key, "filtered", predicate: "bID < 700")
+    }
+  }
+
   /// A window near the top of the list is selected, not sorted (`smallest`): every window of
   /// the 800 edge rows, in each key's order and both directions, is the full order's slice,
   /// on both sides of the eighth where selection gives way to the sort.

@@ -18,6 +18,12 @@ struct MemoryColumn {
   /// value is an integer exactly, and a sort takes its integer's word (`SortWord.integer`):
   /// dates at whole seconds then span a few dozen bits instead of a double's 64.
   private(set) var fractionalCount = 0
+  /// The bounds of the integer sort words (`SortWord.integer`) of every non-null value ever
+  /// stored: integers and bools, and doubles that are whole (`isWhole`).
+  private(set) var integerBounds = WordBounds()
+  /// The bounds of the double sort words (`SortWord.double`) of every non-null double ever
+  /// stored.
+  private(set) var doubleBounds = WordBounds()
 
   init(type: AttributeType, optional: Bool) {
     self.type = type
@@ -49,6 +55,7 @@ struct MemoryColumn {
 
   mutating func append(_ v: Value) {
     if optional { nulls.append(v.isNull) }
+    widenBounds(v)
     switch type {
     case .integer, .bool: integers.append(Self.integer(v))
     case .double, .date:
@@ -67,6 +74,7 @@ struct MemoryColumn {
 
   mutating func set(_ row: Int, _ v: Value) {
     if optional { nulls[row] = v.isNull }
+    widenBounds(v)
     switch type {
     case .integer, .bool: integers[row] = Self.integer(v)
     case .double, .date:
@@ -74,6 +82,30 @@ struct MemoryColumn {
       fractionalCount += (Self.isWhole(d) ? 0 : 1) - (Self.isWhole(doubles[row]) ? 0 : 1)
       doubles[row] = d
     case .string: codes[row] = code(Self.string(v))
+    }
+  }
+
+  /// Widens the sort words' bounds to hold `v`'s (a null's stored 0 is not a value). O(1).
+  private mutating func widenBounds(_ v: Value) {
+    guard !v.isNull else { return }
+    switch type {
+    case .integer, .bool: integerBounds.include(SortWord.integer(Self.integer(v)))
+    case .double, .date:
+      let d = v.numeric ?? 0
+      doubleBounds.include(SortWord.double(d))
+      if Self.isWhole(d) { integerBounds.include(SortWord.integer(Int64(d))) }
+    case .string: break
+    }
+  }
+
+  /// The bounds of the words a sort reads from this column: a string's is its rank + 1 (every
+  /// code's rank is below the dictionary's size), a double's its integer's while every value
+  /// is whole. O(1).
+  var sortBounds: WordBounds {
+    switch type {
+    case .integer, .bool: integerBounds
+    case .double, .date: fractionalCount == 0 ? integerBounds : doubleBounds
+    case .string: dictionary.isEmpty ? WordBounds() : WordBounds(1...UInt64(dictionary.count))
     }
   }
 

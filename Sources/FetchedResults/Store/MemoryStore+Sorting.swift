@@ -41,6 +41,7 @@ extension MemoryStore {
   /// cost about as much as the sort. The items carry no position, so they are 8 bytes
   /// smaller too. O(n · varying key bytes).
   func orderedIDs(_ request: ResolvedRequest) -> [Int64] {
+    if let ids = packedIDs(request) { return ids }
     let t = table(request)
     let rows = matchingRows(request)
     var words = request.sorts.flatMap { sortWords($0, t, rows) }
@@ -149,83 +150,101 @@ extension MemoryStore {
   /// Int64.min does a null word go first. O(rows).
   func sortWords(_ sort: ResolvedSort, _ t: MemoryTable, _ rows: [Int]) -> [[UInt64]] {
     let flip: UInt64 = sort.ascending ? 0 : ~0
+    let key = keySource(sort, t)
+    var values = [UInt64](repeating: flip, count: rows.count)
+    // Whether a null or a word 0 was seen, and the least word of a value before the XOR
+    // (`.max` without values).
+    var (sawNull, sawZero, least) = (false, false, UInt64.max)
+    values.withUnsafeMutableBufferPointer { values in
+      key.forEachWord(rows) { p, w in
+        // A null's (or a missing holder row's) word stays 0 before the XOR, which no other
+        // word is unless `sawZero`.
+        guard let w else {
+          sawNull = true
+          return
+        }
+        if w == 0 { sawZero = true }
+        least = Swift.min(least, w)
+        values[p] = w ^ flip
+      }
+    }
+    guard sawNull && sawZero else {
+      guard sawNull, least != .max else { return [values] }
+      // Nulls take the word just before the least value's instead of 0: the same place in the
+      // order, and a span no wider than the values', which `WordPacking` can pack.
+      let null = (least - 1) ^ flip
+      values.withUnsafeMutableBufferPointer { values in
+        for p in values.indices where values[p] == flip { values[p] = null }
+      }
+      return [values]
+    }
+    var nullWords = [UInt64](repeating: 1 ^ (flip & 1), count: rows.count)
+    nullWords.withUnsafeMutableBufferPointer { nullWords in
+      key.forEachWord(rows) { p, w in if w == nil { nullWords[p] = flip & 1 } }
+    }
+    return [nullWords, values]
+  }
+
+  /// Where one sort key's words come from: the column of the table holding it (through a
+  /// to-one join for a key path), its null flags, and the bounds of its words. O(1), or
+  /// O(rows) to build a join column not yet cached.
+  func keySource(_ sort: ResolvedSort, _ t: MemoryTable) -> KeySource {
     let join = sort.keyPath.relationship.map { joinRows($0, t) }
     let holder = sort.keyPath.relationship.map { tables[$0.destination]! } ?? t
     let name = sort.keyPath.attribute.name
-    var gathered: Gathered
-    var nulls: [Bool]? = nil
-    if name != "id", let i = holder.entity.attributeIndex(name) {
-      let column = holder.columns[i]
-      nulls = column.optional ? column.nulls : nil
-      switch column.type {
-      case .integer, .bool:
-        let values = column.integers
-        gathered = Self.gather(rows, join, nulls, flip) { SortWord.integer(values[$0]) }
-      case .double, .date:
-        let values = column.doubles
-        if column.fractionalCount == 0 {
-          gathered = Self.gather(rows, join, nulls, flip) { SortWord.integer(Int64(values[$0])) }
-        } else {
-          gathered = Self.gather(rows, join, nulls, flip) { SortWord.double(values[$0]) }
-        }
-      case .string:
-        let codes = column.codes
-        let ranks = column.ranks()
-        gathered = Self.gather(rows, join, nulls, flip) { UInt64(ranks[Int(codes[$0])]) + 1 }
-      }
-    } else {
-      // The primary key.
-      let ids = holder.ids
-      gathered = Self.gather(rows, join, nil, flip) { SortWord.integer(ids[$0]) }
+    guard name != "id", let i = holder.entity.attributeIndex(name) else {
+      return KeySource(column: .integers(holder.ids), join: join, nulls: nil, bounds: holder.idBounds)
     }
-    guard gathered.sawNull && gathered.sawZero else {
-      guard gathered.sawNull, gathered.least != .max else { return [gathered.values] }
-      // Nulls take the word just before the least value's instead of 0: the same place in the
-      // order, and a span no wider than the values', which `WordPacking` can pack.
-      let null = (gathered.least - 1) ^ flip
-      gathered.values.withUnsafeMutableBufferPointer { values in
-        for p in values.indices where values[p] == flip { values[p] = null }
-      }
-      return [gathered.values]
+    let column = holder.columns[i]
+    let words: KeySource.Column
+    switch column.type {
+    case .integer, .bool: words = .integers(column.integers)
+    case .double, .date: words = column.fractionalCount == 0 ? .wholeDoubles(column.doubles) : .doubles(column.doubles)
+    case .string: words = .ranks(codes: column.codes, ranks: column.ranks())
     }
-    var nullWords = [UInt64](repeating: 1 ^ (flip & 1), count: rows.count)
-    for (p, row) in rows.enumerated() {
-      let r = join.map { Int($0[row]) } ?? row
-      if r < 0 || nulls?[r] == true { nullWords[p] = flip & 1 }
-    }
-    return [nullWords, gathered.values]
+    return KeySource(column: words, join: join, nulls: column.optional ? column.nulls : nil, bounds: column.sortBounds)
   }
 
-  /// One sort key's words for `rows`, XORed with `flip` (a null's, or a missing holder row's,
-  /// is 0 before the XOR, which no other word is unless `sawZero`), whether a null or a word 0
-  /// was seen, and the least word of a value before the XOR (`.max` without values).
-  struct Gathered {
-    var values: [UInt64]
-    var sawNull = false
-    var sawZero = false
-    var least = UInt64.max
-  }
+  /// A sort key's column, null flags and join (`keySource`).
+  struct KeySource {
+    /// A column's values and how each becomes its order-preserving word (`SortWord`).
+    enum Column {
+      case integers([Int64])
+      /// Doubles that are all whole numbers: their integers' words, dozens of bits narrower.
+      case wholeDoubles([Double])
+      case doubles([Double])
+      /// A string's word is its rank among the distinct strings, plus 1.
+      case ranks(codes: [UInt32], ranks: [UInt32])
+    }
+    var column: Column
+    /// Each source row's row in the holder table (-1: none), for a key path through a to-one
+    /// relationship.
+    var join: [Int32]?
+    var nulls: [Bool]?
+    /// The bounds of every word the column can give (`WordBounds`), before any flip.
+    var bounds: WordBounds
 
-  /// `Gathered` in one loop, `word` inlined into it: a closure call per row for the join, the
-  /// null test and the value cost as much as the sort's passes at millions of rows. O(rows).
-  @inline(__always) static func gather(
-    _ rows: [Int], _ join: [Int32]?, _ nulls: [Bool]?, _ flip: UInt64, _ word: (Int) -> UInt64
-  ) -> Gathered {
-    var g = Gathered(values: [UInt64](repeating: flip, count: rows.count))
-    g.values.withUnsafeMutableBufferPointer { values in
+    /// Calls `visit` with each of `rows`' positions and its word (nil: a null, or no holder
+    /// row), in order. The column's switch is outside the loop and `visit` is inlined into
+    /// it: a closure call per row for the join, the null test and the word costs as much as
+    /// the sort's passes at millions of rows. O(rows).
+    @inline(__always) func forEachWord<Rows: Collection<Int>>(_ rows: Rows, _ visit: (Int, UInt64?) -> Void) {
+      switch column {
+      case .integers(let values): loop(rows, visit) { SortWord.integer(values[$0]) }
+      case .wholeDoubles(let values): loop(rows, visit) { SortWord.integer(Int64(values[$0])) }
+      case .doubles(let values): loop(rows, visit) { SortWord.double(values[$0]) }
+      case .ranks(let codes, let ranks): loop(rows, visit) { UInt64(ranks[Int(codes[$0])]) + 1 }
+      }
+    }
+
+    @inline(__always) private func loop<Rows: Collection<Int>>(
+      _ rows: Rows, _ visit: (Int, UInt64?) -> Void, _ word: (Int) -> UInt64
+    ) {
       for (p, row) in rows.enumerated() {
         let r = join.map { Int($0[row]) } ?? row
-        if r < 0 || nulls?[r] == true {
-          g.sawNull = true
-        } else {
-          let w = word(r)
-          if w == 0 { g.sawZero = true }
-          g.least = Swift.min(g.least, w)
-          values[p] = w ^ flip
-        }
+        visit(p, r < 0 || nulls?[r] == true ? nil : word(r))
       }
     }
-    return g
   }
 
   /// Each row of `t`'s destination row through the to-one `rel` (-1: none), rebuilt only when

@@ -7,6 +7,8 @@ final class MemoryTable {
   private(set) var alive: [Bool] = []
   private(set) var rowOfID: [Int64: Int] = [:]
   private(set) var maxID: Int64 = 0
+  /// The bounds of the sort words of every ID ever stored (`MemoryColumn.integerBounds`).
+  private(set) var idBounds = WordBounds()
   private(set) var liveCount = 0
   /// Deleted rows still in the columns, until `compactIfNeeded` drops them.
   private(set) var deadCount = 0
@@ -38,6 +40,7 @@ final class MemoryTable {
     }
     let row = ids.count
     ids.append(id)
+    idBounds.include(SortWord.integer(id))
     alive.append(true)
     for (i, v) in values.enumerated() { columns[i].append(v) }
     rowOfID[id] = row
@@ -110,6 +113,8 @@ final class MemoryTable {
       for i in columns.indices { newColumns[i].append(columns[i].value(row)) }
     }
     ids = newIDs
+    idBounds = WordBounds()
+    for id in ids { idBounds.include(SortWord.integer(id)) }
     columns = newColumns
     alive = Array(repeating: true, count: ids.count)
     rowOfID = Dictionary(uniqueKeysWithValues: zip(ids, ids.indices))

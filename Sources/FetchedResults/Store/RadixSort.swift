@@ -37,13 +37,34 @@ extension Array where Element: RadixSortable & Comparable {
     let n = count
     if scratch.count < n { scratch = [Element](unsafeUninitializedCapacity: n) { _, initialized in initialized = n } }
     withUnsafeMutableBufferPointer { items in
-      scratch.withUnsafeMutableBufferPointer { other in
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 8 * 256) { counts in
-          let scratch = UnsafeMutableBufferPointer(rebasing: other[0..<n])
-          // An odd number of passes leaves the sorted items in the scratch.
-          if Radix.lsd(items, scratch, counts) { _ = items.update(fromContentsOf: scratch) }
-        }
-      }
+      scratch.withUnsafeMutableBufferPointer { other in items.radixSort(scratch: UnsafeMutableBufferPointer(rebasing: other[0..<n])) }
+    }
+  }
+}
+
+extension UnsafeMutableBufferPointer where Element: RadixSortable & Comparable {
+  /// `Array.radixSort()` on a buffer, its scratch allocated here and freed on return.
+  /// O(n · b).
+  func radixSort() {
+    guard count >= radixSortThreshold else {
+      var items = self
+      return items.sort()
+    }
+    let scratch = UnsafeMutableBufferPointer.allocate(capacity: count)
+    defer { scratch.deallocate() }
+    radixSort(scratch: scratch)
+  }
+
+  /// `Array.radixSort(scratch:)` on buffers; `scratch` holds `count` items, uninitialized or
+  /// not (they are trivial and overwritten). O(n · b).
+  func radixSort(scratch: UnsafeMutableBufferPointer<Element>) {
+    guard count >= radixSortThreshold else {
+      var items = self
+      return items.sort()
+    }
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 8 * 256) { counts in
+      // An odd number of passes leaves the sorted items in the scratch.
+      if Radix.lsd(self, scratch, counts) { _ = update(fromContentsOf: scratch) }
     }
   }
 }
@@ -89,7 +110,7 @@ enum Radix {
   @inline(__always) static func histograms<Element: RadixSortable>(
     _ items: UnsafeMutableBufferPointer<Element>, _ word: Int, _ counts: UnsafeMutableBufferPointer<Int>
   ) {
-    _ = counts.initialize(repeating: 0)
+    counts.initialize(repeating: 0)
     for item in items {
       let w = item.word(word)
       for byte in 0..<8 { counts[byte &* 256 &+ Int(truncatingIfNeeded: (w &>> UInt64(byte &* 8)) & 0xff)] &+= 1 }

@@ -16,6 +16,10 @@ struct WordPacking {
     var mask: UInt64
     /// Where the field sits in the packed word.
     var shift: UInt64
+
+    /// A word's bits in this field, at their place in the packed word; the word must lie in
+    /// the bounds the field was made for. O(1).
+    @inline(__always) func bits(of word: UInt64) -> UInt64 { ((word &- least) &>> low) &<< shift }
   }
 
   var fields: [Field]
@@ -25,22 +29,29 @@ struct WordPacking {
   /// O(rows · words): one pass per word.
   init?(_ words: [[UInt64]]) {
     guard (1...4).contains(words.count), let n = words.first?.count, n > 0 else { return nil }
+    self.init(
+      bounds: words.map { w in
+        var bounds = WordBounds()
+        w.withUnsafeBufferPointer { w in
+          for v in w { bounds.include(v) }
+        }
+        return bounds
+      })
+  }
+
+  /// The packing of words within `bounds` (one to four, the most significant first), or nil
+  /// when their spans together need more than 64 bits. Bounds wider than the words packed
+  /// only cost bits: the radix sort skips the bytes that vary in no row. O(words).
+  init?(bounds: [WordBounds]) {
+    guard (1...4).contains(bounds.count) else { return nil }
     var fields: [Field] = []
     var total: UInt64 = 0
-    for w in words {
-      var (least, most, varying) = (w[0], w[0], UInt64(0))
-      w.withUnsafeBufferPointer { w in
-        let first = w[0]
-        for v in w {
-          least = Swift.min(least, v)
-          most = Swift.max(most, v)
-          varying |= v ^ first
-        }
-      }
-      // The bits below the lowest varying bit are equal in every row, so every distance from
+    for b in bounds {
+      let least = b.isEmpty ? 0 : b.least
+      // The bits below the lowest varying bit are equal in every word, so every distance from
       // the least word is a multiple of 2^low.
-      let low = varying == 0 ? 0 : UInt64(varying.trailingZeroBitCount)
-      let span = (most - least) >> low
+      let low = b.varying == 0 ? 0 : UInt64(b.varying.trailingZeroBitCount)
+      let span = b.isEmpty ? 0 : (b.most - least) >> low
       let width = UInt64(64 - span.leadingZeroBitCount)
       // `shift` holds the width until the fields are placed.
       fields.append(Field(least: least, low: low, mask: width == 64 ? ~0 : (1 << width) - 1, shift: width))
@@ -66,10 +77,10 @@ struct WordPacking {
     let n = packed.count
     packed.withUnsafeMutableBufferPointer { packed in
       let f = fields[0]
-      for p in 0..<n { packed[p] = f.mask == 0 ? 0 : ((packed[p] &- f.least) &>> f.low) &<< f.shift }
+      for p in 0..<n { packed[p] = f.mask == 0 ? 0 : f.bits(of: packed[p]) }
       for (f, w) in zip(fields, words).dropFirst() where f.mask != 0 {
         w.withUnsafeBufferPointer { w in
-          for p in 0..<n { packed[p] |= ((w[p] &- f.least) &>> f.low) &<< f.shift }
+          for p in 0..<n { packed[p] |= f.bits(of: w[p]) }
         }
       }
     }
@@ -80,5 +91,45 @@ struct WordPacking {
   @inline(__always) func word(_ i: Int, of packed: UInt64) -> UInt64 {
     let f = fields[i]
     return f.least &+ (((packed &>> f.shift) & f.mask) &<< f.low)
+  }
+}
+
+/// The least and the most of a set of words, and the bits in which any two of them differ:
+/// what `WordPacking` needs to place their field. Columns keep the bounds of the words of every
+/// value they have held, widened as values are written and never narrowed, so a sort packs its
+/// keys without a pass over them to find their span.
+struct WordBounds: Equatable {
+  private(set) var least = UInt64.max
+  private(set) var most = UInt64.min
+  /// The OR of every word XOR an earlier one: each bit that differs between two words.
+  private(set) var varying: UInt64 = 0
+
+  var isEmpty: Bool { least > most }
+
+  /// Widens the bounds to hold `word`. O(1).
+  @inline(__always) mutating func include(_ word: UInt64) {
+    // XOR with any word already held: the bits that differ from it are in `varying` already.
+    if least <= most { varying |= word ^ least }
+    least = Swift.min(least, word)
+    most = Swift.max(most, word)
+  }
+
+  /// Bounds holding every word in `range`. O(1).
+  init(_ range: ClosedRange<UInt64>) {
+    least = range.lowerBound
+    most = range.upperBound
+    let top = least ^ most
+    varying = top == 0 ? 0 : ~0 &>> UInt64(top.leadingZeroBitCount)
+  }
+
+  init() {}
+
+  /// The bounds of these words XORed with `flip` (0, or every bit for a descending sort).
+  /// O(1).
+  func flipped(_ flip: UInt64) -> WordBounds {
+    guard flip != 0, !isEmpty else { return self }
+    var b = self
+    (b.least, b.most) = (~most, ~least)
+    return b
   }
 }
