@@ -186,6 +186,51 @@ import Testing
     }
   }
 
+  /// A key through a one-to-one join of every row (the banks' `details.closeDate`: the
+  /// destination holds the source's ID, its rows in another order) is read in the
+  /// destination's order and scattered: the order is `Value.compare`'s, both directions, while
+  /// the join pairs every row, after a delete of a pair (rows then listed), and after one
+  /// source row loses its destination row.
+  @Test(arguments: [true, false])
+  func keysThroughAOneToOneJoinOfEveryRowSortAsValueCompare(ascending: Bool) throws {
+    let model = Model(entities: [
+      Entity(
+        name: "Info", table: "info", attributes: [Attribute("name", .string)],
+        relationships: [Relationship("details", to: "Details", sourceColumn: "id", destinationColumn: "info_id")]),
+      Entity(name: "Details", table: "details", attributes: [Attribute("infoID", column: "info_id", .integer), Attribute("day", .date)]),
+    ])
+    var generator = SeededGenerator(seed: 5)
+    let store = MemoryStore(model: model)
+    let n = 2_000
+    for id in 1...n { try store.load(entity: "Info", id: Int64(id), values: [.string("i\(id)")]) }
+    for d in 1...n {
+      // An affine bijection, as the generator's: details rows are not in info order.
+      let info = (d - 1) * 7_919 % n + 1
+      let day = Value.date(Double(Int64.random(in: 10_000...10_100, using: &generator) * 86_400))
+      try store.load(entity: "Details", id: Int64(d), values: [.integer(Int64(info)), day])
+    }
+    let request = try FetchRequest(entityName: "Info", sortDescriptors: [SortDescriptor("details.day", ascending: ascending)])
+      .resolve(in: model)
+    func check(_ step: String) throws {
+      let days = Dictionary(
+        uniqueKeysWithValues: try store.fetchObjects(try FetchRequest(entityName: "Details").resolve(in: model)).map {
+          o -> (Int64, Value) in
+          guard case .integer(let info) = o.values[0] else { return (-1, .null) }
+          return (info, o.values[1])
+        })
+      let expected = try store.fetchObjects(request).map(\.id).sorted { a, b in
+        let c = Value.compare(days[a] ?? .null, days[b] ?? .null)
+        return c != 0 ? (ascending ? c < 0 : c > 0) : a < b
+      }
+      #expect(try store.fetchIDs(request) == expected, "\(step)")
+    }
+    try check("every row paired")
+    try store.commit([.delete(entity: "Info", id: 17), .delete(entity: "Details", id: 3)])
+    try check("a pair deleted")
+    try store.commit([.update(entity: "Details", id: 9, values: ["infoID": .integer(999_999)])])
+    try check("a row unpaired")
+  }
+
   /// A window near the top of the list is selected, not sorted (`smallest`): every window of
   /// the 800 edge rows, in each key's order and both directions, is the full order's slice,
   /// on both sides of the eighth where selection gives way to the sort.

@@ -22,11 +22,21 @@ extension MemoryStore {
     var ids = [Int64](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
     ids.withUnsafeMutableBufferPointer { ids in
       ids.withMemoryRebound(to: UInt64.self) { packed in
-        for (i, key) in keys.enumerated() {
+        // A key read through a one-to-one join of every row goes first, scattered in the
+        // holder's order (`JoinColumn.sources`): it writes each word whole, the other keys
+        // then add their fields in order.
+        let scattered = all ? keys.firstIndex { $0.source.sources != nil } : nil
+        if let j = scattered {
+          let (key, field) = (keys[j], packing.fields[j])
+          let null = field.bits(of: key.null)
+          key.source.forEachWordInHolderOrder { s, w in packed[s] = w.map { field.bits(of: $0 ^ key.flip) } ?? null }
+        }
+        for (i, key) in keys.enumerated() where i != scattered {
+          let first = i == 0 && scattered == nil
           if all {
-            Self.pack(key, packing.fields[i], into: packed, first: i == 0, rows: 0..<n)
+            Self.pack(key, packing.fields[i], into: packed, first: first, rows: 0..<n)
           } else {
-            Self.pack(key, packing.fields[i], into: packed, first: i == 0, rows: rows)
+            Self.pack(key, packing.fields[i], into: packed, first: first, rows: rows)
           }
         }
         packed.radixSort()

@@ -6,9 +6,8 @@ public final class MemoryStore: Store {
   public let model: Model
   public private(set) var counters = StoreCounters()
   var tables: [String: MemoryTable] = [:]
-  /// Each to-one join's destination row per source row (-1: none), by `Entity.relationship`,
-  /// with the two tables' versions it was built at.
-  var joinCache: [String: (source: Int, destination: Int, rows: [Int32])] = [:]
+  /// Each to-one join's column (`JoinColumn`), by `Entity.relationship`.
+  var joinCache: [String: JoinColumn] = [:]
   /// The last batch fault's request, its layout and row plan, with the versions of the tables
   /// they read: a scroll-through faults thousands of batches of one request.
   var batchPlan: (request: FetchRequest, versions: [Int], layout: RowLayout, plan: RowPlan)?
