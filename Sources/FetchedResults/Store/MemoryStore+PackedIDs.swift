@@ -8,9 +8,11 @@
 extension MemoryStore {
   /// `orderedIDs` when the request's keys fit one packed word by their columns' bounds (the
   /// last key is the primary key, as it always is after `resolve`); nil otherwise, for the
-  /// general path. O(n · varying key bytes), with the IDs and the sort's scratch as its only
+  /// general path. With `section` (the first sort's key path), the section counts too, from
+  /// the runs of the leading field in the sorted words: sections cost one pass over what the
+  /// sort produced. O(n · varying key bytes), with the IDs and the sort's scratch as its only
   /// arrays of n.
-  func packedIDs(_ request: ResolvedRequest) -> [Int64]? {
+  func packedIDs(_ request: ResolvedRequest, section: ResolvedKeyPath? = nil) -> (ids: [Int64], sections: [SectionCount])? {
     let t = table(request)
     guard let last = request.sorts.last, last.keyPath.relationship == nil, last.keyPath.attribute.name == "id",
       let keys = packedKeys(request, t), let packing = WordPacking(bounds: keys.map(\.bounds))
@@ -20,6 +22,8 @@ extension MemoryStore {
     let rows = all ? [] : matchingRows(request)
     let n = all ? t.ids.count : rows.count
     var ids = [Int64](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+    // Each section's first position and its count.
+    var runs: [(start: Int, count: Int)] = []
     ids.withUnsafeMutableBufferPointer { ids in
       ids.withMemoryRebound(to: UInt64.self) { packed in
         // A key read through a one-to-one join of every row goes first, scattered in the
@@ -40,13 +44,24 @@ extension MemoryStore {
           }
         }
         packed.radixSort()
+        if section != nil, n > 0 {
+          let lead = packing.fields[0]
+          var start = 0
+          for p in 1..<n where (packed[p] ^ packed[start]) >> lead.shift & lead.mask != 0 {
+            runs.append((start, p - start))
+            start = p
+          }
+          runs.append((start, n - start))
+        }
         // The primary key's field gives back its word, an order-preserving bijection of the ID.
         let id = keys.count - 1
         let flip = keys[id].flip ^ SortWord.sign
         for p in packed.indices { packed[p] = packing.word(id, of: packed[p]) ^ flip }
       }
     }
-    return ids.window(request)
+    guard let section else { return (ids.window(request), []) }
+    let read = reader(section, t)
+    return (ids, runs.map { SectionCount(value: read(t.rowOfID[ids[$0.start]]!), count: $0.count) })
   }
 
   /// A sort key ready to pack: its source, its direction and the bounds of its words in that

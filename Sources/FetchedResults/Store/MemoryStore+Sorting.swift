@@ -41,7 +41,7 @@ extension MemoryStore {
   /// cost about as much as the sort. The items carry no position, so they are 8 bytes
   /// smaller too. O(n · varying key bytes).
   func orderedIDs(_ request: ResolvedRequest) -> [Int64] {
-    if let ids = packedIDs(request) { return ids }
+    if let packed = packedIDs(request) { return packed.ids }
     let t = table(request)
     let rows = matchingRows(request)
     var words = request.sorts.flatMap { sortWords($0, t, rows) }

@@ -83,6 +83,7 @@ public final class MemoryStore: Store {
       return (rows.map { t.ids[$0] }, try sectionCounts(request, ordered: rows))
     }
     guard let section = request.section else { throw FetchError.invalidRequest("section counts need a section key path") }
+    if let packed = packedIDs(request, section: section) { return packed }
     // One filter and one extraction of the keys for both: the sections are counted from the
     // leading sort's words before the sort consumes them.
     let t = table(request)
