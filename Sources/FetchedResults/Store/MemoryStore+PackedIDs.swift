@@ -26,23 +26,7 @@ extension MemoryStore {
     var runs: [(start: Int, count: Int)] = []
     ids.withUnsafeMutableBufferPointer { ids in
       ids.withMemoryRebound(to: UInt64.self) { packed in
-        // A key read through a one-to-one join of every row goes first, scattered in the
-        // holder's order (`JoinColumn.sources`): it writes each word whole, the other keys
-        // then add their fields in order.
-        let scattered = all ? keys.firstIndex { $0.source.sources != nil } : nil
-        if let j = scattered {
-          let (key, field) = (keys[j], packing.fields[j])
-          let null = field.bits(of: key.null)
-          key.source.forEachWordInHolderOrder { s, w in packed[s] = w.map { field.bits(of: $0 ^ key.flip) } ?? null }
-        }
-        for (i, key) in keys.enumerated() where i != scattered {
-          let first = i == 0 && scattered == nil
-          if all {
-            Self.pack(key, packing.fields[i], into: packed, first: first, rows: 0..<n)
-          } else {
-            Self.pack(key, packing.fields[i], into: packed, first: first, rows: rows)
-          }
-        }
+        pack(request, t, keys, packing, into: packed, rows: all ? nil : rows)
         packed.radixSort()
         if section != nil, n > 0 {
           let lead = packing.fields[0]
@@ -62,6 +46,67 @@ extension MemoryStore {
     guard let section else { return (ids.window(request), []) }
     let read = reader(section, t)
     return (ids, runs.map { SectionCount(value: read(t.rowOfID[ids[$0.start]]!), count: $0.count) })
+  }
+
+  /// Writes the packed words of `rows` (nil: every row of `t`, none deleted) into `packed`, in
+  /// an order the sort does not care about, reading each key in the order that reads it
+  /// fastest: all of them in the destination's order when a one-to-one join of every row holds
+  /// them all (`keysInDestinationOrder`); else a key through such a join first, scattered from
+  /// the destination read in order, the others added in row order; else every key in row
+  /// order. O(rows · keys).
+  func pack(
+    _ request: ResolvedRequest, _ t: MemoryTable, _ keys: [PackedKey], _ packing: WordPacking,
+    into packed: UnsafeMutableBufferPointer<UInt64>, rows: [Int]?
+  ) {
+    guard let rows else {
+      let n = packed.count
+      if let inOrder = keysInDestinationOrder(request, t, keys) {
+        for (i, key) in inOrder.enumerated() { Self.pack(key, packing.fields[i], into: packed, first: i == 0, rows: 0..<n) }
+        return
+      }
+      // The scattered key writes each word whole; the others then add their fields.
+      let scattered = keys.firstIndex { $0.source.sources != nil }
+      if let j = scattered {
+        let (key, field) = (keys[j], packing.fields[j])
+        let null = field.bits(of: key.null)
+        key.source.forEachWordInHolderOrder { s, w in packed[s] = w.map { field.bits(of: $0 ^ key.flip) } ?? null }
+      }
+      for (i, key) in keys.enumerated() where i != scattered {
+        Self.pack(key, packing.fields[i], into: packed, first: i == 0 && scattered == nil, rows: 0..<n)
+      }
+      return
+    }
+    for (i, key) in keys.enumerated() { Self.pack(key, packing.fields[i], into: packed, first: i == 0, rows: rows) }
+  }
+
+  /// `keys` read from the destination of a one-to-one join of every row (`JoinColumn.sources`)
+  /// in its own order, when each key is there: a key through that join, or the source's ID,
+  /// which the destination's join column holds (FailedBankDetails.info_id for banks sorted
+  /// by `details.closeDate`). Nil otherwise. Reading every key in order, nothing is gathered
+  /// or scattered at random. (Any other key of the source could be gathered through the
+  /// join's inverse, but that was slower than scattering the joined key: banks' sectioned
+  /// sort, state first, 107 against 89 ms at 2,442,920 rows.) O(keys).
+  func keysInDestinationOrder(_ request: ResolvedRequest, _ t: MemoryTable, _ keys: [PackedKey]) -> [PackedKey]? {
+    guard let j = keys.firstIndex(where: { $0.source.sources != nil }), let rel = request.sorts[j].keyPath.relationship else {
+      return nil
+    }
+    let dest = tables[rel.destination]!
+    var out = keys
+    for (i, sort) in request.sorts.enumerated() {
+      if sort.keyPath.relationship == rel {
+        out[i].source = out[i].source.inHolderOrder
+      } else if sort.keyPath.relationship == nil, sort.keyPath.attribute.name == "id", rel.sourceColumn == t.entity.primaryKey,
+        let c = dest.entity.attributes.firstIndex(where: { $0.column == rel.destinationColumn }), dest.columns[c].type == .integer
+      {
+        // Under a bijection every destination row holds the ID of its source row: the same
+        // words, within the source's ID bounds.
+        out[i].source = KeySource(
+          column: .integers(dest.columns[c].integers), join: nil, sources: nil, nulls: nil, bounds: keys[i].source.bounds)
+      } else {
+        return nil
+      }
+    }
+    return out
   }
 
   /// A sort key ready to pack: its source, its direction and the bounds of its words in that

@@ -246,10 +246,11 @@ extension MemoryStore {
     /// (`sources` set), where every source row is visited once. O(rows).
     @inline(__always) func forEachWordInHolderOrder(_ visit: (Int, UInt64?) -> Void) {
       guard let sources else { return }
-      // Through no join, a holder row is its own position.
-      let direct = KeySource(column: column, join: nil, sources: nil, nulls: nulls, bounds: bounds)
-      direct.forEachWord(sources.indices) { d, w in visit(Int(sources[d]), w) }
+      inHolderOrder.forEachWord(sources.indices) { d, w in visit(Int(sources[d]), w) }
     }
+
+    /// The key read from its holder table directly: position p is holder row p. O(1).
+    var inHolderOrder: KeySource { KeySource(column: column, join: nil, sources: nil, nulls: nulls, bounds: bounds) }
 
     @inline(__always) private func loop<Rows: Collection<Int>>(
       _ rows: Rows, _ visit: (Int, UInt64?) -> Void, _ word: (Int) -> UInt64
