@@ -14,11 +14,11 @@ extension MemoryStore {
   /// arrays of n.
   func packedIDs(_ request: ResolvedRequest, section: ResolvedKeyPath? = nil) -> (ids: [Int64], sections: [SectionCount])? {
     let t = table(request)
-    guard let last = request.sorts.last, last.keyPath.relationship == nil, last.keyPath.attribute.name == "id",
-      let keys = packedKeys(request, t), let packing = WordPacking(bounds: keys.map(\.bounds))
-    else { return nil }
     // Without a predicate or a deleted row, the matching rows are every row, in order.
     let all = request.predicate == nil && t.deadCount == 0
+    guard let last = request.sorts.last, last.keyPath.relationship == nil, last.keyPath.attribute.name == "id",
+      let keys = packedKeys(request, t, inverse: all), let packing = WordPacking(bounds: keys.map(\.bounds))
+    else { return nil }
     let rows = all ? [] : matchingRows(request)
     let n = all ? t.ids.count : rows.count
     var ids = [Int64](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
@@ -123,11 +123,13 @@ extension MemoryStore {
 
   /// The request's keys with their flipped bounds, or nil when a key that can be null has no
   /// word below its least value's (an Int64.min: the general path gives nulls a word of their
-  /// own). O(keys), or O(rows) to build a join column not yet cached.
-  func packedKeys(_ request: ResolvedRequest, _ t: MemoryTable) -> [PackedKey]? {
+  /// own). With `inverse` (every row is packed), keys through a one-to-one join of every row
+  /// carry its inverse (`JoinColumn.sources`). O(keys), or O(rows) to build a join column not
+  /// yet cached.
+  func packedKeys(_ request: ResolvedRequest, _ t: MemoryTable, inverse: Bool) -> [PackedKey]? {
     var keys: [PackedKey] = []
     for sort in request.sorts {
-      let source = keySource(sort, t)
+      let source = keySource(sort, t, inverse: inverse)
       let flip: UInt64 = sort.ascending ? 0 : ~0
       var bounds = source.bounds
       var null: UInt64 = 0

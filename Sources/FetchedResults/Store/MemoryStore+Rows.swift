@@ -38,7 +38,7 @@ extension MemoryStore {
   /// A source row's destination row through the to-one `rel` (-1: none): from the join column
   /// when it is current (or `bulk` asks to build it), else by the destination's unique index.
   func destinationRow(_ rel: Relationship, _ t: MemoryTable, bulk: Bool) -> (Int) -> Int {
-    if bulk || cachedJoinRows(rel, t) != nil {
+    if bulk || currentJoin(rel, t) != nil {
       let join = joinRows(rel, t)
       return { Int(join[$0]) }
     }

@@ -186,10 +186,11 @@ extension MemoryStore {
   }
 
   /// Where one sort key's words come from: the column of the table holding it (through a
-  /// to-one join for a key path), its null flags, and the bounds of its words. O(1), or
-  /// O(rows) to build a join column not yet cached.
-  func keySource(_ sort: ResolvedSort, _ t: MemoryTable) -> KeySource {
-    let joined = sort.keyPath.relationship.map { joinColumn($0, t) }
+  /// to-one join for a key path, with the join's inverse when `inverse` asks and it is a
+  /// bijection), its null flags, and the bounds of its words. O(1), or O(rows) to build a
+  /// join column (or its inverse) not yet cached.
+  func keySource(_ sort: ResolvedSort, _ t: MemoryTable, inverse: Bool = false) -> KeySource {
+    let joined = sort.keyPath.relationship.map { joinColumn($0, t, inverse: inverse) }
     let (join, sources) = (joined?.rows, joined?.sources)
     let holder = sort.keyPath.relationship.map { tables[$0.destination]! } ?? t
     let name = sort.keyPath.attribute.name
@@ -267,24 +268,51 @@ extension MemoryStore {
   func joinRows(_ rel: Relationship, _ t: MemoryTable) -> [Int32] { joinColumn(rel, t).rows }
 
   /// A to-one join at two tables' versions: each source row's destination row (-1: none),
-  /// and, when the join pairs every row of both tables one to one (a total one-to-one, no row
-  /// deleted), each destination row's source row: a key read through such a join can be read
-  /// in the destination's order and scattered, instead of gathered from the destination at
-  /// random, which past the caches costs a miss per row.
+  /// and, once a sort has asked (`joinColumn(_:_:inverse:)`) and the join pairs every row of
+  /// both tables one to one (a total one-to-one, no row deleted), each destination row's
+  /// source row: a key read through such a join can be read in the destination's order and
+  /// scattered, instead of gathered from the destination at random, which past the caches
+  /// costs a miss per row.
   struct JoinColumn {
     var source: Int
     var destination: Int
     var rows: [Int32]
     var sources: [Int32]?
+    /// Whether `sources` was looked for: a join rebuilt after a write does not pay the
+    /// inverse's pass until a sort needs it.
+    var inverseChecked = false
   }
 
-  /// The join column of `rel` (`JoinColumn`), rebuilt only when either table changed since.
-  /// O(rows) to build, O(1) when cached.
-  func joinColumn(_ rel: Relationship, _ t: MemoryTable) -> JoinColumn {
-    let key = "\(t.entity.name).\(rel.name)"
-    let dest = tables[rel.destination]!
-    if let c = joinCache[key], c.source == t.version, c.destination == dest.version { return c }
-    let index = dest.uniqueIndex(onColumn: rel.destinationColumn)
+  /// The join column of `rel` if neither table changed since it was built. O(1).
+  func currentJoin(_ rel: Relationship, _ t: MemoryTable) -> JoinColumn? {
+    guard let c = joinCache["\(t.entity.name).\(rel.name)"], c.source == t.version,
+      c.destination == tables[rel.destination]!.version
+    else { return nil }
+    return c
+  }
+
+  /// The join column of `rel` (`JoinColumn`), with its inverse looked for when `inverse`;
+  /// rebuilt only when either table changed since. O(rows) to build or to add the inverse,
+  /// O(1) when cached.
+  func joinColumn(_ rel: Relationship, _ t: MemoryTable, inverse: Bool = false) -> JoinColumn {
+    var c: JoinColumn
+    if let current = currentJoin(rel, t) {
+      guard inverse, !current.inverseChecked else { return current }
+      c = current
+    } else {
+      c = JoinColumn(source: t.version, destination: tables[rel.destination]!.version, rows: Self.buildJoinRows(rel, t, tables))
+    }
+    if inverse {
+      c.sources = Self.bijectionInverse(c.rows, t, tables[rel.destination]!)
+      c.inverseChecked = true
+    }
+    joinCache["\(t.entity.name).\(rel.name)"] = c
+    return c
+  }
+
+  /// Each row of `t`'s destination row through `rel` (-1: none). O(rows).
+  static func buildJoinRows(_ rel: Relationship, _ t: MemoryTable, _ tables: [String: MemoryTable]) -> [Int32] {
+    let index = tables[rel.destination]!.uniqueIndex(onColumn: rel.destinationColumn)
     var rows = [Int32](repeating: -1, count: t.ids.count)
     if rel.sourceColumn == t.entity.primaryKey {
       for r in t.ids.indices { rows[r] = index[t.ids[r]].map(Int32.init) ?? -1 }
@@ -292,30 +320,20 @@ extension MemoryStore {
       let column = t.columns[i]
       for r in t.ids.indices where !column.isNull(r) { rows[r] = index[column.integers[r]].map(Int32.init) ?? -1 }
     }
-    var sources: [Int32]? = nil
-    if t.deadCount == 0, dest.deadCount == 0, dest.ids.count == rows.count {
-      // Every source row has a destination row and no two share one: a bijection.
-      var inverse = [Int32](repeating: -1, count: rows.count)
-      var oneToOne = true
-      for (s, d) in rows.enumerated() {
-        guard d >= 0, inverse[Int(d)] < 0 else {
-          oneToOne = false
-          break
-        }
-        inverse[Int(d)] = Int32(s)
-      }
-      if oneToOne { sources = inverse }
-    }
-    let c = JoinColumn(source: t.version, destination: dest.version, rows: rows, sources: sources)
-    joinCache[key] = c
-    return c
+    return rows
   }
 
-  /// The join column of `rel` if it is current. O(1).
-  func cachedJoinRows(_ rel: Relationship, _ t: MemoryTable) -> [Int32]? {
-    guard let c = joinCache["\(t.entity.name).\(rel.name)"], c.source == t.version, c.destination == tables[rel.destination]!.version
-    else { return nil }
-    return c.rows
+  /// Each destination row's source row when `rows` (a join from `t` to `dest`) pairs every
+  /// row of both one to one with none deleted; nil otherwise. O(rows).
+  static func bijectionInverse(_ rows: [Int32], _ t: MemoryTable, _ dest: MemoryTable) -> [Int32]? {
+    guard t.deadCount == 0, dest.deadCount == 0, dest.ids.count == rows.count else { return nil }
+    var inverse = [Int32](repeating: -1, count: rows.count)
+    for (s, d) in rows.enumerated() {
+      // A source row without a destination row, or two sharing one: not a bijection.
+      guard d >= 0, inverse[Int(d)] < 0 else { return nil }
+      inverse[Int(d)] = Int32(s)
+    }
+    return inverse
   }
 
   /// `rows` ordered by `words` (compared in order; the last sort is the primary key, so no two

@@ -19,11 +19,11 @@ protocol RadixSortable {
 /// 256-entry tables per byte cost more than a few levels of comparisons.
 let radixSortThreshold = 512
 
-extension Array where Element: RadixSortable & Comparable {
+extension UnsafeMutableBufferPointer where Element: RadixSortable & Comparable {
   /// Sorts in the order of the words, as `sort()` with the words' lexicographic `<` would;
   /// stable. O(n · b) for the b bytes that vary, plus one counting pass per word; n extra
   /// items of memory, allocated here.
-  mutating func radixSort() {
+  func radixSort() {
     var scratch: [Element] = []
     radixSort(scratch: &scratch)
   }
@@ -32,41 +32,29 @@ extension Array where Element: RadixSortable & Comparable {
   /// caller that holds an array it no longer needs saves the allocation, which at millions of
   /// rows is fresh pages the kernel must fault in and zero. A shorter `scratch` is replaced.
   /// O(n · b).
-  mutating func radixSort(scratch: inout [Element]) {
-    guard count >= radixSortThreshold else { return sort() }
+  func radixSort(scratch: inout [Element]) {
+    guard count >= radixSortThreshold else {
+      var items = self
+      return items.sort()
+    }
     let n = count
     if scratch.count < n { scratch = [Element](unsafeUninitializedCapacity: n) { _, initialized in initialized = n } }
-    withUnsafeMutableBufferPointer { items in
-      scratch.withUnsafeMutableBufferPointer { other in items.radixSort(scratch: UnsafeMutableBufferPointer(rebasing: other[0..<n])) }
+    scratch.withUnsafeMutableBufferPointer { other in
+      let other = UnsafeMutableBufferPointer(rebasing: other[0..<n])
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: 8 * 256) { counts in
+        // An odd number of passes leaves the sorted items in the scratch.
+        if Radix.lsd(self, other, counts) { _ = update(fromContentsOf: other) }
+      }
     }
   }
 }
 
-extension UnsafeMutableBufferPointer where Element: RadixSortable & Comparable {
-  /// `Array.radixSort()` on a buffer, its scratch allocated here and freed on return.
-  /// O(n · b).
-  func radixSort() {
-    guard count >= radixSortThreshold else {
-      var items = self
-      return items.sort()
-    }
-    let scratch = UnsafeMutableBufferPointer.allocate(capacity: count)
-    defer { scratch.deallocate() }
-    radixSort(scratch: scratch)
-  }
+extension Array where Element: RadixSortable & Comparable {
+  /// `UnsafeMutableBufferPointer.radixSort()` on the array's items. O(n · b).
+  mutating func radixSort() { withUnsafeMutableBufferPointer { $0.radixSort() } }
 
-  /// `Array.radixSort(scratch:)` on buffers; `scratch` holds `count` items, uninitialized or
-  /// not (they are trivial and overwritten). O(n · b).
-  func radixSort(scratch: UnsafeMutableBufferPointer<Element>) {
-    guard count >= radixSortThreshold else {
-      var items = self
-      return items.sort()
-    }
-    withUnsafeTemporaryAllocation(of: Int.self, capacity: 8 * 256) { counts in
-      // An odd number of passes leaves the sorted items in the scratch.
-      if Radix.lsd(self, scratch, counts) { _ = update(fromContentsOf: scratch) }
-    }
-  }
+  /// `UnsafeMutableBufferPointer.radixSort(scratch:)` on the array's items. O(n · b).
+  mutating func radixSort(scratch: inout [Element]) { withUnsafeMutableBufferPointer { $0.radixSort(scratch: &scratch) } }
 }
 
 /// The passes of `radixSort`, on buffers.
