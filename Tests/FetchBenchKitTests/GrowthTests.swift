@@ -74,6 +74,43 @@ import Testing
     #expect(Dictionary(uniqueKeysWithValues: halved.charts())["banks-0-sqlite-scaling-heap.svg"]?.contains("budget, 50.0 MiB") == true)
   }
 
+  /// A case's process holds the store and the list, linear in rows, and a fixed part: the
+  /// line through the two largest sizes' peaks says where it reaches the machine's memory; a
+  /// size stopped at the ceiling is measured instead.
+  @Test func theRowCountWhereACaseStopsFittingComesFromItsPeaks() throws {
+    let memory = Double(24 << 30)
+    // 100 MiB fixed and 1,000 B a row: 24 GiB is reached at (24 GiB - 100 MiB) / 1,000.
+    let points = [2_442_920, 10_000_000].map { (rows: $0, peak: 104_857_600 + 1_000 * Double($0)) }
+    let fit = try #require(MemoryFit(points, memoryBytes: memory))
+    #expect(fit.rows == 10_000_000 && !fit.measured)
+    #expect(abs(fit.bytesPerRow - 1_000) < 1e-6)
+    #expect(abs(fit.fitsUpTo - (memory - 104_857_600) / 1_000) < 1e-3)
+    // One size: the line through the origin, which errs low by the fixed part.
+    let one = try #require(MemoryFit([points[1]], memoryBytes: memory))
+    #expect(one.fitsUpTo < fit.fitsUpTo && abs(one.fitsUpTo - memory / (points[1].peak / 10_000_000)) < 1e-3)
+    #expect(MemoryFit([(10, 5.0), (20, 5.0)], memoryBytes: memory) == nil, "a peak that does not grow projects nothing")
+    #expect(try #require(MemoryFit(points, memoryBytes: memory, unfit: 20_000_000)).fitsUpTo == 20_000_000)
+
+    var rows: [ResultRow] = []
+    for (n, peak) in points {
+      for (mode, scale) in [("full", 1.0), ("batched", 0.25)] {
+        rows.append(
+          ResultRow(
+            run_id: "r", dataset: "wells", rows: n, store: "memory", mode: mode, batch_size: mode == "full" ? 0 : 20, index: "none",
+            scenario: "perform_fetch", metric: "peak_rss_bytes", value: peak * scale, unit: "bytes", min: peak * scale,
+            max: peak * scale, repetitions: 1, status: "ok", error: "", machine: machine, dataset_sha256: ""))
+      }
+    }
+    var stopped = rows[0]
+    (stopped.rows, stopped.metric, stopped.status, stopped.value) = (30_000_000, "does_not_fit", ResultRow.doesNotFit, memory)
+    let md = Report(rows: rows + [stopped]).markdown()
+    #expect(md.contains("## Where each case stops fitting in memory"), "\(md)")
+    #expect(
+      md.contains("| wells memory full perform_fetch | 10,000,000 | 9.41 GiB | 1000 | does not fit at 30,000,000 (measured) |"), "\(md)")
+    // 250 B a row from 2.35 GiB at 10,000,000 rows: 103,000,000 rows, said to two digits.
+    #expect(md.contains("| wells memory batched(20) perform_fetch | 10,000,000 | 2.35 GiB | 250 | 100,000,000 rows |"), "\(md)")
+  }
+
   /// Read as a person would: values labelled at the same size never overlap, and a line that
   /// runs on another's (offset and keyset pages hold the same heap) is drawn dashed and named,
   /// not hidden under it.

@@ -91,6 +91,7 @@ extension Report {
       }
       md += "\n\n![times](charts/\(Self.diffSlug(store, n, sections)))\n\n"
     }
+    md += MemoryFit.section(rows) { "\($0.store) \($0.scenario)" }
     md += Markdown.caseOutcomes(rows) { "\($0.rows) \($0.store) \($0.scenario)" }
     return md
   }

@@ -39,6 +39,10 @@ extension Report {
       md += recommendationSection(dataset: dataset, rows: n)
     }
     md += scalingSection()
+    md += MemoryFit.section(allRows) {
+      "\($0.dataset) \($0.store) \($0.mode)\($0.batch_size > 0 ? "(\($0.batch_size))" : "") \($0.scenario)"
+        + ($0.index == "none" ? "" : " \($0.index)")
+    }
     md += Markdown.caseOutcomes(allRows) { "\($0.dataset)-\($0.rows) \($0.store) \($0.mode) \($0.scenario)" }
     return md
   }
