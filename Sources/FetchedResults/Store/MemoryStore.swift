@@ -148,6 +148,10 @@ public final class MemoryStore: Store {
         }
       }
     }
+    // The cached batch plan holds the tables' columns and indexes, stale after this write:
+    // released first, so that the writes below modify them in place instead of copying each
+    // one they touch whole (copy-on-write; tens of megabytes at millions of rows).
+    batchPlan = nil
     var recorder = ChangeRecorder()
     for op in operations {
       switch op {
