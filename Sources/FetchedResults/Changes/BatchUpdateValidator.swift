@@ -172,28 +172,38 @@ public enum BatchUpdateValidator {
         sections.append(old.sections[o])
         continue
       }
+      // One pass: runs of survivors (the old rows less `gone`) between the targets, copied
+      // from the old section directly; at millions of rows a second full copy is what a
+      // mirror's check would spend most of its time on.
       let source = old.sections[o].ids
-      var survivors: [Int64] = []
-      survivors.reserveCapacity(source.count - gone.count)
-      var start = 0
-      for g in gone {
-        survivors.append(contentsOf: source[start..<g])
-        start = g + 1
-      }
-      survivors.append(contentsOf: source[start...])
-      // Targets are distinct rows below `expected` (checked by `place`), and the counts add
-      // up, so every run below lies within the survivors.
       var ids: [Int64] = []
       ids.reserveCapacity(expected)
-      var taken = 0
+      var next = 0  // the next old row to consider
+      var g = 0  // the next of `gone`
+      // Appends the next `count` survivors, or all that remain (nil).
+      func appendSurvivors(_ count: Int?) {
+        var left = count ?? Int.max
+        while left > 0 {
+          while g < gone.count, gone[g] == next {
+            next += 1
+            g += 1
+          }
+          let end = Swift.min(g < gone.count ? gone[g] : source.count, next + Swift.min(left, source.count - next))
+          guard end > next else { return }
+          ids.append(contentsOf: source[next..<end])
+          left -= end - next
+          next = end
+        }
+      }
+      // Targets are distinct rows below `expected` (checked by `place`), and the counts add
+      // up, so every run below lies within the survivors.
       var row = 0
       for t in targets.keys.sorted() {
-        ids.append(contentsOf: survivors[taken..<(taken + t - row)])
-        taken += t - row
+        appendSurvivors(t - row)
         ids.append(targets[t]!)
         row = t + 1
       }
-      ids.append(contentsOf: survivors[taken...])
+      appendSurvivors(nil)
       sections.append(ListSnapshot.Section(name: old.sections[o].name, ids: ids))
     }
     var reloadedIDs = c.reloads.map(\.id) + c.moves.filter(\.contentChanged).map(\.id)
