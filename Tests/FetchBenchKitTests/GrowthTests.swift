@@ -103,7 +103,9 @@ import Testing
     }
     var stopped = rows[0]
     (stopped.rows, stopped.metric, stopped.status, stopped.value) = (30_000_000, "does_not_fit", ResultRow.doesNotFit, memory)
+    (stopped.run_id, stopped.git_commit) = ("r2", "def")
     let md = Report(rows: rows + [stopped]).markdown()
+    #expect(md.contains("Runs `r` (commit `abc`), `r2` (commit `def`) on 2 cores, 24 GiB"), "a report of two runs names both")
     #expect(md.contains("## Where each case stops fitting in memory"), "\(md)")
     #expect(
       md.contains("| wells memory full perform_fetch | 10,000,000 | 9.41 GiB | 1000 | does not fit at 30,000,000 (measured) |"), "\(md)")

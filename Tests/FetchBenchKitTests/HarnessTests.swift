@@ -43,9 +43,9 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
 
   /// What a report prints from data cannot break its tables or inject HTML.
   @Test func reportsEscapeWhatTheyPrintFromData() {
-    let failed = row("sqlite", "batched", "first_screen", "failed", 0, error: "boom | <script>alert(1)</script>\nsecond `line`")
+    var failed = row("sqlite", "batched", "first_screen", "failed", 0, error: "boom | <script>alert(1)</script>\nsecond `line`")
     var ok = row("sqlite", "full", "first_screen", "time_ms", 100)
-    ok.run_id = "r`1"
+    (ok.run_id, failed.run_id) = ("r`1", "r`1")
     let md = Report(rows: [ok, failed]).markdown()
     #expect(md.contains("boom \\| &lt;script&gt;alert(1)&lt;/script&gt;<br>second \\`line\\`"), "\(md)")
     #expect(!md.contains("<script>"))

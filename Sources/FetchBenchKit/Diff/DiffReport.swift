@@ -24,11 +24,9 @@ extension Report {
   }
 
   func diffMarkdown() -> String {
-    let first = rows[0]
     let reps = rows.first { $0.metric == Metric.incremental.name }?.repetitions ?? 0
     var md = "# FetchBench diff results\n\n"
-    md +=
-      "Run \(Markdown.code(first.run_id)) at commit \(Markdown.code(first.git_commit)) on \(first.cores) cores, \(first.memory_bytes / (1 << 30)) GiB, \(Markdown.escape(first.os)), \(Markdown.escape(first.swift_version)).\n\n"
+    md += Markdown.provenance(rows)
     md +=
       "Banks sorted by `details.closeDate` descending, a batched controller (batch 20) tracking changes. Each repetition commits one seeded "
     md +=

@@ -1,6 +1,21 @@
 /// Text from data (error messages, names, commit ids, machine descriptions) made safe to put
 /// into a Markdown report: what it holds is shown, never read as table, code or HTML syntax.
 enum Markdown {
+  /// "Run `R` at commit `C` on 2 cores, 23 GiB, OS, Swift." for one run's rows; a report
+  /// rendered from several runs' rows (`fetchbench report` on joined CSVs) names each run
+  /// with its commit. O(rows · runs).
+  static func provenance(_ rows: [ResultRow]) -> String {
+    guard let first = rows.first else { return "" }
+    var runs: [(id: String, commit: String)] = []
+    for r in rows where !runs.contains(where: { $0.id == r.run_id }) { runs.append((r.run_id, r.git_commit)) }
+    let which =
+      runs.count == 1
+      ? "Run \(code(first.run_id)) at commit \(code(first.git_commit))"
+      : "Runs " + runs.map { "\(code($0.id)) (commit \(code($0.commit)))" }.joined(separator: ", ")
+    return
+      "\(which) on \(first.cores) cores, \(first.memory_bytes / (1 << 30)) GiB, \(escape(first.os)), \(escape(first.swift_version)).\n\n"
+  }
+
   /// Escapes a table cell or a list item: `|`, backslashes, backticks, `*`, `<`, `>`, `&`,
   /// and line breaks (as `<br>`; "\r\n" is one Character). O(n).
   static func escape(_ s: String) -> String {

@@ -5,12 +5,11 @@ import Foundation
 extension Report {
 
   public func markdown() -> String {
-    guard let first = rows.first else { return "# FetchBench results\n\nNo results.\n" }
+    guard !rows.isEmpty else { return "# FetchBench results\n\nNo results.\n" }
     if isDiff { return diffMarkdown() }
     var md = "# FetchBench results\n\n"
     let reps = rows.first { $0.metric == Metric.time.name }?.repetitions ?? 0
-    md += "Run \(Markdown.code(first.run_id)) at commit \(Markdown.code(first.git_commit)) on \(first.cores) cores, "
-    md += "\(first.memory_bytes / (1 << 30)) GiB, \(Markdown.escape(first.os)), \(Markdown.escape(first.swift_version)).\n\n"
+    md += Markdown.provenance(rows)
     md += "Every case ran in a fresh process. Times are the **median of \(reps) repetitions** after a warm-up, "
     md += "with [min–max]; batched means `fetchBatchSize` N with at most 4 batches kept. "
     md += "`heap live` is jemalloc's `stats.allocated` after the scenario minus before it, the controller still held; "
