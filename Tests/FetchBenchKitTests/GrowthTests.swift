@@ -90,6 +90,9 @@ import Testing
     #expect(one.fitsUpTo < fit.fitsUpTo && abs(one.fitsUpTo - memory / (points[1].peak / 10_000_000)) < 1e-3)
     #expect(MemoryFit([(10, 5.0), (20, 5.0)], memoryBytes: memory) == nil, "a peak that does not grow projects nothing")
     #expect(try #require(MemoryFit(points, memoryBytes: memory, unfit: 20_000_000)).fitsUpTo == 20_000_000)
+    // Two joined runs that both measured the largest size: the larger peak counts, not a 0/0 slope.
+    let twice = try #require(MemoryFit(points + [(rows: 10_000_000, peak: points[1].peak - 1_000_000)], memoryBytes: memory))
+    #expect(twice == fit)
 
     var rows: [ResultRow] = []
     for (n, peak) in points {

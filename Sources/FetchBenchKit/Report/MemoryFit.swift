@@ -21,7 +21,11 @@ public struct MemoryFit: Sendable, Equatable {
   /// count stopped at the ceiling, if any. Nil without points or when the peak does not grow.
   /// O(points log points).
   public init?(_ points: [(rows: Int, peak: Double)], memoryBytes: Double, unfit: Int? = nil) {
-    let sorted = points.filter { $0.rows > 0 && $0.peak > 0 }.sorted { $0.rows < $1.rows }
+    // Joined runs can measure one size twice; two points at one size would make the slope
+    // 0/0, so each size keeps its largest peak.
+    let largest = Dictionary(
+      points.filter { $0.rows > 0 && $0.peak > 0 }.map { ($0.rows, $0.peak) }, uniquingKeysWith: Swift.max)
+    let sorted = largest.map { (rows: $0.key, peak: $0.value) }.sorted { $0.rows < $1.rows }
     guard let last = sorted.last else { return nil }
     let before = sorted.dropLast().last ?? (rows: 0, peak: 0)
     let slope = (last.peak - before.peak) / Double(last.rows - before.rows)
