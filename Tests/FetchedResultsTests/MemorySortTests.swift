@@ -105,6 +105,32 @@ import Testing
     #expect(try store.fetchObjects(request).map(\.id) == expected)
   }
 
+  /// Rows loaded in ID order sort without passes over the IDs' bits (ties keep the order the
+  /// rows are read in); one pair of rows out of ID order anywhere in the list must turn that
+  /// off. 3,000 rows, five distinct values (runs of ties a thousand long), both directions, IDs
+  /// (`fetchIDs`) and rows (`fetchObjects`, whose positions are skipped the same way); then
+  /// after a write that makes the IDs descend.
+  @Test(arguments: [true, false])
+  func rowsInIDOrderTieByIDAndOneRowOutOfOrderIsNoticed(ascending: Bool) throws {
+    for swapped in [nil, 0, 1_500, 2_998] as [Int?] {
+      var generator = SeededGenerator(seed: 11)
+      let store = try Self.store(copies: 0)
+      var ids = (0..<3_000).map { Int64(1_000 + 7 * $0) }
+      if let p = swapped { ids.swapAt(p, p + 1) }
+      for id in ids { try store.load(entity: "T", id: id, values: [.integer(Int64.random(in: 0..<5, using: &generator)), .null, .null]) }
+      let request = try FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor("n", ascending: ascending)]).resolve(
+        in: Self.model)
+      var expected = try Self.expected(store, "n", ascending: ascending)
+      #expect(try store.fetchIDs(request) == expected, "swapped at \(swapped ?? -1)")
+      #expect(try store.fetchObjects(request).map(\.id) == expected, "swapped at \(swapped ?? -1)")
+      // A row with a lower ID than any, appended last: read last, it must still sort first among its ties.
+      try store.commit([.insert(entity: "T", values: ["id": .integer(1), "n": .integer(2)])])
+      expected = try Self.expected(store, "n", ascending: ascending)
+      #expect(try store.fetchIDs(request) == expected, "after insert, swapped at \(swapped ?? -1)")
+      #expect(try store.fetchObjects(request).map(\.id) == expected, "after insert, swapped at \(swapped ?? -1)")
+    }
+  }
+
   /// Doubles that are all whole numbers sort by their integers' words: negatives, -0 beside 0,
   /// ±2^53, nulls, 1,000 rows. Then one row becomes 0.5 (the column sorts by doubles' words
   /// again), then whole again (by integers again): each order is `Value.compare`'s, both

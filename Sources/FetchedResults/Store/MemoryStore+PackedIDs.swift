@@ -27,7 +27,10 @@ extension MemoryStore {
     ids.withUnsafeMutableBufferPointer { ids in
       ids.withMemoryRebound(to: UInt64.self) { packed in
         pack(request, t, keys, packing, into: packed, rows: all ? nil : rows)
-        packed.radixSort()
+        // The primary key's field is the lowest, and rows are read in ID order as a rule.
+        var scratch: [UInt64] = []
+        packed.radixSortWords(
+          scratch: &scratch, bits: packing.bits(through: 0), orderedBelow: packing.bits(through: keys.count - 1))
         if section != nil, n > 0 {
           let lead = packing.fields[0]
           var start = 0

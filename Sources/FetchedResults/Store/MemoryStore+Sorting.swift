@@ -63,7 +63,8 @@ extension MemoryStore {
       var packed = packing.pack(&words)
       var scratch = words.popLast() ?? []
       words = []
-      packed.radixSort(scratch: &scratch)
+      // The matching rows ascend, and so, as a rule, do their IDs.
+      packed.radixSortWords(scratch: &scratch, bits: packing.bits(through: 0), orderedBelow: packing.bits(through: id))
       scratch = []
       return packed.map { Int64(bitPattern: packing.word(id, of: $0) ^ flip) }.window(request)
     }
@@ -350,9 +351,12 @@ extension MemoryStore {
         var packed = packing.pack(&words)
         var scratch = words.popLast() ?? []
         words = []
-        packed.radixSort(scratch: &scratch)
-        scratch = []
         let position = packing.fields.count - 1
+        // Positions count up; the primary key's field above them ascends too when the rows
+        // are in ID order, as they are as a rule.
+        packed.radixSortWords(
+          scratch: &scratch, bits: packing.bits(through: 0), orderedBelow: packing.bits(through: Swift.max(position - 1, 0)))
+        scratch = []
         return packed.map { rows[Int(packing.word(position, of: $0))] }
       }
       words.removeLast()

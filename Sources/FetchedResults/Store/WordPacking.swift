@@ -87,6 +87,13 @@ struct WordPacking {
     return packed
   }
 
+  /// How many low bits of a packed word hold field `i` and the fields below it: the bits in
+  /// which rows read in the order of those fields already ascend (`radixSortWords`). O(1).
+  func bits(through i: Int) -> Int {
+    let f = fields[i]
+    return Int(f.shift) + (f.mask == 0 ? 0 : 64 - f.mask.leadingZeroBitCount)
+  }
+
   /// Word `i` of the row whose packed word is `packed`. O(1).
   @inline(__always) func word(_ i: Int, of packed: UInt64) -> UInt64 {
     let f = fields[i]
