@@ -51,7 +51,7 @@ public final class ChildProcess: @unchecked Sendable {
       case .signalled(let s): "crashed (signal \(s)): \(CrashReport.summary(of: standardError))"
       case .timedOut(let t): "timed out after \(t) s: \(CrashReport.tail(standardError))"
       case .exceededMemory(let ceiling, let resident):
-        "stopped at \(Self.gibibytes(resident)) resident, past the ceiling of \(Self.gibibytes(ceiling)): it does not fit in this machine's memory"
+        "stopped at \(Self.gibibytes(resident)) resident, past the ceiling of \(Self.gibibytes(ceiling)): it does not fit in that memory"
       }
     }
 

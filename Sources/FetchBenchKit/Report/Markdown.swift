@@ -58,7 +58,7 @@ enum Markdown {
     if !unfit.isEmpty {
       md += "## Cases that do not fit in this machine's memory\n\n"
       md +=
-        "Each was stopped when its process's resident memory passed the ceiling (the memory available when it started, less 1 GiB), before the kernel's out-of-memory killer: at this row count the case does not fit here.\n\n"
+        "Each was stopped when its process's resident memory passed the ceiling given in its row (by default the memory available when the case started, less 1 GiB; `--memory-ceiling` sets another), before the kernel's out-of-memory killer: at this row count the case does not fit in that memory.\n\n"
       md += "| case | rows | stopped at | why |\n|---|---:|---:|---|\n"
       for f in unfit {
         md += "| \(escape(label(f))) | \(f.rows.grouped) | \(bytes(f.value)) | \(escape(f.error)) |\n"
