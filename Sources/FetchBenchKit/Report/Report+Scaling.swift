@@ -64,7 +64,7 @@ extension Report {
     guard !lines.isEmpty else { return "" }
     var md = "## Scaling with the row count\n\n"
     md +=
-      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (\(nLogNText(sizes))). Crossings are interpolated on the log-log line between the two measured sizes around them.\n\n"
+      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (\(nLogNText(sizes))). Crossings are interpolated on the log-log line between the two measured sizes around them. Each size ran in processes of its own, minutes apart, and timings from separate processes differ more than those from one (by up to 40 % on the shared machines the reference results come from): a growth carries that spread, which the same-process ratios of the limits section do not.\n\n"
     for line in lines {
       let series = Self.scalingSeries.filter { points(line, $0, .time).count > 1 }
       guard !series.isEmpty else { continue }
