@@ -3,9 +3,12 @@ import CJemalloc
 /// jemalloc's statistics. Linking CJemalloc makes jemalloc the allocator of the whole
 /// process, the Swift runtime included, so these figures cover every allocation.
 public enum Heap {
-  /// Bytes allocated and not yet freed, all threads (`stats.allocated`). Refreshes the
-  /// statistics first, which costs a few microseconds.
+  /// Bytes allocated and not yet freed, all threads (`stats.allocated`). Flushes the calling
+  /// thread's cache and refreshes the statistics first, which costs a few microseconds:
+  /// jemalloc counts a freed block that its thread cache keeps as allocated, so without the
+  /// flush a temporary buffer freed during a scenario could read as live heap.
   public static var allocated: Int {
+    _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
     refresh()
     return read("stats.allocated", as: Int.self)
   }
