@@ -28,6 +28,10 @@ struct Run: CheckedCommand {
     help:
       "Print only the recommendation (strategy, batch size, index, and the figures behind them) for each store and size; with no --scenario, the scenarios it reads."
   ) var recommend = false
+  @Flag(
+    help:
+      "With several --rows: also measure each larger size's performFetch growth from the smallest in one process, the two alternating (memory and SQLite); those cases' peak RSS then includes the smaller store."
+  ) var growth = false
   @Option(help: "Output folder (default: results/runs/<UTC timestamp>, copied to results/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var memory: MemoryCeilingOption
@@ -47,6 +51,7 @@ struct Run: CheckedCommand {
     guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
     options.repetitions = repetitions
     options.withIndex = !noIndex
+    options.growthInProcess = growth
     options.datasetsDirectory = datasets
     options.memoryCeiling = try memory.bytes()
     guard memoryBudget > 0, memoryBudget.isFinite else { throw ValidationError("--memory-budget must be a positive number of MiB") }

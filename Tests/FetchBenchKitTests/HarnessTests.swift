@@ -162,6 +162,62 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
   }
 }
 
+/// A run over several row counts measures each larger size's performFetch growth from the
+/// smallest in the larger case's own process, alternately, and its limits' growth the same way.
+@Suite struct SameProcessGrowth {
+  @Test func theLargerSizesCarryTheirGrowthFromTheSmallest() {
+    var o = RunOptions()
+    (o.rows, o.stores, o.withIndex) = ([100_000, 1_000, 10_000], [.memory, .sqlite, .postgres], false)
+    #expect(o.cases().allSatisfy { $0.growthFrom == nil }, "only when asked: it changes the cases' peak RSS")
+    o.growthInProcess = true
+    for spec in o.cases() {
+      let expected =
+        spec.rows > 1_000 && spec.store != .postgres
+        && (spec.work == .scenario(.performFetch, .full) || spec.work == .scenario(.performFetch, .batched))
+      #expect(spec.growthFrom == (expected ? 1_000 : nil), "\(spec.label)")
+    }
+    o.rows = [10_000]
+    #expect(o.cases().allSatisfy { $0.growthFrom == nil }, "one size: no growth")
+  }
+
+  @Test func growthAndTheLimitsGrowthAreRatiosPerPair() throws {
+    let dir = TestSupport.temporaryFolder("growth")
+    defer { TestSupport.remove(dir) }
+    let run = try TestSupport.run([
+      "run", "--dataset", "banks", "--rows", "300,3000", "--store", "memory,sqlite", "--scenario", "perform_fetch,sectioned",
+      "--mode", "full,batched", "--repetitions", "3", "--no-index", "--growth", "--datasets", dir + "/datasets", "--out", dir + "/out",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    func cases(_ metric: Metric) -> Set<String> {
+      Set(rows.filter { $0.metric == metric.name }.map { "\($0.rows) \($0.store) \($0.mode) \($0.scenario)" })
+    }
+    let largerPerformFetch: Set = [
+      "3000 memory full perform_fetch", "3000 memory batched perform_fetch", "3000 sqlite full perform_fetch",
+      "3000 sqlite batched perform_fetch",
+    ]
+    #expect(cases(.growth) == largerPerformFetch)
+    #expect(cases(.smallerSize) == largerPerformFetch)
+    #expect(cases(.limitGrowth) == ["3000 memory full perform_fetch", "3000 memory batched perform_fetch"])
+    #expect(cases(.floorGrowth) == ["3000 sqlite full perform_fetch", "3000 sqlite batched perform_fetch"])
+    #expect(cases(.scanLimitGrowth) == ["3000 sqlite batched perform_fetch"])
+    let growths = rows.filter {
+      [Metric.growth, .smallerSize, .limitGrowth, .floorGrowth, .scanLimitGrowth].map(\.name).contains($0.metric)
+    }
+    #expect(growths.count == 4 + 4 + 2 + 2 + 1)
+    #expect(growths.allSatisfy { $0.repetitions == 3 && $0.value > 0 && $0.detail == "from 300 rows" })
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("| × growth in one process | "))
+    #expect(report.contains("| × its limit's growth | ") && report.contains("| × its floor's growth | "))
+    #expect(report.contains("| × its scan limit's growth | — | "))
+    // The memory projection leaves out the peaks taken with the smaller store beside the case:
+    // the larger size's performFetch cases fit through their one remaining size.
+    let fit = report.components(separatedBy: "## Where each case stops fitting").last ?? ""
+    #expect(fit.contains("| banks memory batched(20) perform_fetch | 300 |"), "\(fit)")
+    #expect(fit.contains("| banks memory batched(20) sectioned | 3,000 |"), "\(fit)")
+  }
+}
+
 /// The child-process protocol end to end: a case that fails is reported with its error, the
 /// run goes on, the exit code is non-zero, and the other cases' counters are exact.
 @Suite struct RunCommand {

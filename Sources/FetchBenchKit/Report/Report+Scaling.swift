@@ -63,8 +63,12 @@ extension Report {
     let lines = scalingKeys
     guard !lines.isEmpty else { return "" }
     var md = "## Scaling with the row count\n\n"
+    let sameProcess =
+      rows.contains { $0.metric == Metric.growth.name }
+      ? " **In one process** is the largest size's case with the same case at the smallest size opened beside it and run alternately with every repetition (as the limits are), the median of the per-pair ratios [min–max]; its **limit**, **floor** and **scan limit** grow the same way, measured in pairs in that process: the growth the same work done the simplest fast way shows on this machine, caches and page faults included. The memory store and SQLite only: PostgreSQL holds one size of a dataset at a time."
+      : ""
     md +=
-      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (\(nLogNText(sizes))). Crossings are interpolated on the log-log line between the two measured sizes around them. Each size ran in processes of its own, minutes apart, and timings from separate processes differ more than those from one (by up to 40 % on the shared machines the reference results come from): a growth carries that spread, which the same-process ratios of the limits section do not.\n\n"
+      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (\(nLogNText(sizes))). Crossings are interpolated on the log-log line between the two measured sizes around them. Each size ran in processes of its own, minutes apart, and timings from separate processes differ more than those from one (by up to 40 % on the shared machines the reference results come from): a growth carries that spread, which the same-process ratios of the limits section do not.\(sameProcess)\n\n"
     for line in lines {
       let series = Self.scalingSeries.filter { points(line, $0, .time).count > 1 }
       guard !series.isEmpty else { continue }
@@ -89,7 +93,8 @@ extension Report {
       md +=
         "| exponent b | "
         + series.map { s in Growth(points(line, s, .time)).map { String(format: "%.2f", $0.exponent) } ?? "—" }.joined(separator: " | ")
-        + " |\n\n"
+        + " |\n"
+      md += sameProcessGrowthRows(line, series) + "\n"
       md += crossingSentences(line)
       md += "![time against rows](charts/\(Self.slug(line, "scaling")))\n"
       if Self.openingSeries.contains(where: { !points(line, $0, .heapLive).isEmpty }) {
@@ -123,6 +128,27 @@ extension Report {
       md += "\n- The open list's live heap stays under the \(bytes(memoryBudget)) budget \(heap.joined(separator: "; "))."
     }
     return md.isEmpty ? "" : md + "\n\n"
+  }
+
+  /// The table rows of the growths measured in one process (`Metric.growth` and the limits'),
+  /// read at the largest size; none when the run measured none.
+  func sameProcessGrowthRows(_ line: Key, _ series: [ScalingSeries]) -> String {
+    guard let largest = sizes.last else { return "" }
+    let k = Key(dataset: line.dataset, rows: largest, store: line.store, index: line.index)
+    let batch = batchSizes.first ?? 20
+    var md = ""
+    for (metric, label) in [
+      (Metric.growth, "× growth in one process"), (.limitGrowth, "× its limit's growth"), (.floorGrowth, "× its floor's growth"),
+      (.scanLimitGrowth, "× its scan limit's growth"),
+    ] {
+      let cells = series.map { s in
+        find(k, mode: s.mode, batch: s.mode == "full" ? 0 : batch, scenario: s.scenario, metric: metric).map {
+          String(format: "%.1f× [%.1f–%.1f]", $0.value, $0.min, $0.max)
+        } ?? "—"
+      }
+      if cells.contains(where: { $0 != "—" }) { md += "| \(label) | " + cells.joined(separator: " | ") + " |\n" }
+    }
+    return md
   }
 
   func growthText(_ sizes: [Int]) -> String {

@@ -71,6 +71,30 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   public static let unsectioned = Metric("unsectioned_ms", .ms)
   public static let sectionedOverUnsectioned = Metric("sectioned_over_unsectioned", .ratio)
 
+  /// The same case at the run's smallest row count (`CaseSpec.growthFrom`), opened beside the
+  /// case's store and timed alternately with it in the case's process; the row's detail names
+  /// that row count.
+  public static let smallerSize = Metric("smaller_size_ms", .ms)
+  /// The case's time over `smallerSize`'s, per alternating pair: its growth, measured as the
+  /// report's other ratios are.
+  public static let growth = Metric("growth", .ratio)
+  /// The growth of the case's limit, floor and scan limit, measured the same way: each one's
+  /// time at the case's rows over its time at the smaller row count, per pair.
+  public static let limitGrowth = Metric("limit_growth", .ratio)
+  public static let floorGrowth = Metric("floor_growth", .ratio)
+  public static let scanLimitGrowth = Metric("scan_limit_growth", .ratio)
+
+  /// The growth metric of a reference's time (`limitGrowth` for `limit`), nil for those with
+  /// no growth measured.
+  public static func growth(of time: Metric) -> Metric? {
+    switch time {
+    case .limit: .limitGrowth
+    case .floor: .floorGrowth
+    case .scanLimit: .scanLimitGrowth
+    default: nil
+    }
+  }
+
   /// The run's memory budget (`--memory-budget`), a `settings` row the report reads.
   public static let memoryBudget = Metric("memory_budget_bytes", .bytes, better: .neither)
   /// The user's list (`--sort`, `--section`, `--where`), a `settings` row: the text is its

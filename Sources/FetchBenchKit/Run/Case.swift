@@ -66,6 +66,11 @@ public struct CaseSpec: Sendable, Codable, Equatable {
   public var emitChanges: String? = nil
   /// The user's list in place of the dataset's (`run --sort/--section/--where`).
   public var request: CustomRequest? = nil
+  /// A smaller row count of the same dataset: the case also opens it and runs there
+  /// alternately with every repetition, so its growth from that size is a ratio per pair from
+  /// one process (`Metric.growth`). Set by a run over several row counts, on the memory store
+  /// and SQLite (PostgreSQL holds one size of a dataset at a time).
+  public var growthFrom: Int? = nil
 
   public init(
     dataset: DatasetKind, rows: Int, seed: UInt64, datasetsDirectory: String, store: StoreKind, work: CaseWork, batchSize: Int,
@@ -131,30 +136,26 @@ public enum CaseExecutor {
     let batchSize = mode == .full ? 0 : spec.batchSize
     let custom = try spec.customRequest(scenario, batchSize: batchSize)
     // On the in-memory store the limit runs alternately with the case, so the two see the
-    // same load and their ratio is taken per pair. A scroll-through reads every row, so its
-    // limit copies every row out, as a full fetch's does.
-    var limit =
-      storeKind == .memory
-      ? try Limit(
-        try (custom ?? scenario.request(spec.dataset, batchSize: batchSize)).resolve(in: store.model),
-        full: mode == .full || scenario == .scrollThrough,
-        store: store)
-      : nil
-    if mode.paging != nil, let n = limit?.items.count {
-      limit?.pages = (scenario.pageOffsets(rows: n, pageSize: batchSize), batchSize)
-    }
+    // same load and their ratio is taken per pair.
+    let limit = try Self.limit(spec, scenario: scenario, mode: mode, request: custom, store: store)
     // On SQLite, the floor (and for a batched performFetch the scan limit) alternate the same
-    // way, and on every store the sectioned scenario's request without sections.
-    let references = try Self.references(spec, scenario: scenario, mode: mode, limit: limit, store: store)
+    // way, and on every store the sectioned scenario's request without sections; then the
+    // same case and its limits at a smaller row count, for the growth.
+    var references = try Self.references(spec, scenario: scenario, mode: mode, limit: limit, store: store)
+    if let smaller = spec.growthFrom {
+      references += try Self.growthReferences(spec, from: smaller, scenario: scenario, mode: mode, over: references)
+    }
     var referenceMs = Array(repeating: [Double](), count: references.count)
     var ratios = Array(repeating: [Double](), count: references.count)
+    var pairNanos = Array(repeating: UInt64(0), count: references.count)
     let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
       let run = try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: store, request: custom)
       for (i, reference) in references.enumerated() {
-        let nanos = try Sampler.wall { try reference.run() }.nanos
+        pairNanos[i] = try reference.measure()
         if measured {
-          referenceMs[i].append(Double(nanos) / 1e6)
-          ratios[i].append(Double(run.sample.wallNanos) / Double(max(1, nanos)))
+          referenceMs[i].append(Double(pairNanos[i]) / 1e6)
+          let numerator = reference.numerator.map { pairNanos[$0] } ?? run.sample.wallNanos
+          ratios[i].append(Double(numerator) / Double(max(1, pairNanos[i])))
         }
       }
       return run
@@ -168,7 +169,11 @@ public enum CaseExecutor {
       storeKind == .postgres
       ? [Measurement(.roundTrips, Double(counters.roundTrips)), Measurement(.bytesReceived, Double(counters.bytesReceived))] : []
     let limitMeasurements = references.indices.flatMap { i in
-      [Measurement(references[i].time, Summary(referenceMs[i])), Measurement(references[i].ratio, Summary(ratios[i]))]
+      let reference = references[i]
+      var out =
+        (reference.time.map { [Measurement($0, Summary(referenceMs[i]))] } ?? []) + [Measurement(reference.ratio, Summary(ratios[i]))]
+      for j in out.indices { out[j].detail = reference.detail }
+      return out
     }
     return CaseResult(
       spec: spec,
@@ -188,9 +193,43 @@ public enum CaseExecutor {
   /// of performFetch and scroll-through, and a batched performFetch's scan limit; on every
   /// store, the sectioned scenario without sections.
   struct Reference {
-    var time: Metric
+    /// nil: only the ratio is recorded (a limit's growth: its time at the smaller size is
+    /// that size's own figure).
+    var time: Metric?
     var ratio: Metric
-    var run: () throws -> Int
+    /// The reference whose time of the same pair is over this one's in `ratio`; nil: the case's.
+    var numerator: Int? = nil
+    /// What the recorded figures carry in their detail (the smaller row count of a growth).
+    var detail: String? = nil
+    /// Runs the reference once and returns its wall time.
+    var measure: () throws -> UInt64
+
+    /// A reference timed around `work` alone.
+    init(time: Metric?, ratio: Metric, _ work: @escaping () throws -> Int) {
+      (self.time, self.ratio) = (time, ratio)
+      measure = { try Sampler.wall(work).nanos }
+    }
+
+    init(time: Metric?, ratio: Metric, numerator: Int?, detail: String?, measure: @escaping () throws -> UInt64) {
+      (self.time, self.ratio, self.numerator, self.detail, self.measure) = (time, ratio, numerator, detail, measure)
+    }
+  }
+
+  /// The in-memory store's limit of a case. A scroll-through reads every row, so its limit
+  /// copies every row out, as a full fetch's does; a paged case's reads its pages.
+  static func limit(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, request custom: FetchRequest?, store: any Store) throws
+    -> Limit?
+  {
+    guard spec.store == .memory else { return nil }
+    let batchSize = mode == .full ? 0 : spec.batchSize
+    guard
+      var limit = try Limit(
+        try (custom ?? scenario.request(spec.dataset, batchSize: batchSize)).resolve(in: store.model),
+        full: mode == .full || scenario == .scrollThrough,
+        store: store)
+    else { return nil }
+    if mode.paging != nil { limit.pages = (scenario.pageOffsets(rows: limit.items.count, pageSize: batchSize), batchSize) }
+    return limit
   }
 
   static func references(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, limit: Limit?, store: any Store) throws
@@ -212,8 +251,8 @@ public enum CaseExecutor {
     if let limit {
       return [
         limit.pages == nil
-          ? Reference(time: .limit, ratio: .engineOverLimit, run: limit.run)
-          : Reference(time: .pageLimit, ratio: .engineOverPageLimit, run: limit.run)
+          ? Reference(time: .limit, ratio: .engineOverLimit, limit.run)
+          : Reference(time: .pageLimit, ratio: .engineOverPageLimit, limit.run)
       ]
     }
     // The floors are the store's own statements for full fetch and batched faulting.
@@ -230,9 +269,9 @@ public enum CaseExecutor {
       case (.scrollThrough, .batched): { try raw.scroll(raw.ids()) }
       default: { raw.ids().count }
       }
-    var out = [Reference(time: .floor, ratio: .engineOverFloor, run: floor)]
+    var out = [Reference(time: .floor, ratio: .engineOverFloor, floor)]
     if scenario == .performFetch, mode == .batched, let scan = ScanLimit(raw, request: request) {
-      out.append(Reference(time: .scanLimit, ratio: .engineOverScanLimit, run: scan.run))
+      out.append(Reference(time: .scanLimit, ratio: .engineOverScanLimit, scan.run))
     }
     return out
   }

@@ -43,6 +43,11 @@ public struct RunOptions: Sendable {
   /// Continue the unfinished run into `outDirectory` (nil: the newest under results/runs):
   /// its finished cases are kept, the others run.
   public var resume = false
+  /// Also measure each larger size's performFetch growth from the smallest size in the larger
+  /// case's own process (`CaseSpec.growthFrom`). Off by default: the smaller store then lives
+  /// beside the case, so those cases' peak RSS includes it (the report leaves them out of its
+  /// memory projection).
+  public var growthInProcess = false
   /// Start no case after this many minutes: the run stops with its finished cases kept for
   /// `resume` (a long sweep split across sittings). nil: no limit.
   public var maxMinutes: Double?
@@ -101,7 +106,11 @@ public struct RunOptions: Sendable {
           }
           for scenario in scenarios where request == nil || scenario != .sectioned {
             for mode in modes where scenario.applies(to: mode) {
-              for batch in (mode == .full ? [0] : batchSizes) { out.append(spec(.scenario(scenario, mode), batch)) }
+              for batch in (mode == .full ? [0] : batchSizes) {
+                var s = spec(.scenario(scenario, mode), batch)
+                s.growthFrom = growthFrom(rows: rows, store: store, scenario: scenario, mode: mode)
+                out.append(s)
+              }
             }
           }
           if store != .memory && request == nil {
@@ -112,6 +121,18 @@ public struct RunOptions: Sendable {
       }
     }
     return out
+  }
+}
+
+extension RunOptions {
+  /// The row count a case's growth is measured from in its own process, with
+  /// `growthInProcess`: the run's smallest, for performFetch, full and batched, at every larger size, on the stores that hold two
+  /// sizes of a dataset at once (not PostgreSQL, whose tables hold one).
+  func growthFrom(rows: Int, store: StoreKind, scenario: Scenario, mode: FetchMode) -> Int? {
+    guard growthInProcess, let smallest = self.rows.min(), rows > smallest, store != .postgres, scenario == .performFetch,
+      mode == .full || mode == .batched
+    else { return nil }
+    return smallest
   }
 }
 
