@@ -439,3 +439,33 @@ extension RunCommand {
     #expect(rows.prefix(kept0.count).elementsEqual(kept0) { $0.metric == $1.metric && $0.value == $1.value && $0.min == $1.min })
   }
 }
+
+extension RunCommand {
+  /// jemalloc's `MALLOC_CONF`, which every case's process inherits, is recorded with the run
+  /// and named in its report; a run with the defaults names none.
+  @Test func theAllocatorsConfigurationIsRecordedWithTheRun() throws {
+    let dir = TestSupport.temporaryFolder("malloc-conf")
+    defer { TestSupport.remove(dir) }
+    let datasets = try Self.wells(200, in: dir)
+    for conf in ["thp:default", ""] {
+      let out = dir + "/out-\(conf.isEmpty ? "default" : "set")"
+      let run = try TestSupport.run(
+        [
+          "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "batched", "--scenario", "first_screen",
+          "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", out,
+        ], environment: ["MALLOC_CONF": conf])
+      #expect(run.status == 0, "\(run.stderr)")
+      let rows = try ResultsCSV.decode(try String(contentsOfFile: out + "/results.csv", encoding: .utf8))
+      let recorded = rows.filter { $0.metric == Metric.allocatorConfiguration.name }.map(\.detail)
+      let report = try String(contentsOfFile: out + "/report.md", encoding: .utf8)
+      if conf.isEmpty {
+        #expect(recorded.isEmpty)
+        #expect(!report.contains("MALLOC_CONF"))
+      } else {
+        #expect(recorded == [conf])
+        #expect(report.contains("jemalloc configured by `MALLOC_CONF=thp:default`"), "\(report)")
+      }
+      #expect(rows.contains { $0.metric == Metric.time.name && $0.status == "ok" })
+    }
+  }
+}

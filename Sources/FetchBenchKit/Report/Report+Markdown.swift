@@ -16,6 +16,10 @@ extension Report {
     md += "`heap peak` is the high-water mark of the measuring thread during the scenario; both from the last repetition. "
     md += "Queries and rows materialized are exact counts. All figures come from `results.csv`; "
     md += "`fetchbench report DIR` renders this page again.\n\n"
+    if let conf = allocatorConfiguration {
+      md +=
+        "Every process ran with jemalloc configured by \(Markdown.code("MALLOC_CONF=" + conf)) from the environment, not its defaults: huge pages or another reuse of large blocks move the figures at millions of rows, so compare them only with runs of the same setting.\n\n"
+    }
 
     let keys = storeKeys
     var datasets: [(String, Int)] = []

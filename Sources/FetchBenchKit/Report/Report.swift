@@ -15,6 +15,9 @@ public struct Report {
   /// The user's list (`run --sort/--section/--where`) as its settings row gives it (its text;
   /// the request itself when the row records it); nil for the datasets' own.
   let customRequest: (text: String, request: CustomRequest?)?
+  /// The allocator's configuration the cases ran with (`MALLOC_CONF`), nil for jemalloc's
+  /// defaults.
+  let allocatorConfiguration: String?
 
   public init(rows: [ResultRow]) {
     allRows = rows
@@ -22,6 +25,7 @@ public struct Report {
     self.rows = rows.filter { $0.mode != mode && $0.mode != ResultRow.settings }
     advice = rows.filter { $0.mode == mode }
     memoryBudget = Self.memoryBudget(in: rows)
+    allocatorConfiguration = rows.first { $0.mode == ResultRow.settings && $0.metric == Metric.allocatorConfiguration.name }?.detail
     customRequest = rows.first { $0.mode == ResultRow.settings && $0.metric == Metric.customRequest.name }.map {
       row -> (text: String, request: CustomRequest?) in
       let request = CustomRequest(recorded: row.detail)

@@ -100,6 +100,10 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The user's list (`--sort`, `--section`, `--where`), a `settings` row: the text is its
   /// `detail`.
   public static let customRequest = Metric("request", .none, better: .neither)
+  /// jemalloc's configuration from the environment (`MALLOC_CONF`, which every case's process
+  /// inherits), a `settings` row when it is set: the text is its `detail`. Huge pages or a
+  /// changed reuse of large blocks move every figure at millions of rows.
+  public static let allocatorConfiguration = Metric("malloc_conf", .none, better: .neither)
 
   // MARK: index advice (fetchbench run, mode index_advice)
   /// A fast operation's wall time: a batch fault, a page.

@@ -201,6 +201,9 @@ public enum Runner {
       }
       rows.append(setting(.memoryBudget, options.memoryBudget))
       if let request = options.request { rows.append(setting(.customRequest, 0, detail: request.recorded)) }
+      if let conf = ProcessInfo.processInfo.environment["MALLOC_CONF"], !conf.isEmpty {
+        rows.append(setting(.allocatorConfiguration, 0, detail: conf))
+      }
     }
     let start = Clock.wallNanos
     var (ran, recorded) = (0, kept.count)
