@@ -210,6 +210,13 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(report.contains("| × growth in one process | "))
     #expect(report.contains("| × its limit's growth | ") && report.contains("| × its floor's growth | "))
     #expect(report.contains("| × its scan limit's growth | — | "))
+    // Every case counts its page faults, and the scaling table gives them at both sizes.
+    #expect(cases(.pageFaults) == cases(.time) && cases(.time).count == 16)
+    #expect(report.contains("| page faults a call | "))
+    // Every chart the report links is drawn: with no first screen measured, no scaling chart.
+    let links = report.components(separatedBy: "](charts/").dropFirst().map { String($0.prefix { $0 != ")" }) }
+    #expect(!links.isEmpty && !links.contains { $0.contains("scaling") })
+    for link in links { #expect(FileManager.default.fileExists(atPath: dir + "/out/charts/" + link), "\(link)") }
     // The memory projection leaves out the peaks taken with the smaller store beside the case:
     // the larger size's performFetch cases fit through their one remaining size.
     let fit = report.components(separatedBy: "## Where each case stops fitting").last ?? ""
@@ -467,5 +474,24 @@ extension RunCommand {
       }
       #expect(rows.contains { $0.metric == Metric.time.name && $0.status == "ok" })
     }
+  }
+}
+
+/// A repetition's page faults count the memory the kernel hands it: a fresh 64 MiB block,
+/// touched once a page, costs at least one fault per 2 MiB (huge pages) and the same block
+/// touched again costs next to none.
+@Suite struct PageFaults {
+  @Test func freshMemoryIsCountedAndTouchedMemoryIsNot() {
+    let size = 64 << 20
+    let block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 4096)
+    defer { block.deallocate() }
+    func touch() -> Int {
+      for i in stride(from: 0, to: size, by: 4096) { block.storeBytes(of: 1, toByteOffset: i, as: UInt8.self) }
+      return Int(block.load(fromByteOffset: size - 4096, as: UInt8.self))
+    }
+    let fresh = Sampler.once(touch).sample.pageFaults
+    let again = Sampler.once(touch).sample.pageFaults
+    #expect(fresh >= size >> 21, "\(fresh)")
+    #expect(again * 2 < fresh, "\(again) against \(fresh)")
   }
 }

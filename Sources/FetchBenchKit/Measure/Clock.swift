@@ -12,6 +12,20 @@ public enum Clock {
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
   }
 
+  /// Minor page faults of the calling thread so far (`ru_minflt`): pages the kernel handed
+  /// out, each a trap and a zeroed 4 KiB page (or one 2 MiB huge page). The whole process's
+  /// on platforms without a per-thread count.
+  public static var threadPageFaults: Int {
+    var usage = rusage()
+    #if os(Linux)
+      // RUSAGE_THREAD (1): Glibc's Swift module leaves out the _GNU_SOURCE constants.
+      getrusage(1, &usage)
+    #else
+      getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return usage.ru_minflt
+  }
+
   /// The process's peak resident set size in bytes (`ru_maxrss`).
   public static var peakRSS: Int {
     var usage = rusage()

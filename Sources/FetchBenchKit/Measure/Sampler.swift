@@ -7,6 +7,9 @@ public struct Sample: Sendable, Equatable {
   /// The calling thread's high-water mark above where the run started.
   public var heapPeak: Int
   public var allocations: UInt64
+  /// Minor page faults of the calling thread during the run (`Clock.threadPageFaults`): fresh
+  /// memory from the kernel, which at millions of rows is a share of the time.
+  public var pageFaults: Int
 
   public var wallMs: Double { Double(wallNanos) / 1e6 }
   public var cpuMs: Double { Double(cpuNanos) / 1e6 }
@@ -36,17 +39,19 @@ public enum Sampler {
     let allocsBefore = Heap.allocationRequests
     Heap.resetPeak()
     let peakBase = Heap.threadPeak
+    let faults0 = Clock.threadPageFaults
     let cpu0 = Clock.cpuNanos
     let t0 = Clock.wallNanos
     let result = try body()
     let t1 = Clock.wallNanos
     let cpu1 = Clock.cpuNanos
+    let faults1 = Clock.threadPageFaults
     let heapAfter = Heap.allocated
     let peakAfter = Heap.threadPeak
     let allocsAfter = Heap.allocationRequests
     let sample = Sample(
       wallNanos: t1 - t0, cpuNanos: cpu1 - cpu0, heapLive: heapAfter - heapBefore, heapPeak: max(0, peakAfter - peakBase),
-      allocations: allocsAfter - allocsBefore)
+      allocations: allocsAfter - allocsBefore, pageFaults: faults1 - faults0)
     return (sample, result)
   }
 

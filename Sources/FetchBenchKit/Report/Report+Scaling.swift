@@ -68,7 +68,7 @@ extension Report {
       ? " **In one process** is the largest size's case with the same case at the smallest size opened beside it and run alternately with every repetition (as the limits are), the median of the per-pair ratios [min–max]; its **limit**, **floor** and **scan limit** grow the same way, measured in pairs in that process: the growth the same work done the simplest fast way shows on this machine, caches and page faults included. The memory store and SQLite only: PostgreSQL holds one size of a dataset at a time."
       : ""
     md +=
-      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (\(nLogNText(sizes))). Crossings are interpolated on the log-log line between the two measured sizes around them. Each size ran in processes of its own, minutes apart, and timings from separate processes differ more than those from one (by up to 40 % on the shared machines the reference results come from): a growth carries that spread, which the same-process ratios of the limits section do not.\(sameProcess)\n\n"
+      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (\(nLogNText(sizes))). Crossings are interpolated on the log-log line between the two measured sizes around them. Each size ran in processes of its own, minutes apart, and timings from separate processes differ more than those from one (by up to 40 % on the shared machines the reference results come from): a growth carries that spread, which the same-process ratios of the limits section do not.\(sameProcess)\(rows.contains { $0.metric == Metric.pageFaults.name } ? " **Page faults a call** is the median count of minor page faults in one repetition at the smallest and at the largest size: memory fresh from the kernel, a trap and a zeroed 4 KiB page each (about 1.5 µs here), which a small size's repetitions get back from the allocator and a large size's arrays do not." : "")\n\n"
     for line in lines {
       let series = Self.scalingSeries.filter { points(line, $0, .time).count > 1 }
       guard !series.isEmpty else { continue }
@@ -94,12 +94,11 @@ extension Report {
         "| exponent b | "
         + series.map { s in Growth(points(line, s, .time)).map { String(format: "%.2f", $0.exponent) } ?? "—" }.joined(separator: " | ")
         + " |\n"
-      md += sameProcessGrowthRows(line, series) + "\n"
+      md += sameProcessGrowthRows(line, series) + pageFaultRow(line, series) + "\n"
       md += crossingSentences(line)
-      md += "![time against rows](charts/\(Self.slug(line, "scaling")))\n"
-      if Self.openingSeries.contains(where: { !points(line, $0, .heapLive).isEmpty }) {
-        md += "![live heap against rows](charts/\(Self.slug(line, "scaling-heap")))\n"
-      }
+      let (time, heap) = chartSeries(line)
+      if !time.isEmpty { md += "![time against rows](charts/\(Self.slug(line, "scaling")))\n" }
+      if !heap.isEmpty { md += "![live heap against rows](charts/\(Self.slug(line, "scaling-heap")))\n" }
       md += "\n"
     }
     return md
@@ -128,6 +127,17 @@ extension Report {
       md += "\n- The open list's live heap stays under the \(bytes(memoryBudget)) budget \(heap.joined(separator: "; "))."
     }
     return md.isEmpty ? "" : md + "\n\n"
+  }
+
+  /// The table row of each series' page faults a call, smallest size → largest; none for runs
+  /// that did not count them.
+  func pageFaultRow(_ line: Key, _ series: [ScalingSeries]) -> String {
+    let cells = series.map { s in
+      let p = points(line, s, .pageFaults)
+      guard p.count > 1, let a = p.first, let b = p.last else { return "—" }
+      return "\(Int(a.y).grouped) → \(Int(b.y).grouped)"
+    }
+    return cells.contains { $0 != "—" } ? "| page faults a call | " + cells.joined(separator: " | ") + " |\n" : ""
   }
 
   /// The table rows of the growths measured in one process (`Metric.growth` and the limits'),
@@ -165,6 +175,15 @@ extension Report {
     return String(format: "n log n from %@ to %@ rows is %.1f×, b ≈ %.2f", a.grouped, b.grouped, growth, exponent)
   }
 
+  /// The series `line`'s two scaling charts draw, which the report links only when drawn: the
+  /// first screens measured at two sizes or more (the chart answers which way opens the list in
+  /// time; the table beside it has the rest), and their live heap (none without the former).
+  /// O(rows).
+  func chartSeries(_ line: Key) -> (time: [ScalingSeries], heap: [ScalingSeries]) {
+    let time = Self.openingSeries.filter { points(line, $0, .time).count > 1 }
+    return (time, time.isEmpty ? [] : Self.openingSeries.filter { !points(line, $0, .heapLive).isEmpty })
+  }
+
   /// The log-log time chart (with the one-frame and 100 ms lines) and the live heap chart
   /// (with the memory budget) of every line measured at two sizes or more.
   func scalingCharts() -> [(String, String)] {
@@ -175,8 +194,7 @@ extension Report {
       return xs.map { p[$0] }
     }
     for line in scalingKeys {
-      // The chart answers which way opens the list in time; the table beside it has the rest.
-      let series = Self.openingSeries.filter { points(line, $0, .time).count > 1 }
+      let (series, heapSeries) = chartSeries(line)
       guard !series.isEmpty else { continue }
       out.append(
         (
@@ -186,7 +204,6 @@ extension Report {
             series: series.map { ($0.label, values(line, $0, .time)) }, x: .log, y: .log, legendSuffix: " (ms)",
             thresholds: [("one frame, 16.7 ms", Self.frameMs), ("100 ms", Self.waitMs)], xLabel: { Int($0).grouped })
         ))
-      let heapSeries = Self.openingSeries.filter { !points(line, $0, .heapLive).isEmpty }
       if !heapSeries.isEmpty {
         out.append(
           (

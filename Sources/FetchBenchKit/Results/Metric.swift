@@ -34,6 +34,8 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   public static let heapPeak = Metric("heap_peak_bytes", .bytes)
   public static let peakRSS = Metric("peak_rss_bytes", .bytes)
   public static let allocations = Metric("allocations", .count)
+  /// Minor page faults of a repetition (`Sample.pageFaults`), the median of the repetitions.
+  public static let pageFaults = Metric("page_faults", .count)
   public static let queries = Metric("queries", .count)
   public static let rowsMaterialized = Metric("rows_materialized", .count)
   public static let roundTrips = Metric("round_trips", .count)

@@ -184,6 +184,7 @@ public enum CaseExecutor {
         Measurement(.heapPeak, Double(sample.heapPeak)),
         Measurement(.peakRSS, Double(Clock.peakRSS)),
         Measurement(.allocations, Double(sample.allocations)),
+        Measurement(.pageFaults, Summary(samples.map { Double($0.pageFaults) })),
         Measurement(.queries, Double(counters.queries)),
         Measurement(.rowsMaterialized, Double(counters.rowsMaterialized)),
       ] + mappingMeasurement + serverMeasurements + limitMeasurements, error: nil)
