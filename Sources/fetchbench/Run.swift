@@ -78,6 +78,19 @@ struct Run: CheckedCommand {
       if dataset != nil { options.datasets = datasets }
       if scenario != nil { options.scenarios = scenarios }
     }
+    if growth {
+      // What --growth adds is measured only there: a run without it would silently measure
+      // nothing more.
+      guard Set(options.rows).count > 1 else {
+        throw ValidationError("--growth needs two or more --rows: it measures each larger size's growth from the smallest")
+      }
+      guard options.scenarios.contains(.performFetch), options.modes.contains(where: { $0 == .full || $0 == .batched }),
+        options.stores.contains(where: { $0 != .postgres })
+      else {
+        throw ValidationError(
+          "--growth measures performFetch, full or batched, on the memory store or SQLite: include them in --scenario, --mode and --store")
+      }
+    }
     return options
   }
 

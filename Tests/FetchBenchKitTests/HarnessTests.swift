@@ -180,6 +180,23 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(o.cases().allSatisfy { $0.growthFrom == nil }, "one size: no growth")
   }
 
+  /// --growth where it would measure nothing more is a bad argument, refused before any work.
+  @Test func growthWithNothingToMeasureIsRefused() throws {
+    for (arguments, message) in [
+      (["--rows", "300"], "--growth needs two or more --rows"),
+      (["--rows", "300,300"], "--growth needs two or more --rows"),
+      (
+        ["--rows", "300,3000", "--scenario", "first_screen"],
+        "--growth measures performFetch, full or batched, on the memory store or SQLite"
+      ),
+      (["--rows", "300,3000", "--mode", "offset"], "--growth measures performFetch"),
+      (["--rows", "300,3000", "--store", "postgres"], "--growth measures performFetch"),
+    ] {
+      let out = try TestSupport.run(["run", "--growth", "--datasets", "/nonexistent/datasets"] + arguments)
+      #expect(out.status == 64 && out.stderr.contains(message), "\(arguments): \(out.stderr)")
+    }
+  }
+
   @Test func growthAndTheLimitsGrowthAreRatiosPerPair() throws {
     let dir = TestSupport.temporaryFolder("growth")
     defer { TestSupport.remove(dir) }
