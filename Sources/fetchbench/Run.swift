@@ -79,8 +79,8 @@ struct Run: CheckedCommand {
       if scenario != nil { options.scenarios = scenarios }
     }
     if growth {
-      // What --growth adds is measured only there: a run without it would silently measure
-      // nothing more.
+      // --growth adds figures only to performFetch, full or batched, on the memory store or
+      // SQLite, from a second row count: without those it would add nothing, silently.
       guard Set(options.rows).count > 1 else {
         throw ValidationError("--growth needs two or more --rows: it measures each larger size's growth from the smallest")
       }

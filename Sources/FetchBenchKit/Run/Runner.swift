@@ -126,8 +126,9 @@ public struct RunOptions: Sendable {
 
 extension RunOptions {
   /// The row count a case's growth is measured from in its own process, with
-  /// `growthInProcess`: the run's smallest, for performFetch, full and batched, at every larger size, on the stores that hold two
-  /// sizes of a dataset at once (not PostgreSQL, whose tables hold one).
+  /// `growthInProcess`: the run's smallest, for performFetch, full and batched, at every
+  /// larger size, on the stores that hold two sizes of a dataset at once (not PostgreSQL,
+  /// whose tables hold one). O(row counts).
   func growthFrom(rows: Int, store: StoreKind, scenario: Scenario, mode: FetchMode) -> Int? {
     guard growthInProcess, let smallest = self.rows.min(), rows > smallest, store != .postgres, scenario == .performFetch,
       mode == .full || mode == .batched
