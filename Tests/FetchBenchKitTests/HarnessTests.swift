@@ -235,10 +235,12 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(!links.isEmpty && !links.contains { $0.contains("scaling") })
     for link in links { #expect(FileManager.default.fileExists(atPath: dir + "/out/charts/" + link), "\(link)") }
     // The memory projection leaves out the peaks taken with the smaller store beside the case:
-    // the larger size's performFetch cases fit through their one remaining size.
+    // the larger size's performFetch cases fit through their one remaining size, and the
+    // others keep both (listed at 3,000 rows, or not at all when their peak did not grow from
+    // 300 rows, which a few MiB of noise in so small a process decides).
     let fit = report.components(separatedBy: "## Where each case stops fitting").last ?? ""
     #expect(fit.contains("| banks memory batched(20) perform_fetch | 300 |"), "\(fit)")
-    #expect(fit.contains("| banks memory batched(20) sectioned | 3,000 |"), "\(fit)")
+    #expect(!fit.contains("| banks memory batched(20) sectioned | 300 |"), "\(fit)")
   }
 }
 
