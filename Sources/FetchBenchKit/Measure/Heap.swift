@@ -8,8 +8,7 @@ public enum Heap {
   /// jemalloc counts a freed block that its thread cache keeps as allocated, so without the
   /// flush a temporary buffer freed during a scenario could read as live heap.
   public static var allocated: Int {
-    _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
-    refresh()
+    flushAndRefresh()
     return read("stats.allocated", as: Int.self)
   }
 
@@ -23,8 +22,7 @@ public enum Heap {
   /// Allocation requests so far, all arenas (small and large), after merging this thread's
   /// cache counters.
   public static var allocationRequests: UInt64 {
-    _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
-    refresh()
+    flushAndRefresh()
     // 4096 is MALLCTL_ARENAS_ALL: the sum over arenas.
     return read("stats.arenas.4096.small.nrequests", as: UInt64.self)
       + read("stats.arenas.4096.large.nrequests", as: UInt64.self)
@@ -36,6 +34,13 @@ public enum Heap {
     var v = 0
     var size = MemoryLayout<Int>.size
     return mallctl("stats.allocated", &v, &size, nil, 0) == 0
+  }
+
+  /// Merges the calling thread's cache (its blocks and counters) into the arenas, then
+  /// refreshes the statistics: what the figures that count every thread's blocks read.
+  private static func flushAndRefresh() {
+    _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
+    refresh()
   }
 
   private static func refresh() {

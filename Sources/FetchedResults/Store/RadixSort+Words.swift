@@ -7,8 +7,8 @@
 // digits of up to `maxDigitBits` rather than bytes: wells' 25-bit dates sort in 3 passes of
 // 512 buckets, not 4 of 256 (or 6, counting the ID's bytes). (Banks' keys are read in
 // FailedBankDetails' order, where the IDs do not ascend: the check fails at its first rows,
-// and all 47 bits are sorted.) At millions of rows each pass
-// reads and scatters the whole array through memory, so the passes are the sort's cost.
+// and all 47 bits are sorted.) At millions of rows each pass reads and scatters the whole
+// array through memory, so the passes are the sort's cost.
 
 /// The widest digit a pass sorts on: 2^9 buckets. Measured here on 2,442,920 banks-like words
 /// (a 25-bit date above a 22-bit ID in order, a fresh scratch each time): the date in 3 passes
