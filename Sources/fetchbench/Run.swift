@@ -169,13 +169,19 @@ struct RunCase: ParsableCommand {
   @Argument var spec: String
 
   func run() throws {
-    let spec = try JSONDecoder().decode(CaseSpec.self, from: Data(self.spec.utf8))
+    // Stopped by its parent's interrupt: its scratch copies are removed as it ends.
+    Interrupts.install()
+    var spec = try JSONDecoder().decode(CaseSpec.self, from: Data(self.spec.utf8))
     // Fault injection for the harness's own tests: a child that really dies by a signal,
     // so the parent's crash path is exercised, not only its error path; and a case that
     // fails with an error (a corrupt dataset no longer reaches a case: it is refused first).
     let environment = ProcessInfo.processInfo.environment
     if let target = environment["FETCHBENCH_INJECT_CRASH"], spec.label.contains(target) {
       fatalError("injected crash in \(spec.label) (FETCHBENCH_INJECT_CRASH)")
+    }
+    // A slowdown of the batched path, which the gate's tests inject to see it caught.
+    if let factor = environment["FETCHBENCH_INJECT_BATCHED_SLOWDOWN"].flatMap(Int.init), factor > 1 {
+      spec.injectedBatchedSlowdown = factor
     }
     let result: CaseResult
     do {

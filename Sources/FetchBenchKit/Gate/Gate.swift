@@ -42,8 +42,17 @@ public struct GateFigure: Sendable, Codable, Equatable {
   public var spread: Double
   /// Interleaved pairs behind a ratio.
   public var samples: Int
+  /// A ratio of two timings of work of the same kind (both bound by the same resource), which
+  /// a processor's caches and clock move alike: judged against a baseline from another
+  /// processor. Other ratios are judged only on the baseline's processor. Nil (absent from the
+  /// file) for counters, heap figures and ratios of unlike work.
+  public var likeForLike: Bool?
 
-  public init(name: String, kind: Kind, value: Double, unit: String, tolerance: Double, spread: Double = 0, samples: Int = 1) {
+  public init(
+    name: String, kind: Kind, value: Double, unit: String, tolerance: Double, spread: Double = 0, samples: Int = 1,
+    likeForLike: Bool? = nil
+  ) {
+    self.likeForLike = likeForLike
     self.name = name
     self.kind = kind
     self.value = value
@@ -118,162 +127,37 @@ public struct GateBaseline: Sendable, Codable, Equatable {
   }
 }
 
-/// What makes two machines comparable: cores, OS, Swift. Memory is reported, not compared.
+/// What makes two machines comparable: cores, OS, Swift. Memory is reported, not compared;
+/// the processor decides only whether time ratios of unlike work are judged.
 public struct MachineKind: Sendable, Codable, Equatable, CustomStringConvertible {
   public var cores: Int
   public var os: String
   public var swiftVersion: String
   public var memoryBytes: Int
+  /// Nil in a baseline recorded before processors were recorded: another processor.
+  public var processor: Processor?
 
-  public init(cores: Int, os: String, swiftVersion: String, memoryBytes: Int) {
+  public init(cores: Int, os: String, swiftVersion: String, memoryBytes: Int, processor: Processor? = nil) {
     self.cores = cores
     self.os = os
     self.swiftVersion = swiftVersion
     self.memoryBytes = memoryBytes
+    self.processor = processor
   }
 
   public static func current() -> MachineKind {
     let m = Machine.current()
-    return MachineKind(cores: m.cores, os: m.os, swiftVersion: m.swiftVersion, memoryBytes: m.memoryBytes)
+    return MachineKind(cores: m.cores, os: m.os, swiftVersion: m.swiftVersion, memoryBytes: m.memoryBytes, processor: .current())
   }
 
   public func sameKind(as other: MachineKind) -> Bool {
     cores == other.cores && os == other.os && swiftVersion == other.swiftVersion
   }
 
+  /// Both processors known and the same model with the same caches.
+  public func sameProcessor(as other: MachineKind) -> Bool {
+    processor != nil && processor == other.processor
+  }
+
   public var description: String { "\(cores) cores, \(os), \(swiftVersion)" }
-}
-
-/// The comparison of a run with a baseline.
-public struct GateReport: Sendable {
-  public enum Verdict: String, Sendable {
-    case within, regression, improvement, missing, new
-  }
-
-  public struct Line: Sendable {
-    public var name: String
-    public var kind: GateFigure.Kind
-    public var unit: String
-    public var baseline: Double?
-    public var now: Double?
-    public var tolerance: Double
-    public var verdict: Verdict
-  }
-
-  public var lines: [Line]
-  /// Why the gate cannot judge (no baseline, other datasets, another machine kind).
-  public var cannotJudge: String?
-  public var notes: [String] = []
-
-  public var regressions: [Line] { lines.filter { $0.verdict == .regression || $0.verdict == .missing } }
-  public var improvements: [Line] { lines.filter { $0.verdict == .improvement } }
-
-  /// 0 within tolerance, 2 regression (a missing figure counts), 3 cannot judge,
-  /// 4 improvement when `failOnImprovement`.
-  public func exitCode(failOnImprovement: Bool) -> Int32 {
-    if cannotJudge != nil { return 3 }
-    if !regressions.isEmpty { return 2 }
-    if failOnImprovement && !improvements.isEmpty { return 4 }
-    return 0
-  }
-
-  /// Judges each regressed time ratio again on the lower of its first value and its value in
-  /// `again` (a second measurement): it stays a regression only when both are over
-  /// tolerance. Notes both values. Other lines are left as they are. O(lines + again).
-  public mutating func judgeRemeasured(_ again: [GateFigure]) {
-    let second = Dictionary(again.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
-    for i in lines.indices where lines[i].kind == .ratio && lines[i].verdict == .regression {
-      let l = lines[i]
-      guard let b = l.baseline, let first = l.now, let then = second[l.name] else { continue }
-      let judged = min(first, then)
-      let reference = GateFigure(name: l.name, kind: l.kind, value: b, unit: l.unit, tolerance: l.tolerance)
-      lines[i].now = judged
-      lines[i].verdict = GateComparator.verdict(reference, judged)
-      let outcome = lines[i].verdict == .regression ? "confirmed" : "not confirmed (a transient)"
-      notes.append(
-        String(format: "`%@` was %.3f, re-measured %.3f: regression %@; judged on the lower", l.name, first, then, outcome))
-    }
-  }
-
-  /// Every gated figure: baseline, now, delta, tolerance, verdict.
-  public func markdown() -> String {
-    var md = "| figure | kind | baseline | now | delta | tolerance | verdict |\n|---|---|---:|---:|---:|---:|---|\n"
-    func fmt(_ v: Double?, _ unit: String) -> String {
-      guard let v else { return "—" }
-      if unit == "bytes" { return bytes(v) }
-      if unit == "ratio" { return String(format: "%.3f", v) }
-      return v == v.rounded() ? Int(v).grouped : String(format: "%.3f", v)
-    }
-    for l in lines {
-      let delta: String
-      if let b = l.baseline, let n = l.now {
-        delta = b == 0 ? (n == 0 ? "0" : "+∞") : String(format: "%+.1f%%", (n - b) / b * 100)
-      } else {
-        delta = "—"
-      }
-      let tol = l.kind == .counter ? "exact" : String(format: "±%.0f%%", l.tolerance * 100) + (l.kind == .heap ? " (+16 KiB)" : "")
-      let mark = ["within": "ok", "regression": "**REGRESSION**", "improvement": "improvement", "missing": "**MISSING**", "new": "new"][
-        l.verdict.rawValue]!
-      md += "| `\(l.name)` | \(l.kind.rawValue) | \(fmt(l.baseline, l.unit)) | \(fmt(l.now, l.unit)) | \(delta) | \(tol) | \(mark) |\n"
-    }
-    return md
-  }
-}
-
-/// Compares a run's figures with a baseline.
-public enum GateComparator {
-  public static func compare(
-    baseline: GateBaseline?, now: [GateFigure], machine: MachineKind, datasets: [String: String],
-    allowOtherMachine: Bool = false
-  ) -> GateReport {
-    guard let baseline else {
-      return GateReport(lines: [], cannotJudge: "no baseline; record one with `fetchbench check --update`")
-    }
-    var report = GateReport(lines: [], cannotJudge: nil)
-    if !baseline.machine.sameKind(as: machine) {
-      if allowOtherMachine {
-        report.notes.append("baseline from another machine kind (\(baseline.machine)); compared anyway (--allow-other-machine)")
-      } else {
-        report.cannotJudge =
-          "the baseline was recorded on another machine kind (\(baseline.machine)); this is \(machine). Record a baseline here with --update, or pass --allow-other-machine"
-        return report
-      }
-    }
-    for (key, sha) in datasets where baseline.datasets[key] != nil && baseline.datasets[key] != sha {
-      report.cannotJudge =
-        "dataset \(key) has checksum \(sha.prefix(12))…, the baseline's was \(baseline.datasets[key]!.prefix(12))…: another dataset, nothing to compare"
-      return report
-    }
-    let current = Dictionary(now.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    for b in baseline.figures {
-      guard let n = current[b.name] else {
-        report.lines.append(
-          .init(name: b.name, kind: b.kind, unit: b.unit, baseline: b.value, now: nil, tolerance: b.tolerance, verdict: .missing))
-        continue
-      }
-      report.lines.append(
-        .init(
-          name: b.name, kind: b.kind, unit: b.unit, baseline: b.value, now: n.value, tolerance: b.tolerance, verdict: verdict(b, n.value)))
-    }
-    let known = Set(baseline.figures.map(\.name))
-    for n in now where !known.contains(n.name) {
-      report.lines.append(
-        .init(name: n.name, kind: n.kind, unit: n.unit, baseline: nil, now: n.value, tolerance: n.tolerance, verdict: .new))
-    }
-    return report
-  }
-
-  static func verdict(_ b: GateFigure, _ now: Double) -> GateReport.Verdict {
-    switch b.kind {
-    case .counter:
-      // Exact both ways: fewer queries or rows than recorded can be a bug that skips work,
-      // so it fails until the baseline is recorded again (--update).
-      return now == b.value ? .within : .regression
-    case .heap:
-      let slack = b.value * b.tolerance + GateFigure.heapSlackBytes * (b.unit == "bytes" ? 1 : 0) + (b.unit == "count" ? 16 : 0)
-      return now > b.value + slack ? .regression : (now < b.value - slack ? .improvement : .within)
-    case .ratio:
-      return now > b.value * (1 + b.tolerance) ? .regression : (now < b.value * (1 - b.tolerance) ? .improvement : .within)
-    }
-  }
 }

@@ -10,6 +10,7 @@ public enum GateCheck {
   public static func run(_ options: GateOptions, log: @escaping @Sendable (String) -> Void, print: (String) -> Void) throws -> Int32 {
     let machine = MachineKind.current()
     if options.update {
+      try GateRun.checkBaselineTarget(options.baselinePath)
       try record(options, machine: machine, log: log, print: print)
       return 0
     }
@@ -46,7 +47,8 @@ public enum GateCheck {
     let measuredStores = Set(options.stores)
     judged.figures.removeAll { f in f.id.map { !measuredStores.contains($0.store) } ?? false }
     var report = GateComparator.compare(
-      baseline: judged, now: measured.figures, machine: machine, datasets: measured.datasets, allowOtherMachine: options.allowOtherMachine)
+      baseline: judged, now: measured.figures, machine: machine, datasets: measured.datasets,
+      allowOtherMachine: options.allowOtherMachine, busy: measured.busyFigures)
     if judged.figures.count < recorded.figures.count {
       report.notes.append(
         "\(recorded.figures.count - judged.figures.count) baseline figures of stores not measured (--store) were not judged")
@@ -55,7 +57,7 @@ public enum GateCheck {
       print("cannot judge: \(why)")
       return 3
     }
-    report.notes += measured.busyCases.map { "busy machine during \($0)" }
+    report.notes += measured.busyCases.map { "busy machine during \($0): its time ratios are not judged" }
     try GateRun.confirmRatioRegressions(&report, measured, options, log: log)
     print(
       "# fetchbench check: \(options.rows.grouped) rows, batch size \(options.batchSize) (baseline: \(recorded.batchSize)), \(options.repetitions) interleaved repetitions\n"
@@ -63,15 +65,7 @@ public enum GateCheck {
     for n in report.notes { print("note: \(n)\n") }
     print(report.markdown())
     let code = report.exitCode(failOnImprovement: options.failOnImprovement)
-    switch code {
-    case 0: print("\nall \(report.lines.count) figures within tolerance (\(report.improvements.count) improved)")
-    case 2: print("\n\(report.regressions.count) regression(s): " + report.regressions.map { "`\($0.name)`" }.joined(separator: ", "))
-    case 4:
-      print(
-        "\n\(report.improvements.count) figure(s) improved beyond tolerance; update the baseline with --update: "
-          + report.improvements.map { "`\($0.name)`" }.joined(separator: ", "))
-    default: break
-    }
+    print("\n" + report.summary(failOnImprovement: options.failOnImprovement))
     return code
   }
 
@@ -82,15 +76,21 @@ public enum GateCheck {
   ) throws {
     var runs: [[GateFigure]] = []
     var checksums: [String: String] = [:]
+    var busy: [String] = []
     for r in 1...options.updateRuns {
       log("baseline run \(r) of \(options.updateRuns)")
       let m = try GateRun.measure(options, log: log)
       runs.append(m.figures)
       checksums = m.datasets
+      busy += m.busyCases
     }
     let b = GateBaseline(
       machine: machine, datasets: checksums, batchSize: options.batchSize, rows: options.rows, figures: try GateFigure.combine(runs))
     try GateRun.writeBaseline(b, to: options.baselinePath)
-    print("wrote \(options.baselinePath): \(b.figures.count) figures from \(options.updateRuns) run(s) on \(machine)")
+    print(
+      "wrote \(options.baselinePath): \(b.figures.count) figures from \(options.updateRuns) run(s) on \(machine), \(machine.processor.map { "\($0)" } ?? "unknown processor")"
+    )
+    // Recorded under load, a ratio's value and tolerance carry that load: say so.
+    for busyCase in busy { print("note: busy machine during \(busyCase); its time ratios were recorded under load") }
   }
 }

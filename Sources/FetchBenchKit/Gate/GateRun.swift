@@ -51,6 +51,8 @@ public struct GateMeasurement: Sendable {
   /// Cases during which the rest of the machine was busy (other processes, or CPU time
   /// stolen by the hypervisor), each with how busy; empty on a quiet machine.
   public var busyCases: [String] = []
+  /// The names of the figures those cases measured: their time ratios are not judged.
+  public var busyFigures: Set<String> = []
   /// The case that measured each figure, to measure it again.
   var sources: [String: CaseSpec] = [:]
 }
@@ -91,11 +93,13 @@ public enum GateRun {
       case .success(let r):
         let load = CPUWatch.load(from: before, to: CPUWatch.read())
         let busy = String(format: "others %.2f cores, steal %.2f", load.othersCores, load.stealCores)
+        let isBusy = load.othersCores >= busyCores || load.stealCores >= stealCores
         for f in r.figures ?? [] {
           m.figures.append(f)
           m.sources[f.name] = spec
+          if isBusy { m.busyFigures.insert(f.name) }
         }
-        if load.othersCores >= busyCores || load.stealCores >= stealCores { m.busyCases.append("\(label): \(busy)") }
+        if isBusy { m.busyCases.append("\(label): \(busy)") }
         log(String(format: "[%d/%d] %@ (%.1f s; %@)", k + 1, cases.count, label, load.seconds, busy))
       case .failure(let message), .doesNotFit(_, let message):
         throw HarnessError.invalidArgument("gate case \(label) failed: \(message)")
@@ -106,9 +110,9 @@ public enum GateRun {
 
   /// Measures once more the cases behind time ratios that regressed, and judges each such
   /// ratio on the lower of its two measurements: a slow ratio must reproduce in a second
-  /// child process to count, so that one burst of background work on a shared machine does
-  /// not fail CI, while a real regression (which reproduces) still does. Both values are
-  /// noted in the report.
+  /// child process on a quiet machine to count, so that one burst of background work on a
+  /// shared machine does not fail CI, while a real regression (which reproduces) still does.
+  /// Both values are noted in the report.
   public static func confirmRatioRegressions(
     _ report: inout GateReport, _ first: GateMeasurement, _ options: GateOptions, log: @escaping @Sendable (String) -> Void
   ) throws {
@@ -120,17 +124,51 @@ public enum GateRun {
     }
     log("re-measuring \(suspects.count) time ratio(s) over tolerance: \(specs.count) case(s)")
     let again = try measure(options, cases: specs, log: log)
-    report.judgeRemeasured(again.figures)
+    report.judgeRemeasured(again.figures, busy: again.busyFigures)
     report.notes += again.busyCases.map { "busy machine while re-measuring \($0)" }
   }
 
-  /// Reads a baseline; nil when the file does not exist.
+  /// Reads a baseline; nil when nothing is at `path`. A folder, a FIFO or a file that is not a
+  /// baseline is an error naming what it is (a FIFO is never opened: it would block).
   public static func loadBaseline(_ path: String) throws -> GateBaseline? {
-    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    switch DatasetFile.entry(at: path) {
+    case .missing: return nil
+    case .other(let what): throw HarnessError.invalidArgument("\(path) is not a readable baseline: it is \(what), not a file")
+    case .file: break
+    }
+    let data: Data
     do {
-      return try JSONDecoder().decode(GateBaseline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
-      throw HarnessError.invalidArgument("\(path) is not a readable baseline: \(error)")
+      throw HarnessError.invalidArgument("\(path) is not a readable baseline: \(AtomicFile.describe(error))")
+    }
+    guard !data.isEmpty else { throw HarnessError.invalidArgument("\(path) is not a readable baseline: the file is empty") }
+    do {
+      return try JSONDecoder().decode(GateBaseline.self, from: data)
+    } catch {
+      throw HarnessError.invalidArgument("\(path) is not a readable baseline: it is not a baseline's JSON (\(Self.describe(error)))")
+    }
+  }
+
+  /// Checks, before `--update` measures anything, that its baseline may be written: nothing is
+  /// at the path, or a baseline is (the only file `--update` replaces). O(file).
+  public static func checkBaselineTarget(_ path: String) throws {
+    do {
+      _ = try loadBaseline(path)
+    } catch {
+      throw HarnessError.invalidArgument(
+        "\(error); --update replaces only a baseline. Name a new file with --baseline, or move this one away")
+    }
+  }
+
+  /// A decoding error in one line: what is wrong and where, not the decoder's dump.
+  static func describe(_ error: any Error) -> String {
+    switch error as? DecodingError {
+    case .dataCorrupted(let c):
+      "malformed JSON" + (c.codingPath.isEmpty ? "" : " at \(c.codingPath.map(\.stringValue).joined(separator: "."))")
+    case .keyNotFound(let key, let c): "no \((c.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
+    case .typeMismatch(_, let c), .valueNotFound(_, let c): "a wrong value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+    default: "\(error)"
     }
   }
 

@@ -71,6 +71,9 @@ public struct CaseSpec: Sendable, Codable, Equatable {
   /// one process (`Metric.growth`). Set by a run over several row counts, on the memory store
   /// and SQLite (PostgreSQL holds one size of a dataset at a time).
   public var growthFrom: Int? = nil
+  /// The gate's own tests: each timed batched call of a gate case does this many calls' work,
+  /// a slowdown the gate must catch (`FETCHBENCH_INJECT_BATCHED_SLOWDOWN`). Nil in every real run.
+  public var injectedBatchedSlowdown: Int? = nil
 
   public init(
     dataset: DatasetKind, rows: Int, seed: UInt64, datasetsDirectory: String, store: StoreKind, work: CaseWork, batchSize: Int,
