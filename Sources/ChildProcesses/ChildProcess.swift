@@ -73,6 +73,10 @@ public final class ChildProcess: @unchecked Sendable {
     case pipe
   }
 
+  /// Children started and not yet waited for, and whether `stopAll` has begun: an interrupt
+  /// handler on another thread stops them, and no new one starts after it.
+  private static let live = Mutex<(pids: Set<Int32>, stopping: Bool)>(([], false))
+
   public let pid: Int32
   /// The write end of the child's standard input (`Input.pipe`).
   public let standardInput: FileHandle?
@@ -91,7 +95,8 @@ public final class ChildProcess: @unchecked Sendable {
     _ executable: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil,
     input: Input = .none, relayStandardError: Bool = false, timeout: Double? = nil, memoryCeiling: Int? = nil
   ) throws {
-    process = Process()
+    let process = Process()
+    self.process = process
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -107,7 +112,11 @@ public final class ChildProcess: @unchecked Sendable {
       inputPipe = Pipe()
       process.standardInput = inputPipe
     }
-    try process.run()
+    try Self.live.withLock { live in
+      guard !live.stopping else { throw CocoaError(.userCancelled) }
+      try process.run()
+      live.pids.insert(process.processIdentifier)
+    }
     pid = process.processIdentifier
     standardInput = inputPipe?.fileHandleForWriting
     stdoutReader = PipeReader(out.fileHandleForReading, relay: false)
@@ -137,6 +146,7 @@ public final class ChildProcess: @unchecked Sendable {
     let stdout = stdoutReader.wait()
     let stderr = stderrReader.wait()
     process.waitUntilExit()
+    _ = Self.live.withLock { $0.pids.remove(pid) }
     timer?.cancel()
     let stoppedAt = memoryWatch?.stop()
     let termination: Termination =
@@ -146,6 +156,21 @@ public final class ChildProcess: @unchecked Sendable {
         .signalled(process.terminationStatus)
       } else { .exited(process.terminationStatus) }
     return Output(termination: termination, standardOutput: stdout, standardError: String(decoding: stderr, as: UTF8.self))
+  }
+
+  /// For an interrupt: sends `signal` to every child still running, so that each removes its
+  /// own temporary files and ends, and waits until each has been waited for (by the threads
+  /// that started them) or `grace` seconds have passed, then kills the rest. No child starts
+  /// after this is called. O(children) plus the wait.
+  public static func stopAll(_ signal: Int32, grace: Double = 10) {
+    let pids = live.withLock { live in
+      live.stopping = true
+      return live.pids
+    }
+    for pid in pids { kill(pid, signal) }
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(grace * 1e9)
+    while !live.withLock({ $0.pids.isEmpty }) && DispatchTime.now().uptimeNanoseconds < deadline { usleep(10_000) }
+    for pid in live.withLock({ $0.pids }) { kill(pid, SIGKILL) }
   }
 
   /// Starts a child and waits for it.

@@ -42,7 +42,7 @@ public struct DatasetLocation: Sendable {
       return try PostgresStore(url: url, model: model)
     case .sqlite, .memory: break
     }
-    guard FileManager.default.fileExists(atPath: sqlitePath) else {
+    guard try DatasetFile.checkReadable(sqlitePath) else {
       let index = indexes.map { " --index \($0)" }.joined()
       throw HarnessError.missingDataset(
         sqlitePath,

@@ -33,6 +33,9 @@ public enum PostgresLoader {
     // Shared by every dataset in the database and never emptied: stores remember the last
     // sequence number they delivered.
     try admin.execute(PostgresStore.changeLogDDL)
+    // A table of the user's that has one of these names is not read or written as FetchBench's.
+    try checkOwnTable(admin, "fetchbench_meta", columns: ["dataset", "tag"])
+    try checkOwnTable(admin, PostgresStore.changeLog, columns: ["seq", "committed_at", "payload"])
     if !force, try admin.scalar("SELECT tag FROM fetchbench_meta WHERE dataset = '\(location.kind.rawValue)'") == tag {
       return 0
     }
@@ -40,7 +43,7 @@ public enum PostgresLoader {
     // unindexed file serves any index set (the index advice loads every candidate at once).
     var unindexed = location
     unindexed.indexes = []
-    guard let path = [location.sqlitePath, unindexed.sqlitePath].first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+    guard let path = try [location.sqlitePath, unindexed.sqlitePath].first(where: { try DatasetFile.checkReadable($0) }) else {
       throw HarnessError.missingDataset(
         location.sqlitePath,
         hint:
@@ -51,8 +54,8 @@ public enum PostgresLoader {
     let tables = location.kind.tables
     // Loaded into a staging schema, then moved into place in one transaction: an interrupted
     // or failed load leaves the previous tables as they were. The advisory lock (released
-    // when the connection ends, however the process ends) lets one loader at a time reuse
-    // the staging schema a killed one left behind, and judge ownership without a race.
+    // when the connection ends, however the process ends) lets one loader at a time remove
+    // the staging schemas killed ones left behind, and judge ownership without a race.
     try admin.execute("SELECT pg_advisory_lock(\(stagingLock))")
     defer { try? admin.execute("SELECT pg_advisory_unlock(\(stagingLock))") }
     // Tables of the user's own are never dropped: a dataset's tables are FetchBench's when
@@ -65,8 +68,8 @@ public enum PostgresLoader {
         "table \(foreign) in \(url) was not created by FetchBench (fetchbench_meta does not name it); FetchBench will not replace it. "
           + "Use another database (--postgres-url), or pass --postgres-replace-tables to drop and replace it")
     }
-    try admin.execute("DROP SCHEMA IF EXISTS \(staging) CASCADE")
-    try admin.execute("CREATE SCHEMA \(staging)")
+    try dropAbandonedStaging(admin)
+    let staging = try createStaging(admin)
     defer { try? admin.execute("DROP SCHEMA IF EXISTS \(staging) CASCADE") }
     try admin.execute("SET search_path TO \(staging), public")
     // Columns first, constraints after the data: one index build per key instead of 244k
@@ -119,8 +122,40 @@ public enum PostgresLoader {
     return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
   }
 
-  /// The schema a load fills before it moves the tables into place.
-  static let staging = "fetchbench_staging"
+  /// Throws, naming the table, when `name` in the public schema does not have FetchBench's
+  /// columns: it is the user's table, which FetchBench neither reads nor writes. O(columns).
+  static func checkOwnTable(_ admin: PostgresAdmin, _ name: String, columns: [String]) throws {
+    let actual = try admin.column(
+      "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '\(name)' ORDER BY ordinal_position"
+    )
+    guard actual == columns else {
+      throw HarnessError.foreignTable(
+        "table \(name) in \(admin.url) is not FetchBench's (its columns are \(actual.joined(separator: ", ")); FetchBench's are \(columns.joined(separator: ", "))), and FetchBench does not change it. Use another database (--postgres-url)"
+      )
+    }
+  }
+
+  /// What marks a schema as a load's staging schema: its comment, which only this loader
+  /// writes. A schema of the user's, whatever its name, has no such comment and is never
+  /// dropped.
+  static let stagingComment = "fetchbench staging schema: dropped by the next load"
+
+  /// Creates a staging schema under a new name (`fetchbench_staging_PID_RANDOM`; CREATE
+  /// SCHEMA fails rather than reuse one that exists) and marks it. Hold `stagingLock`.
+  static func createStaging(_ admin: PostgresAdmin) throws -> String {
+    let name = "fetchbench_staging_\(getpid())_\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    try admin.execute("CREATE SCHEMA \(name)")
+    try admin.execute("COMMENT ON SCHEMA \(name) IS '\(stagingComment)'")
+    return name
+  }
+
+  /// Drops the staging schemas that interrupted loads left behind: those marked as staging.
+  /// Hold `stagingLock`: no other load is using one then. O(schemas).
+  static func dropAbandonedStaging(_ admin: PostgresAdmin) throws {
+    let names = try admin.column(
+      "SELECT nspname FROM pg_namespace WHERE obj_description(oid, 'pg_namespace') = '\(stagingComment)'")
+    for name in names { try admin.execute("DROP SCHEMA IF EXISTS \"\(name)\" CASCADE") }
+  }
   /// The advisory lock key that serializes loads into one database.
   static let stagingLock = 0x4642_4C44  // "FBLD"
 

@@ -2,17 +2,20 @@ import Crypto
 import Foundation
 import Synchronization
 
-/// Writing files so that a reader never sees half of one: write `NAME.partial`, then rename.
+/// Writing files so that a reader never sees half of one: write a temporary sibling, then
+/// rename.
 ///
-/// Temporary paths are registered so that an interrupt (SIGINT, SIGTERM, SIGHUP) removes them before the
-/// process exits.
+/// Each temporary name is new (`NAME.partial-PID-N`) and created exclusively, so that nothing
+/// of the user's (a `NAME.partial` of their own) and nothing of another FetchBench process
+/// writing the same name is ever opened, replaced or removed. Temporary paths are registered
+/// so that an interrupt (SIGINT, SIGTERM, SIGHUP) removes them before the process exits.
 public enum AtomicFile {
   private static let pending = Mutex<Set<String>>([])
+  private static let counter = Mutex(0)
 
   /// Writes `data` to `path` through a temporary file in the same folder.
   public static func write(_ data: Data, to path: String) throws {
-    let tmp = temporaryPath(for: path)
-    register(tmp)
+    let tmp = try createTemporaryFile(for: path)
     defer { discard(tmp) }
     do {
       try data.write(to: URL(fileURLWithPath: tmp))
@@ -22,8 +25,59 @@ public enum AtomicFile {
     try commit(tmp, to: path)
   }
 
-  /// The temporary name used for `path`.
-  public static func temporaryPath(for path: String) -> String { path + ".partial" }
+  /// A temporary name for `path` that no other writer uses: `path.partial-PID-N`.
+  public static func temporaryPath(for path: String) -> String {
+    let n = counter.withLock { n in
+      n += 1
+      return n
+    }
+    return "\(path).partial-\(getpid())-\(n)"
+  }
+
+  /// Creates an empty file at a new temporary name for `path` (O_EXCL: never one that exists)
+  /// and registers it. O(1).
+  public static func createTemporaryFile(for path: String) throws -> String {
+    try createTemporary(for: path) { tmp in
+      let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+      guard fd >= 0 else { return errno }
+      close(fd)
+      return 0
+    }
+  }
+
+  /// Creates an empty folder at a new temporary name for `path` and registers it. O(1).
+  public static func createTemporaryFolder(for path: String) throws -> String {
+    try createTemporary(for: path) { mkdir($0, 0o755) == 0 ? 0 : errno }
+  }
+
+  private static func createTemporary(for path: String, _ create: (String) -> Int32) throws -> String {
+    for _ in 0..<100 {
+      let tmp = temporaryPath(for: path)
+      register(tmp)
+      let error = create(tmp)
+      if error == 0 { return tmp }
+      _ = pending.withLock { $0.remove(tmp) }
+      guard error == EEXIST else { throw DatasetError.cannotWrite(path: path, reason: String(cString: strerror(error))) }
+    }
+    throw DatasetError.cannotWrite(path: path, reason: "no free temporary name beside it")
+  }
+
+  /// Checks, before any work, that a new file can be written at `path`: nothing is there (not
+  /// even a dangling symbolic link), and its folder exists and is writable. O(1).
+  public static func checkNewFile(_ path: String) throws {
+    var st = stat()
+    if lstat(path, &st) == 0 {
+      throw DatasetError.cannotWrite(path: path, reason: "something is already there, and FetchBench does not replace it; name a new file")
+    }
+    let parent = (normalized(path) as NSString).deletingLastPathComponent
+    var isDir: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDir), isDir.boolValue else {
+      throw DatasetError.cannotWrite(path: path, reason: "its folder \(parent) does not exist")
+    }
+    guard access(parent, W_OK) == 0 else {
+      throw DatasetError.cannotWrite(path: path, reason: "\(parent) is not writable (\(String(cString: strerror(errno))))")
+    }
+  }
 
   /// Remembers `tmp` for removal on interrupt.
   public static func register(_ tmp: String) { _ = pending.withLock { $0.insert(tmp) } }
@@ -113,6 +167,18 @@ public enum AtomicFile {
     _ = pending.withLock { $0.remove(tmp) }
   }
 
+  /// Moves the finished file `tmp` to `path` only if nothing is there: a file that appeared
+  /// at `path` since the command checked it is the user's and is left as it is. O(1).
+  public static func commitNew(_ tmp: String, to path: String) throws {
+    guard link(tmp, path) == 0 else {
+      let reason =
+        errno == EEXIST ? "something appeared there while FetchBench ran; it was left as it is" : String(cString: strerror(errno))
+      discard(tmp)
+      throw DatasetError.cannotWrite(path: path, reason: reason)
+    }
+    discard(tmp)
+  }
+
   /// Removes every registered temporary path; called on SIGINT, SIGTERM and SIGHUP.
   public static func discardAll() {
     let paths = pending.withLock { p in
@@ -122,7 +188,8 @@ public enum AtomicFile {
     for p in paths { try? FileManager.default.removeItem(atPath: p) }
   }
 
-  static func describe(_ error: any Error) -> String {
+  /// A file error in a few words (`No space left on device`), not Foundation's dump.
+  public static func describe(_ error: any Error) -> String {
     if let e = error as? CocoaError, let u = e.userInfo[NSUnderlyingErrorKey] as? NSError {
       return String(cString: strerror(Int32(u.code)))
     }

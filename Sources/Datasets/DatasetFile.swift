@@ -7,9 +7,64 @@ import GRDBSQLite
 /// measured from its contents, so that a file cut short or edited is never taken for the one
 /// the manifest describes.
 public enum DatasetFile {
-  /// Whether `path` begins with SQLite's 16-byte header (an empty or foreign file does not).
+  /// What is at a dataset's path, without opening it (a FIFO would block the reader).
+  public enum Entry: Equatable, Sendable {
+    case missing
+    /// A regular file, or a symbolic link to one.
+    case file
+    /// Anything else, in words: "a folder", "a FIFO", "a symbolic link loop".
+    case other(String)
+  }
+
+  /// What is at `path`. O(1).
+  public static func entry(at path: String) -> Entry {
+    var st = stat()
+    if stat(path, &st) != 0 {
+      if errno == ELOOP { return .other("a symbolic link loop") }
+      var link = stat()
+      return lstat(path, &link) == 0 ? .other("a symbolic link to nothing") : .missing
+    }
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: return .file
+    case S_IFDIR: return .other("a folder")
+    case S_IFIFO: return .other("a FIFO")
+    case S_IFSOCK: return .other("a socket")
+    default: return .other("a device")
+    }
+  }
+
+  /// Whether `path` is a symbolic link (to anything, or to nothing). O(1).
+  public static func isSymbolicLink(_ path: String) -> Bool {
+    var st = stat()
+    return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
+  }
+
+  /// Checks, before a dataset file is opened, that it is a regular file and that no writer
+  /// left a write-ahead log beside it: SQLite would read the log's rows (which the manifest's
+  /// checksum does not describe) and, on closing, merge them into the file. Returns false
+  /// when nothing is there. O(1).
+  public static func checkReadable(_ path: String) throws -> Bool {
+    switch entry(at: path) {
+    case .missing: return false
+    case .other(let what):
+      throw DatasetError.notADataset(path: path, reason: "it is \(what), not a file; move it away and run again")
+    case .file:
+      var wal = stat()
+      if stat(path + "-wal", &wal) == 0 && wal.st_size > 0 {
+        throw DatasetError.notADataset(
+          path: path,
+          reason:
+            "a writer left a write-ahead log beside it (\(path)-wal, \(Int(wal.st_size).grouped) bytes), whose rows the manifest does not describe; delete both files and run again to generate the dataset anew"
+        )
+      }
+      return true
+    }
+  }
+
+  /// Whether `path` is a regular file that begins with SQLite's 16-byte header (an empty or
+  /// foreign file does not).
   public static func isSQLite(_ path: String) -> Bool {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    guard entry(at: path) == .file, let handle = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? handle.close() }
     return (try? handle.read(upToCount: 16)).map { Array($0) == Array("SQLite format 3\u{0}".utf8) } ?? false
   }

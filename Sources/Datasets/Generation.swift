@@ -95,7 +95,8 @@ public enum DatasetPaths {
 }
 
 /// Generates datasets: streams rows into SQLite and CSV under temporary names, checks them
-/// against the manifest, then renames them into place.
+/// against the manifest, then, holding the folder's lock, records them in the manifest and
+/// renames them into place.
 public enum Generation {
   /// Runs a request. Memory is O(1) in the row count; time is O(rows).
   public static func run(_ request: GenerationRequest, progress: ProgressLine? = nil) throws
@@ -105,19 +106,42 @@ public enum Generation {
     let out = request.outDirectory
     try prepareDirectory(out)
     let manifestPath = DatasetPaths.manifest(in: out)
-    var manifest = try Manifest.load(from: manifestPath)
     var results: [GeneratedDataset] = []
     for kind in request.datasets {
-      let result = try generate(kind, request, manifest: manifest, progress: progress)
-      // A kept file's entry is the manifest's own, or (reported) the file's, which must
-      // not replace it.
-      if !result.skipped {
-        manifest.upsert(result.entry)
-        try manifest.save(to: manifestPath)
-      }
-      results.append(result)
+      // Read again for each dataset: another process may have recorded one meanwhile.
+      let manifest = try Manifest.load(from: manifestPath)
+      results.append(try generate(kind, request, manifest: manifest, progress: progress))
     }
     return results
+  }
+
+  /// Holding the folder's lock: records `entry` in the manifest as it is now (merged with what
+  /// other processes recorded), then renames the finished files into place. In that order, an
+  /// interrupt between the two leaves an entry whose files are missing, which the next run
+  /// generates again, never a finished file that the manifest does not record (which would be
+  /// refused as the user's ever after). A file that appeared at a path meanwhile without an
+  /// entry is the user's: nothing is recorded or replaced. O(manifest).
+  private static func record(_ entry: Manifest.Entry, label: String, in out: String, files: [(tmp: String?, path: String?)]) throws {
+    let manifestPath = DatasetPaths.manifest(in: out)
+    var manifest = try Manifest.load(from: manifestPath)
+    let recorded = manifest.entry(entry.dataset, rows: entry.rows, seed: entry.seed)
+    if let recorded, recorded.sha256 != entry.sha256 {
+      throw DatasetError.checksumMismatch(dataset: label, table: "all", expected: recorded.sha256, actual: entry.sha256)
+    }
+    for (tmp, path) in files {
+      guard tmp != nil, let path else { continue }
+      if recorded == nil && (FileManager.default.fileExists(atPath: path) || DatasetFile.isSymbolicLink(path)) {
+        throw DatasetError.foreignFile(path: path, manifest: manifestPath)
+      }
+    }
+    if recorded == nil {
+      manifest.upsert(entry)
+      try manifest.save(to: manifestPath)
+    }
+    for (tmp, path) in files {
+      guard let tmp, let path else { continue }
+      try AtomicFile.commit(tmp, to: path)
+    }
   }
 
   private static func prepareDirectory(_ path: String) throws {
@@ -146,10 +170,15 @@ public enum Generation {
     let expected = manifest.entry(kind, rows: rows, seed: seed)
 
     let manifestPath = DatasetPaths.manifest(in: out)
+    // A dataset's paths are FetchBench's only when the manifest records the dataset and each
+    // is what FetchBench writes there (a SQLite file, a folder of CSV files): anything else,
+    // a symbolic link included, is the user's and is neither read through nor replaced.
+    for path in [sqlitePath, csvDir].compactMap({ $0 }) where DatasetFile.isSymbolicLink(path) {
+      throw DatasetError.notADataset(
+        path: path, reason: "it is a symbolic link, and FetchBench does not replace it; move it away and run again")
+    }
     let exists = { (path: String?) in path.map { FileManager.default.fileExists(atPath: $0) } ?? false }
-    // A file at the dataset's path is replaced or kept only when the manifest records this
-    // dataset and the file is a SQLite database: anything else is the user's.
-    if exists(sqlitePath), let sqlitePath {
+    if let sqlitePath, try DatasetFile.checkReadable(sqlitePath) {
       guard expected != nil else { throw DatasetError.foreignFile(path: sqlitePath, manifest: manifestPath) }
       guard DatasetFile.isSQLite(sqlitePath) else {
         throw DatasetError.notADataset(
@@ -182,20 +211,10 @@ public enum Generation {
         skipped: true, verifiedAgainstManifest: entry == expected)
     }
 
-    let sqliteTmp = sqlitePath.map(AtomicFile.temporaryPath(for:))
-    let csvTmp = csvDir.map(AtomicFile.temporaryPath(for:))
-    for tmp in [sqliteTmp, csvTmp].compactMap({ $0 }) {
-      AtomicFile.discard(tmp)  // a stale one from a killed run
-      AtomicFile.register(tmp)
-    }
-    defer { [sqliteTmp, csvTmp].compactMap { $0 }.forEach(AtomicFile.discard) }
-    if let csvTmp {
-      do {
-        try FileManager.default.createDirectory(atPath: csvTmp, withIntermediateDirectories: false)
-      } catch {
-        throw DatasetError.cannotWrite(path: csvTmp, reason: AtomicFile.describe(error))
-      }
-    }
+    let sqliteTmp = try sqlitePath.map(AtomicFile.createTemporaryFile(for:))
+    defer { sqliteTmp.map(AtomicFile.discard) }
+    let csvTmp = try csvDir.map(AtomicFile.createTemporaryFolder(for:))
+    defer { csvTmp.map(AtomicFile.discard) }
 
     let start = DispatchTime.now()
     let csv = try tables.map { t in
@@ -258,8 +277,9 @@ public enum Generation {
           dataset: label, table: a.table, expected: e.sha256, actual: a.sha256)
       }
     }
-    if let sqliteTmp, let sqlitePath { try AtomicFile.commit(sqliteTmp, to: sqlitePath) }
-    if let csvTmp, let csvDir { try AtomicFile.commit(csvTmp, to: csvDir) }
+    try FolderLock.withLock(out, progress: progress) {
+      try record(entry, label: label, in: out, files: [(sqliteTmp, sqlitePath), (csvTmp, csvDir)])
+    }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     return GeneratedDataset(
       kind: kind, sqlitePath: sqlitePath, csvDirectory: csvDir, entry: entry, seconds: seconds,

@@ -37,6 +37,12 @@ public final class ProgressLine: Sendable {
     if let text { FileHandle.standardError.write(Data(text.utf8)) }
   }
 
+  /// Writes `text` on a line of its own, on a terminal or not: a wait the user should know of.
+  public func note(_ text: String) {
+    finish()
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+  }
+
   /// Ends the line, if one was drawn.
   public func finish() {
     guard enabled else { return }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcesses
 import DatasetStores
 import Datasets
 import FetchBenchKit
@@ -11,6 +12,18 @@ struct FetchBench: ParsableCommand {
     abstract: "Full fetch or batched faulting, which store, and what keeping a list in sync costs.",
     subcommands: [Generate.self, Fetch.self, Run.self, Diff.self, Load.self, Check.self, Report.self, RunCase.self, LoadCase.self]
   )
+
+  /// ArgumentParser's own `main`, but for `FETCHBENCH_VALIDATE_ONLY=1`: the tests fuzz every
+  /// option's parsing and checks by the thousand, which must stop before any work.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      if ProcessInfo.processInfo.environment["FETCHBENCH_VALIDATE_ONLY"] == "1" { return }
+      try command.run()
+    } catch {
+      exit(withError: error)
+    }
+  }
 }
 
 /// Removes temporary files on SIGINT, SIGTERM and SIGHUP (a closed terminal), so an interrupted command leaves nothing
@@ -23,8 +36,10 @@ enum Interrupts {
       signal(sig, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
       source.setEventHandler {
+        // The children first: each removes its own temporary files and scratch copies.
+        ChildProcess.stopAll(sig)
         AtomicFile.discardAll()
-        FileHandle.standardError.write(Data("\ninterrupted; temporary files removed\n".utf8))
+        FileHandle.standardError.write(Data("\ninterrupted; child processes stopped, temporary files removed\n".utf8))
         exit(128 + sig)
       }
       source.resume()

@@ -17,38 +17,58 @@ struct Load: CheckedCommand {
   @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "sqlite"
   @Option(help: "The dataset (the load test writes banks).") var dataset = "banks"
   @Option(help: "Rows of the dataset; a missing one is generated.") var rows = DatasetKind.defaultRows
-  @Option(help: "Writer connections.") var writers = 4
-  @Option(help: "Target commits per second, all writers together.") var rate = 500.0
-  @Option(help: "Changed objects per transaction: N, or MIN...MAX drawn uniformly.") var transactionSize = "1...50"
-  @Option(help: "Observers, each a batched controller on its own connection with a scroller.") var observers = 2
-  @Option(help: "How long the writers write: seconds, or with s/m (e.g. 60s, 10m).") var duration = "60s"
-  @Option(help: "Stop after this many commits (or at --duration, whichever is first).") var transactions: Int?
-  @Option(help: "The observers' batch size.") var batchSize = 20
-  @Option(help: "Share of writer transactions that fail after their writes and must roll back.") var failureRate = 0.01
-  @Option(help: "Extra milliseconds each observer spends per change set (a slow observer coalesces).") var observerDelayMs = 0.0
+  @Option(help: "Writer connections \(OptionRange.help(OptionRange.writers)).") var writers = 4
+  @Option(help: "Target commits per second, all writers together \(OptionRange.help(OptionRange.rate)).") var rate = 500.0
+  @Option(
+    help: "Changed objects per transaction: N, or MIN...MAX drawn uniformly (1 to a share of the rows: MAX × 2 × writers ≤ rows).")
+  var transactionSize = "1...50"
+  @Option(help: "Observers, each a batched controller on its own connection with a scroller \(OptionRange.help(OptionRange.observers)).")
+  var observers = 2
+  @Option(help: "How long the writers write: seconds, or with s/m (e.g. 60s, 10m); 1 s to 7 days.") var duration = "60s"
+  @Option(
+    help: "Stop after this many commits (or at --duration, whichever is first) \(OptionRange.help(OptionRange.transactions)).")
+  var transactions: Int?
+  @Option(help: "The observers' batch size \(OptionRange.help(OptionRange.batchSize)).") var batchSize = 20
+  @Option(help: "Share of writer transactions that fail after their writes and must roll back (0 or more, below 1).")
+  var failureRate = 0.01
+  @Option(
+    help:
+      "Extra milliseconds each observer spends per change set (a slow observer coalesces) \(OptionRange.help(OptionRange.observerDelayMs))."
+  )
+  var observerDelayMs = 0.0
   @Flag(help: "Observers apply nothing until the writers stop (an app in the background), then catch up in coalesced change sets.")
   var suspendObservers = false
-  @Option(help: "With --find-max-rate: the p99 delivery latency (ms) a sustained rate stays under (default: one frame at 60 Hz).")
+  @Option(
+    help:
+      "With --find-max-rate: the p99 delivery latency (ms) a sustained rate stays under (default: one frame at 60 Hz) \(OptionRange.help(OptionRange.frameBudgetMs))."
+  )
   var frameBudgetMs = LoadRunner.frameMs
   @Option(
     help:
       "PostgreSQL: seconds into the run at which every observer's session is ended (default: half the duration, and never with --find-max-rate; negative: never)."
   )
   var dropConnectionAt: Double?
-  @Option(help: "Screens (20 rows at a random position) each scroller reads per second.") var screensPerSecond = 30.0
-  @Option(help: "MiB the live heap may grow from the early run to its end (judged on runs of 20 s or more).") var heapBoundMib = 64
+  @Option(
+    help: "Screens (20 rows at a random position) each scroller reads per second \(OptionRange.help(OptionRange.screensPerSecond)).")
+  var screensPerSecond = 30.0
+  @Option(
+    help:
+      "MiB the live heap may grow from the early run to its end (judged on runs of 20 s or more) \(OptionRange.help(OptionRange.heapBoundMiB))."
+  )
+  var heapBoundMib = 64
   @Flag(
     help:
       "Ramp the rate (125, 250, … 8,000/s; halving to 8/s when 125 fails) and report the highest each store sustains with p99 delivery within --frame-budget-ms."
   )
   var findMaxRate = false
-  @Option(help: "Seconds per rate with --find-max-rate.") var stepDuration = "10s"
-  @Option(help: "Seed of the writers' transactions.") var seed: UInt64 = 1
+  @Option(help: "Seconds per rate with --find-max-rate: seconds, or with s/m; 1 s to 1 day.") var stepDuration = "10s"
+  @Option(parsing: .unconditional, help: "Seed of the writers' transactions (0 to 18,446,744,073,709,551,615).") var seed: UInt64 = 1
   @Option(help: "Output folder (default: results/load/runs/<UTC timestamp>, copied to results/load/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
 
-  static func seconds(_ text: String, _ name: String) throws -> Double {
+  /// `60`, `60s` or `10m` in seconds, within `range`.
+  static func seconds(_ text: String, _ name: String, in range: ClosedRange<Double>) throws -> Double {
     var t = text.trimmingCharacters(in: .whitespaces).lowercased()
     var scale = 1.0
     if t.hasSuffix("m") {
@@ -58,7 +78,20 @@ struct Load: CheckedCommand {
       t.removeLast()
     }
     guard let v = Double(t), v > 0, v.isFinite else { throw ValidationError("--\(name): '\(text)' is not a duration such as 60s or 10m") }
+    guard range.contains(v * scale) else {
+      throw ValidationError("--\(name): '\(text)' is not between 1 s and \(OptionRange.text(range.upperBound)) s")
+    }
     return v * scale
+  }
+
+  /// `N` or `MIN...MAX`, whole numbers with 1 ≤ MIN ≤ MAX ≤ the row count: nothing else.
+  static func sizes(_ text: String, rows: Int) throws -> ClosedRange<Int> {
+    let parts = text.components(separatedBy: "...")
+    let values = parts.map { Int($0.trimmingCharacters(in: .whitespaces)) }
+    guard (1...2).contains(parts.count), let lo = values.first ?? nil, let hi = values.last ?? nil, 1 <= lo, lo <= hi, hi <= rows else {
+      throw ValidationError("--transaction-size: '\(text)' is not N or MIN...MAX with 1 ≤ MIN ≤ MAX ≤ \(rows.grouped) (the rows)")
+    }
+    return lo...hi
   }
 
   func options() throws -> (LoadConfig, [StoreKind], Double) {
@@ -68,45 +101,43 @@ struct Load: CheckedCommand {
     var c = LoadConfig()
     guard rows >= 100, rows <= DatasetKind.maxRows else { throw ValidationError("--rows must be between 100 and \(DatasetKind.maxRows)") }
     c.rows = rows
-    guard (1...64).contains(writers) else { throw ValidationError("--writers must be between 1 and 64") }
+    try OptionValue.check(writers, in: OptionRange.writers, "writers")
     c.writers = writers
-    guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be positive") }
+    try OptionValue.check(rate, in: OptionRange.rate, "rate")
     c.rate = rate
-    let parts = transactionSize.replacingOccurrences(of: "...", with: "-").split(separator: "-").map { Int($0) }
-    guard (1...2).contains(parts.count), let lo = parts.first!, let hi = parts.last!, lo >= 1, hi >= lo else {
-      throw ValidationError("--transaction-size: '\(transactionSize)' is not N or MIN...MAX with 1 ≤ MIN ≤ MAX")
+    let sizes = try Self.sizes(transactionSize, rows: rows)
+    guard sizes.upperBound * 2 * writers <= rows else {
+      throw ValidationError("--transaction-size \(sizes.upperBound) is too large for \(rows) rows and \(writers) writers")
     }
-    guard hi * 2 * writers <= rows else {
-      throw ValidationError("--transaction-size \(hi) is too large for \(rows) rows and \(writers) writers")
-    }
-    c.transactionSizeMin = lo
-    c.transactionSizeMax = hi
-    guard (1...32).contains(observers) else { throw ValidationError("--observers must be between 1 and 32") }
+    c.transactionSizeMin = sizes.lowerBound
+    c.transactionSizeMax = sizes.upperBound
+    try OptionValue.check(observers, in: OptionRange.observers, "observers")
     c.observers = observers
-    c.duration = try Self.seconds(duration, "duration")
+    c.duration = try Self.seconds(duration, "duration", in: OptionRange.duration)
     if let transactions {
-      guard transactions > 0 else { throw ValidationError("--transactions must be positive") }
+      try OptionValue.check(transactions, in: OptionRange.transactions, "transactions")
       c.maxTransactions = transactions
     }
-    guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+    try OptionValue.check(batchSize, in: OptionRange.batchSize, "batch-size")
     c.batchSize = batchSize
-    guard (0..<1).contains(failureRate) else { throw ValidationError("--failure-rate must be in [0, 1)") }
+    guard (0..<1).contains(failureRate) else { throw ValidationError("--failure-rate must be 0 or more and below 1, got \(failureRate)") }
     c.failureRate = failureRate
-    guard observerDelayMs >= 0 else { throw ValidationError("--observer-delay-ms must not be negative") }
+    try OptionValue.check(observerDelayMs, in: OptionRange.observerDelayMs, "observer-delay-ms")
     c.observerDelayMs = observerDelayMs
     c.suspendObservers = suspendObservers
-    guard frameBudgetMs > 0, frameBudgetMs.isFinite else { throw ValidationError("--frame-budget-ms must be positive") }
+    try OptionValue.check(frameBudgetMs, in: OptionRange.frameBudgetMs, "frame-budget-ms")
     c.frameBudgetMs = frameBudgetMs
-    guard screensPerSecond > 0 else { throw ValidationError("--screens-per-second must be positive") }
+    try OptionValue.check(screensPerSecond, in: OptionRange.screensPerSecond, "screens-per-second")
     c.screensPerSecond = screensPerSecond
-    guard heapBoundMib > 0 else { throw ValidationError("--heap-bound-mib must be positive") }
+    try OptionValue.check(heapBoundMib, in: OptionRange.heapBoundMiB, "heap-bound-mib")
     c.heapBoundBytes = heapBoundMib << 20
     c.seed = seed
     c.datasetsDirectory = datasets
     let stores: [StoreKind] = try OptionValue.kinds(store, "store")
-    let step = try Self.seconds(stepDuration, "step-duration")
+    let step = try Self.seconds(stepDuration, "step-duration", in: OptionRange.stepDuration)
     let runLength = findMaxRate ? step : c.duration
     if let at = dropConnectionAt {
+      guard at.isFinite else { throw ValidationError("--drop-connection-at must be a number of seconds, got \(at)") }
       c.dropConnectionAt = at < 0 ? nil : at
     } else if stores.contains(.postgres) && !findMaxRate {
       // A capacity search measures the store without faults unless asked for them.
@@ -120,7 +151,8 @@ struct Load: CheckedCommand {
     try postgres.apply()
     let (c, stores, step) = try options()
     // Checked before minutes of load; a folder with the user's files is never replaced.
-    let out = try self.out.map { try AtomicFile.checkFolderTarget($0, names: LoadRunner.outputNames) }
+    let out = try self.out.map { try OutputFolder.checkTarget($0, command: .load) }
+    if self.out == nil { try OutputFolder.checkTarget(LoadRunner.latestDirectory, command: .load, legacyNames: LoadRunner.outputNames) }
     let outcome: LoadOutcome
     outcome = try LoadRunner.run(c, stores: stores, findMaxRate: findMaxRate, stepDuration: step, out: out, log: Command.log)
     print("wrote \(outcome.directory)/report.md, summary.csv, timeline.csv, results.json, charts/")
@@ -137,6 +169,8 @@ struct LoadCase: ParsableCommand {
   @Argument var config: String
 
   func run() throws {
+    // Stopped by its parent's interrupt: its scratch copy is removed as it ends.
+    Interrupts.install()
     let config = try JSONDecoder().decode(LoadConfig.self, from: Data(self.config.utf8))
     let result = try LoadTest.run(config) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
     FileHandle.standardOutput.write(try JSONEncoder().encode(result))

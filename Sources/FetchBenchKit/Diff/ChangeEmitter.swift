@@ -5,8 +5,8 @@ import Foundation
 
 /// Writes `--emit-changes FILE.jsonl`: the initial snapshot, one line per change set (old and
 /// new section counts, every operation with its index paths and the ID it concerns), and the
-/// final snapshot, so that any consumer can replay and check them. Written to FILE.partial
-/// and renamed by `finish`, so an interrupted run leaves no half file.
+/// final snapshot, so that any consumer can replay and check them. Written to a temporary
+/// sibling and renamed by `finish`, so an interrupted run leaves no half file.
 ///
 /// Lines: `{"type":"snapshot",...}`, `{"type":"changes",...}`, `{"type":"final",...}`;
 /// index paths are `{"section":s,"row":r}`.
@@ -17,11 +17,7 @@ final class ChangeEmitter {
 
   init(path: String, initial: ListSnapshot) throws {
     self.path = path
-    partial = path + ".partial"
-    guard FileManager.default.createFile(atPath: partial, contents: nil) else {
-      throw HarnessError.invalidArgument("cannot write \(partial)")
-    }
-    AtomicFile.register(partial)
+    partial = try AtomicFile.createTemporaryFile(for: path)
     handle = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
     try line(Self.snapshot("snapshot", initial))
   }
@@ -53,8 +49,7 @@ final class ChangeEmitter {
   func finish(_ final: ListSnapshot) throws {
     try line(Self.snapshot("final", final))
     try handle.close()
-    try AtomicFile.commit(partial, to: path)
-    AtomicFile.discard(partial)
+    try AtomicFile.commitNew(partial, to: path)
   }
 
   static func snapshot(_ type: String, _ s: ListSnapshot) -> String {

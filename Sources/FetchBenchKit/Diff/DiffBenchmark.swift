@@ -30,17 +30,13 @@ public enum DiffBenchmark {
     let model = DatasetModels.banks
     guard spec.dataset == .banks else { throw HarnessError.invalidArgument("the diff benchmark runs on banks") }
     let store: any Store
-    var scratch: String?
     var cleanup: (() -> Void)?
     switch spec.store {
     case .memory: store = try spec.location.open(.memory)
     case .sqlite:
-      _ = try spec.location.open(.sqlite)  // checks the file as the store does
-      let dir = NSTemporaryDirectory() + "fetchbench-diff-\(getpid())"
-      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-      scratch = dir
-      try FileManager.default.copyItem(atPath: spec.location.sqlitePath, toPath: dir + "/db.sqlite")
-      store = try SQLiteStore(path: dir + "/db.sqlite", model: model)
+      let scratch = try SQLiteScratch(spec.location, purpose: "diff")
+      store = try SQLiteStore(path: scratch.path, model: model)
+      cleanup = { scratch.remove() }
     case .postgres:
       let scratchDatabase = try PostgresScratch(spec.location, purpose: "diff")
       store = try PostgresStore(url: scratchDatabase.url, model: model)
@@ -49,10 +45,7 @@ public enum DiffBenchmark {
         scratchDatabase.drop()
       }
     }
-    defer {
-      if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
-      cleanup?()
-    }
+    defer { cleanup?() }
 
     let request =
       sections

@@ -95,7 +95,7 @@ extension Report {
   }
 
   static func diffSlug(_ store: String, _ n: Int, _ sections: Bool) -> String {
-    "diff-\(n)-\(store)\(sections ? "-by-state" : "").svg"
+    OutputFolder.safeComponent("diff-\(n)-\(store)\(sections ? "-by-state" : "").svg")
   }
 
   func diffCharts() -> [(String, String)] {

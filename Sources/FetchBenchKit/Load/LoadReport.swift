@@ -14,26 +14,20 @@ struct LoadReport {
   var maxRates: [String: Double]
   var findMaxRate: Bool
 
-  /// What a load folder holds: an existing folder with nothing else may be replaced.
+  /// What a load folder holds; an unmarked `latest` folder of these alone is FetchBench's own.
   static let names: Set<String> = ["timeline.csv", "summary.csv", "results.json", "report.md", "charts"]
 
   func write(to dir: String) throws {
-    let fm = FileManager.default
-    let dir = AtomicFile.normalized(dir)
-    let tmp = dir + ".partial"
-    try? fm.removeItem(atPath: tmp)
-    try fm.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: true)
-    AtomicFile.register(tmp)
-    defer { AtomicFile.discard(tmp) }
-    try Data(timelineCSV().utf8).write(to: URL(fileURLWithPath: tmp + "/timeline.csv"))
-    try Data(summaryCSV().utf8).write(to: URL(fileURLWithPath: tmp + "/summary.csv"))
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    try encoder.encode(results).write(to: URL(fileURLWithPath: tmp + "/results.json"))
-    for (name, svg) in charts() { try Data(svg.utf8).write(to: URL(fileURLWithPath: "\(tmp)/charts/\(name)")) }
-    try Data(markdown().utf8).write(to: URL(fileURLWithPath: tmp + "/report.md"))
-    try fm.createDirectory(atPath: (dir as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try AtomicFile.commit(tmp, to: dir)
+    try OutputFolder.write(to: dir, command: .load) { tmp in
+      try FileManager.default.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: false)
+      try Data(timelineCSV().utf8).write(to: URL(fileURLWithPath: tmp + "/timeline.csv"))
+      try Data(summaryCSV().utf8).write(to: URL(fileURLWithPath: tmp + "/summary.csv"))
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      try encoder.encode(results).write(to: URL(fileURLWithPath: tmp + "/results.json"))
+      for (name, svg) in charts() { try Data(svg.utf8).write(to: URL(fileURLWithPath: try OutputFolder.child(tmp + "/charts", name))) }
+      try Data(markdown().utf8).write(to: URL(fileURLWithPath: tmp + "/report.md"))
+    }
   }
 
   static func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }

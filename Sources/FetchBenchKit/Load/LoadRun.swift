@@ -74,12 +74,9 @@ final class LoadRun: @unchecked Sendable {
       }
       freshStore = { LockedStore(base, lock: lock) }
     case .sqlite:
-      _ = try config.location.open(.sqlite)  // checks the file as the store does
-      let dir = NSTemporaryDirectory() + "fetchbench-load-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-      cleanup.append { try? FileManager.default.removeItem(atPath: dir) }
-      let path = dir + "/db.sqlite"
-      try FileManager.default.copyItem(atPath: config.location.sqlitePath, toPath: path)
+      let scratch = try SQLiteScratch(config.location, purpose: "load")
+      cleanup.append { scratch.remove() }
+      let path = scratch.path
       for _ in 0..<config.writers {
         let s = try SQLiteStore(path: path, model: model)
         try s.enableChangeLog()

@@ -35,6 +35,8 @@ public enum LoadRunner {
   public static let rampRates: [Double] = [125, 250, 500, 1_000, 2_000, 4_000, 8_000]
   /// What a load folder holds (`--out`).
   public static var outputNames: Set<String> { LoadReport.names }
+  /// Where a load run without `--out` is copied when it ends.
+  public static let latestDirectory = "results/load/latest"
   /// The lowest rate `--find-max-rate` tries.
   public static let lowestRate = 8.0
 
@@ -111,7 +113,7 @@ public enum LoadRunner {
       runID: runID, machine: Machine.current(), checksum: checksums["banks-\(base.rows)"] ?? "", results: results, steps: steps,
       maxRates: maxRates, findMaxRate: findMaxRate)
     try report.write(to: dir)
-    if out == nil { try ResultFiles.copyDirectory(dir, to: "results/load/latest") }
+    if out == nil { try OutputFolder.copy(dir, to: Self.latestDirectory, legacyNames: outputNames) }
     return LoadOutcome(directory: dir, results: results, steps: steps, maxRates: maxRates, failures: failures)
   }
 

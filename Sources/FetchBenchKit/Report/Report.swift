@@ -73,8 +73,10 @@ public struct Report {
     return k.index == "none" ? base : "\(base), index on \(k.index)"
   }
 
+  /// A chart's file name; its parts come from results.csv, so it is made one safe path
+  /// component (a dataset named `../x` writes no file outside the charts folder).
   static func slug(_ k: Key, _ what: String) -> String {
-    "\(k.dataset)-\(k.rows)-\(k.store)\(k.index == "none" ? "" : "-idx-\(k.index)")-\(what).svg"
+    OutputFolder.safeComponent("\(k.dataset)-\(k.rows)-\(k.store)\(k.index == "none" ? "" : "-idx-\(k.index)")-\(what).svg")
   }
 
   func ms(_ r: ResultRow?) -> String {

@@ -54,6 +54,12 @@ public struct RunOptions: Sendable {
 
   public init() {}
 
+  /// Whose output the run's folder is.
+  public var command: OutputFolder.Command { diffKs == nil ? .run : .diff }
+
+  /// Where a run without `--out` is copied when it ends.
+  public var latestDirectory: String { "\(resultsDirectory)/latest" }
+
   /// `fetchbench diff`: banks, memory and SQLite, k = 1…10,000 and the 10% edit.
   public static func diff() -> RunOptions {
     var o = RunOptions()
@@ -155,6 +161,10 @@ public enum Runner {
   public static func run(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws -> RunOutcome {
     let machine = Machine.current()
     let cases = options.cases()
+    // Before minutes of measuring: where the results go must take them.
+    if options.outDirectory == nil {
+      try OutputFolder.checkTarget(options.latestDirectory, command: options.command, legacyNames: ResultFiles.names)
+    }
     let (dir, journal) = try openJournal(options, cases: cases, commit: machine.gitCommit)
     let runID = journal.plan.runID
     let kept = try journal.finished()
@@ -266,10 +276,10 @@ public enum Runner {
         log("[\(k + 1)/\(cases.count)] \(spec.label)  DOES NOT FIT: \(message)")
       }
     }
-    try ResultFiles.write(rows, to: dir)
+    try ResultFiles.write(rows, to: dir, command: options.command)
     journal.remove()
     if options.outDirectory == nil {
-      try ResultFiles.copyDirectory(dir, to: "\(options.resultsDirectory)/latest")
+      try OutputFolder.copy(dir, to: options.latestDirectory, legacyNames: ResultFiles.names)
     }
     return RunOutcome(directory: dir, rows: rows, failures: failures, unfit: unfit, stopped: nil)
   }
@@ -357,55 +367,45 @@ public enum Runner {
   }
 }
 
-/// Writes a run's files under a temporary name, then renames the folder into place.
+/// Writes a run's files as an `OutputFolder`.
 public enum ResultFiles {
-  /// What a run folder holds: an existing folder with nothing else may be replaced.
+  /// What a run folder holds; an unmarked `latest` folder of these alone is FetchBench's own.
   public static let names: Set<String> = ["results.csv", "results.json", "report.md", "charts"]
 
-  public static func write(_ measured: [ResultRow], to dir: String) throws {
-    let fm = FileManager.default
-    let dir = AtomicFile.normalized(dir)
+  public static func write(_ measured: [ResultRow], to dir: String, command: OutputFolder.Command) throws {
     // Everything is rendered from the CSV's text (3 decimals), so `fetchbench report DIR`
     // gives the same page and JSON holds the same figures as the CSV.
     let csv = ResultsCSV.encode(measured)
     let rows = try ResultsCSV.decode(csv)
-    let tmp = dir + ".partial"
-    try? fm.removeItem(atPath: tmp)
-    try fm.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: true)
-    AtomicFile.register(tmp)
-    defer { AtomicFile.discard(tmp) }
-    try Data(csv.utf8).write(to: URL(fileURLWithPath: tmp + "/results.csv"))
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    try encoder.encode(rows).write(to: URL(fileURLWithPath: tmp + "/results.json"))
-    let report = Report(rows: rows)
-    for (name, svg) in report.charts() {
-      try Data(svg.utf8).write(to: URL(fileURLWithPath: "\(tmp)/charts/\(name)"))
+    try OutputFolder.write(to: dir, command: command) { tmp in
+      try FileManager.default.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: false)
+      try Data(csv.utf8).write(to: URL(fileURLWithPath: tmp + "/results.csv"))
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      try encoder.encode(rows).write(to: URL(fileURLWithPath: tmp + "/results.json"))
+      let report = Report(rows: rows)
+      for (name, svg) in report.charts() {
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: try OutputFolder.child(tmp + "/charts", name)))
+      }
+      try Data(report.markdown().utf8).write(to: URL(fileURLWithPath: tmp + "/report.md"))
     }
-    try Data(report.markdown().utf8).write(to: URL(fileURLWithPath: tmp + "/report.md"))
-    try fm.createDirectory(atPath: (dir as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try AtomicFile.commit(tmp, to: dir)
-  }
-
-  /// Replaces `destination` with a copy of `source`.
-  public static func copyDirectory(_ source: String, to destination: String) throws {
-    let destination = AtomicFile.normalized(destination)
-    let tmp = destination + ".partial"
-    try? FileManager.default.removeItem(atPath: tmp)
-    try FileManager.default.copyItem(atPath: source, toPath: tmp)
-    try AtomicFile.commit(tmp, to: destination)
   }
 
   /// Renders report.md and the charts again from DIR/results.csv.
   public static func rerender(_ dir: String) throws {
     let path = dir + "/results.csv"
+    switch DatasetFile.entry(at: path) {
+    case .missing: throw HarnessError.invalidArgument("\(path): no such results file; name a folder that `fetchbench run` wrote")
+    case .other(let what): throw HarnessError.invalidArgument("\(path) is \(what), not a results file")
+    case .file: break
+    }
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-      throw HarnessError.invalidArgument("\(path): no such results file")
+      throw HarnessError.invalidArgument("\(path) is not UTF-8 text, as every results.csv FetchBench writes is")
     }
     let report = Report(rows: try ResultsCSV.decode(text))
     try FileManager.default.createDirectory(atPath: dir + "/charts", withIntermediateDirectories: true)
     for (name, svg) in report.charts() {
-      try AtomicFile.write(Data(svg.utf8), to: "\(dir)/charts/\(name)")
+      try AtomicFile.write(Data(svg.utf8), to: try OutputFolder.child(dir + "/charts", name))
     }
     try AtomicFile.write(Data(report.markdown().utf8), to: dir + "/report.md")
   }
