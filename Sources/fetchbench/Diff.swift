@@ -10,15 +10,29 @@ struct Diff: CheckedCommand {
 
   @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "memory,sqlite"
   @Option(help: "Row counts, comma-separated; missing datasets are generated.") var rows = String(DatasetKind.defaultRows)
-  @Option(name: .customLong("k"), help: "Transaction sizes (changed objects), comma-separated.") var k = "1,10,100,1000,10000"
+  @Option(
+    name: .customLong("k"),
+    help:
+      "Transaction sizes (changed objects), comma-separated, each at most half the rows; default 1,10,100,1000,10000, 1,100 with --quick.")
+  var k: String?
   @Flag(help: "Skip the 10% edit (10% deleted, 10% inserted, 2% re-sorted).") var noEdit = false
-  @Option(help: "Section variants: none (one list), state (sections by state), comma-separated.") var sections = "none,state"
-  @Option(help: "The controller's batch size.") var batchSize = 20
-  @Option(parsing: .unconditional, help: "Measured repetitions per case, after one warm-up.") var repetitions = 5
-  @Option(help: "Seconds the standard library's diff may take before it is abandoned (reported as skipped).") var stdlibBudget = 10.0
+  @Option(
+    help: "Section variants: none (one list), state (sections by state), comma-separated; default none,state, none with --quick.")
+  var sections: String?
+  @Option(help: "The controller's batch size \(OptionRange.help(OptionRange.batchSize)).") var batchSize = 20
+  @Option(
+    parsing: .unconditional,
+    help: "Measured repetitions per case, after one warm-up \(OptionRange.help(OptionRange.repetitions)); default 5, 3 with --quick.")
+  var repetitions: Int?
+  @Option(
+    help:
+      "Seconds the standard library's diff may take before it is abandoned (reported as skipped) \(OptionRange.help(OptionRange.stdlibBudget))."
+  )
+  var stdlibBudget = 10.0
   @Option(help: "Write the change sets of the (single) case as JSON lines: initial snapshot, one line per change set, final snapshot.")
   var emitChanges: String?
-  @Flag(help: "memory and SQLite, k = 1 and 100, one list, 3 repetitions: a first look in about a minute.") var quick = false
+  @Flag(help: "k = 1 and 100, one list, no 10% edit, 3 repetitions: a first look in about a minute (an option given explicitly wins).")
+  var quick = false
   @Option(help: "Output folder (default: results/diff/runs/<UTC timestamp>, copied to results/diff/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var memory: MemoryCeilingOption
@@ -31,28 +45,23 @@ struct Diff: CheckedCommand {
     try sittings.apply(to: &options)
     options.stores = try OptionValue.kinds(store, "store")
     options.rows = try OptionValue.rowCounts(rows)
-    options.diffKs = try OptionValue.positiveInts(k, "k")
-    options.diffEdit = !noEdit
-    options.diffSections = try OptionValue.items(sections, "sections").map {
+    // --quick narrows only what was not asked for.
+    options.diffKs = try OptionValue.ints(k ?? (quick ? "1,100" : "1,10,100,1000,10000"), "k", in: OptionRange.transactionSize)
+    options.diffEdit = !noEdit && !quick
+    options.diffSections = try OptionValue.items(sections ?? (quick ? "none" : "none,state"), "sections").map {
       switch $0 {
       case "none": return false
       case "state": return true
       default: throw ValidationError("--sections: '\($0)' is neither none nor state")
       }
     }
-    guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+    try OptionValue.check(batchSize, in: OptionRange.batchSize, "batch-size")
     options.batchSizes = [batchSize]
-    guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
-    options.repetitions = repetitions
-    guard stdlibBudget > 0 else { throw ValidationError("--stdlib-budget must be positive") }
-    if quick {
-      options.diffKs = [1, 100]
-      options.diffEdit = false
-      options.diffSections = [false]
-      options.repetitions = 3
-    }
+    options.repetitions = repetitions ?? (quick ? 3 : 5)
+    try OptionValue.check(options.repetitions, in: OptionRange.repetitions, "repetitions")
+    try OptionValue.check(stdlibBudget, in: OptionRange.stdlibBudget, "stdlib-budget")
     for n in options.rows {
-      for kk in options.diffKs ?? [] where kk * 2 > n {
+      for kk in options.diffKs ?? [] where kk > n / 2 {
         throw ValidationError("--k \(kk) changes more than half of \(n) rows; pick k ≤ \(n / 2)")
       }
     }
@@ -65,6 +74,7 @@ struct Diff: CheckedCommand {
         )
       }
       options.emitChanges = URL(fileURLWithPath: emitChanges).standardizedFileURL.path
+      try AtomicFile.checkNewFile(emitChanges)
     }
     options.memoryCeiling = try memory.bytes()
     return options

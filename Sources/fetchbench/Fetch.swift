@@ -28,21 +28,25 @@ struct Fetch: ParsableCommand {
   @Option(help: "Section key path; it must be the first sort key.") var section: String?
   @Option(name: .customLong("where"), help: "Predicate, e.g. \"state IN {'TX','CA'} AND details.closeDate > 2009-01-01\".")
   var predicate: String?
-  @Option(parsing: .unconditional, help: "fetchBatchSize: 0 fetches every row at once; the page size of offset and keyset.")
+  @Option(
+    parsing: .unconditional,
+    help: "fetchBatchSize: 0 fetches every row at once; the page size of offset and keyset \(OptionRange.help(OptionRange.fetchBatchSize))."
+  )
   var batchSize = 20
   @Option(
     help:
       "full, batched (Core Data's fetchBatchSize), offset (pages by LIMIT/OFFSET) or keyset (pages by seeking past the last row's sort key and ID); default: batched, or full with --batch-size 0."
   ) var strategy: FetchStrategy?
-  @Option(parsing: .unconditional, help: "fetchLimit (0 = none).") var limit = 0
-  @Option(parsing: .unconditional, help: "fetchOffset.") var offset = 0
+  @Option(parsing: .unconditional, help: "fetchLimit (0 = none) \(OptionRange.help(OptionRange.rowsToShow)).") var limit = 0
+  @Option(parsing: .unconditional, help: "fetchOffset \(OptionRange.help(OptionRange.rowsToShow)).") var offset = 0
   @Option(help: "Prefetch these to-one relationships with each row (comma-separated).") var prefetch: String?
   @Flag(help: "Print the IDs in order, one per line, without loading rows.") var ids = false
   @Flag(help: "Print each section's name and count, tab-separated.") var sections = false
-  @Option(help: "Without --ids or --sections: how many rows to print.") var show = 20
+  @Option(parsing: .unconditional, help: "Without --ids or --sections: how many rows to print \(OptionRange.help(OptionRange.rowsToShow)).")
+  var show = 20
   @Flag(help: "Print queries issued, rows materialized and time on standard error.") var stats = false
-  @Option(parsing: .unconditional, help: "Dataset rows.") var rows = DatasetKind.defaultRows
-  @Option(help: "Dataset seed.") var seed: UInt64 = 1
+  @Option(parsing: .unconditional, help: "Dataset rows (1 to \(DatasetKind.maxRows.grouped)).") var rows = DatasetKind.defaultRows
+  @Option(parsing: .unconditional, help: "Dataset seed (0 to 18,446,744,073,709,551,615).") var seed: UInt64 = 1
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
   @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []
@@ -51,7 +55,11 @@ struct Fetch: ParsableCommand {
     let _: DatasetKind = try OptionValue.kind(dataset, "dataset")
     let _: StoreKind = try OptionValue.kind(store, "store")
     guard !(ids && sections) else { throw ValidationError("--ids and --sections exclude each other") }
-    guard show >= 0 else { throw ValidationError("--show must be 0 or more, got \(show)") }
+    try OptionValue.check(show, in: OptionRange.rowsToShow, "show")
+    try OptionValue.check(batchSize, in: OptionRange.fetchBatchSize, "batch-size")
+    try OptionValue.check(limit, in: OptionRange.rowsToShow, "limit")
+    try OptionValue.check(offset, in: OptionRange.rowsToShow, "offset")
+    try OptionValue.check(rows, in: 1...DatasetKind.maxRows, "rows")
     if let paging = strategy?.paging {
       guard batchSize > 0 else {
         throw ValidationError("--strategy \(paging.rawValue) reads pages of --batch-size rows; give a size above 0")

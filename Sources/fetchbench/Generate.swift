@@ -17,7 +17,7 @@ struct Generate: ParsableCommand {
   @Option(parsing: .unconditional, help: "Rows per table (1 to 10,000,000).")
   var rows = DatasetKind.defaultRows
 
-  @Option(help: "Seed of the generator; the same seed gives byte-identical CSV.")
+  @Option(parsing: .unconditional, help: "Seed of the generator (0 to 18,446,744,073,709,551,615); the same seed gives byte-identical CSV.")
   var seed: UInt64 = 1
 
   @Option(help: "Output folder.")

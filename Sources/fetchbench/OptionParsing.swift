@@ -59,10 +59,65 @@ enum OptionValue {
     text == "all" ? DatasetKind.allCases : try items(text, "dataset").map { try kind($0, "dataset") }
   }
 
-  /// A whole number within `range`: `--writers must be between 1 and 64`.
+  /// A number within `range`: `--writers must be between 1 and 64, got 65`. NaN is in no range.
   static func check<T: Comparable>(_ value: T, in range: ClosedRange<T>, _ option: String) throws {
-    guard range.contains(value) else { throw ValidationError("--\(option) must be between \(range.lowerBound) and \(range.upperBound)") }
+    guard range.contains(value) else {
+      throw ValidationError("--\(option) must be \(OptionRange.text(range)), got \(OptionRange.text(value))")
+    }
   }
+
+  /// Comma-separated whole numbers, each within `range`.
+  static func ints(_ text: String, _ option: String, in range: ClosedRange<Int>) throws -> [Int] {
+    let values = try positiveInts(text, option)
+    for v in values { try check(v, in: range, option) }
+    return values
+  }
+}
+
+/// Every numeric option's accepted range, in one place: `options()` checks each (usage, exit
+/// 64) before any work, and each option's help states its range from here. The bounds keep
+/// every product the harness forms of them (bytes, nanoseconds, transactions × writers) far
+/// from overflow.
+enum OptionRange {
+  static let batchSize = 1...100_000
+  static let fetchBatchSize = 0...100_000
+  static let repetitions = 1...10_000
+  static let checkRepetitions = 3...10_000
+  static let updateRuns = 1...100
+  static let rowsToShow = 0...DatasetKind.maxRows
+  static let transactionSize = 1...DatasetKind.maxRows
+  static let transactions = 1...1_000_000_000
+  static let writers = 1...64
+  static let observers = 1...32
+  /// Commits a second.
+  static let rate = 0.01...100_000.0
+  /// Seconds: a week at most.
+  static let duration = 1.0...604_800.0
+  static let stepDuration = 1.0...86_400.0
+  static let screensPerSecond = 0.01...10_000.0
+  static let heapBoundMiB = 1...1_048_576
+  static let observerDelayMs = 0.0...60_000.0
+  static let frameBudgetMs = 0.1...10_000.0
+  static let memoryBudgetMiB = 0.001...1_048_576.0
+  static let maxMinutes = 0.0...525_600.0
+  static let stdlibBudget = 0.001...86_400.0
+
+  /// `1 to 100,000`, `0.01 to 100,000`.
+  static func text<T: Comparable>(_ range: ClosedRange<T>) -> String {
+    "between \(text(range.lowerBound)) and \(text(range.upperBound))"
+  }
+
+  static func text<T: Comparable>(_ value: T) -> String {
+    switch value {
+    case let i as Int: i.grouped
+    case let d as Double where d.isFinite && d == d.rounded() && abs(d) < 1e15: Int(d).grouped
+    case let d as Double: String(format: "%g", d)
+    default: "\(value)"
+    }
+  }
+
+  /// `(1 to 100,000)` for a help text.
+  static func help<T: Comparable>(_ range: ClosedRange<T>) -> String { "(\(text(range.lowerBound)) to \(text(range.upperBound)))" }
 }
 
 /// A command whose options are turned into what it runs by one function, `options()`, which

@@ -12,13 +12,19 @@ struct Run: CheckedCommand {
   @Option(help: "Datasets: banks, wells, or all (comma-separated; default all, banks with --quick).") var dataset: String?
   @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "memory,sqlite"
   @Option(help: "Modes, comma-separated: full, batched, offset, keyset (pages of the batch size).") var mode = "full,batched,offset,keyset"
-  @Option(help: "Batch sizes to sweep, comma-separated.") var batchSize = "20"
+  @Option(help: "Batch sizes to sweep, comma-separated \(OptionRange.help(OptionRange.batchSize)).") var batchSize = "20"
   @Option(help: "Row counts, comma-separated; missing datasets are generated.") var rows = String(DatasetKind.defaultRows)
   @Option(help: "Scenarios, comma-separated (default: all).") var scenario: String?
-  @Option(parsing: .unconditional, help: "Measured repetitions per case, after one warm-up.") var repetitions = 5
+  @Option(
+    parsing: .unconditional,
+    help: "Measured repetitions per case, after one warm-up \(OptionRange.help(OptionRange.repetitions)); default 5, 3 with --quick.")
+  var repetitions: Int?
   @Flag(help: "Skip the index advice: SQLite with each candidate index of the lists.") var noIndex = false
   @Flag(help: "Banks only, no index variant, four scenarios, 3 repetitions: a first look in under two minutes.") var quick = false
-  @Option(help: "The live heap an open list may hold, in MiB: the report's recommendation and scaling lines hold to it.")
+  @Option(
+    help:
+      "The live heap an open list may hold, in MiB \(OptionRange.help(OptionRange.memoryBudgetMiB)): the report's recommendation and scaling lines hold to it."
+  )
   var memoryBudget: Double = FetchBenchKit.Report.defaultMemoryBudget / 1_048_576
   @Option(help: "Sort descriptors of a list of your own, e.g. 'state asc, details.closeDate desc' (as fetch takes them).")
   var sort: String?
@@ -45,16 +51,18 @@ struct Run: CheckedCommand {
     if let dataset { options.datasets = try OptionValue.datasets(dataset) }
     options.stores = try OptionValue.kinds(store, "store")
     options.modes = try OptionValue.kinds(mode, "mode")
-    options.batchSizes = try OptionValue.positiveInts(batchSize, "batch-size")
+    options.batchSizes = try OptionValue.ints(batchSize, "batch-size", in: OptionRange.batchSize)
     options.rows = try OptionValue.rowCounts(rows)
     if let scenario { options.scenarios = try OptionValue.kinds(scenario, "scenario") }
-    guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
-    options.repetitions = repetitions
+    if let repetitions {
+      try OptionValue.check(repetitions, in: OptionRange.repetitions, "repetitions")
+      options.repetitions = repetitions
+    }
     options.withIndex = !noIndex
     options.growthInProcess = growth
     options.datasetsDirectory = datasets
     options.memoryCeiling = try memory.bytes()
-    guard memoryBudget > 0, memoryBudget.isFinite else { throw ValidationError("--memory-budget must be a positive number of MiB") }
+    try OptionValue.check(memoryBudget, in: OptionRange.memoryBudgetMiB, "memory-budget")
     options.memoryBudget = memoryBudget * 1_048_576
     if sort != nil || section != nil || predicate != nil {
       let request = CustomRequest(sort: sort, section: section, predicate: predicate)
@@ -73,10 +81,11 @@ struct Run: CheckedCommand {
     if recommend && scenario == nil { options.scenarios = [.firstScreen, .scrollFirst1000] }
     if quick {
       // --quick narrows only what was not asked for.
-      let (datasets, scenarios) = (options.datasets, options.scenarios)
+      let (datasets, scenarios, repetitions) = (options.datasets, options.scenarios, options.repetitions)
       options.makeQuick()
       if dataset != nil { options.datasets = datasets }
       if scenario != nil { options.scenarios = scenarios }
+      if self.repetitions != nil { options.repetitions = repetitions }
     }
     if growth {
       // --growth adds figures only to performFetch, full or batched, on the memory store or
@@ -126,7 +135,7 @@ enum Command {
     Interrupts.install()
     try postgres.apply()
     var options = options
-    options.outDirectory = try out.map { try AtomicFile.checkFolderTarget($0, names: ResultFiles.names) }
+    options.outDirectory = try out.map { try OutputFolder.checkTarget($0, command: options.command) }
     let outcome = try Runner.run(options, log: log)
     if let stopped = outcome.stopped {
       log(

@@ -8,6 +8,25 @@ import TestSupport
 import Testing
 
 @Suite struct BadInput {
+  /// NOTs and parentheses nest at most 100 deep: deeper text is a parse error, never a stack
+  /// overflow in the parser, the SQL builder or the evaluator; 100 levels still parse.
+  @Test func deepNestingIsAnErrorNotACrash() throws {
+    for depth in [101, 10_000, 100_000] {
+      for (open, close) in [("NOT ", ""), ("(", ")"), ("NOT (", ")")] {
+        let text = String(repeating: open, count: depth) + "state = 'TX'" + String(repeating: close, count: depth)
+        #expect(throws: FetchError.self) { try QueryParser.predicate(text) }
+        do {
+          _ = try QueryParser.predicate(text)
+        } catch {
+          #expect("\(error)".contains("nest more than 100 deep"), "\(error)")
+        }
+      }
+    }
+    let deepest = String(repeating: "(", count: 100) + "state = 'TX'" + String(repeating: ")", count: 100)
+    #expect(try QueryParser.predicate(deepest) == QueryParser.predicate("state = 'TX'"))
+    _ = try QueryParser.predicate(String(repeating: "NOT ", count: 100) + "state = 'TX'")
+  }
+
   @Test func parseErrorsPointAtTheOffendingPosition() {
     let cases: [(String, Int, String)] = [
       ("state IN {'TX', 'CA'", 20, "expected ',' or '}'"),

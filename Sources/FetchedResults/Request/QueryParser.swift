@@ -55,6 +55,10 @@ private struct Parser {
   let input: String
   var tokens: [Token] = []
   var index = 0
+  /// NOTs and parentheses open around the current token: the parser, the SQL builder and the
+  /// evaluator all recurse once per level, so the depth is bounded before any of them runs.
+  var depth = 0
+  static let maxDepth = 100
 
   init(_ text: String) throws(FetchError) {
     input = text
@@ -87,6 +91,13 @@ private struct Parser {
   }
 
   mutating func parseUnary() throws(FetchError) -> FetchPredicate {
+    switch peek.kind {
+    case .not, .lparen:
+      guard depth < Self.maxDepth else { throw error("NOT and parentheses nest more than \(Self.maxDepth) deep here") }
+    default: break
+    }
+    depth += 1
+    defer { depth -= 1 }
     switch peek.kind {
     case .not:
       advance()

@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Every numeric option of every subcommand, given extreme and malformed values (Int64 and
+/// UInt64 bounds and past them, NaN, infinities, 1e±300, negative, empty, doubled range dots):
+/// parsing and validation end in 0 (accepted), 1 or 64 (refused) with at most one `Error:`
+/// line, never a signal. `FETCHBENCH_VALIDATE_ONLY` stops each before any work.
+@Suite struct OptionFuzz {
+  static let options: [(command: String, options: [String])] = [
+    ("generate", ["--rows", "--seed"]),
+    ("fetch", ["--batch-size", "--limit", "--offset", "--show", "--rows", "--seed"]),
+    ("run", ["--batch-size", "--rows", "--repetitions", "--memory-budget", "--memory-ceiling", "--max-minutes"]),
+    ("diff", ["--rows", "--k", "--batch-size", "--repetitions", "--stdlib-budget", "--memory-ceiling", "--max-minutes"]),
+    (
+      "load",
+      [
+        "--rows", "--writers", "--rate", "--transaction-size", "--observers", "--duration", "--transactions", "--batch-size",
+        "--failure-rate", "--observer-delay-ms", "--frame-budget-ms", "--drop-connection-at", "--screens-per-second",
+        "--heap-bound-mib", "--step-duration", "--seed",
+      ]
+    ),
+    ("check", ["--update-runs", "--batch-size", "--rows", "--repetitions"]),
+  ]
+
+  static let extremes = [
+    "0", "1", "-1", "-7", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "18446744073709551615",
+    "18446744073709551616", "nan", "inf", "-inf", "1e300", "1e-300", "-1e300", "1e18", "", "abc", "1......3", "1...", "1e308m",
+  ]
+
+  /// A seeded generator, so that a failure reproduces.
+  struct SplitMix {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  /// The extremes, and seeded random numbers of every magnitude, signed and not.
+  static func values(seed: UInt64) -> [String] {
+    var random = SplitMix(state: seed)
+    var out = extremes
+    for _ in 0..<6 {
+      let bits = random.next()
+      let magnitude = Double(bits % 600) - 300
+      out.append(String(Int64(bitPattern: random.next()) >> (bits % 63)))
+      out.append(String(format: "%g", (bits & 1 == 0 ? 1.0 : -1.0) * pow(10, magnitude)))
+    }
+    return out
+  }
+
+  @Test(arguments: options.map(\.command))
+  func numericOptionsEndInZeroOneOrSixtyFour(command: String) throws {
+    let names = try #require(Self.options.first { $0.command == command }).options
+    var outcomes: [Int32: Int] = [:]
+    for (i, option) in names.enumerated() {
+      for value in Self.values(seed: UInt64(i + 1) &* 7_919) {
+        let out = try TestSupport.run([command, option + "=" + value], environment: ["FETCHBENCH_VALIDATE_ONLY": "1"])
+        #expect([0, 1, 64].contains(out.status), "\(command) \(option)=\(value): status \(out.status)\n\(out.stderr)")
+        let errors = out.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+        #expect(errors.count <= 1, "\(command) \(option)=\(value): \(out.stderr)")
+        if out.status != 0 { #expect(errors.count == 1, "\(command) \(option)=\(value): no Error: line\n\(out.stderr)") }
+        outcomes[out.status, default: 0] += 1
+      }
+    }
+    // Both accepted and refused values were tried: the test exercised validation, not only parsing.
+    #expect(outcomes[0, default: 0] > 0 && outcomes[64, default: 0] > 0, "\(outcomes)")
+  }
+
+  /// The traps of the tester's report, each now a usage error naming the option's range.
+  @Test(arguments: [
+    (["diff", "--k", "9223372036854775807"], "--k must be between 1 and 10,000,000"),
+    (["load", "--transaction-size", "9223372036854775807"], "--transaction-size: '9223372036854775807' is not N or MIN...MAX"),
+    (["load", "--transaction-size=-7"], "--transaction-size: '-7' is not N or MIN...MAX"),
+    (["load", "--transaction-size", "1......3"], "--transaction-size: '1......3' is not N or MIN...MAX"),
+    (["run", "--batch-size", "9223372036854775807"], "--batch-size must be between 1 and 100,000"),
+    (["run", "--repetitions", "9223372036854775807"], "--repetitions must be between 1 and 10,000"),
+    (["load", "--rate", "1e300"], "--rate must be between 0.01 and 100,000"),
+    (["load", "--rate", "1e-300"], "--rate must be between 0.01 and 100,000"),
+    (["load", "--duration", "1e18"], "--duration: '1e18' is not between 1 s and 604,800 s"),
+    (["load", "--screens-per-second", "1e-300"], "--screens-per-second must be between 0.01 and 10,000"),
+    (["load", "--step-duration", "1e308m"], "--step-duration: '1e308m' is not"),
+    (["load", "--heap-bound-mib", "9223372036854775807"], "--heap-bound-mib must be between 1 and 1,048,576"),
+    (["generate", "--seed", "-1"], "-1"),
+  ])
+  func trapsAreUsageErrors(arguments: [String], message: String) throws {
+    let out = try TestSupport.run(arguments, environment: ["FETCHBENCH_VALIDATE_ONLY": "1"])
+    #expect(out.status == 64, "\(arguments): \(out.status) \(out.stderr)")
+    #expect(out.stderr.contains(message), "\(arguments): \(out.stderr)")
+    #expect(!out.stderr.contains("Missing value"), "\(out.stderr)")
+  }
+}
