@@ -146,7 +146,13 @@ public final class ChildProcess: @unchecked Sendable {
     let stdout = stdoutReader.wait()
     let stderr = stderrReader.wait()
     process.waitUntilExit()
-    _ = Self.live.withLock { $0.pids.remove(pid) }
+    let stopping = Self.live.withLock { live in
+      live.pids.remove(pid)
+      return live.stopping
+    }
+    // Ended by an interrupt's `stopAll`, whose handler ends this process with the signal's
+    // status: the caller must not go on to report the child as failed (and exit 1 first).
+    while stopping { sleep(60) }
     timer?.cancel()
     let stoppedAt = memoryWatch?.stop()
     let termination: Termination =

@@ -37,12 +37,12 @@ struct Fetch: ParsableCommand {
     help:
       "full, batched (Core Data's fetchBatchSize), offset (pages by LIMIT/OFFSET) or keyset (pages by seeking past the last row's sort key and ID); default: batched, or full with --batch-size 0."
   ) var strategy: FetchStrategy?
-  @Option(parsing: .unconditional, help: "fetchLimit (0 = none) \(OptionRange.help(OptionRange.rowsToShow)).") var limit = 0
-  @Option(parsing: .unconditional, help: "fetchOffset \(OptionRange.help(OptionRange.rowsToShow)).") var offset = 0
+  @Option(parsing: .unconditional, help: "fetchLimit (0 = none) \(OptionRange.help(OptionRange.count)).") var limit = 0
+  @Option(parsing: .unconditional, help: "fetchOffset \(OptionRange.help(OptionRange.count)).") var offset = 0
   @Option(help: "Prefetch these to-one relationships with each row (comma-separated).") var prefetch: String?
   @Flag(help: "Print the IDs in order, one per line, without loading rows.") var ids = false
   @Flag(help: "Print each section's name and count, tab-separated.") var sections = false
-  @Option(parsing: .unconditional, help: "Without --ids or --sections: how many rows to print \(OptionRange.help(OptionRange.rowsToShow)).")
+  @Option(parsing: .unconditional, help: "Without --ids or --sections: how many rows to print \(OptionRange.help(OptionRange.count)).")
   var show = 20
   @Flag(help: "Print queries issued, rows materialized and time on standard error.") var stats = false
   @Option(parsing: .unconditional, help: "Dataset rows (1 to \(DatasetKind.maxRows.grouped)).") var rows = DatasetKind.defaultRows
@@ -55,10 +55,10 @@ struct Fetch: ParsableCommand {
     let _: DatasetKind = try OptionValue.kind(dataset, "dataset")
     let _: StoreKind = try OptionValue.kind(store, "store")
     guard !(ids && sections) else { throw ValidationError("--ids and --sections exclude each other") }
-    try OptionValue.check(show, in: OptionRange.rowsToShow, "show")
+    try OptionValue.check(show, in: OptionRange.count, "show")
     try OptionValue.check(batchSize, in: OptionRange.fetchBatchSize, "batch-size")
-    try OptionValue.check(limit, in: OptionRange.rowsToShow, "limit")
-    try OptionValue.check(offset, in: OptionRange.rowsToShow, "offset")
+    try OptionValue.check(limit, in: OptionRange.count, "limit")
+    try OptionValue.check(offset, in: OptionRange.count, "offset")
     try OptionValue.check(rows, in: 1...DatasetKind.maxRows, "rows")
     if let paging = strategy?.paging {
       guard batchSize > 0 else {
@@ -79,6 +79,12 @@ struct Fetch: ParsableCommand {
     let kind: DatasetKind = try OptionValue.kind(dataset, "dataset")
     let storeKind: StoreKind = try OptionValue.kind(store, "store")
     let request = try makeRequest(kind)
+    // Checked against the model before the dataset is opened (or generated, or loaded).
+    do {
+      _ = try request.resolve(in: DatasetModels.model(for: kind))
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
     let location = DatasetLocation(kind: kind, rows: rows, seed: seed, directory: datasets, indexes: index)
     try execute(request, location: location, storeKind: storeKind)
   }

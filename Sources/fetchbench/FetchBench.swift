@@ -17,11 +17,22 @@ struct FetchBench: ParsableCommand {
   /// option's parsing and checks by the thousand, which must stop before any work.
   static func main() {
     do {
+      try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
       var command = try parseAsRoot()
       if ProcessInfo.processInfo.environment["FETCHBENCH_VALIDATE_ONLY"] == "1" { return }
       try command.run()
     } catch {
       exit(withError: error)
+    }
+  }
+
+  /// `help NAME` for a command that does not exist is a usage error, as `NAME` alone is
+  /// (ArgumentParser prints the root's help and exits 0).
+  static func checkHelpTopic(_ arguments: [String]) throws {
+    guard arguments.first == "help", let topic = arguments.dropFirst().first, !topic.hasPrefix("-") else { return }
+    let names = configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
+    guard names.contains(topic) else {
+      throw ValidationError("no command '\(topic)'; the commands are \(names.joined(separator: ", "))")
     }
   }
 }

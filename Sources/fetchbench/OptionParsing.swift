@@ -84,27 +84,29 @@ enum OptionRange {
   static let repetitions = 1...10_000
   static let checkRepetitions = 3...10_000
   static let updateRuns = 1...100
-  static let rowsToShow = 0...DatasetKind.maxRows
+  /// Rows to print, fetchLimit and fetchOffset: a limit beyond the row count is no limit.
+  static let count = 0...Int.max
   static let transactionSize = 1...DatasetKind.maxRows
   static let transactions = 1...1_000_000_000
   static let writers = 1...64
   static let observers = 1...32
   /// Commits a second.
-  static let rate = 0.01...100_000.0
+  static let rate = 0.01...10_000_000.0
   /// Seconds: a week at most.
   static let duration = 1.0...604_800.0
   static let stepDuration = 1.0...86_400.0
   static let screensPerSecond = 0.01...10_000.0
   static let heapBoundMiB = 1...1_048_576
   static let observerDelayMs = 0.0...60_000.0
-  static let frameBudgetMs = 0.1...10_000.0
+  static let frameBudgetMs = 0.1...3_600_000.0
   static let memoryBudgetMiB = 0.001...1_048_576.0
   static let maxMinutes = 0.0...525_600.0
-  static let stdlibBudget = 0.001...86_400.0
+  static let stdlibBudget = 1e-9...86_400.0
 
-  /// `1 to 100,000`, `0.01 to 100,000`.
+  /// `between 1 and 100,000`, `between 0.01 and 100,000`, `0 or more`.
   static func text<T: Comparable>(_ range: ClosedRange<T>) -> String {
-    "between \(text(range.lowerBound)) and \(text(range.upperBound))"
+    if let upper = range.upperBound as? Int, upper == Int.max { return "\(text(range.lowerBound)) or more" }
+    return "between \(text(range.lowerBound)) and \(text(range.upperBound))"
   }
 
   static func text<T: Comparable>(_ value: T) -> String {
@@ -116,8 +118,11 @@ enum OptionRange {
     }
   }
 
-  /// `(1 to 100,000)` for a help text.
-  static func help<T: Comparable>(_ range: ClosedRange<T>) -> String { "(\(text(range.lowerBound)) to \(text(range.upperBound)))" }
+  /// `(1 to 100,000)`, `(0 or more)` for a help text.
+  static func help<T: Comparable>(_ range: ClosedRange<T>) -> String {
+    if let upper = range.upperBound as? Int, upper == Int.max { return "(\(text(range.lowerBound)) or more)" }
+    return "(\(text(range.lowerBound)) to \(text(range.upperBound)))"
+  }
 }
 
 /// A command whose options are turned into what it runs by one function, `options()`, which

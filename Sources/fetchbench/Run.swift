@@ -110,7 +110,15 @@ struct Run: CheckedCommand {
     }
     let outcome = try Command.measure(try options(), out: out, postgres: postgres, quiet: true)
     // What the report says: the figures as results.csv holds them.
-    let picks = Recommendation.all(try ResultsCSV.decode(try String(contentsOfFile: outcome.directory + "/results.csv", encoding: .utf8)))
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: outcome.directory + "/results.csv", encoding: .utf8))
+    // An empty list opens at once whatever the strategy: that is no answer to give.
+    let firstScreens = rows.filter { $0.scenario == Scenario.firstScreen.rawValue && $0.metric == Metric.rowsMaterialized.name }
+    if !firstScreens.isEmpty && firstScreens.allSatisfy({ $0.value == 0 }) {
+      throw HarnessError.invalidArgument(
+        "no recommendation: the list is empty (no row matches\(predicate.map { " --where \"\($0)\"" } ?? "")), so every strategy opens it at once; give a predicate that matches rows (see \(outcome.directory)/report.md)"
+      )
+    }
+    let picks = Recommendation.all(rows)
     guard !picks.isEmpty else {
       throw HarnessError.invalidArgument(
         "no recommendation: no strategy's open list fits the memory budget (see \(outcome.directory)/report.md)")

@@ -1,3 +1,4 @@
+import Datasets
 import Foundation
 import TestSupport
 import Testing
@@ -28,21 +29,10 @@ import Testing
     "18446744073709551616", "nan", "inf", "-inf", "1e300", "1e-300", "-1e300", "1e18", "", "abc", "1......3", "1...", "1e308m",
   ]
 
-  /// A seeded generator, so that a failure reproduces.
-  struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// The extremes, and seeded random numbers of every magnitude, signed and not.
   static func values(seed: UInt64) -> [String] {
-    var random = SplitMix(state: seed)
+    // Seeded, so that a failure reproduces.
+    var random = SeededRandom(seed: seed)
     var out = extremes
     for _ in 0..<6 {
       let bits = random.next()
@@ -79,8 +69,8 @@ import Testing
     (["load", "--transaction-size", "1......3"], "--transaction-size: '1......3' is not N or MIN...MAX"),
     (["run", "--batch-size", "9223372036854775807"], "--batch-size must be between 1 and 100,000"),
     (["run", "--repetitions", "9223372036854775807"], "--repetitions must be between 1 and 10,000"),
-    (["load", "--rate", "1e300"], "--rate must be between 0.01 and 100,000"),
-    (["load", "--rate", "1e-300"], "--rate must be between 0.01 and 100,000"),
+    (["load", "--rate", "1e300"], "--rate must be between 0.01 and 10,000,000"),
+    (["load", "--rate", "1e-300"], "--rate must be between 0.01 and 10,000,000"),
     (["load", "--duration", "1e18"], "--duration: '1e18' is not between 1 s and 604,800 s"),
     (["load", "--screens-per-second", "1e-300"], "--screens-per-second must be between 0.01 and 10,000"),
     (["load", "--step-duration", "1e308m"], "--step-duration: '1e308m' is not"),

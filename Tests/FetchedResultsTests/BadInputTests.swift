@@ -73,6 +73,12 @@ import Testing
     } else {
       Issue.record("unknown sort key accepted")
     }
+    // A relationship where an attribute belongs is named as one, with an attribute to use.
+    #expect(
+      resolve(FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("details", ascending: true)]))
+        == .invalidRequest(
+          "'details' is a to-one relationship of FailedBankInfo, not an attribute: name one of FailedBankDetails's attributes, e.g. details.\(try model.entity("FailedBankDetails").attributes[0].name)"
+        ))
     if case .unknownKeyPath(let k, _, _)? = resolve(
       FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("details.nope")]))
     {
@@ -224,5 +230,48 @@ import Testing
     #expect(out.stderr.contains("cannot connect to PostgreSQL at 127.0.0.1:1"), "\(out.stderr)")
     let bad = try TestSupport.run(["fetch", "--store", "postgres", "--postgres-url", "mysql://x/y"])
     #expect(bad.status != 0 && bad.stderr.contains("is not a PostgreSQL URL"), "\(bad.stderr)")
+  }
+}
+
+/// A user's schema and tables in the database FetchBench loads into are left as they are: a
+/// schema named `fetchbench_staging` (FetchBench's staging schemas have new names and a
+/// comment), and tables named `fetchbench_meta` or `fetchbench_changes` that are not
+/// FetchBench's (refused by name). A staging schema an interrupted load left is dropped.
+@Suite struct PostgresUserTables {
+  @Test func theUsersSchemaAndTablesAreLeftAlone() throws {
+    guard EngineFixture.shared.postgresAvailable() else { return }
+    let dir = TestSupport.temporaryFolder("pg-user")
+    defer { TestSupport.remove(dir) }
+    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "300", "--out", dir, "--format", "sqlite"])
+    #expect(gen.status == 0, "\(gen.stderr)")
+    func fetch(_ url: PostgresURL) throws -> TestSupport.Output {
+      try TestSupport.run(["fetch", "--store", "postgres", "--rows", "300", "--datasets", dir, "--ids", "--postgres-url", "\(url)"])
+    }
+
+    let url = try TestDatabases.create("user_schema")
+    let admin = try PostgresAdmin(url: url)
+    try admin.execute("CREATE SCHEMA fetchbench_staging")
+    try admin.execute("CREATE TABLE fetchbench_staging.mine (x INT)")
+    try admin.execute("INSERT INTO fetchbench_staging.mine VALUES (42)")
+    try admin.execute("CREATE SCHEMA fetchbench_staging_1_dead")
+    try admin.execute("COMMENT ON SCHEMA fetchbench_staging_1_dead IS 'fetchbench staging schema: dropped by the next load'")
+    let loaded = try fetch(url)
+    #expect(loaded.status == 0, "\(loaded.stderr)")
+    #expect(loaded.stdout.split(separator: "\n").count == 300)
+    #expect(try admin.scalar("SELECT x::text FROM fetchbench_staging.mine") == "42")
+    #expect(
+      try admin.column("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'fetchbench_staging%' ORDER BY 1") == ["fetchbench_staging"])
+
+    for (table, ddl) in [
+      ("fetchbench_meta", "CREATE TABLE fetchbench_meta (note TEXT)"),
+      ("fetchbench_changes", "CREATE TABLE fetchbench_changes (id INT, what TEXT)"),
+    ] {
+      let other = try TestDatabases.create("user_\(table)")
+      let otherAdmin = try PostgresAdmin(url: other)
+      try otherAdmin.execute(ddl)
+      let refused = try fetch(other)
+      #expect(refused.status == 1 && refused.stderr.contains("table \(table) in \(other) is not FetchBench's"), "\(refused.stderr)")
+      #expect(try otherAdmin.scalar("SELECT to_regclass('public.failed_bank_info')::text") == nil, "nothing loaded")
+    }
   }
 }

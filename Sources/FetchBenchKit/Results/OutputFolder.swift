@@ -59,8 +59,15 @@ public enum OutputFolder {
     let p = try checkTarget(path, command: command, legacyNames: legacyNames)
     let tmp = try AtomicFile.createTemporaryFolder(for: p)
     defer { AtomicFile.discard(tmp) }
-    try fill(tmp)
-    try mark(tmp, command: command)
+    do {
+      try fill(tmp)
+      try mark(tmp, command: command)
+    } catch let error as DatasetError {
+      throw error
+    } catch {
+      // A full disk or a removed folder: one line, not Foundation's dump.
+      throw DatasetError.cannotWrite(path: p, reason: AtomicFile.describe(error))
+    }
     try replace(p, with: tmp, command: command, legacyNames: legacyNames)
   }
 
@@ -97,6 +104,17 @@ public enum OutputFolder {
       throw DatasetError.cannotWrite(path: "\(folder)/\(name)", reason: "the name comes from the data and is not a plain file name")
     }
     return "\(folder)/\(name)"
+  }
+
+  /// After `report` wrote `files` (relative paths) into a marked folder: the marker lists
+  /// them too, so that the folder stays replaceable by its command. An unmarked folder stays
+  /// unmarked. O(files).
+  public static func addToMarker(_ files: [String], in folder: String) throws {
+    guard var marker = try? readMarker(folder) else { return }
+    marker.files = Array(Set(marker.files).union(files)).sorted()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    try AtomicFile.write(try encoder.encode(marker), to: "\(folder)/\(markerName)")
   }
 
   // MARK: - Steps

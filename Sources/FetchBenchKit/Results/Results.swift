@@ -66,11 +66,18 @@ public struct ResultRow: Sendable, Codable, Equatable {
       guard let d = Double(s) else { throw HarnessError.invalidArgument("results.csv: '\(s)' is not a number") }
       return d
     }
-    func int(_ s: String) throws -> Int { Int(try num(s)) }
-    (run_id, dataset, rows, store, mode) = (f[0], f[1], try int(f[2]), f[3], f[4])
-    (batch_size, index, scenario, metric) = (try int(f[5]), f[6], f[7], f[8])
-    (value, unit, min, max, repetitions) = (try num(f[9]), f[10], try num(f[11]), try num(f[12]), try int(f[13]))
-    (status, error, cores, memory_bytes) = (f[14], f[15], try int(f[16]), try int(f[17]))
+    // Whole numbers within what a run writes (a report multiplies them): anything else in a
+    // hand-edited file is an error, never a trap.
+    func int(_ s: String, _ column: String, max: Int = 1 << 53) throws -> Int {
+      guard let d = Double(s), let i = Int(exactly: d), (0...max).contains(i) else {
+        throw HarnessError.invalidArgument("results.csv: \(column) '\(s)' is not a whole number from 0 to \(max.grouped)")
+      }
+      return i
+    }
+    (run_id, dataset, rows, store, mode) = (f[0], f[1], try int(f[2], "rows", max: 1 << 40), f[3], f[4])
+    (batch_size, index, scenario, metric) = (try int(f[5], "batch_size", max: 1 << 30), f[6], f[7], f[8])
+    (value, unit, min, max, repetitions) = (try num(f[9]), f[10], try num(f[11]), try num(f[12]), try int(f[13], "repetitions"))
+    (status, error, cores, memory_bytes) = (f[14], f[15], try int(f[16], "cores"), try int(f[17], "memory_bytes"))
     (os, swift_version, git_commit, dataset_sha256) = (f[18], f[19], f[20], f[21])
     detail = f.count > 22 ? f[22] : ""
   }

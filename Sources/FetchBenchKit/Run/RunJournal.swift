@@ -69,7 +69,13 @@ struct RunJournal {
     var out: [Int: [ResultRow]] = [:]
     for k in plan.cases.indices {
       guard let text = try? String(contentsOfFile: path(k), encoding: .utf8) else { continue }
-      out[k] = try ResultsCSV.decode(text)
+      do {
+        out[k] = try ResultsCSV.decode(text)
+      } catch {
+        throw HarnessError.invalidArgument(
+          "\(path(k)), a finished case kept by the unfinished run, is unreadable (\(error)); remove that file and --resume runs the case again"
+        )
+      }
     }
     return out
   }

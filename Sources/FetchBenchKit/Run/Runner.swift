@@ -403,10 +403,22 @@ public enum ResultFiles {
       throw HarnessError.invalidArgument("\(path) is not UTF-8 text, as every results.csv FetchBench writes is")
     }
     let report = Report(rows: try ResultsCSV.decode(text))
-    try FileManager.default.createDirectory(atPath: dir + "/charts", withIntermediateDirectories: true)
-    for (name, svg) in report.charts() {
+    var isDir: ObjCBool = false
+    if FileManager.default.fileExists(atPath: dir + "/charts", isDirectory: &isDir),
+      !isDir.boolValue || DatasetFile.isSymbolicLink(dir + "/charts")
+    {
+      throw DatasetError.cannotWrite(path: dir + "/charts", reason: "it is not a folder of charts, and FetchBench does not replace it")
+    }
+    do {
+      try FileManager.default.createDirectory(atPath: dir + "/charts", withIntermediateDirectories: true)
+    } catch {
+      throw DatasetError.cannotWrite(path: dir + "/charts", reason: AtomicFile.describe(error))
+    }
+    let charts = report.charts()
+    for (name, svg) in charts {
       try AtomicFile.write(Data(svg.utf8), to: try OutputFolder.child(dir + "/charts", name))
     }
     try AtomicFile.write(Data(report.markdown().utf8), to: dir + "/report.md")
+    try OutputFolder.addToMarker(["charts/", "report.md"] + charts.map { "charts/\($0.0)" }, in: dir)
   }
 }

@@ -116,8 +116,16 @@ public struct Model: Sendable, Equatable {
       if keyPath == "id" {
         return ResolvedKeyPath(keyPath: keyPath, relationship: nil, attribute: Attribute("id", .integer), entity: entity)
       }
+      if let rel = entity.relationship(keyPath), let destination = try? self.entity(rel.destination) {
+        // Sorting, sectioning or comparing by an object is not what it seems to be: name its attribute.
+        let example = destination.attributes.first.map { ", e.g. \(rel.name).\($0.name)" } ?? ""
+        throw .invalidRequest(
+          "'\(keyPath)' is a to-one relationship of \(entity.name), not an attribute: name one of \(rel.destination)'s attributes\(example)"
+        )
+      }
       guard let attribute = entity.attribute(keyPath) else {
-        throw .unknownKeyPath(keyPath, entity: entity.name, known: entity.attributes.map(\.name) + entity.relationships.map(\.name))
+        throw .unknownKeyPath(
+          keyPath, entity: entity.name, known: entity.attributes.map(\.name) + entity.relationships.map { "\($0.name).…" })
       }
       return ResolvedKeyPath(keyPath: keyPath, relationship: nil, attribute: attribute, entity: entity)
     }

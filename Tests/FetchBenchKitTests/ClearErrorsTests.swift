@@ -1,0 +1,79 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Errors that name the right thing, in one line.
+@Suite struct ClearErrors {
+  static func errorLines(_ stderr: String) -> [Substring] { stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") } }
+
+  @Test func helpForACommandThatDoesNotExistIsAUsageError() throws {
+    let out = try TestSupport.run(["help", "frobnicate"])
+    #expect(out.status == 64 && out.stderr.contains("no command 'frobnicate'; the commands are generate, fetch"), "\(out.stderr)")
+    #expect(try TestSupport.run(["help", "fetch"]).status == 0)
+  }
+
+  @Test func aRelationshipWhereAnAttributeBelongsIsNamedAsOne() throws {
+    let out = try TestSupport.run(["fetch", "--sort", "details asc", "--datasets", "/nonexistent"])
+    #expect(out.status == 64, "\(out.stderr)")
+    #expect(out.stderr.contains("'details' is a to-one relationship of FailedBankInfo, not an attribute"), "\(out.stderr)")
+  }
+
+  /// `report DIR` on a folder that is not a run's, and a run's whose `charts` is a file of the
+  /// user's: each problem in one `Error:` line, nothing replaced.
+  @Test func reportNamesWhatIsWrongWithItsFolder() throws {
+    let dir = TestSupport.temporaryFolder("report-errors")
+    defer { TestSupport.remove(dir) }
+    try FileManager.default.createDirectory(atPath: dir + "/binary", withIntermediateDirectories: true)
+    try Data([0xFF, 0xFE, 0x00, 0x41]).write(to: URL(fileURLWithPath: dir + "/binary/results.csv"))
+    try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: dir + "/folder/results.csv", withIntermediateDirectories: true)
+    for (folder, message) in [
+      ("binary", "is not UTF-8 text"), ("empty", "no such results file"), ("folder", "is a folder, not a results file"),
+    ] {
+      let out = try TestSupport.run(["report", dir + "/" + folder])
+      #expect(out.status == 1 && out.stderr.contains(message), "\(folder): \(out.stderr)")
+      #expect(Self.errorLines(out.stderr).count == 1, "\(out.stderr)")
+    }
+
+    let datasets = dir + "/datasets"
+    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "300", "--out", datasets, "--format", "sqlite"])
+    #expect(gen.status == 0, "\(gen.stderr)")
+    let run = try TestSupport.run([
+      "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full,batched", "--scenario", "first_screen",
+      "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", dir + "/out",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    // A hand-edited batch size beyond any run's is an error naming the column, not a trap.
+    let csv = try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8)
+    try FileManager.default.createDirectory(atPath: dir + "/huge", withIntermediateDirectories: true)
+    try Data(csv.replacingOccurrences(of: ",batched,20,", with: ",batched,9223372036854775807,").utf8).write(
+      to: URL(fileURLWithPath: dir + "/huge/results.csv"))
+    let huge = try TestSupport.run(["report", dir + "/huge"])
+    #expect(huge.status == 1 && huge.stderr.contains("batch_size '9223372036854775807' is not a whole number"), "\(huge.stderr)")
+    // Rendered again, the folder is still run's own output: a later run may replace it.
+    #expect(try TestSupport.run(["report", dir + "/out"]).status == 0)
+    try FileManager.default.removeItem(atPath: dir + "/out/charts")
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/out/charts"))
+    let charts = try TestSupport.run(["report", dir + "/out"])
+    #expect(charts.status == 1 && charts.stderr.contains("charts: it is not a folder of charts"), "\(charts.stderr)")
+    #expect(Self.errorLines(charts.stderr).count == 1)
+    #expect(try String(contentsOfFile: dir + "/out/charts", encoding: .utf8) == "mine")
+  }
+
+  /// A list that no row matches opens at once whatever the strategy: no recommendation is
+  /// made of it, and the error says why.
+  @Test func anEmptyListGetsNoRecommendation() throws {
+    let dir = TestSupport.temporaryFolder("empty-list")
+    defer { TestSupport.remove(dir) }
+    let datasets = dir + "/datasets"
+    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "300", "--out", datasets, "--format", "sqlite"])
+    #expect(gen.status == 0, "\(gen.stderr)")
+    let out = try TestSupport.run([
+      "run", "--recommend", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full,batched",
+      "--where", "state = 'ZZ'", "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", dir + "/out",
+    ])
+    #expect(out.status == 1 && out.stderr.contains("the list is empty (no row matches --where \"state = 'ZZ'\")"), "\(out.stderr)")
+    #expect(Self.errorLines(out.stderr).count == 1, "\(out.stderr)")
+    #expect(out.stdout.isEmpty, "\(out.stdout)")
+  }
+}
