@@ -76,4 +76,25 @@ import Testing
     #expect(Self.errorLines(out.stderr).count == 1, "\(out.stderr)")
     #expect(out.stdout.isEmpty, "\(out.stdout)")
   }
+
+  /// A journal file cut short (a full disk, an edit) is named as the journal's, with what to do.
+  @Test func aTruncatedJournalFileIsNamed() throws {
+    let dir = TestSupport.temporaryFolder("journal")
+    defer { TestSupport.remove(dir) }
+    let datasets = dir + "/datasets"
+    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "300", "--out", datasets, "--format", "sqlite"])
+    #expect(gen.status == 0, "\(gen.stderr)")
+    let run = [
+      "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full,batched", "--scenario", "first_screen",
+      "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", dir + "/out",
+    ]
+    let first = try TestSupport.run(run + ["--max-minutes", "0"])
+    #expect(first.status == 75, "\(first.stderr)")
+    let kept = dir + "/out.unfinished/case-00000.csv"
+    try Data("run_id,data".utf8).write(to: URL(fileURLWithPath: kept))
+    let resumed = try TestSupport.run(run + ["--resume"])
+    #expect(resumed.status == 1, "\(resumed.stderr)")
+    #expect(resumed.stderr.contains("\(kept), a finished case kept by the unfinished run, is unreadable"), "\(resumed.stderr)")
+    #expect(Self.errorLines(resumed.stderr).count == 1)
+  }
 }

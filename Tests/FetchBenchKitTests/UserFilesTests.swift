@@ -223,4 +223,30 @@ import Testing
     }
     #expect(TestSupport.listing(datasets).filter { $0.contains(".partial") }.isEmpty)
   }
+
+  /// A symbolic link loop at a dataset's path is named as one.
+  @Test func aLinkLoopAtADatasetPathIsNamed() throws {
+    let dir = TestSupport.temporaryFolder("loop")
+    defer { TestSupport.remove(dir) }
+    try FileManager.default.createDirectory(atPath: dir + "/datasets", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: dir + "/datasets/banks-300.sqlite", withDestinationPath: "banks-300.sqlite")
+    let out = try TestSupport.run(["fetch", "--rows", "300", "--datasets", dir + "/datasets", "--ids"])
+    #expect(out.status == 1 && out.stderr.contains("it is a symbolic link loop, not a file"), "\(out.stderr)")
+  }
+
+  /// What an interrupt between recording a dataset and renaming its file in leaves: an entry
+  /// whose file is missing. The next `generate --if-missing` writes it again, equal to the
+  /// entry; nothing is refused as the user's.
+  @Test func anEntryWithoutItsFileIsGeneratedAgain() throws {
+    let dir = TestSupport.temporaryFolder("entry-only")
+    defer { TestSupport.remove(dir) }
+    let datasets = try Self.banks(300, in: dir)
+    let manifest = try String(contentsOfFile: datasets + "/manifest.json", encoding: .utf8)
+    try FileManager.default.removeItem(atPath: datasets + "/banks-300.sqlite")
+    let again = try TestSupport.run([
+      "generate", "--dataset", "banks", "--rows", "300", "--out", datasets, "--format", "sqlite", "--if-missing",
+    ])
+    #expect(again.status == 0 && again.stdout.contains("(matches the manifest)"), "\(again.stdout)\n\(again.stderr)")
+    #expect(try String(contentsOfFile: datasets + "/manifest.json", encoding: .utf8) == manifest)
+  }
 }
