@@ -84,3 +84,34 @@ import Testing
     #expect(!out.stderr.contains("Missing value"), "\(out.stderr)")
   }
 }
+
+/// Predicate texts, seeded: tokens of the grammar in random order and nesting from 1 to 30,000
+/// levels (a command-line argument holds 128 KiB). `fetch` parses and checks the request
+/// before it opens a dataset, so each ends in 64 (refused) or 1 (the folder has no dataset),
+/// with one `Error:` line, never a signal.
+@Suite struct PredicateFuzz {
+  static let tokens = [
+    "state", "details.closeDate", "details.cert", "name", "=", "!=", "<", ">=", "BETWEEN", "IN", "BEGINSWITH", "CONTAINS",
+    "AND", "OR", "NOT", "&&", "||", "!", "(", ")", "{", "}", ",", "'TX'", "'", "2009-01-01", "1e400", "-9223372036854775809", "nil",
+    "TRUEPREDICATE", "\u{0}", "é", "\"",
+  ]
+
+  @Test func predicateTextsEndInOneOrSixtyFour() throws {
+    var random = SeededRandom(seed: 31)
+    var texts: [String] = []
+    for _ in 0..<60 {
+      texts.append((0..<random.int(in: 1...12)).map { _ in random.pick(Self.tokens) }.joined(separator: " "))
+    }
+    for depth in [1, 99, 100, 101, 1_000, 30_000] {
+      for (open, close) in [("NOT ", ""), ("(", ")"), ("!(", ")")] {
+        texts.append(String(repeating: open, count: depth) + "state = 'TX'" + String(repeating: close, count: depth))
+      }
+    }
+    for text in texts {
+      let out = try TestSupport.run(["fetch", "--where", text, "--datasets", "/nonexistent/fetchbench-datasets", "--ids"])
+      #expect([1, 64].contains(out.status), "\(text.prefix(80)): status \(out.status)\n\(out.stderr.prefix(500))")
+      #expect(
+        out.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }.count == 1, "\(text.prefix(80)): \(out.stderr.prefix(500))")
+    }
+  }
+}
