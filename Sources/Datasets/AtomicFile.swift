@@ -96,35 +96,6 @@ public enum AtomicFile {
     return p
   }
 
-  /// Checks, before any work, that a folder of `names` can be written at `path`: it does not
-  /// exist, or is empty, or holds only entries among `names` (an earlier output of the same
-  /// kind, which is replaced); and its parent can be created and written.
-  /// Returns the normalized path. O(entries in the folder).
-  @discardableResult
-  public static func checkFolderTarget(_ path: String, names: Set<String>) throws -> String {
-    let p = normalized(path)
-    let fm = FileManager.default
-    var isDir: ObjCBool = false
-    if fm.fileExists(atPath: p, isDirectory: &isDir) {
-      guard isDir.boolValue else {
-        throw DatasetError.cannotWrite(path: p, reason: "it is a file, not a folder; name a new folder")
-      }
-      let foreign = foreignEntries(in: p, names: names)
-      guard foreign.isEmpty else { throw foreignError(p, foreign) }
-    }
-    let parent = (p as NSString).deletingLastPathComponent
-    guard p != "/", !parent.isEmpty else { throw DatasetError.cannotWrite(path: p, reason: "name a folder below /") }
-    do {
-      try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
-    } catch {
-      throw DatasetError.cannotWrite(path: p, reason: describe(error))
-    }
-    guard access(parent, W_OK) == 0 else {
-      throw DatasetError.cannotWrite(path: p, reason: "\(parent) is not writable (\(String(cString: strerror(errno))))")
-    }
-    return p
-  }
-
   /// Entries of the folder at `path` that are not among `names`, sorted.
   static func foreignEntries(in path: String, names: Set<String>) -> [String] {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []

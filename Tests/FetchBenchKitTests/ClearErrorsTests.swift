@@ -4,8 +4,6 @@ import Testing
 
 /// Errors that name the right thing, in one line.
 @Suite struct ClearErrors {
-  static func errorLines(_ stderr: String) -> [Substring] { stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") } }
-
   @Test func helpForACommandThatDoesNotExistIsAUsageError() throws {
     let out = try TestSupport.run(["help", "frobnicate"])
     #expect(out.status == 64 && out.stderr.contains("no command 'frobnicate'; the commands are generate, fetch"), "\(out.stderr)")
@@ -32,12 +30,10 @@ import Testing
     ] {
       let out = try TestSupport.run(["report", dir + "/" + folder])
       #expect(out.status == 1 && out.stderr.contains(message), "\(folder): \(out.stderr)")
-      #expect(Self.errorLines(out.stderr).count == 1, "\(out.stderr)")
+      #expect(UserFiles.errorLines(out.stderr).count == 1, "\(out.stderr)")
     }
 
-    let datasets = dir + "/datasets"
-    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "300", "--out", datasets, "--format", "sqlite"])
-    #expect(gen.status == 0, "\(gen.stderr)")
+    let datasets = try UserFiles.banks(300, in: dir)
     let run = try TestSupport.run([
       "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full,batched", "--scenario", "first_screen",
       "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", dir + "/out",
@@ -56,7 +52,7 @@ import Testing
     try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/out/charts"))
     let charts = try TestSupport.run(["report", dir + "/out"])
     #expect(charts.status == 1 && charts.stderr.contains("charts: it is not a folder of charts"), "\(charts.stderr)")
-    #expect(Self.errorLines(charts.stderr).count == 1)
+    #expect(UserFiles.errorLines(charts.stderr).count == 1)
     #expect(try String(contentsOfFile: dir + "/out/charts", encoding: .utf8) == "mine")
   }
 
@@ -65,15 +61,13 @@ import Testing
   @Test func anEmptyListGetsNoRecommendation() throws {
     let dir = TestSupport.temporaryFolder("empty-list")
     defer { TestSupport.remove(dir) }
-    let datasets = dir + "/datasets"
-    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "300", "--out", datasets, "--format", "sqlite"])
-    #expect(gen.status == 0, "\(gen.stderr)")
+    let datasets = try UserFiles.banks(300, in: dir)
     let out = try TestSupport.run([
       "run", "--recommend", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full,batched",
       "--where", "state = 'ZZ'", "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", dir + "/out",
     ])
     #expect(out.status == 1 && out.stderr.contains("the list is empty (no row matches --where \"state = 'ZZ'\")"), "\(out.stderr)")
-    #expect(Self.errorLines(out.stderr).count == 1, "\(out.stderr)")
+    #expect(UserFiles.errorLines(out.stderr).count == 1, "\(out.stderr)")
     #expect(out.stdout.isEmpty, "\(out.stdout)")
   }
 
@@ -81,9 +75,7 @@ import Testing
   @Test func aTruncatedJournalFileIsNamed() throws {
     let dir = TestSupport.temporaryFolder("journal")
     defer { TestSupport.remove(dir) }
-    let datasets = dir + "/datasets"
-    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "300", "--out", datasets, "--format", "sqlite"])
-    #expect(gen.status == 0, "\(gen.stderr)")
+    let datasets = try UserFiles.banks(300, in: dir)
     let run = [
       "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full,batched", "--scenario", "first_screen",
       "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", dir + "/out",
@@ -95,6 +87,6 @@ import Testing
     let resumed = try TestSupport.run(run + ["--resume"])
     #expect(resumed.status == 1, "\(resumed.stderr)")
     #expect(resumed.stderr.contains("\(kept), a finished case kept by the unfinished run, is unreadable"), "\(resumed.stderr)")
-    #expect(Self.errorLines(resumed.stderr).count == 1)
+    #expect(UserFiles.errorLines(resumed.stderr).count == 1)
   }
 }

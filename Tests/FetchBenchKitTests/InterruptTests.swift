@@ -25,9 +25,7 @@ import Testing
   func anInterruptedLoadStopsItsChildAndRemovesItsScratchCopy(signal: Int32) throws {
     let dir = TestSupport.temporaryFolder("signal")
     defer { TestSupport.remove(dir) }
-    let datasets = dir + "/datasets"
-    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "2000", "--out", datasets, "--format", "sqlite"])
-    #expect(gen.status == 0, "\(gen.stderr)")
+    let datasets = try UserFiles.banks(2000, in: dir)
     let load = try TestSupport.start([
       "load", "--store", "sqlite", "--rows", "2000", "--rate", "50", "--duration", "120s", "--transaction-size", "1...5",
       "--datasets", datasets, "--out", dir + "/out",
