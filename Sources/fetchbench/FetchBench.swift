@@ -50,7 +50,8 @@ enum Interrupts {
         // The children first: each removes its own temporary files and scratch copies.
         ChildProcess.stopAll(sig)
         AtomicFile.discardAll()
-        FileHandle.standardError.write(Data("\ninterrupted; child processes stopped, temporary files removed\n".utf8))
+        PostgresScratch.dropAll()
+        FileHandle.standardError.write(Data("\ninterrupted; child processes stopped, temporary files and scratch databases removed\n".utf8))
         exit(128 + sig)
       }
       source.resume()

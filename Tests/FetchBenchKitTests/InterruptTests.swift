@@ -1,4 +1,6 @@
+import DatasetStores
 import Foundation
+import PostgresStore
 import TestSupport
 import Testing
 
@@ -47,9 +49,61 @@ import Testing
     kill(load.pid, signal)
     let out = load.wait()
     #expect(out.status == 128 + signal, "\(out.stderr)")
-    #expect(out.stderr.contains("child processes stopped, temporary files removed"), "\(out.stderr)")
+    #expect(out.stderr.contains("child processes stopped, temporary files"), "\(out.stderr)")
     #expect(!Self.alive(running), "child \(running) still runs")
     for name in scratch { #expect(!FileManager.default.fileExists(atPath: NSTemporaryDirectory() + name), "\(name) left behind") }
     #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
+  }
+
+  /// The databases on the server whose name starts with `prefix`.
+  static func databases(_ admin: PostgresAdmin, prefix: String) throws -> [String] {
+    try admin.column("SELECT datname FROM pg_database WHERE datname LIKE '\(prefix)%' ORDER BY datname")
+  }
+
+  /// A load on PostgreSQL writes into a scratch database of its own. An interrupt drops it;
+  /// one a killed run left behind is dropped by the next run; a database of the user's whose
+  /// name looks like one is never touched.
+  @Test func anInterruptedPostgresLoadDropsItsScratchDatabase() throws {
+    guard LoadCommand.postgresUp else { return }
+    let dir = TestSupport.temporaryFolder("signal-pg")
+    defer { TestSupport.remove(dir) }
+    let admin = try PostgresAdmin(url: try PostgresLocation.url(nil))
+    // A scratch database of a process that has ended, and the user's own.
+    let finished = try TestSupport.start(["help"])
+    _ = finished.wait()
+    let ended = finished.pid
+    let abandoned = "fetchbench_load_\(ended)_abandoned"
+    let users = "fetchbench_load_\(ended)_users"
+    for name in [abandoned, users] { try admin.execute("DROP DATABASE IF EXISTS \(name)") }
+    try admin.execute("CREATE DATABASE \(abandoned)")
+    try admin.execute("COMMENT ON DATABASE \(abandoned) IS '\(PostgresScratch.marker(pid: ended))'")
+    try admin.execute("CREATE DATABASE \(users)")
+    defer { try? admin.execute("DROP DATABASE IF EXISTS \(users)") }
+    let datasets = try UserFiles.banks(2000, in: dir)
+    let load = try TestSupport.start([
+      "load", "--store", "postgres", "--rows", "2000", "--rate", "50", "--duration", "120s", "--transaction-size", "1...5",
+      "--datasets", datasets, "--out", dir + "/out",
+    ])
+    var scratch: [String] = []
+    for _ in 0..<1200 {
+      let pids = [load.pid] + Self.children(of: load.pid)
+      scratch = try Self.databases(admin, prefix: "fetchbench_load_").filter { name in
+        pids.contains { name.hasPrefix("fetchbench_load_\($0)_") }
+      }
+      if !scratch.isEmpty { break }
+      usleep(100_000)
+    }
+    #expect(scratch.count == 1, "no scratch database appeared")
+    // Interrupted while its writers and observers are connected (they reconnect when ended).
+    for _ in 0..<1200 {
+      let sessions = try admin.column("SELECT pid FROM pg_stat_activity WHERE datname = '\(scratch.first ?? "")'")
+      if sessions.count >= 6 { break }
+      usleep(100_000)
+    }
+    #expect(try Self.databases(admin, prefix: "fetchbench_load_\(ended)_") == [users], "the abandoned one is dropped, the user's kept")
+    kill(load.pid, SIGTERM)
+    let out = load.wait()
+    #expect(out.status == 128 + SIGTERM, "\(out.stderr)")
+    for name in scratch { #expect(try Self.databases(admin, prefix: name).isEmpty, "\(name) left behind") }
   }
 }
