@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GRDB
 import Synchronization
 
 /// Writing files so that a reader never sees half of one: write a temporary sibling, then
@@ -161,10 +162,20 @@ public enum AtomicFile {
 
   /// A file error in a few words (`No space left on device`), not Foundation's dump.
   public static func describe(_ error: any Error) -> String {
-    if let e = error as? CocoaError, let u = e.userInfo[NSUnderlyingErrorKey] as? NSError {
-      return String(cString: strerror(Int32(u.code)))
+    let e = error as NSError
+    if let code = posixCode(error) ?? e.userInfo[NSUnderlyingErrorKey].flatMap(posixCode) {
+      return String(cString: strerror(code))
     }
-    return (error as NSError).localizedDescription
+    if let e = error as? CocoaError, e.code == .fileWriteOutOfSpace { return String(cString: strerror(ENOSPC)) }
+    if let e = error as? DatabaseError, e.resultCode == .SQLITE_FULL { return String(cString: strerror(ENOSPC)) }
+    return e.localizedDescription
+  }
+
+  /// The errno an error carries, as a `POSIXError` or an `NSError` of the POSIX domain.
+  private static func posixCode(_ error: Any) -> Int32? {
+    if let p = error as? POSIXError { return p.code.rawValue }
+    if let n = error as? NSError, n.domain == NSPOSIXErrorDomain { return Int32(n.code) }
+    return nil
   }
 }
 

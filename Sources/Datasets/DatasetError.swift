@@ -21,7 +21,7 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
       "--rows must be between 1 and \(DatasetKind.maxRows.grouped), got \(n)"
     case .unknownDataset(let s):
       "unknown dataset '\(s)'; expected one of: \(DatasetKind.allCases.map(\.rawValue).joined(separator: ", ")), all"
-    case .unknownFormat(let s): "unknown format '\(s)'; expected sqlite, csv, or both (sqlite,csv)"
+    case .unknownFormat(let s): "unknown format '\(s)'; expected sqlite, csv, or sqlite,csv for both"
     case .unknownIndexColumn(let c, let ds):
       "cannot index '\(c)': no table of \(ds.joined(separator: ", ")) has such a column (several columns of one table: a+b)"
     case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"

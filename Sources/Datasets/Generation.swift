@@ -217,6 +217,31 @@ public enum Generation {
     defer { csvTmp.map(AtomicFile.discard) }
 
     let start = DispatchTime.now()
+    let label = DatasetPaths.baseName(kind, rows: rows, seed: seed)
+    let entry = try writing(label, in: out) {
+      try write(kind, tables, seed: seed, rows: rows, indexes: indexes, sqliteTmp: sqliteTmp, csvTmp: csvTmp, progress: progress)
+    }
+    if let expected {
+      for (e, a) in zip(expected.tables, entry.tables) where e.sha256 != a.sha256 {
+        throw DatasetError.checksumMismatch(
+          dataset: label, table: a.table, expected: e.sha256, actual: a.sha256)
+      }
+    }
+    try FolderLock.withLock(out, progress: progress) {
+      try record(entry, label: label, in: out, files: [(sqliteTmp, sqlitePath), (csvTmp, csvDir)])
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    return GeneratedDataset(
+      kind: kind, sqlitePath: sqlitePath, csvDirectory: csvDir, entry: entry, seconds: seconds,
+      skipped: false, verifiedAgainstManifest: expected != nil)
+  }
+
+  /// Generates the rows into the temporary SQLite file and CSV folder (either may be nil)
+  /// and returns the dataset's entry: its checksums. O(rows).
+  private static func write(
+    _ kind: DatasetKind, _ tables: [TableSchema], seed: UInt64, rows: Int, indexes: [IndexSpec], sqliteTmp: String?, csvTmp: String?,
+    progress: ProgressLine?
+  ) throws -> Manifest.Entry {
     let csv = try tables.map { t in
       try CSVWriter(table: t, path: csvTmp.map { "\($0)/\(t.name).csv" })
     }
@@ -271,18 +296,21 @@ public enum Generation {
     let entry = Manifest.Entry(
       dataset: kind, rows: rows, seed: seed, sha256: Manifest.combined(tableEntries),
       tables: tableEntries)
-    if let expected {
-      for (e, a) in zip(expected.tables, entry.tables) where e.sha256 != a.sha256 {
-        throw DatasetError.checksumMismatch(
-          dataset: label, table: a.table, expected: e.sha256, actual: a.sha256)
-      }
+    return Manifest.Entry(
+      dataset: kind, rows: rows, seed: seed, sha256: Manifest.combined(tableEntries),
+      tables: tableEntries)
+  }
+
+  /// Runs `body`, naming the dataset and the reason in a failed write (`No space left on
+  /// device`) instead of Foundation's or SQLite's words; nothing of it is kept.
+  private static func writing<T>(_ label: String, in out: String, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as DatasetError {
+      throw error
+    } catch {
+      throw DatasetError.cannotWrite(
+        path: AtomicFile.normalized(out) + "/" + label, reason: AtomicFile.describe(error) + "; nothing of it was kept")
     }
-    try FolderLock.withLock(out, progress: progress) {
-      try record(entry, label: label, in: out, files: [(sqliteTmp, sqlitePath), (csvTmp, csvDir)])
-    }
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    return GeneratedDataset(
-      kind: kind, sqlitePath: sqlitePath, csvDirectory: csvDir, entry: entry, seconds: seconds,
-      skipped: false, verifiedAgainstManifest: expected != nil)
   }
 }

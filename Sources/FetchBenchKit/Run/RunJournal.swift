@@ -85,9 +85,19 @@ struct RunJournal {
   func record(_ k: Int, _ rows: [ResultRow]) throws {
     if !FileManager.default.fileExists(atPath: directory + "/plan.json") {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      try AtomicFile.write(try Self.encoder.encode(plan), to: directory + "/plan.json")
+      do {
+        try AtomicFile.write(try Self.encoder.encode(plan), to: directory + "/plan.json")
+      } catch {
+        remove()  // a journal without its plan could not be resumed
+        throw error
+      }
     }
-    try AtomicFile.write(Data(ResultsCSV.encode(rows).utf8), to: path(k))
+    do {
+      try AtomicFile.write(Data(ResultsCSV.encode(rows).utf8), to: path(k))
+    } catch DatasetError.cannotWrite(let path, let reason) {
+      throw DatasetError.cannotWrite(
+        path: path, reason: "\(reason); the cases finished so far are kept in \(directory): make room, then run again with --resume")
+    }
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: directory) }

@@ -276,7 +276,12 @@ public enum Runner {
         log("[\(k + 1)/\(cases.count)] \(spec.label)  DOES NOT FIT: \(message)")
       }
     }
-    try ResultFiles.write(rows, to: dir, command: options.command)
+    do {
+      try ResultFiles.write(rows, to: dir, command: options.command)
+    } catch DatasetError.cannotWrite(let path, let reason) {
+      throw DatasetError.cannotWrite(
+        path: path, reason: "\(reason); every case is kept in \(journal.directory): make room, then run again with --resume")
+    }
     journal.remove()
     if options.outDirectory == nil {
       try OutputFolder.copy(dir, to: options.latestDirectory, legacyNames: ResultFiles.names)

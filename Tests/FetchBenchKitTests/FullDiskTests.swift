@@ -1,0 +1,74 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A disk that fills up mid-write ends the command with one `Error:` line naming the file and
+/// `No space left on device`, and leaves nothing half-written: no partial dataset, no output
+/// folder, no journal of a run that never started. The disk is a 1 MiB tmpfs (this needs
+/// root, which CI machines of this kind run as).
+@Suite(.serialized) struct FullDisk {
+  /// A new 1 MiB file system at a new folder, or nil where mounting is not allowed.
+  static func mountSmallDisk(_ name: String) -> String? {
+    let dir = TestSupport.temporaryFolder(name)
+    let status = Self.shell(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", dir])
+    guard status == 0 else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" { Issue.record("CI runs as root and must test a full disk") }
+      TestSupport.remove(dir)
+      return nil
+    }
+    return dir
+  }
+
+  static func unmount(_ dir: String) {
+    _ = shell(["umount", dir])
+    TestSupport.remove(dir)
+  }
+
+  static func shell(_ arguments: [String]) -> Int32 {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = arguments
+    p.standardError = FileHandle.nullDevice
+    guard (try? p.run()) != nil else { return -1 }
+    p.waitUntilExit()
+    return p.terminationStatus
+  }
+
+  /// Fills the disk at `dir` to the last byte with one file.
+  static func fill(_ dir: String) {
+    let fd = open(dir + "/fill", O_WRONLY | O_CREAT, 0o644)
+    defer { close(fd) }
+    let block = [UInt8](repeating: 0, count: 4096)
+    while block.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+  }
+
+  @Test func generateOnAFullDiskKeepsNothing() throws {
+    guard let disk = Self.mountSmallDisk("full-generate") else { return }
+    defer { Self.unmount(disk) }
+    for format in ["sqlite", "csv", "sqlite,csv"] {
+      let out = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "20000", "--format", format, "--out", disk])
+      #expect(out.status == 1, "\(format): \(out.stderr)")
+      let errors = UserFiles.errorLines(out.stderr)
+      #expect(errors.count == 1 && errors[0].hasSuffix("No space left on device; nothing of it was kept"), "\(format): \(out.stderr)")
+      #expect(errors.first?.contains(disk + "/banks-20000") == true, "\(format): \(out.stderr)")
+      #expect(TestSupport.listing(disk) == [], "\(format)")
+    }
+  }
+
+  @Test func runOnAFullDiskKeepsNothing() throws {
+    let dir = TestSupport.temporaryFolder("full-run")
+    defer { TestSupport.remove(dir) }
+    let datasets = try UserFiles.banks(1_000, in: dir)
+    guard let disk = Self.mountSmallDisk("full-run-disk") else { return }
+    defer { Self.unmount(disk) }
+    Self.fill(disk)
+    let out = try TestSupport.run([
+      "run", "--dataset", "banks", "--rows", "1000", "--store", "sqlite", "--mode", "batched", "--scenario", "first_screen",
+      "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", disk + "/out",
+    ])
+    #expect(out.status == 1, "\(out.stderr)")
+    let errors = UserFiles.errorLines(out.stderr)
+    #expect(errors.count == 1 && errors[0].contains("No space left on device"), "\(out.stderr)")
+    #expect(TestSupport.listing(disk) == ["fill"], "no output folder, no journal of a run that never started")
+  }
+}
