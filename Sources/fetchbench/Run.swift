@@ -112,7 +112,7 @@ struct Run: CheckedCommand {
     // What the report says: the figures as results.csv holds them.
     let rows = try ResultsCSV.decode(try String(contentsOfFile: outcome.directory + "/results.csv", encoding: .utf8))
     // An empty list opens at once whatever the strategy: that is no answer to give.
-    let firstScreens = rows.filter { $0.scenario == Scenario.firstScreen.rawValue && $0.metric == Metric.rowsMaterialized.name }
+    let firstScreens = rows.filter { $0.scenario == .scenario(.firstScreen) && $0.metric == .rowsMaterialized }
     if !firstScreens.isEmpty && firstScreens.allSatisfy({ $0.value == 0 }) {
       throw HarnessError.invalidArgument(
         "no recommendation: the list is empty (no row matches\(predicate.map { " --where \"\($0)\"" } ?? "")), so every strategy opens it at once; give a predicate that matches rows (see \(outcome.directory)/report.md)"

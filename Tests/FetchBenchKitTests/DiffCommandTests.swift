@@ -20,12 +20,12 @@ import Testing
       ])
     #expect(out.status == 0, "\(out.stderr)")
     let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
-    func value(_ metric: String) -> ResultRow? { rows.first { $0.metric == metric } }
-    #expect(value("queries")?.value == 1 && value("queries")?.max == 1, "one keys query per transaction on SQLite")
-    #expect(value("rows_materialized")?.max == 0, "tracking faults no row")
-    #expect(value("incremental_ms")?.repetitions == 3)
-    #expect((value("moves")?.value ?? -1) >= (value("moves_minimal")?.value ?? 0))
-    #expect(value("stdlib_diff_skipped_over_s") != nil, "a budget of 1 µs is exceeded")
+    func value(_ metric: Metric) -> ResultRow? { rows.first { $0.metric == metric } }
+    #expect(value(.queries)?.value == 1 && value(.queries)?.max == 1, "one keys query per transaction on SQLite")
+    #expect(value(.rowsMaterialized)?.max == 0, "tracking faults no row")
+    #expect(value(.incremental)?.repetitions == 3)
+    #expect((value(.moves)?.value ?? -1) >= (value(.movesMinimal)?.value ?? 0))
+    #expect(value(.stdlibDiffSkipped) != nil, "a budget of 1 µs is exceeded")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("skipped (> 0 s)"))
     #expect(report.contains("k = 10"))
@@ -59,9 +59,9 @@ import Testing
       ])
       #expect(out.status == 0, "\(rows) rows: \(out.stderr)")
       let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out-\(rows)/results.csv", encoding: .utf8))
-      #expect(rows.allSatisfy { $0.status == "ok" }, "\(rows.filter { $0.status != "ok" }.map(\.error))")
-      #expect(rows.first { $0.metric == "change_set_size" }?.repetitions == repetitions)
-      #expect((rows.first { $0.metric == "rows_after" }?.value ?? 0) >= 4, "the table keeps its floor of banks")
+      #expect(rows.allSatisfy { $0.isOK }, "\(rows.filter { !$0.isOK }.map(\.error))")
+      #expect(rows.first { $0.metric == .changeSetSize }?.repetitions == repetitions)
+      #expect((rows.first { $0.metric == .rowsAfter }?.value ?? 0) >= 4, "the table keeps its floor of banks")
     }
   }
 

@@ -37,13 +37,12 @@ import Testing
   @Test func theReportGivesGrowthExponentAndCrossingsFromTheRows() throws {
     var rows: [ResultRow] = []
     for (n, full, batched) in [(10_000, 8.0, 2.0), (100_000, 80.0, 4.0), (1_000_000, 800.0, 8.0)] {
-      for (mode, ms, heap) in [("full", full, Double(n) * 400), ("batched", batched, Double(n) * 10)] {
-        for (metric, value) in [("time_ms", ms), ("heap_live_bytes", heap)] {
+      for (mode, ms, heap) in [(FetchMode.full, full, Double(n) * 400), (.batched, batched, Double(n) * 10)] {
+        for (metric, value) in [(Metric.time, ms), (.heapLive, heap)] {
           rows.append(
-            ResultRow(
-              run_id: "r", dataset: "banks", rows: n, store: "sqlite", mode: mode, batch_size: mode == "full" ? 0 : 20, index: "none",
-              scenario: "first_screen", metric: metric, value: value, unit: metric == "time_ms" ? "ms" : "bytes", min: value, max: value,
-              repetitions: 3, status: "ok", error: "", machine: machine, dataset_sha256: ""))
+            figure(
+              rows: n, mode: .fetch(mode), scenario: .scenario(.firstScreen), metric: metric, value: value, min: value, max: value,
+              repetitions: 3))
         }
       }
     }
@@ -67,7 +66,7 @@ import Testing
     // half the rows.
     var budget = rows[0]
     (budget.mode, budget.scenario, budget.metric, budget.value, budget.rows) = (
-      ResultRow.settings, ResultRow.settings, "memory_budget_bytes", 50 * 1_048_576, 0
+      .settings, .settings, .memoryBudget, 50 * 1_048_576, 0
     )
     let halved = Report(rows: [budget] + rows)
     #expect(halved.markdown().contains("under the 50.0 MiB budget with full fetch up to about 130,000 rows"), "\(halved.markdown())")
@@ -96,17 +95,17 @@ import Testing
 
     var rows: [ResultRow] = []
     for (n, peak) in points {
-      for (mode, scale) in [("full", 1.0), ("batched", 0.25)] {
-        rows.append(
-          ResultRow(
-            run_id: "r", dataset: "wells", rows: n, store: "memory", mode: mode, batch_size: mode == "full" ? 0 : 20, index: "none",
-            scenario: "perform_fetch", metric: "peak_rss_bytes", value: peak * scale, unit: "bytes", min: peak * scale,
-            max: peak * scale, repetitions: 1, status: "ok", error: "", machine: machine, dataset_sha256: ""))
+      for (mode, scale) in [(FetchMode.full, 1.0), (.batched, 0.25)] {
+        var r = figure(
+          .wells, rows: n, store: .engine(.memory), mode: .fetch(mode), scenario: .scenario(.performFetch), metric: .peakRSS,
+          value: peak * scale, min: peak * scale, max: peak * scale, repetitions: 1)
+        r.runID = "r"
+        rows.append(r)
       }
     }
     var stopped = rows[0]
-    (stopped.rows, stopped.metric, stopped.status, stopped.value) = (30_000_000, "does_not_fit", ResultRow.doesNotFit, memory)
-    (stopped.run_id, stopped.git_commit) = ("r2", "def")
+    (stopped.rows, stopped.metric, stopped.status, stopped.value) = (30_000_000, .doesNotFit, .doesNotFit, memory)
+    (stopped.runID, stopped.machine.gitCommit) = ("r2", "def")
     let md = Report(rows: rows + [stopped]).markdown()
     #expect(md.contains("Runs `r` (commit `abc`), `r2` (commit `def`) on 2 cores, 24 GiB"), "a report of two runs names both")
     #expect(md.contains("## Where each case stops fitting in memory"), "\(md)")
@@ -123,13 +122,12 @@ import Testing
     var rows: [ResultRow] = []
     for n in [10_000, 100_000, 1_000_000] {
       // Offset and keyset open 10 % apart (a few pixels on the log axis), with one heap.
-      for (mode, ms, heap) in [("full", 0.8, 400.0), ("batched", 0.02, 10.0), ("offset", 0.001, 0.3), ("keyset", 0.0011, 0.3)] {
-        for (metric, value) in [("time_ms", ms * Double(n) / 1_000), ("heap_live_bytes", heap * Double(n))] {
+      for (mode, ms, heap) in [(FetchMode.full, 0.8, 400.0), (.batched, 0.02, 10.0), (.offset, 0.001, 0.3), (.keyset, 0.0011, 0.3)] {
+        for (metric, value) in [(Metric.time, ms * Double(n) / 1_000), (.heapLive, heap * Double(n))] {
           rows.append(
-            ResultRow(
-              run_id: "r", dataset: "wells", rows: n, store: "memory", mode: mode, batch_size: mode == "full" ? 0 : 20, index: "none",
-              scenario: "first_screen", metric: metric, value: value, unit: metric == "time_ms" ? "ms" : "bytes", min: value, max: value,
-              repetitions: 3, status: "ok", error: "", machine: machine, dataset_sha256: ""))
+            figure(
+              .wells, rows: n, store: .engine(.memory), mode: .fetch(mode), scenario: .scenario(.firstScreen), metric: metric, value: value,
+              min: value, max: value, repetitions: 3))
         }
       }
     }

@@ -5,22 +5,11 @@ import Foundation
 import TestSupport
 import Testing
 
-let machine = Machine(cores: 2, memoryBytes: 24 << 30, os: "Debian", swiftVersion: "6.3.1", gitCommit: "abc")
-
-func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, _ value: Double, error: String = "") -> ResultRow {
-  ResultRow(
-    run_id: "r1", dataset: "banks", rows: 1000, store: store, mode: mode,
-    batch_size: mode == "full" ? 0 : 20, index: "none", scenario: scenario, metric: metric,
-    value: value, unit: metric.hasSuffix("_ms") ? "ms" : "bytes", min: value - 1, max: value + 1,
-    repetitions: 5, status: error.isEmpty ? "ok" : "failed", error: error, machine: machine,
-    dataset_sha256: "f00")
-}
-
 @Suite struct ResultFormats {
   @Test func csvRoundTripsQuotesCommasAndNewlines() throws {
     let rows = [
-      row("sqlite", "full", "first_screen", "time_ms", 12.5),
-      row("sqlite", "batched", "first_screen", "failed", 0, error: "exit 1: \"bad\", very\nbad"),
+      row(.sqlite, .full, .firstScreen, .time, 12.5),
+      row(.sqlite, .batched, .firstScreen, .failed, 0, error: "exit 1: \"bad\", very\nbad"),
     ]
     let text = ResultsCSV.encode(rows)
     #expect(text.hasPrefix("run_id,dataset,rows,store,mode,batch_size,index,scenario,metric,value,unit,min,max,repetitions"))
@@ -33,7 +22,7 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
   /// read back as it was; numbers keep their sign.
   @Test func csvNeutralisesFormulasAndRoundTrips() throws {
     let texts = ["=1+1", "+1", "-cmd", "@SUM(A1)", "\tx", "'=quoted", "''+twice", "'plain", "ok"]
-    let rows = texts.map { row("sqlite", "batched", "first_screen", "failed", -2.5, error: $0) }
+    let rows = texts.map { row(.sqlite, .batched, .firstScreen, .failed, -2.5, error: $0) }
     let text = ResultsCSV.encode(rows)
     let cells = text.split(separator: "\n").dropFirst().map { String($0.split(separator: ",", omittingEmptySubsequences: false)[15]) }
     #expect(cells == ["'=1+1", "'+1", "'-cmd", "'@SUM(A1)", "'\tx", "''=quoted", "'''+twice", "'plain", "ok"], "\(cells)")
@@ -43,9 +32,9 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
 
   /// What a report prints from data cannot break its tables or inject HTML.
   @Test func reportsEscapeWhatTheyPrintFromData() {
-    var failed = row("sqlite", "batched", "first_screen", "failed", 0, error: "boom | <script>alert(1)</script>\nsecond `line`")
-    var ok = row("sqlite", "full", "first_screen", "time_ms", 100)
-    (ok.run_id, failed.run_id) = ("r`1", "r`1")
+    var failed = row(.sqlite, .batched, .firstScreen, .failed, 0, error: "boom | <script>alert(1)</script>\nsecond `line`")
+    var ok = row(.sqlite, .full, .firstScreen, .time, 100)
+    (ok.runID, failed.runID) = ("r`1", "r`1")
     let md = Report(rows: [ok, failed]).markdown()
     #expect(md.contains("boom \\| &lt;script&gt;alert(1)&lt;/script&gt;<br>second \\`line\\`"), "\(md)")
     #expect(!md.contains("<script>"))
@@ -53,7 +42,7 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
   }
 
   @Test func jsonRoundTrips() throws {
-    let rows = [row("memory", "batched", "scroll_through", "time_ms", 710.25)]
+    let rows = [row(.memory, .batched, .scrollThrough, .time, 710.25)]
     let data = try JSONEncoder().encode(rows)
     #expect(try JSONDecoder().decode([ResultRow].self, from: data) == rows)
     #expect(String(decoding: data, as: UTF8.self).contains("\"metric\":\"time_ms\""))
@@ -68,13 +57,13 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
 
   @Test func reportFiguresComeFromTheRows() {
     let rows = [
-      row("sqlite", "full", "first_screen", "time_ms", 100),
-      row("sqlite", "batched", "first_screen", "time_ms", 10),
-      row("sqlite", "full", "first_screen", "heap_live_bytes", 1_000_000),
-      row("sqlite", "batched", "first_screen", "heap_live_bytes", 10_000),
-      row("sqlite", "full", "first_screen", "queries", 1),
-      row("sqlite", "batched", "first_screen", "queries", 2),
-      row("sqlite", "batched", "first_screen", "failed", 0, error: "boom"),
+      row(.sqlite, .full, .firstScreen, .time, 100),
+      row(.sqlite, .batched, .firstScreen, .time, 10),
+      row(.sqlite, .full, .firstScreen, .heapLive, 1_000_000),
+      row(.sqlite, .batched, .firstScreen, .heapLive, 10_000),
+      row(.sqlite, .full, .firstScreen, .queries, 1),
+      row(.sqlite, .batched, .firstScreen, .queries, 2),
+      row(.sqlite, .batched, .firstScreen, .failed, 0, error: "boom"),
     ]
     let md = Report(rows: rows).markdown()
     #expect(md.contains("the batched first screen is **10.0× faster** than a full fetch and holds 1/100 of the memory"))
@@ -98,10 +87,13 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(cases.count == 2 * 2 * (10 * 3 + 2 * 6 * 2) + 2 * 2 + 2)
     #expect(cases.filter { $0.work == .indexAdvice }.map { "\($0.dataset) \($0.store)" } == ["banks sqlite", "wells sqlite"])
     #expect(cases.allSatisfy { $0.index == nil }, "the advice opens its candidates' files itself")
-    let paged = cases.filter { $0.mode == "offset" || $0.mode == "keyset" }
+    let paged = cases.filter { $0.mode == .fetch(.offset) || $0.mode == .fetch(.keyset) }
     #expect(
-      !paged.contains { $0.scenario == "scroll_through" || $0.scenario == "random_access" || $0.scenario.hasPrefix("first_screen_mapped") })
-    #expect(cases.filter { $0.storeColumn == "sqlite-raw" }.allSatisfy { $0.scenario == "floor" })
+      !paged.contains {
+        $0.scenario == .scenario(.scrollThrough) || $0.scenario == .scenario(.randomAccess)
+          || $0.scenario.csv.hasPrefix("first_screen_mapped")
+      })
+    #expect(cases.filter { $0.resultStore == .raw(.sqlite) }.allSatisfy { $0.scenario == .floor })
     o.makeQuick()
     #expect(o.cases().allSatisfy { $0.dataset == .banks && $0.index == nil })
     // Full and 2 batch sizes × 4 scenarios; offset and keyset × 2 page sizes × the 3 of them
@@ -124,39 +116,41 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
     for mode in ["full", "batched"] {
       for scenario in ["perform_fetch", "sectioned"] {
-        let limit = rows.first { $0.store == "memory" && $0.mode == mode && $0.scenario == scenario && $0.metric == "limit_ms" }
-        let ratio = rows.first { $0.store == "memory" && $0.mode == mode && $0.scenario == scenario && $0.metric == "engine_over_limit" }
+        let limit = rows.first { $0.store == .engine(.memory) && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric == .limit }
+        let ratio = rows.first {
+          $0.store == .engine(.memory) && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric == .engineOverLimit
+        }
         #expect(limit?.repetitions == 3 && ratio?.repetitions == 3, "\(mode) \(scenario)")
-        #expect((limit?.value ?? 0) > 0 && (ratio?.value ?? 0) > 0 && ratio?.unit == "ratio")
+        #expect((limit?.value ?? 0) > 0 && (ratio?.value ?? 0) > 0 && ratio?.unit == .ratio)
       }
     }
-    #expect(!rows.contains { $0.store != "memory" && ($0.metric == "limit_ms" || $0.metric == "engine_over_limit") })
+    #expect(!rows.contains { $0.store != .engine(.memory) && ($0.metric == .limit || $0.metric == .engineOverLimit) })
     // Paged cases are held to their pages' selection, a limit of its own name.
     for mode in ["offset", "keyset"] {
       for scenario in ["perform_fetch", "sectioned"] {
-        let here = rows.filter { $0.store == "memory" && $0.mode == mode && $0.scenario == scenario }
-        #expect(here.first { $0.metric == "engine_over_page_limit" }?.repetitions == 3, "\(mode) \(scenario)")
-        #expect(!here.contains { $0.metric == "limit_ms" }, "\(mode) \(scenario)")
+        let here = rows.filter { $0.store == .engine(.memory) && $0.mode.csv == mode && $0.scenario.csv == scenario }
+        #expect(here.first { $0.metric == .engineOverPageLimit }?.repetitions == 3, "\(mode) \(scenario)")
+        #expect(!here.contains { $0.metric == .limit }, "\(mode) \(scenario)")
       }
     }
     // SQLite: the floor for both modes of performFetch, the scan limit for the batched one.
     for mode in ["full", "batched"] {
       let floor = rows.first {
-        $0.store == "sqlite" && $0.mode == mode && $0.scenario == "perform_fetch" && $0.metric == "engine_over_floor"
+        $0.store == .engine(.sqlite) && $0.mode.csv == mode && $0.scenario == .scenario(.performFetch) && $0.metric == .engineOverFloor
       }
       #expect(floor?.repetitions == 3 && (floor?.value ?? 0) > 0, "\(mode)")
     }
-    #expect(rows.filter { $0.metric == "engine_over_scan_limit" }.map(\.mode) == ["batched"])
-    #expect(!rows.contains { $0.scenario == "sectioned" && $0.metric == "engine_over_floor" }, "no floor for sectioned")
+    #expect(rows.filter { $0.metric == .engineOverScanLimit }.map(\.mode.csv) == ["batched"])
+    #expect(!rows.contains { $0.scenario == .scenario(.sectioned) && $0.metric == .engineOverFloor }, "no floor for sectioned")
     // What sections add, on every store and mode, for the sectioned scenario only.
-    let unsectioned = rows.filter { $0.metric == "sectioned_over_unsectioned" }
+    let unsectioned = rows.filter { $0.metric == .sectionedOverUnsectioned }
     #expect(
       Set(unsectioned.map { "\($0.store) \($0.mode) \($0.scenario)" }) == [
         "memory full sectioned", "memory batched sectioned", "sqlite full sectioned", "sqlite batched sectioned",
         "memory offset sectioned", "memory keyset sectioned", "sqlite offset sectioned", "sqlite keyset sectioned",
       ])
     #expect(unsectioned.allSatisfy { $0.repetitions == 3 && $0.value > 0 })
-    #expect(rows.filter { $0.metric == "unsectioned_ms" }.count == 8)
+    #expect(rows.filter { $0.metric == .unsectioned }.count == 8)
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("### Against the limits, in the same process"))
   }
@@ -207,7 +201,7 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(run.status == 0, "\(run.stderr)")
     let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
     func cases(_ metric: Metric) -> Set<String> {
-      Set(rows.filter { $0.metric == metric.name }.map { "\($0.rows) \($0.store) \($0.mode) \($0.scenario)" })
+      Set(rows.filter { $0.metric == metric }.map { "\($0.rows) \($0.store) \($0.mode) \($0.scenario)" })
     }
     let largerPerformFetch: Set = [
       "3000 memory full perform_fetch", "3000 memory batched perform_fetch", "3000 sqlite full perform_fetch",
@@ -219,7 +213,7 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(cases(.floorGrowth) == ["3000 sqlite full perform_fetch", "3000 sqlite batched perform_fetch"])
     #expect(cases(.scanLimitGrowth) == ["3000 sqlite batched perform_fetch"])
     let growths = rows.filter {
-      [Metric.growth, .smallerSize, .limitGrowth, .floorGrowth, .scanLimitGrowth].map(\.name).contains($0.metric)
+      [Metric.growth, .smallerSize, .limitGrowth, .floorGrowth, .scanLimitGrowth].contains($0.metric)
     }
     #expect(growths.count == 4 + 4 + 2 + 2 + 1)
     #expect(growths.allSatisfy { $0.repetitions == 3 && $0.value > 0 && $0.detail == "from 300 rows" })
@@ -272,11 +266,11 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(out.stderr.contains("[4/6]") && out.stderr.contains("[6/6]"), "the run goes on after a failure: \(out.stderr)")
     let csv = try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8)
     let rows = try ResultsCSV.decode(csv)
-    let failed = rows.filter { $0.status == "failed" }
+    let failed = rows.filter { $0.status == .failed }
     #expect(failed.count == 1, "the index advice")
-    #expect(failed.allSatisfy { $0.mode == "index_advice" && $0.error.contains("injected failure") })
+    #expect(failed.allSatisfy { $0.mode == .indexAdvice && $0.error.contains("injected failure") })
     func value(_ mode: String, _ scenario: String, _ metric: String) -> Double? {
-      rows.first { $0.index == "none" && $0.mode == mode && $0.scenario == scenario && $0.metric == metric }?.value
+      rows.first { $0.index == "none" && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric.name == metric }?.value
     }
     #expect(value("batched", "first_screen", "queries") == 2)
     #expect(value("batched", "first_screen", "rows_materialized") == 20)
@@ -284,7 +278,7 @@ func row(_ store: String, _ mode: String, _ scenario: String, _ metric: String, 
     #expect(value("batched", "scroll_through", "queries") == Double(1 + 300 / 20), "one ID query and 15 batch faults")
     #expect((value("batched", "first_screen", "heap_live_bytes") ?? 0) > 0)
     #expect((value("full", "scroll_through", "time_ms") ?? 0) > 0)
-    #expect(rows.contains { $0.metric == "floor_ids_ms" && $0.status == "ok" })
+    #expect(rows.contains { $0.metric == .floorIDs && $0.isOK })
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("## Failed cases"))
     #expect(FileManager.default.fileExists(atPath: dir + "/out/charts/wells-300-sqlite-time-b20.svg"))
@@ -325,22 +319,22 @@ extension RunCommand {
       ], environment: ["FETCHBENCH_INJECT_CRASH": "batched(20) first_screen_mapped_codable"])
     #expect(out.status == 1, "\(out.stderr)")
     let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
-    let failed = rows.filter { $0.status == "failed" }
-    #expect(failed.map(\.scenario) == ["first_screen_mapped_codable"])
-    #expect(failed.first?.mode == "batched")
+    let failed = rows.filter { $0.status == .failed }
+    #expect(failed.map(\.scenario.csv) == ["first_screen_mapped_codable"])
+    #expect(failed.first?.mode == .fetch(.batched))
     #expect(failed.first?.error.contains("crashed (signal") == true, "\(failed)")
     #expect(failed.first?.error.contains("injected crash") == true, "the child's last words are kept: \(failed)")
     // With the runtime's backtrace: where it happened, not the backtrace's image list.
     #expect(failed.first?.error.contains("at Run.swift:") == true, "the first project frame is named: \(failed)")
     #expect(failed.first?.error.contains("Backtrace took") == false, "\(failed)")
     // Every other case ran, the full-mode Codable one included, with its mapping time.
-    let ok = Set(rows.filter { $0.status == "ok" && $0.mode != ResultRow.settings }.map { "\($0.mode) \($0.scenario)" })
+    let ok = Set(rows.filter { $0.isOK && $0.mode != .settings }.map { "\($0.mode) \($0.scenario)" })
     #expect(
       ok == [
         "full first_screen", "batched first_screen", "full first_screen_mapped", "batched first_screen_mapped",
         "full first_screen_mapped_codable",
       ])
-    let mapped = rows.first { $0.mode == "full" && $0.scenario == "first_screen_mapped_codable" && $0.metric == "map_us" }
+    let mapped = rows.first { $0.mode == .fetch(.full) && $0.scenario == .scenario(.firstScreenMappedCodable) && $0.metric == .mapping }
     #expect((mapped?.value ?? 0) > 0 && mapped?.repetitions == 2)
   }
 }
@@ -364,10 +358,10 @@ extension RunCommand {
     #expect(out.stderr.contains("DOES NOT FIT"), "\(out.stderr)")
     var rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
     // The run's memory budget is recorded for the report, which reads its settings from the CSV.
-    let settings = rows.filter { $0.mode == ResultRow.settings }
-    #expect(settings.map(\.metric) == ["memory_budget_bytes"] && settings.first?.value == 64 * 1_048_576, "\(settings)")
-    rows.removeAll { $0.mode == ResultRow.settings }
-    #expect(rows.count == 2 && rows.allSatisfy { $0.status == ResultRow.doesNotFit && $0.metric == Metric.doesNotFit.name })
+    let settings = rows.filter { $0.mode == .settings }
+    #expect(settings.map(\.metric) == [.memoryBudget] && settings.first?.value == 64 * 1_048_576, "\(settings)")
+    rows.removeAll { $0.mode == .settings }
+    #expect(rows.count == 2 && rows.allSatisfy { $0.status == .doesNotFit && $0.metric == .doesNotFit })
     #expect(rows.allSatisfy { $0.value > Double(1 << 20) && $0.rows == 200 }, "\(rows)")
     #expect(rows.allSatisfy { $0.error.contains("past the ceiling of 1 MiB") }, "\(rows)")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
@@ -394,7 +388,7 @@ extension RunCommand {
     for store in ["memory", "sqlite"] {
       for mode in ["offset", "keyset"] {
         func value(_ scenario: String, _ metric: String) -> Double? {
-          rows.first { $0.store == store && $0.mode == mode && $0.scenario == scenario && $0.metric == metric }?.value
+          rows.first { $0.store.csv == store && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric.name == metric }?.value
         }
         let expected: [(String, Double, Double)] = [
           ("perform_fetch", 1, 20), ("sectioned", 1, 20), ("jump_end", 2, 20), ("scroll_first_1000", 16, 300),
@@ -455,10 +449,10 @@ extension RunCommand {
     #expect(!last.stderr.contains("[1/4]") && last.stderr.contains("[2/4]") && last.stderr.contains("[4/4]"), "\(last.stderr)")
     #expect(!FileManager.default.fileExists(atPath: journal))
     let rows = try ResultsCSV.decode(try String(contentsOfFile: out + "/results.csv", encoding: .utf8))
-      .filter { $0.mode != ResultRow.settings }
-    #expect(Set(rows.map(\.run_id)).count == 1)
-    #expect(rows.allSatisfy { $0.status == "ok" })
-    let cases = rows.filter { $0.metric == "queries" }.map { "\($0.mode) \($0.scenario)" }
+      .filter { $0.mode != .settings }
+    #expect(Set(rows.map(\.runID)).count == 1)
+    #expect(rows.allSatisfy { $0.isOK })
+    let cases = rows.filter { $0.metric == .queries }.map { "\($0.mode) \($0.scenario)" }
     #expect(cases == ["full perform_fetch", "batched perform_fetch", "full first_screen", "batched first_screen"])
     // The first sitting's case is the one measured then, not measured again.
     let kept0 = try ResultsCSV.decode(firstCase)
@@ -482,7 +476,7 @@ extension RunCommand {
         ], environment: ["MALLOC_CONF": conf])
       #expect(run.status == 0, "\(run.stderr)")
       let rows = try ResultsCSV.decode(try String(contentsOfFile: out + "/results.csv", encoding: .utf8))
-      let recorded = rows.filter { $0.metric == Metric.allocatorConfiguration.name }.map(\.detail)
+      let recorded = rows.filter { $0.metric == .allocatorConfiguration }.map(\.detail)
       let report = try String(contentsOfFile: out + "/report.md", encoding: .utf8)
       if conf.isEmpty {
         #expect(recorded.isEmpty)
@@ -491,7 +485,7 @@ extension RunCommand {
         #expect(recorded == [conf])
         #expect(report.contains("jemalloc configured by `MALLOC_CONF=thp:default`"), "\(report)")
       }
-      #expect(rows.contains { $0.metric == Metric.time.name && $0.status == "ok" })
+      #expect(rows.contains { $0.metric == .time && $0.isOK })
     }
   }
 }

@@ -61,17 +61,15 @@ import Testing
   /// Advice rows for banks at 244,292 on SQLite: performFetch without an index, with the sort
   /// key alone, and with the join column and the sort key.
   static func adviceRows(ratio: Double) -> [ResultRow] {
-    let machine = Machine(cores: 2, memoryBytes: 24 << 30, os: "Debian", swiftVersion: "6.3.1", gitCommit: "abc")
-    func row(_ index: String, _ metric: String, _ value: Double, _ unit: String) -> ResultRow {
-      ResultRow(
-        run_id: "r", dataset: "banks", rows: 244_292, store: "sqlite", mode: "index_advice", batch_size: 20, index: index,
-        scenario: "perform_fetch", metric: metric, value: value, unit: unit, min: value * 0.9, max: value * 1.1, repetitions: 5,
-        status: "ok", error: "", machine: machine, dataset_sha256: "")
+    func row(_ index: String, _ metric: Metric, _ value: Double) -> ResultRow {
+      figure(
+        rows: 244_292, mode: .indexAdvice, index: index, scenario: .scenario(.performFetch), metric: metric, value: value,
+        min: value * 0.9, max: value * 1.1)
     }
     return [
-      row("none", "time_ms", 400, "ms"),
-      row("close_date", "time_ms", 380, "ms"), row("close_date", "over_unindexed", 0.95, "ratio"),
-      row("info_id+close_date", "time_ms", 400 * ratio, "ms"), row("info_id+close_date", "over_unindexed", ratio, "ratio"),
+      row("none", .time, 400),
+      row("close_date", .time, 380), row("close_date", .overUnindexed, 0.95),
+      row("info_id+close_date", .time, 400 * ratio), row("info_id+close_date", .overUnindexed, ratio),
     ]
   }
 
@@ -96,18 +94,18 @@ import Testing
     var figures = RecommendationTests.figures
     figures.remove(at: 5)  // no indexed variant of the cases: the advice decides
     let rows = try ResultsCSV.decode(RecommendationTests.csv(figures))
-    let advised = try #require(Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == "sqlite" })
+    let advised = try #require(Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == .sqlite })
     #expect(advised.mode == .batched && advised.index == "info_id+close_date", "\(advised)")
     #expect(
       advised.reasons.contains {
         $0.contains("Add the index (CREATE INDEX idx_failed_bank_details_info_id_close_date ON failed_bank_details(info_id, close_date)):")
           && $0.contains("its ID query takes 140.0 ms instead of 400.0 ms (0.35× per pair")
       }, "\(advised.reasons)")
-    let notAdvised = try #require(Recommendation.all(rows + Self.adviceRows(ratio: 0.95)).first { $0.store == "sqlite" })
+    let notAdvised = try #require(Recommendation.all(rows + Self.adviceRows(ratio: 0.95)).first { $0.store == .sqlite })
     #expect(
       notAdvised.index == nil && notAdvised.reasons.contains { $0.hasPrefix("No index: the best candidate") }, "\(notAdvised.reasons)")
     // The memory store has no advice.
-    #expect(Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == "memory" }?.index == nil)
+    #expect(Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == .memory }?.index == nil)
   }
 }
 
@@ -124,9 +122,9 @@ extension RunCommand {
     ])
     #expect(out.status == 0, "\(out.stderr)")
     let all = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
-    let rows = all.filter { $0.mode == "index_advice" }
+    let rows = all.filter { $0.mode == .indexAdvice }
     func has(_ index: String, _ scenario: String, _ metric: String) -> ResultRow? {
-      rows.first { $0.index == index && $0.scenario == scenario && $0.metric == metric }
+      rows.first { $0.index == index && $0.scenario.csv == scenario && $0.metric.name == metric }
     }
     let list = ["perform_fetch", "batch_fault", "first_page", "seek_middle"]
     // The list's candidates answer its operations; the sectioned form's, the sectioned fetch.
@@ -134,7 +132,7 @@ extension RunCommand {
       ("none", list + ["sectioned"]), ("spud_date", list + ["sectioned"]), ("spud_date:desc+id", list),
       ("state+spud_date:desc+id", ["sectioned"]), ("state+spud_date", ["sectioned"]),
     ] {
-      #expect(Set(rows.filter { $0.index == index && $0.metric.hasPrefix("time_") }.map(\.scenario)) == Set(scenarios), "\(index)")
+      #expect(Set(rows.filter { $0.index == index && $0.metric.name.hasPrefix("time_") }.map(\.scenario.csv)) == Set(scenarios), "\(index)")
       for s in scenarios {
         let time = has(index, s, s == "perform_fetch" || s == "sectioned" ? "time_ms" : "time_us")
         #expect(time?.repetitions == 2 && (time?.value ?? 0) > 0, "\(index) \(s)")
@@ -185,12 +183,12 @@ extension RunCommand {
     #expect(out.status == 0, "\(out.stderr)")
     let all = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
     // The dataset was loaded once, before the cases, and its COPY timed.
-    #expect(all.filter { $0.mode == "copy" && $0.metric == "load_s" }.map(\.rows) == [300])
-    let rows = all.filter { $0.mode == "index_advice" }
+    #expect(all.filter { $0.mode == .copy && $0.metric == .load }.map(\.rows) == [300])
+    let rows = all.filter { $0.mode == .indexAdvice }
     #expect(Set(rows.map(\.index)) == ["none", "spud_date", "spud_date:desc+id", "state+spud_date:desc+id", "state+spud_date"])
-    #expect(rows.filter { $0.metric == "over_unindexed" }.allSatisfy { $0.repetitions == 2 && $0.value > 0 })
-    #expect(rows.filter { $0.metric == "over_unindexed" && $0.scenario == "perform_fetch" }.count == 2)
-    let plan = try #require(rows.first { $0.index == "none" && $0.scenario == "perform_fetch" && $0.metric == "query_plan" }).detail
+    #expect(rows.filter { $0.metric == .overUnindexed }.allSatisfy { $0.repetitions == 2 && $0.value > 0 })
+    #expect(rows.filter { $0.metric == .overUnindexed && $0.scenario == .scenario(.performFetch) }.count == 2)
+    let plan = try #require(rows.first { $0.index == "none" && $0.scenario == .scenario(.performFetch) && $0.metric == .queryPlan }).detail
     #expect(plan.contains("Seq Scan on wells t0"), "\(plan)")
     let dbAdmin = try PostgresAdmin(url: url)
     let indexes = Set(try dbAdmin.column("SELECT indexname FROM pg_indexes WHERE tablename = 'wells'"))
@@ -222,13 +220,15 @@ extension RunCommand {
     #expect(lines.contains { $0.hasPrefix("wells at 400 rows, SQLite: ") }, "\(out.stdout)")
     let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
     // The scenarios the recommendation reads, on every strategy; no sectioned scenario, no floor.
-    #expect(Set(rows.filter { FetchMode(rawValue: $0.mode) != nil }.map(\.scenario)) == ["first_screen", "scroll_first_1000"])
-    #expect(!rows.contains { $0.store == "sqlite-raw" })
+    #expect(Set(rows.filter { $0.mode.fetchMode != nil }.map(\.scenario.csv)) == ["first_screen", "scroll_first_1000"])
+    #expect(!rows.contains { $0.store == .raw(.sqlite) })
     // Exactly the Texan wells: a full fetch materializes each once.
     let texas = try Self.texanWells(datasets)
-    let full = rows.first { $0.store == "sqlite" && $0.mode == "full" && $0.scenario == "first_screen" && $0.metric == "rows_materialized" }
+    let full = rows.first {
+      $0.store == .engine(.sqlite) && $0.mode == .fetch(.full) && $0.scenario == .scenario(.firstScreen) && $0.metric == .rowsMaterialized
+    }
     #expect(full?.value == Double(texas) && texas > 20, "\(texas)")
-    let advice = Set(rows.filter { $0.mode == "index_advice" }.map(\.index))
+    let advice = Set(rows.filter { $0.mode == .indexAdvice }.map(\.index))
     #expect(advice == ["none", "total_depth", "total_depth:desc+id", "state+total_depth:desc+id"], "\(advice)")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("## wells, 400 rows, your list: `sort: totalDepth desc; where: state = 'TX'`"), "\(report)")

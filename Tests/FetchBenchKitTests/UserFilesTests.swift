@@ -46,8 +46,9 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
   }
 
-  /// `report` takes chart names from results.csv: a dataset named `../../victim/x` names a
-  /// file inside the charts folder, never one outside it.
+  /// `report` takes chart names from results.csv: an index named `../../victim/x` names a
+  /// file inside the charts folder, never one outside it; a dataset that is not one of
+  /// FetchBench's is refused with one Error line.
   @Test func reportWritesNoFileOutsideItsFolder() throws {
     let dir = TestSupport.temporaryFolder("report-names")
     defer { TestSupport.remove(dir) }
@@ -57,16 +58,20 @@ import Testing
       "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", dir + "/out",
     ])
     #expect(run.status == 0, "\(run.stderr)")
-    try Self.write("the user's\n", to: dir + "/victim/x-300-memory-time-b20.svg")
+    try Self.write("the user's\n", to: dir + "/victim/x-time-b20.svg")
     let csv = try #require(Self.read(dir + "/out/results.csv"))
-    try Self.write(csv.replacingOccurrences(of: ",banks,", with: ",../../victim/x,"), to: dir + "/out/results.csv")
+    try Self.write(csv.replacingOccurrences(of: ",none,first_screen,", with: ",../../victim/x,first_screen,"), to: dir + "/out/results.csv")
     let report = try TestSupport.run(["report", dir + "/out"])
     #expect(report.status == 0, "\(report.stderr)")
-    #expect(TestSupport.listing(dir + "/victim") == ["x-300-memory-time-b20.svg"])
-    #expect(Self.read(dir + "/victim/x-300-memory-time-b20.svg") == "the user's\n")
+    #expect(TestSupport.listing(dir + "/victim") == ["x-time-b20.svg"])
+    #expect(Self.read(dir + "/victim/x-time-b20.svg") == "the user's\n")
     let charts = TestSupport.listing(dir + "/out/charts")
-    #expect(charts.contains { $0.hasPrefix("_._.._victim_x-300-memory") }, "\(charts)")
+    #expect(charts.contains { $0.hasPrefix("banks-300-memory-idx-.._.._victim_x-time") }, "\(charts)")
     #expect(charts.allSatisfy { !$0.contains("/") })
+    try Self.write(csv.replacingOccurrences(of: ",banks,", with: ",../../victim/x,"), to: dir + "/out/results.csv")
+    let foreign = try TestSupport.run(["report", dir + "/out"])
+    #expect(foreign.status == 1 && Self.errorLines(foreign.stderr).count == 1, "\(foreign.stderr)")
+    #expect(foreign.stderr.contains("dataset '../../victim/x' is not one FetchBench writes"), "\(foreign.stderr)")
   }
 
   /// `run --out DIR` replaces DIR only when it is an earlier output of `run` holding nothing

@@ -20,9 +20,9 @@ import SQLQueries
 /// `LIMIT`, and a keyset page from the middle; on SQLite its scan limit once. Every variant
 /// must return the unindexed IDs in the same order, or the case fails. The query plans
 /// (`EXPLAIN QUERY PLAN`, PostgreSQL's `EXPLAIN`) ride along as text.
-enum IndexAdvice {
+public enum IndexAdvice {
   /// What is advised, and the scenario column its rows carry.
-  enum Work: String, CaseIterable {
+  public enum Work: String, Sendable, CaseIterable {
     case performFetch = "perform_fetch"
     case sectioned
     case batchFault = "batch_fault"
@@ -167,7 +167,7 @@ enum IndexAdvice {
         guard let samples = times[i][work] else { continue }
         func m(_ metric: Metric, _ s: Summary, detail: String? = nil) -> Measurement {
           var m = Measurement(metric, s)
-          (m.index, m.scenario, m.detail) = (tag, work.rawValue, detail)
+          (m.index, m.scenario, m.detail) = (tag, .forAdvice(work), detail)
           return m
         }
         out.append(m(work.metric, Summary(samples)))

@@ -5,11 +5,11 @@ import Foundation
 /// first page), read from the index advice's rows: the candidate whose per-pair ratio to the
 /// unindexed file has the lowest median, advised when that median is at most `threshold`.
 public struct IndexPick: Sendable, Equatable {
-  public var dataset: String
+  public var dataset: DatasetKind
   public var rows: Int
-  public var store: String
-  /// `IndexAdvice.Work`'s raw value: perform_fetch, sectioned, batch_fault, first_page, seek_middle.
-  public var scenario: String
+  public var store: ResultStore
+  /// The operation (`ResultScenario.forAdvice`).
+  public var scenario: ResultScenario
   /// The best candidate's tag, advised or not.
   public var tag: String
   public var index: IndexSpec?
@@ -22,9 +22,9 @@ public struct IndexPick: Sendable, Equatable {
   public var advised: Bool
 
   /// The statement to copy, in the store's own SQL.
-  public var createStatement: String? { index?.createStatement(postgres: store == "postgres") }
+  public var createStatement: String? { index?.createStatement(postgres: store == .engine(.postgres)) }
 
-  static let timeMetrics: Set<String> = [Metric.time.name, Metric.timeUs.name]
+  static let timeMetrics: Set<Metric> = [.time, .timeUs]
 
   /// An index counts when it saves at least 10 % per pair.
   public static let threshold = 0.9
@@ -32,11 +32,13 @@ public struct IndexPick: Sendable, Equatable {
   /// One pick per (dataset, rows, store, scenario) that the advice measured, in row order.
   /// O(rows).
   public static func all(_ rows: [ResultRow]) -> [IndexPick] {
-    let advice = rows.filter { $0.mode == CaseWork.indexAdvice.mode && $0.status == "ok" }
-    var order: [String] = []
-    var groups: [String: [ResultRow]] = [:]
+    let advice = rows.filter { $0.mode == .indexAdvice && $0.isOK }
+    var order: [ResultKey] = []
+    var groups: [ResultKey: [ResultRow]] = [:]
     for r in advice {
-      let key = "\(r.dataset)\u{0}\(r.rows)\u{0}\(r.store)\u{0}\(r.scenario)"
+      // One operation of one list, whatever the index.
+      var key = r.key
+      key.index = ""
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(r)
     }
@@ -46,18 +48,19 @@ public struct IndexPick: Sendable, Equatable {
       // small) go to the faster median time.
       func ms(_ index: String) -> Double {
         guard let r = g.first(where: { $0.index == index && Self.timeMetrics.contains($0.metric) }) else { return .infinity }
-        return r.metric == Metric.timeUs.name ? r.value / 1_000 : r.value
+        return r.metric == .timeUs ? r.value / 1_000 : r.value
       }
       guard
-        let best = g.filter({ $0.metric == Metric.overUnindexed.name }).min(by: {
+        let best = g.filter({ $0.metric == .overUnindexed }).min(by: {
           ($0.value, ms($0.index)) < ($1.value, ms($1.index))
         }),
         let time = g.first(where: { $0.index == best.index && Self.timeMetrics.contains($0.metric) }),
-        let none = g.first(where: { $0.index == "none" && $0.metric == time.metric })
+        let none = g.first(where: { $0.index == ResultKey.noIndex && $0.metric == time.metric }),
+        let dataset = best.dataset
       else { return nil }
       return IndexPick(
-        dataset: best.dataset, rows: best.rows, store: best.store, scenario: best.scenario, tag: best.index,
-        index: DatasetKind(rawValue: best.dataset).flatMap { IndexSpec(tag: best.index, in: $0) }, indexed: time, unindexed: none,
+        dataset: dataset, rows: best.rows, store: best.store, scenario: best.scenario, tag: best.index,
+        index: IndexSpec(tag: best.index, in: dataset), indexed: time, unindexed: none,
         ratio: best, advised: best.value <= threshold)
     }
   }

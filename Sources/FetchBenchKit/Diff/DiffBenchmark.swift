@@ -13,11 +13,6 @@ import SQLiteStore
 /// `inferringMoves()` (within a time budget), and refetch + diff end to end; and it counts the
 /// change set against the minimal one.
 public enum DiffBenchmark {
-  /// A case's scenario name: `diff_k100`, `diff_edit10`, with `_by_state` for sections.
-  public static func scenario(k: Int?, sections: Bool) -> String {
-    (k.map { "diff_k\($0)" } ?? "diff_edit10") + (sections ? "_by_state" : "")
-  }
-
   /// Seconds the standard library's diff may take before it is abandoned.
   public static var stdlibBudget: Double {
     Double(ProcessInfo.processInfo.environment["FETCHBENCH_STDLIB_BUDGET_S"] ?? "") ?? 10

@@ -1,3 +1,4 @@
+import DatasetStores
 import Foundation
 
 /// report.md for `fetchbench diff`, from result rows only.
@@ -7,8 +8,38 @@ extension Report {
   /// The `mode` column of the diff benchmark's rows.
   static let diffMode = CaseWork.diff(k: nil, sections: false).mode
 
-  func diffRow(_ store: String, _ n: Int, _ scenario: String, _ metric: Metric) -> ResultRow? {
-    rows.first { $0.store == store && $0.rows == n && $0.scenario == scenario && $0.metric == metric.name && $0.status == "ok" }
+  /// One table of the diff page: a store at a row count, with or without sections.
+  struct DiffTable: Equatable {
+    var store: StoreKind
+    var rows: Int
+    var sections: Bool
+
+    init?(_ r: ResultRow) {
+      guard r.mode == Report.diffMode, case .diff(let workload) = r.scenario, let store = r.store.kind else { return nil }
+      (self.store, rows, sections) = (store, r.rows, workload.sections)
+    }
+  }
+
+  /// The tables, in the order of the rows.
+  var diffTables: [DiffTable] {
+    var out: [DiffTable] = []
+    for r in rows {
+      if let t = DiffTable(r), !out.contains(t) { out.append(t) }
+    }
+    return out
+  }
+
+  /// The transactions `table` measured, in the order of the rows.
+  func workloads(_ table: DiffTable) -> [DiffWorkload] {
+    var out: [DiffWorkload] = []
+    for r in rows where DiffTable(r) == table {
+      if case .diff(let w) = r.scenario, !out.contains(w) { out.append(w) }
+    }
+    return out
+  }
+
+  func diffRow(_ table: DiffTable, _ workload: DiffWorkload, _ metric: Metric) -> ResultRow? {
+    rows.first { DiffTable($0) == table && $0.scenario == .diff(workload) && $0.metric == metric && $0.isOK }
   }
 
   func precise(_ r: ResultRow?) -> String {
@@ -17,14 +48,8 @@ extension Report {
     return String(format: "\(f) [\(f)–\(f)]", r.value, r.min, r.max)
   }
 
-  static func diffLabel(_ scenario: String) -> String {
-    var s = scenario.replacingOccurrences(of: "_by_state", with: "")
-    s = s == "diff_edit10" ? "10% edit" : "k = " + (Int(s.dropFirst("diff_k".count))?.grouped ?? s)
-    return s
-  }
-
   func diffMarkdown() -> String {
-    let reps = rows.first { $0.metric == Metric.incremental.name }?.repetitions ?? 0
+    let reps = rows.first { $0.metric == .incremental }?.repetitions ?? 0
     var md = "# FetchBench diff results\n\n"
     md += Markdown.provenance(rows)
     md +=
@@ -42,29 +67,19 @@ extension Report {
     md +=
       "under UIKit's rules (`BatchUpdateValidator`) and equalled a fresh fetch. `moves` counts rows relocated (moves, and moves written as "
     md += "delete + insert where both paths coincide); `minimal` is what our whole-list diff needs for the same step.\n\n"
-    var keys: [(String, Int, Bool)] = []
-    for r in rows where r.mode == Self.diffMode {
-      let k = (r.store, r.rows, r.scenario.hasSuffix("_by_state"))
-      if !keys.contains(where: { $0 == k }) { keys.append(k) }
-    }
-    for (store, n, sections) in keys {
-      let name = ["memory": "in-memory store", "sqlite": "SQLite", "postgres": "PostgreSQL"][store] ?? store
-      md += "## \(name), \(n.grouped) rows, \(sections ? "sections by state" : "one section")\n\n"
+    for table in diffTables {
+      md += "## \(table.store.displayName), \(table.rows.grouped) rows, \(table.sections ? "sections by state" : "one section")\n\n"
       md +=
         "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | peak RSS (process) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |\n"
       md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-      let scenarios = rows.filter {
-        $0.store == store && $0.rows == n && $0.mode == Self.diffMode && $0.scenario.hasSuffix("_by_state") == sections
-      }.map(\.scenario)
-      var seen: [String] = []
-      for s in scenarios where !seen.contains(s) { seen.append(s) }
+      let seen = workloads(table)
       for s in seen {
-        func v(_ m: Metric) -> ResultRow? { diffRow(store, n, s, m) }
+        func v(_ m: Metric) -> ResultRow? { diffRow(table, s, m) }
         let stdlib =
           v(.stdlibDiff).map { precise($0) }
           ?? (v(.stdlibDiffSkipped).map { String(format: "skipped (> %.0f s)", $0.value) } ?? "—")
         md +=
-          "| \(Self.diffLabel(s)) | \(precise(v(.incremental))) | \(precise(v(.diff))) | \(stdlib) | \(precise(v(.refetchDiff))) "
+          "| \(s.label) | \(precise(v(.incremental))) | \(precise(v(.diff))) | \(stdlib) | \(precise(v(.refetchDiff))) "
         // On a server, a query is a round trip; the bytes are the rows it returned.
         let wire = v(.roundTrips).map { " (\(count($0.value)) round trips, \(bytes(v(.bytesReceived)?.value)))" } ?? ""
         md += "| \(bytes(v(.heapPeak)?.value)) | \(bytes(v(.peakRSS)?.value)) | \(count(v(.queries)?.value))\(wire) "
@@ -73,58 +88,47 @@ extension Report {
         md += "| \(count(v(.movesMinimal)?.value)) | \(count(v(.sectionChanges)?.value)) |\n"
       }
       md += "\n"
-      if let k100 = seen.first(where: { $0.hasPrefix("diff_k100") && !$0.hasPrefix("diff_k1000") }),
-        let inc = diffRow(store, n, k100, .incremental), let ref = diffRow(store, n, k100, .refetchDiff)
+      if let k100 = seen.first(where: { $0.k == 100 }),
+        let inc = diffRow(table, k100, .incremental), let ref = diffRow(table, k100, .refetchDiff)
       {
         md += String(
           format:
             "For 100 changed objects, incremental tracking takes %.3f ms (target ≤ 1 ms), %.0f× less than refetching and diffing (%.1f ms).",
           inc.value, ref.value / max(inc.value, 1e-9), ref.value)
       }
-      if let edit = seen.first(where: { $0.hasPrefix("diff_edit10") }), let d = diffRow(store, n, edit, .diff) {
-        let moves = diffRow(store, n, edit, .movesMinimal)?.value ?? 0
+      if let edit = seen.first(where: { $0.k == nil }), let d = diffRow(table, edit, .diff) {
+        let moves = diffRow(table, edit, .movesMinimal)?.value ?? 0
         md += String(
           format: " For the 10%% edit our whole-list diff takes %.1f ms (target ≤ 25 ms) with %@ moves, the minimal number.", d.value,
           Int(moves).grouped)
       }
-      md += "\n\n![times](charts/\(Self.diffSlug(store, n, sections)))\n\n"
+      md += "\n\n![times](charts/\(Self.diffSlug(table)))\n\n"
     }
-    md += MemoryFit.section(rows) { "\($0.store) \($0.scenario)" }
-    md += Markdown.caseOutcomes(rows) { "\($0.rows) \($0.store) \($0.scenario)" }
+    md += MemoryFit.section(rows) { "\($0.store.csv) \($0.scenario.csv)" }
+    md += Markdown.caseOutcomes(rows) { "\($0.rows) \($0.store.csv) \($0.scenario.csv)" }
     return md
   }
 
-  static func diffSlug(_ store: String, _ n: Int, _ sections: Bool) -> String {
-    OutputFolder.safeComponent("diff-\(n)-\(store)\(sections ? "-by-state" : "").svg")
+  static func diffSlug(_ t: DiffTable) -> String {
+    OutputFolder.safeComponent("diff-\(t.rows)-\(t.store.rawValue)\(t.sections ? "-by-state" : "").svg")
   }
 
   func diffCharts() -> [(String, String)] {
     var out: [(String, String)] = []
-    var keys: [(String, Int, Bool)] = []
-    for r in rows where r.mode == Self.diffMode {
-      let k = (r.store, r.rows, r.scenario.hasSuffix("_by_state"))
-      if !keys.contains(where: { $0 == k }) { keys.append(k) }
-    }
-    for (store, n, sections) in keys {
-      var scenarios: [String] = []
-      for r in rows
-      where r.store == store && r.rows == n && r.mode == Self.diffMode && r.scenario.hasSuffix("_by_state") == sections
-        && !scenarios.contains(r.scenario)
-      {
-        scenarios.append(r.scenario)
-      }
+    for table in diffTables {
+      let scenarios = workloads(table)
       let series: [(String, String, [Double?])] = [
-        ("incremental", "#0275d8", scenarios.map { diffRow(store, n, $0, .incremental)?.value }),
-        ("our diff", "#5cb85c", scenarios.map { diffRow(store, n, $0, .diff)?.value }),
-        ("stdlib", "#f0ad4e", scenarios.map { diffRow(store, n, $0, .stdlibDiff)?.value }),
-        ("refetch + diff", "#d9534f", scenarios.map { diffRow(store, n, $0, .refetchDiff)?.value }),
+        ("incremental", "#0275d8", scenarios.map { diffRow(table, $0, .incremental)?.value }),
+        ("our diff", "#5cb85c", scenarios.map { diffRow(table, $0, .diff)?.value }),
+        ("stdlib", "#f0ad4e", scenarios.map { diffRow(table, $0, .stdlibDiff)?.value }),
+        ("refetch + diff", "#d9534f", scenarios.map { diffRow(table, $0, .refetchDiff)?.value }),
       ]
       out.append(
         (
-          Self.diffSlug(store, n, sections),
+          Self.diffSlug(table),
           SVG.bars(
-            title: "diff, \(store), \(n.grouped) rows\(sections ? ", by state" : ""): time (ms, log scale)",
-            categories: scenarios.map(Self.diffLabel), series: series, format: { String(format: "%.2f ms", $0) })
+            title: "diff, \(table.store.rawValue), \(table.rows.grouped) rows\(table.sections ? ", by state" : ""): time (ms, log scale)",
+            categories: scenarios.map(\.label), series: series, format: { String(format: "%.2f ms", $0) })
         ))
     }
     return out

@@ -13,7 +13,7 @@ func bytes(_ v: Double?) -> String {
 /// A time row (`time_ms` or `time_us`) in its own unit, or in ms once a µs figure passes a
 /// millisecond; with its [min–max] unless `range` is false.
 func duration(_ r: ResultRow, range: Bool = true) -> String {
-  let micro = r.metric == Metric.timeUs.name
+  let micro = r.metric == .timeUs
   let (scale, unit) = micro && r.value >= 1000 ? (1e-3, "ms") : (1.0, micro ? "µs" : "ms")
   let text = String(format: "%.1f", r.value * scale)
   return range ? text + String(format: " [%.1f–%.1f] %@", r.min * scale, r.max * scale, unit) : "\(text) \(unit)"

@@ -7,13 +7,13 @@ enum Markdown {
   static func provenance(_ rows: [ResultRow]) -> String {
     guard let first = rows.first else { return "" }
     var runs: [(id: String, commit: String)] = []
-    for r in rows where !runs.contains(where: { $0.id == r.run_id }) { runs.append((r.run_id, r.git_commit)) }
+    for r in rows where !runs.contains(where: { $0.id == r.runID }) { runs.append((r.runID, r.machine.gitCommit)) }
     let which =
       runs.count == 1
-      ? "Run \(code(first.run_id)) at commit \(code(first.git_commit))"
+      ? "Run \(code(first.runID)) at commit \(code(first.machine.gitCommit))"
       : "Runs " + runs.map { "\(code($0.id)) (commit \(code($0.commit)))" }.joined(separator: ", ")
     return
-      "\(which) on \(first.cores) cores, \(first.memory_bytes / (1 << 30)) GiB, \(escape(first.os)), \(escape(first.swift_version)).\n\n"
+      "\(which) on \(first.machine.cores) cores, \(first.machine.memoryBytes / (1 << 30)) GiB, \(escape(first.machine.os)), \(escape(first.machine.swiftVersion)).\n\n"
   }
 
   /// Escapes a table cell or a list item: `|`, backslashes, backticks, `*`, `<`, `>`, `&`,
@@ -54,7 +54,7 @@ enum Markdown {
   /// `label` names a case. Empty when every case measured.
   static func caseOutcomes(_ rows: [ResultRow], label: (ResultRow) -> String) -> String {
     var md = ""
-    let unfit = rows.filter { $0.status == ResultRow.doesNotFit }
+    let unfit = rows.filter { $0.status == .doesNotFit }
     if !unfit.isEmpty {
       md += "## Cases that do not fit in this machine's memory\n\n"
       md +=
@@ -65,7 +65,7 @@ enum Markdown {
       }
       md += "\n"
     }
-    let failed = rows.filter { $0.status == "failed" }
+    let failed = rows.filter { $0.status == .failed }
     if !failed.isEmpty {
       md += "## Failed cases\n\n| case | error |\n|---|---|\n"
       for f in failed { md += "| \(escape(label(f))) | \(escape(f.error)) |\n" }

@@ -44,9 +44,9 @@ public struct MemoryFit: Sendable, Equatable {
   static func section(_ rows: [ResultRow], key: (ResultRow) -> String) -> String {
     // A case that measured its growth held a second, smaller store beside its own: its peak
     // is not the case's alone.
-    let withGrowth = Set(rows.filter { $0.metric == Metric.growth.name }.map { "\(key($0)) \($0.rows)" })
-    let peaks = rows.filter { $0.status == "ok" && $0.metric == Metric.peakRSS.name && !withGrowth.contains("\(key($0)) \($0.rows)") }
-    guard let memory = rows.map(\.memory_bytes).max(), memory > 0, !peaks.isEmpty else { return "" }
+    let withGrowth = Set(rows.filter { $0.metric == .growth }.map { "\(key($0)) \($0.rows)" })
+    let peaks = rows.filter { $0.isOK && $0.metric == .peakRSS && !withGrowth.contains("\(key($0)) \($0.rows)") }
+    guard let memory = rows.map(\.machine.memoryBytes).max(), memory > 0, !peaks.isEmpty else { return "" }
     var order: [String] = []
     var groups: [String: [ResultRow]] = [:]
     for r in peaks {
@@ -54,7 +54,7 @@ public struct MemoryFit: Sendable, Equatable {
       groups[key(r), default: []].append(r)
     }
     let unfit = Dictionary(
-      rows.filter { $0.status == ResultRow.doesNotFit }.map { (key($0), $0.rows) }, uniquingKeysWith: Swift.min)
+      rows.filter { $0.status == .doesNotFit }.map { (key($0), $0.rows) }, uniquingKeysWith: Swift.min)
     var md = "## Where each case stops fitting in memory\n\n"
     md +=
       "Peak resident memory of the case's process (the loaded store and the list), against this machine's \(bytes(Double(memory))). **B per row** is the slope of the line through the two largest sizes measured (through the origin with one size, which counts the fixed part as rows and so errs low); **fits up to about** is where that line reaches the machine's memory: a projection, except where a size was stopped at the ceiling, which is measured.\(withGrowth.isEmpty ? "" : " A case that measured its growth in one process (`--growth`) held the smallest size's store beside its own, so its peak at that size is left out.")\n\n"

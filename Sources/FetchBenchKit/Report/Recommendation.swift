@@ -16,9 +16,9 @@ import Foundation
 /// least 10 % per pair (`IndexPick`), or in runs before the advice the indexed variant that
 /// opens the list fastest, if it saves as much.
 public struct Recommendation: Sendable, Equatable {
-  public var dataset: String
+  public var dataset: DatasetKind
   public var rows: Int
-  public var store: String
+  public var store: StoreKind
   public var mode: FetchMode
   public var batchSize: Int
   /// The indexed column, or nil for none.
@@ -42,40 +42,47 @@ public struct Recommendation: Sendable, Equatable {
   /// `memoryBudget` nil: the run's, from its settings row.
   public static func all(_ rows: [ResultRow], memoryBudget: Double? = nil) -> [Recommendation] {
     let memoryBudget = memoryBudget ?? Report.memoryBudget(in: rows)
-    let ok = rows.filter { $0.status == "ok" && FetchMode(rawValue: $0.mode) != nil }
-    var groups: [String: [ResultRow]] = [:]
-    var order: [String] = []
-    for r in ok {
-      let key = "\(r.dataset)\u{0}\(r.rows)\u{0}\(r.store)"
-      if groups[key] == nil { order.append(key) }
-      groups[key, default: []].append(r)
+    // One list per dataset, rows and store, whatever the index.
+    struct List: Hashable {
+      var dataset: DatasetKind
+      var rows: Int
+      var store: StoreKind
+    }
+    var groups: [List: [ResultRow]] = [:]
+    var order: [List] = []
+    for r in rows where r.isOK && r.mode.fetchMode != nil {
+      guard let k = Report.key(of: r) else { continue }
+      let list = List(dataset: k.dataset, rows: k.rows, store: k.store)
+      if groups[list] == nil { order.append(list) }
+      groups[list, default: []].append(r)
     }
     let picks = IndexPick.all(rows)
-    return order.compactMap { key in
-      let group = groups[key]!
-      let advice = picks.filter { $0.dataset == group[0].dataset && $0.rows == group[0].rows && $0.store == group[0].store }
-      return recommend(group, advice: advice, memoryBudget: memoryBudget)
+    return order.compactMap { list in
+      let advice = picks.filter { $0.dataset == list.dataset && $0.rows == list.rows && $0.store == .engine(list.store) }
+      return recommend(groups[list]!, advice: advice, memoryBudget: memoryBudget)
     }
   }
 
   static func recommend(_ rows: [ResultRow], advice: [IndexPick] = [], memoryBudget: Double) -> Recommendation? {
-    guard let first = rows.first else { return nil }
-    func value(_ c: (mode: String, batch: Int, index: String), _ scenario: String, _ metric: Metric) -> Double? {
-      rows.first {
-        $0.mode == c.mode && $0.batch_size == c.batch && $0.index == c.index && $0.scenario == scenario && $0.metric == metric.name
-      }?.value
-    }
-    var seen = Set<String>()
+    guard let first = rows.first, let list = Report.key(of: first) else { return nil }
+    var found: [ResultKey: [Metric: Double]] = [:]
+    for r in rows where found[r.key]?[r.metric] == nil { found[r.key, default: [:]][r.metric] = r.value }
     var candidates: [Candidate] = []
-    for r in rows where r.scenario == "first_screen" && r.metric == Metric.time.name {
-      let c = (mode: r.mode, batch: r.batch_size, index: r.index)
-      guard seen.insert("\(c)").inserted, let mode = FetchMode(rawValue: r.mode), let heap = value(c, "first_screen", .heapLive)
+    for r in rows where r.scenario == .scenario(.firstScreen) && r.metric == .time {
+      guard let mode = r.mode.fetchMode else { continue }
+      func value(_ scenario: Scenario, _ metric: Metric) -> Double? {
+        var key = r.key
+        key.scenario = .scenario(scenario)
+        return found[key]?[metric]
+      }
+      guard !candidates.contains(where: { $0.mode == mode && $0.batch == r.batchSize && $0.index == r.index }),
+        let heap = value(.firstScreen, .heapLive)
       else { continue }
+      let fling = value(.scrollFirst1000, .time)
       candidates.append(
         Candidate(
-          mode: mode, batch: r.batch_size, index: r.index, openMs: r.value, heap: heap,
-          flingMs: value(c, "scroll_first_1000", .time) ?? value(c, "scroll_through", .time),
-          flingRows: value(c, "scroll_first_1000", .time) != nil ? Scenario.flingRows : r.rows))
+          mode: mode, batch: r.batchSize, index: r.index, openMs: r.value, heap: heap, flingMs: fling ?? value(.scrollThrough, .time),
+          flingRows: fling != nil ? Scenario.flingRows : r.rows))
     }
     let fitting = candidates.filter { $0.heap <= memoryBudget }
     guard !fitting.isEmpty else { return nil }
@@ -86,8 +93,8 @@ public struct Recommendation: Sendable, Equatable {
     let best = fitting.min { rank($0) < rank($1) }!
     let sameMode = fitting.filter { $0.mode == best.mode }
     let fastest = sameMode.min { $0.openMs < $1.openMs }!
-    let unindexed = sameMode.filter { $0.index == "none" }.map(\.openMs).min()
-    let index = (unindexed.map { fastest.openMs < $0 * 0.9 } ?? true) ? fastest.index : "none"
+    let unindexed = sameMode.filter { $0.index == ResultKey.noIndex }.map(\.openMs).min()
+    let index = (unindexed.map { fastest.openMs < $0 * 0.9 } ?? true) ? fastest.index : ResultKey.noIndex
     let sizes = sameMode.filter { $0.index == index }
     let inFrame = sizes.filter { $0.openMs <= Report.frameMs }
     let eligible = inFrame.isEmpty ? sizes : inFrame
@@ -134,13 +141,13 @@ public struct Recommendation: Sendable, Equatable {
           format: "Batch size %d: the first 1,000 rows in %.1f ms, the fastest of %@ that still open within a frame.", chosen.batch, fling,
           sizes.map { String($0.batch) }.sorted().joined(separator: ", ")))
     }
-    if chosen.index != "none", let unindexed {
+    if chosen.index != ResultKey.noIndex, let unindexed {
       reasons.append(String(format: "The index on %@ opens it in %.1f ms instead of %.1f ms.", chosen.index, chosen.openMs, unindexed))
     }
-    var advised = chosen.index == "none" ? nil : chosen.index
-    let opening = chosen.mode.paging == nil ? "perform_fetch" : "first_page"
-    if advised == nil, let pick = advice.first(where: { $0.scenario == opening }) {
-      let what = opening == "perform_fetch" ? "its ID query" : "its first page"
+    var advised = chosen.index == ResultKey.noIndex ? nil : chosen.index
+    let opening: IndexAdvice.Work = chosen.mode.paging == nil ? .performFetch : .firstPage
+    if advised == nil, let pick = advice.first(where: { $0.scenario == .forAdvice(opening) }) {
+      let what = opening == .performFetch ? "its ID query" : "its first page"
       if pick.advised, let statement = pick.createStatement {
         advised = pick.tag
         reasons.append(
@@ -154,17 +161,17 @@ public struct Recommendation: Sendable, Equatable {
       }
     }
     return Recommendation(
-      dataset: first.dataset, rows: first.rows, store: first.store, mode: chosen.mode, batchSize: chosen.batch,
+      dataset: list.dataset, rows: list.rows, store: list.store, mode: chosen.mode, batchSize: chosen.batch,
       index: advised, reasons: reasons)
   }
 }
 
 extension Report {
   /// Each store's recommendation at this size, computed by `Recommendation` from the rows.
-  func recommendationSection(dataset: String, rows n: Int) -> String {
+  func recommendationSection(dataset: DatasetKind, rows n: Int) -> String {
     let picks = Recommendation.all(allRows, memoryBudget: memoryBudget).filter { $0.dataset == dataset && $0.rows == n }
     guard !picks.isEmpty else { return "" }
-    var md = "### Recommendation, \(dataset) at \(n.grouped) rows\n\n"
+    var md = "### Recommendation, \(dataset.rawValue) at \(n.grouped) rows\n\n"
     md +=
       "Computed from the figures above: the open list's live heap within \(bytes(memoryBudget)); then opening within one frame (16.7 ms); then row-level change sets; then the fastest to open. The batch size is the one with the fastest fling that still opens within a frame; an index counts if it opens the list at least 10 % faster.\n\n"
     for p in picks {
@@ -177,14 +184,11 @@ extension Report {
 extension Recommendation {
   /// `SQLite: batched of 20, with an index on failed_bank_details(info_id, close_date)`.
   public var headline: String {
-    let name = StoreKind(rawValue: store)?.displayName ?? store
     let size = mode == .full ? "" : " of \(batchSize)"
-    let on = index.map { tag in
-      ", with an index on \(DatasetKind(rawValue: dataset).flatMap { IndexSpec(tag: tag, in: $0)?.description } ?? tag)"
-    }
-    return "\(name): \(mode.rawValue)\(size)\(on ?? "")"
+    let on = index.map { tag in ", with an index on \(IndexSpec(tag: tag, in: dataset)?.description ?? tag)" }
+    return "\(store.displayName): \(mode.rawValue)\(size)\(on ?? "")"
   }
 
   /// The recommendation as `run --recommend` prints it: where, what, and why, on one line.
-  public var text: String { "\(dataset) at \(rows.grouped) rows, \(headline). " + reasons.joined(separator: " ") }
+  public var text: String { "\(dataset.rawValue) at \(rows.grouped) rows, \(headline). " + reasons.joined(separator: " ") }
 }

@@ -5,16 +5,24 @@ import Foundation
 // The index advice: every candidate index against none, and the one to add.
 extension Report {
   /// The works the table shows, with their headings and units.
-  static let adviceColumns: [(scenario: String, heading: String)] = [
-    ("perform_fetch", "performFetch (ID query)"), ("sectioned", "sectioned performFetch"), ("batch_fault", "batch fault"),
-    ("first_page", "first page (LIMIT)"), ("seek_middle", "keyset page at n/2"),
-  ]
+  static let adviceColumns: [(scenario: ResultScenario, heading: String)] = IndexAdvice.Work.allCases.map { work in
+    let heading =
+      switch work {
+      case .performFetch: "performFetch (ID query)"
+      case .sectioned: "sectioned performFetch"
+      case .batchFault: "batch fault"
+      case .firstPage: "first page (LIMIT)"
+      case .seekMiddle: "keyset page at n/2"
+      }
+    return (.forAdvice(work), heading)
+  }
 
-  func indexAdviceSection(dataset: String, rows n: Int) -> String {
-    let here = advice.filter { $0.dataset == dataset && $0.rows == n && $0.status == "ok" }
+  func indexAdviceSection(dataset: DatasetKind, rows n: Int) -> String {
+    let here = advice.filter { $0.dataset == dataset && $0.rows == n && $0.isOK }
     guard let any = here.first else { return "" }
-    let kind = DatasetKind(rawValue: dataset)
-    var md = "### Index advice, \(dataset) at \(n.grouped) rows (\(StoreKind(rawValue: any.store)?.displayName ?? any.store))\n\n"
+    let kind: DatasetKind? = dataset
+    let store = any.store.kind ?? .sqlite
+    var md = "### Index advice, \(dataset.rawValue) at \(n.grouped) rows (\(store.displayName))\n\n"
     md +=
       "Each candidate index is timed against none in one process: on SQLite each lives in a dataset file of its own (the "
       + "same rows) and the case opens every file. It times the operations on each variant in turn, no index included, in every one of its \(any.repetitions) repetitions after a "
@@ -22,8 +30,8 @@ extension Report {
       + "IDs in the same order (checked before timing). The candidates come from the requests: the sort key alone; for "
       + "a to-one sort key, the join column and the sort key; the list's whole order (each key in its direction, then the "
       + "primary key) when it lives in one table; the section key with the sort keys of its table. A batch fault is the mean "
-      + "of ten spread over the list; the pages hold \(any.batch_size) rows."
-      + (any.store == "postgres"
+      + "of ten spread over the list; the pages hold \(any.batchSize) rows."
+      + (store == .postgres
         ? " On PostgreSQL the dataset is loaded with every candidate, and each variant runs inside a transaction that drops the "
           + "others and is rolled back after it: the same table and statistics, one index set at a time.\n\n" : "\n\n")
     var tags: [String] = []
@@ -39,7 +47,7 @@ extension Report {
       for c in columns {
         let rows = here.filter { $0.index == tag && $0.scenario == c.scenario }
         let time = rows.first { IndexPick.timeMetrics.contains($0.metric) }
-        let ratio = rows.first { $0.metric == Metric.overUnindexed.name }
+        let ratio = rows.first { $0.metric == .overUnindexed }
         md +=
           " \(time.map { duration($0) } ?? "—") | \(ratio.map(perPair) ?? "—") |"
       }
@@ -47,15 +55,16 @@ extension Report {
     }
     md += "\n"
     let picks = IndexPick.all(advice).filter { $0.dataset == dataset && $0.rows == n }
-    for p in picks where ["perform_fetch", "sectioned", "first_page"].contains(p.scenario) {
-      let what = Self.adviceColumns.first { $0.scenario == p.scenario }?.heading ?? p.scenario
+    let shown: [ResultScenario] = [.forAdvice(.performFetch), .forAdvice(.sectioned), .forAdvice(.firstPage)]
+    for p in picks where shown.contains(p.scenario) {
+      let what = Self.adviceColumns.first { $0.scenario == p.scenario }?.heading ?? p.scenario.csv
       if p.advised, let statement = p.createStatement {
         md +=
           "- **\(what): add \(Markdown.code(statement + ";")).** "
           + "\(duration(p.unindexed, range: false)) → \(duration(p.indexed, range: false)) "
           + "(\(perPair(p.ratio)) per pair)."
-        if p.scenario == "perform_fetch",
-          let scan = here.first(where: { $0.index == p.tag && $0.scenario == p.scenario && $0.metric == Metric.engineOverScanLimit.name })
+        if p.scenario == .forAdvice(.performFetch),
+          let scan = here.first(where: { $0.index == p.tag && $0.scenario == p.scenario && $0.metric == .engineOverScanLimit })
         {
           md += String(format: " With it the ID query takes %.2f× [%.2f–%.2f] SQLite's scan limit.", scan.value, scan.min, scan.max)
         }
@@ -70,19 +79,19 @@ extension Report {
     }
     md += "\n"
     // The plans of the list's ID query and first page, before and after the advised index.
-    let planned = picks.filter { ["perform_fetch", "sectioned"].contains($0.scenario) }
+    let planned = picks.filter { [ResultScenario.forAdvice(.performFetch), .forAdvice(.sectioned)].contains($0.scenario) }
     if !planned.isEmpty {
       md +=
-        any.store == "postgres"
+        store == .postgres
         ? "PostgreSQL's plans (`EXPLAIN`), without an index and with the best candidate:\n\n"
         : "SQLite's plans (`EXPLAIN QUERY PLAN`), without an index and with the best candidate:\n\n"
       md += "| statement | index | plan |\n|---|---|---|\n"
       for p in planned {
-        for tag in ["none", p.tag] {
-          guard let plan = here.first(where: { $0.index == tag && $0.scenario == p.scenario && $0.metric == Metric.queryPlan.name })
+        for tag in [ResultKey.noIndex, p.tag] {
+          guard let plan = here.first(where: { $0.index == tag && $0.scenario == p.scenario && $0.metric == .queryPlan })
           else { continue }
-          let name = tag == "none" ? "none" : (p.index.map { Markdown.code($0.description) } ?? tag)
-          md += "| \(p.scenario) | \(name) | \(Markdown.code(plan.detail)) |\n"
+          let name = tag == ResultKey.noIndex ? tag : (p.index.map { Markdown.code($0.description) } ?? tag)
+          md += "| \(p.scenario.csv) | \(name) | \(Markdown.code(plan.detail)) |\n"
         }
       }
       md += "\n"

@@ -1,3 +1,4 @@
+import Catalog
 import DatasetStores
 import Foundation
 
@@ -10,13 +11,12 @@ extension Report {
     (.engineOverScanLimit, .scanLimit, "scan limit"), (.sectionedOverUnsectioned, .unsectioned, "without sections"),
   ]
 
-  func limitSection(dataset: String, rows n: Int) -> String {
-    let names = Set(Self.references.map(\.ratio.name))
-    let ratios = rows.filter { $0.dataset == dataset && $0.rows == n && names.contains($0.metric) }
+  func limitSection(dataset: DatasetKind, rows n: Int) -> String {
+    let ratios = rows.filter { r in r.dataset == dataset && r.rows == n && Self.references.contains { $0.ratio == r.metric } }
     guard !ratios.isEmpty else { return "" }
     var md = "### Against the limits, in the same process\n\n"
     var pageLimitText = ""
-    if ratios.contains(where: { $0.metric == Metric.engineOverPageLimit.name }) {
+    if ratios.contains(where: { $0.metric == .engineOverPageLimit }) {
       pageLimitText =
         "The **page limit** of a list read by offset or keyset pages is each page the case reads, selected from those "
         + "items as the store selects it: the first offset + page size rows by a bounded heap while they are within an "
@@ -36,13 +36,12 @@ extension Report {
       + "scenario's request (same sort, same first screen) with no section key: what sections add (target ≤ 1.3).\n\n"
     md += "| store | scenario | mode | engine ms | reference | reference ms | engine / reference |\n|---|---|---|---:|---|---:|---:|\n"
     for r in ratios {
-      guard let reference = Self.references.first(where: { $0.ratio.name == r.metric }) else { continue }
-      let k = Key(dataset: dataset, rows: n, store: r.store, index: r.index)
-      let engine = find(k, mode: r.mode, batch: r.batch_size, scenario: r.scenario, metric: .time)
-      let time = find(k, mode: r.mode, batch: r.batch_size, scenario: r.scenario, metric: reference.time)
-      let mode = r.mode == FetchMode.batched.rawValue ? "batched (\(r.batch_size))" : r.mode
+      guard let reference = Self.references.first(where: { $0.ratio == r.metric }), let k = Self.key(of: r) else { continue }
+      let engine = find(k, mode: r.mode, batch: r.batchSize, scenario: r.scenario, metric: .time)
+      let time = find(k, mode: r.mode, batch: r.batchSize, scenario: r.scenario, metric: reference.time)
+      let mode = r.mode == .fetch(.batched) ? "batched (\(r.batchSize))" : r.mode.csv
       md +=
-        "| \(Self.storeName(k)) | \(r.scenario) | \(mode) | \(ms(engine)) | \(reference.name) | \(ms(time)) | "
+        "| \(Self.storeName(k)) | \(r.scenario.csv) | \(mode) | \(ms(engine)) | \(reference.name) | \(ms(time)) | "
         + String(format: "%.2f× [%.2f–%.2f]", r.value, r.min, r.max) + " |\n"
     }
     return md + "\n"

@@ -1,3 +1,4 @@
+import Catalog
 import DatasetStores
 import Foundation
 
@@ -8,7 +9,7 @@ extension Report {
     guard !rows.isEmpty else { return "# FetchBench results\n\nNo results.\n" }
     if isDiff { return diffMarkdown() }
     var md = "# FetchBench results\n\n"
-    let reps = rows.first { $0.metric == Metric.time.name }?.repetitions ?? 0
+    let reps = rows.first { $0.metric == .time }?.repetitions ?? 0
     md += Markdown.provenance(rows)
     md += "Every case ran in a fresh process. Times are the **median of \(reps) repetitions** after a warm-up, "
     md += "with [min–max]; batched means `fetchBatchSize` N with at most 4 batches kept. "
@@ -22,14 +23,13 @@ extension Report {
     }
 
     let keys = storeKeys
-    var datasets: [(String, Int)] = []
+    var datasets: [(DatasetKind, Int)] = []
     for k in keys where !datasets.contains(where: { $0 == (k.dataset, k.rows) }) { datasets.append((k.dataset, k.rows)) }
     for (dataset, n) in datasets {
       if let request = customRequest {
-        md += "## \(dataset), \(n.grouped) rows, your list: \(Markdown.code(request.text))\n\n"
+        md += "## \(dataset.rawValue), \(n.grouped) rows, your list: \(Markdown.code(request.text))\n\n"
       } else {
-        let sort = dataset == "banks" ? "`details.closeDate` descending" : "`spudDate` descending"
-        md += "## \(dataset), \(n.grouped) rows, sorted by \(sort)\n\n"
+        md += "## \(dataset.rawValue), \(n.grouped) rows, sorted by \(Self.sortDescription(dataset))\n\n"
       }
       md += sideBySide(dataset: dataset, rows: n)
       for k in keys where k.dataset == dataset && k.rows == n {
@@ -43,10 +43,12 @@ extension Report {
     }
     md += scalingSection()
     md += MemoryFit.section(allRows) {
-      "\($0.dataset) \($0.store) \($0.mode)\($0.batch_size > 0 ? "(\($0.batch_size))" : "") \($0.scenario)"
-        + ($0.index == "none" ? "" : " \($0.index)")
+      "\($0.dataset?.rawValue ?? "") \($0.store.csv) \($0.mode.csv)\($0.batchSize > 0 ? "(\($0.batchSize))" : "") \($0.scenario.csv)"
+        + ($0.index == ResultKey.noIndex ? "" : " \($0.index)")
     }
-    md += Markdown.caseOutcomes(allRows) { "\($0.dataset)-\($0.rows) \($0.store) \($0.mode) \($0.scenario)" }
+    md += Markdown.caseOutcomes(allRows) {
+      "\($0.dataset?.rawValue ?? "")-\($0.rows) \($0.store.csv) \($0.mode.csv) \($0.scenario.csv)"
+    }
     return md
   }
 
@@ -56,16 +58,16 @@ extension Report {
       "| scenario | full ms | batched ms | batched/full | full heap live | batched heap live | heap ratio | full heap peak | batched heap peak | queries full / batched | rows materialized full / batched |\n"
     md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     for s in scenarios {
-      let ft = find(k, mode: "full", batch: 0, scenario: s, metric: .time)
-      let bt = find(k, mode: "batched", batch: batch, scenario: s, metric: .time)
+      let ft = find(k, mode: .fetch(.full), batch: 0, scenario: s, metric: .time)
+      let bt = find(k, mode: .fetch(.batched), batch: batch, scenario: s, metric: .time)
       guard ft != nil || bt != nil else { continue }
-      func v(_ mode: String, _ b: Int, _ m: Metric) -> Double? { find(k, mode: mode, batch: b, scenario: s, metric: m)?.value }
-      let fh = v("full", 0, .heapLive)
-      let bh = v("batched", batch, .heapLive)
-      md += "| \(s) | \(ms(ft)) | \(ms(bt)) | \(ratio(bt?.value, ft?.value)) | \(bytes(fh)) | \(bytes(bh)) | \(ratio(bh, fh)) "
-      md += "| \(bytes(v("full", 0, .heapPeak))) | \(bytes(v("batched", batch, .heapPeak))) "
-      md += "| \(count(v("full", 0, .queries))) / \(count(v("batched", batch, .queries))) "
-      md += "| \(count(v("full", 0, .rowsMaterialized))) / \(count(v("batched", batch, .rowsMaterialized))) |\n"
+      func v(_ mode: FetchMode, _ b: Int, _ m: Metric) -> Double? { find(k, mode: .fetch(mode), batch: b, scenario: s, metric: m)?.value }
+      let fh = v(.full, 0, .heapLive)
+      let bh = v(.batched, batch, .heapLive)
+      md += "| \(s.csv) | \(ms(ft)) | \(ms(bt)) | \(ratio(bt?.value, ft?.value)) | \(bytes(fh)) | \(bytes(bh)) | \(ratio(bh, fh)) "
+      md += "| \(bytes(v(.full, 0, .heapPeak))) | \(bytes(v(.batched, batch, .heapPeak))) "
+      md += "| \(count(v(.full, 0, .queries))) / \(count(v(.batched, batch, .queries))) "
+      md += "| \(count(v(.full, 0, .rowsMaterialized))) / \(count(v(.batched, batch, .rowsMaterialized))) |\n"
     }
     md += "\n" + sentence(k, batch: batch) + "\n\n"
     md += "![time](charts/\(Self.slug(k, "time-b\(batch)"))) ![heap](charts/\(Self.slug(k, "heap-b\(batch)")))\n\n"
@@ -74,27 +76,26 @@ extension Report {
 
   /// One sentence that says what the table means, computed from the first screen.
   func sentence(_ k: Key, batch: Int) -> String {
-    let s = "first_screen"
-    guard let ft = find(k, mode: "full", batch: 0, scenario: s, metric: .time)?.value,
-      let bt = find(k, mode: "batched", batch: batch, scenario: s, metric: .time)?.value,
-      let fh = find(k, mode: "full", batch: 0, scenario: s, metric: .heapLive)?.value,
-      let bh = find(k, mode: "batched", batch: batch, scenario: s, metric: .heapLive)?.value,
+    guard let ft = find(k, .full, batch: 0, .firstScreen, metric: .time)?.value,
+      let bt = find(k, .batched, batch: batch, .firstScreen, metric: .time)?.value,
+      let fh = find(k, .full, batch: 0, .firstScreen, metric: .heapLive)?.value,
+      let bh = find(k, .batched, batch: batch, .firstScreen, metric: .heapLive)?.value,
       bt > 0, bh > 0
     else { return "" }
     let speed = ft >= bt ? String(format: "%.1f× faster", ft / bt) : String(format: "%.1f× slower", bt / ft)
     let memory = fh >= bh ? String(format: "holds 1/%.0f of the memory", fh / bh) : String(format: "holds %.1f× the memory", bh / fh)
     var text =
-      "On \(k.store == StoreKind.memory.rawValue ? "the " : "")\(Self.storeName(k)), the batched first screen is **\(speed)** than a full fetch and \(memory)"
-    if let fs = find(k, mode: "full", batch: 0, scenario: "scroll_through", metric: .time)?.value,
-      let bs = find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: .time)?.value, fs > 0
+      "On \(k.store == .memory ? "the " : "")\(Self.storeName(k)), the batched first screen is **\(speed)** than a full fetch and \(memory)"
+    if let fs = find(k, .full, batch: 0, .scrollThrough, metric: .time)?.value,
+      let bs = find(k, .batched, batch: batch, .scrollThrough, metric: .time)?.value, fs > 0
     {
       text += String(format: "; scrolling through every row costs %.2f× the full fetch's time", bs / fs)
     }
     text += "."
     // Mapping is timed on its own (rows faulted first); the batched run's figure is used
     // because both modes map the same 20 materialized rows.
-    if let direct = find(k, mode: "batched", batch: batch, scenario: "first_screen_mapped", metric: .mapping),
-      let codable = find(k, mode: "batched", batch: batch, scenario: "first_screen_mapped_codable", metric: .mapping),
+    if let direct = find(k, .batched, batch: batch, .firstScreenMapped, metric: .mapping),
+      let codable = find(k, .batched, batch: batch, .firstScreenMappedCodable, metric: .mapping),
       direct.value > 0
     {
       text += String(
@@ -105,6 +106,11 @@ extension Report {
     return text
   }
 
-  /// Every store in one table: the time of each scenario full and batched, and for
-  /// PostgreSQL what went over the wire.
+  /// How the dataset's own list is sorted, for headings.
+  static func sortDescription(_ dataset: DatasetKind) -> String {
+    switch dataset {
+    case .banks: "`details.closeDate` descending"
+    case .wells: "`spudDate` descending"
+    }
+  }
 }

@@ -14,29 +14,29 @@ extension Report {
 
   /// The run's memory budget: its `settings` row, or the default for runs without one.
   static func memoryBudget(in rows: [ResultRow]) -> Double {
-    rows.first { $0.mode == ResultRow.settings && $0.metric == Metric.memoryBudget.name }?.value ?? defaultMemoryBudget
+    rows.first { $0.mode == .settings && $0.metric == .memoryBudget }?.value ?? defaultMemoryBudget
   }
 
   /// A figure followed across row counts.
   struct ScalingSeries {
     var label: String
-    var mode: String
-    var scenario: String
+    var mode: FetchMode
+    var scenario: Scenario
   }
 
   /// The first screens, one per strategy: what the crossings and the heap chart follow.
   static let openingSeries = FetchMode.allCases.map {
-    ScalingSeries(label: "\($0.rawValue) first screen", mode: $0.rawValue, scenario: "first_screen")
+    ScalingSeries(label: "\($0.rawValue) first screen", mode: $0, scenario: .firstScreen)
   }
 
   static let scalingSeries =
     [
-      ScalingSeries(label: "full performFetch", mode: "full", scenario: "perform_fetch"),
-      ScalingSeries(label: "batched performFetch", mode: "batched", scenario: "perform_fetch"),
-    ] + openingSeries + [ScalingSeries(label: "batched scroll-through", mode: "batched", scenario: "scroll_through")]
+      ScalingSeries(label: "full performFetch", mode: .full, scenario: .performFetch),
+      ScalingSeries(label: "batched performFetch", mode: .batched, scenario: .performFetch),
+    ] + openingSeries + [ScalingSeries(label: "batched scroll-through", mode: .batched, scenario: .scrollThrough)]
 
   /// The row counts measured, ascending.
-  var sizes: [Int] { Array(Set(rows.filter { $0.status == "ok" }.map(\.rows))).sorted() }
+  var sizes: [Int] { Array(Set(rows.filter { $0.isOK }.map(\.rows))).sorted() }
 
   /// Each (dataset, store, index) measured at two sizes or more, with its key at size 0.
   var scalingKeys: [Key] {
@@ -54,8 +54,7 @@ extension Report {
   func points(_ line: Key, _ series: ScalingSeries, _ metric: Metric) -> [(x: Double, y: Double)] {
     sizes.compactMap { n in
       let k = Key(dataset: line.dataset, rows: n, store: line.store, index: line.index)
-      let batch = series.mode == "full" ? 0 : (batchSizes.first ?? 20)
-      return find(k, mode: series.mode, batch: batch, scenario: series.scenario, metric: metric).map { (Double(n), $0.value) }
+      return find(k, series.mode, batch: batch(series.mode), series.scenario, metric: metric).map { (Double(n), $0.value) }
     }
   }
 
@@ -64,21 +63,21 @@ extension Report {
     guard !lines.isEmpty else { return "" }
     var md = "## Scaling with the row count\n\n"
     let sameProcess =
-      rows.contains { $0.metric == Metric.growth.name }
+      rows.contains { $0.metric == .growth }
       ? " **In one process** is the largest size's case with the same case at the smallest size opened beside it and run alternately with every repetition (as the limits are), the median of the per-pair ratios [min–max]; its **limit**, **floor** and **scan limit** grow the same way, measured in pairs in that process: the growth the same work done the simplest fast way shows on this machine, caches and page faults included. The memory store and SQLite only: PostgreSQL holds one size of a dataset at a time."
       : ""
     md +=
-      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (\(nLogNText(sizes))). Crossings are interpolated on the log-log line between the two measured sizes around them. Each size ran in processes of its own, minutes apart, and timings from separate processes differ more than those from one (by up to 40 % on the shared machines the reference results come from): a growth carries that spread, which the same-process ratios of the limits section do not.\(sameProcess)\(rows.contains { $0.metric == Metric.pageFaults.name } ? " **Page faults a call** is the median count of minor page faults in one repetition at the smallest and at the largest size: memory fresh from the kernel, a trap and a zeroed page each (4 KiB, or 2 MiB with huge pages), that the allocator could not hand back from earlier repetitions." : "")\n\n"
+      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (\(nLogNText(sizes))). Crossings are interpolated on the log-log line between the two measured sizes around them. Each size ran in processes of its own, minutes apart, and timings from separate processes differ more than those from one (by up to 40 % on the shared machines the reference results come from): a growth carries that spread, which the same-process ratios of the limits section do not.\(sameProcess)\(rows.contains { $0.metric == .pageFaults } ? " **Page faults a call** is the median count of minor page faults in one repetition at the smallest and at the largest size: memory fresh from the kernel, a trap and a zeroed page each (4 KiB, or 2 MiB with huge pages), that the allocator could not hand back from earlier repetitions." : "")\n\n"
     for line in lines {
       let series = Self.scalingSeries.filter { points(line, $0, .time).count > 1 }
       guard !series.isEmpty else { continue }
-      md += "### \(line.dataset), \(Self.storeName(line))\n\n"
+      md += "### \(line.dataset.rawValue), \(Self.storeName(line))\n\n"
       md += "| rows | " + series.map { "\($0.label) ms" }.joined(separator: " | ") + " |\n"
       md += "|---:|" + String(repeating: "---:|", count: series.count) + "\n"
       for n in sizes {
         let k = Key(dataset: line.dataset, rows: n, store: line.store, index: line.index)
         let cells = series.map { s in
-          ms(find(k, mode: s.mode, batch: s.mode == "full" ? 0 : (batchSizes.first ?? 20), scenario: s.scenario, metric: .time))
+          ms(find(k, s.mode, batch: batch(s.mode), s.scenario, metric: .time))
         }
         guard cells.contains(where: { $0 != "—" }) else { continue }
         md += "| \(n.grouped) | " + cells.joined(separator: " | ") + " |\n"
@@ -107,12 +106,17 @@ extension Report {
   /// "Opening the list …": where the first screen passes one frame and 100 ms, and where its
   /// live heap passes the memory budget, for every strategy measured.
   func crossingSentences(_ line: Key) -> String {
-    let names: [String: String] = [
-      "full": "with full fetch", "batched": "batched", "offset": "by offset pages", "keyset": "by keyset pages",
-    ]
+    func name(_ mode: FetchMode) -> String {
+      switch mode {
+      case .full: "with full fetch"
+      case .batched: "batched"
+      case .offset: "by offset pages"
+      case .keyset: "by keyset pages"
+      }
+    }
     func phrases(_ metric: Metric, _ threshold: Double) -> [String] {
       Self.openingSeries.compactMap { s in
-        Growth.crossing(points(line, s, metric), over: threshold).map { "\(names[s.mode] ?? s.mode) \($0.words)" }
+        Growth.crossing(points(line, s, metric), over: threshold).map { "\(name(s.mode)) \($0.words)" }
       }
     }
     var md = ""
@@ -145,14 +149,13 @@ extension Report {
   func sameProcessGrowthRows(_ line: Key, _ series: [ScalingSeries]) -> String {
     guard let largest = sizes.last else { return "" }
     let k = Key(dataset: line.dataset, rows: largest, store: line.store, index: line.index)
-    let batch = batchSizes.first ?? 20
     var md = ""
     for (metric, label) in [
       (Metric.growth, "× growth in one process"), (.limitGrowth, "× its limit's growth"), (.floorGrowth, "× its floor's growth"),
       (.scanLimitGrowth, "× its scan limit's growth"),
     ] {
       let cells = series.map { s in
-        find(k, mode: s.mode, batch: s.mode == "full" ? 0 : batch, scenario: s.scenario, metric: metric).map {
+        find(k, s.mode, batch: batch(s.mode), s.scenario, metric: metric).map {
           String(format: "%.1f× [%.1f–%.1f]", $0.value, $0.min, $0.max)
         } ?? "—"
       }
@@ -160,6 +163,9 @@ extension Report {
     }
     return md
   }
+
+  /// The batch size a series is followed at: the run's first (none for full fetch).
+  func batch(_ mode: FetchMode) -> Int { Self.batch(mode, batchSizes.first ?? 20) }
 
   func growthText(_ sizes: [Int]) -> String {
     guard let a = sizes.first, let b = sizes.last, a > 0 else { return "—" }
@@ -200,7 +206,7 @@ extension Report {
         (
           Self.slug(line, "scaling"),
           SVG.lines(
-            title: "\(line.dataset), \(Self.storeName(line)): time against rows (log-log)", xs: xs,
+            title: "\(line.dataset.rawValue), \(Self.storeName(line)): time against rows (log-log)", xs: xs,
             series: series.map { ($0.label, values(line, $0, .time)) }, x: .log, y: .log, legendSuffix: " (ms)",
             thresholds: [("one frame, 16.7 ms", Self.frameMs), ("100 ms", Self.waitMs)], xLabel: { Int($0).grouped })
         ))
@@ -209,7 +215,7 @@ extension Report {
           (
             Self.slug(line, "scaling-heap"),
             SVG.lines(
-              title: "\(line.dataset), \(Self.storeName(line)): live heap of the open list against rows (log-log, MiB)", xs: xs,
+              title: "\(line.dataset.rawValue), \(Self.storeName(line)): live heap of the open list against rows (log-log, MiB)", xs: xs,
               series: heapSeries.map { s in (s.label, values(line, s, .heapLive).map { $0.map { $0 / 1_048_576 } }) }, x: .log, y: .log,
               legendSuffix: " (MiB)", thresholds: [("budget, \(bytes(memoryBudget))", memoryBudget / 1_048_576)],
               xLabel: { Int($0).grouped })

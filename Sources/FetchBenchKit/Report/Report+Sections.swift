@@ -1,37 +1,41 @@
+import Catalog
+import DatasetStores
 import Foundation
 
 // The page's sections beside the per-store tables: stores side by side, floors, scaling.
 extension Report {
-  func sideBySide(dataset: String, rows n: Int) -> String {
-    let stores = ["memory", "sqlite", "postgres"].filter { st in
+  func sideBySide(dataset: DatasetKind, rows n: Int) -> String {
+    let stores = StoreKind.allCases.filter { st in
       storeKeys.contains { $0.dataset == dataset && $0.rows == n && $0.store == st }
     }
     guard stores.count > 1, let batch = batchSizes.first else { return "" }
-    let hasPostgres = stores.contains("postgres")
+    let hasPostgres = stores.contains(.postgres)
     var md = "### The stores side by side (no index; batch \(batch); median ms)\n\n| scenario |"
     for st in stores {
-      let name = Self.storeName(Key(dataset: dataset, rows: n, store: st, index: "none"))
+      let name = Self.storeName(Key(dataset: dataset, rows: n, store: st, index: ResultKey.noIndex))
       md += " \(name) full | \(name) batched |"
     }
     if hasPostgres { md += " PostgreSQL round trips full / batched | PostgreSQL bytes received full / batched |" }
     md += "\n|---|" + String(repeating: "---:|", count: stores.count * 2 + (hasPostgres ? 2 : 0)) + "\n"
     for sc in scenarios {
-      md += "| \(sc) |"
+      md += "| \(sc.csv) |"
       for st in stores {
-        let k = Key(dataset: dataset, rows: n, store: st, index: "none")
-        let f = find(k, mode: "full", batch: 0, scenario: sc, metric: .time)
-        let b = find(k, mode: "batched", batch: batch, scenario: sc, metric: .time)
+        let k = Key(dataset: dataset, rows: n, store: st, index: ResultKey.noIndex)
+        let f = find(k, mode: .fetch(.full), batch: 0, scenario: sc, metric: .time)
+        let b = find(k, mode: .fetch(.batched), batch: batch, scenario: sc, metric: .time)
         md += " \(f.map { String(format: "%.1f", $0.value) } ?? "—") | \(b.map { String(format: "%.1f", $0.value) } ?? "—") |"
       }
       if hasPostgres {
-        let k = Key(dataset: dataset, rows: n, store: "postgres", index: "none")
-        func v(_ mode: String, _ b: Int, _ m: Metric) -> Double? { find(k, mode: mode, batch: b, scenario: sc, metric: m)?.value }
-        md += " \(count(v("full", 0, .roundTrips))) / \(count(v("batched", batch, .roundTrips))) |"
-        md += " \(bytes(v("full", 0, .bytesReceived))) / \(bytes(v("batched", batch, .bytesReceived))) |"
+        let k = Key(dataset: dataset, rows: n, store: .postgres, index: ResultKey.noIndex)
+        func v(_ mode: FetchMode, _ b: Int, _ m: Metric) -> Double? {
+          find(k, mode: .fetch(mode), batch: b, scenario: sc, metric: m)?.value
+        }
+        md += " \(count(v(.full, 0, .roundTrips))) / \(count(v(.batched, batch, .roundTrips))) |"
+        md += " \(bytes(v(.full, 0, .bytesReceived))) / \(bytes(v(.batched, batch, .bytesReceived))) |"
       }
       md += "\n"
     }
-    if let load = rows.first(where: { $0.dataset == dataset && $0.rows == n && $0.scenario == "load" && $0.status == "ok" }) {
+    if let load = rows.first(where: { $0.dataset == dataset && $0.rows == n && $0.scenario == .load && $0.isOK }) {
       md += String(
         format:
           "\nLoading the dataset into PostgreSQL (COPY of every table, then indexes and ANALYZE) took **%.2f s** (one load; target well under 5 s).\n",
@@ -40,8 +44,8 @@ extension Report {
     return md + "\n"
   }
 
-  func postgresFloorSection(dataset: String, rows n: Int) -> String {
-    let floors = rows.filter { $0.dataset == dataset && $0.rows == n && $0.store == "postgres-raw" && $0.status == "ok" }
+  func postgresFloorSection(dataset: DatasetKind, rows n: Int) -> String {
+    let floors = rows.filter { $0.dataset == dataset && $0.rows == n && $0.store == .raw(.postgres) && $0.isOK }
     guard !floors.isEmpty else { return "" }
     var md = "### PostgreSQL against the floor (the same statements timed by the server, and fetched by psql)\n\n"
     md += "EXPLAIN ANALYZE gives the server's planning + execution time (no network, no client); psql's `\\timing` gives libpq "
@@ -54,28 +58,28 @@ extension Report {
     var notes: [String] = []
     for index in Array(Set(floors.map(\.index))).sorted() {
       for batch in batchSizes {
-        let k = Key(dataset: dataset, rows: n, store: "postgres", index: index)
-        func floor(_ m: Metric) -> ResultRow? { floors.first { $0.index == index && $0.batch_size == batch && $0.metric == m.name } }
+        let k = Key(dataset: dataset, rows: n, store: .postgres, index: index)
+        func floor(_ m: Metric) -> ResultRow? { floors.first { $0.index == index && $0.batchSize == batch && $0.metric == m } }
         func f(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "—" }
         let ids = floor(.floorIDs)?.value
         let scroll = floor(.floorScroll)?.value
         let lines: [(String, ResultRow?, Double?, Double?, String)] = [
           (
-            "batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: .time),
+            "batched performFetch vs the ID query", find(k, .batched, batch: batch, .performFetch, metric: .time),
             floor(.floorServerIDs)?.value, ids, "≤ 1.3"
           ),
           (
             "batched performFetch vs the store's own statement, SELECT ARRAY(the ID query)",
-            find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: .time), nil,
+            find(k, .batched, batch: batch, .performFetch, metric: .time), nil,
             floor(.floorIDsArray)?.value, "—"
           ),
           (
             "batched scroll-through vs the ID query + every batch statement",
-            find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: .time), nil,
+            find(k, .batched, batch: batch, .scrollThrough, metric: .time), nil,
             ids.flatMap { i in scroll.map { i + $0 } }, "—"
           ),
           (
-            "full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: .time),
+            "full performFetch vs all rows", find(k, .full, batch: 0, .performFetch, metric: .time),
             floor(.floorServerFull)?.value, floor(.floorFull)?.value, "—"
           ),
         ]
@@ -103,31 +107,31 @@ extension Report {
     return md
   }
 
-  func floorSection(dataset: String, rows n: Int) -> String {
-    let floors = rows.filter { $0.dataset == dataset && $0.rows == n && $0.store == "sqlite-raw" && $0.status == "ok" }
+  func floorSection(dataset: DatasetKind, rows n: Int) -> String {
+    let floors = rows.filter { $0.dataset == dataset && $0.rows == n && $0.store == .raw(.sqlite) && $0.isOK }
     guard !floors.isEmpty else { return "" }
     var md = "### SQLite against the floor (the same SQL through the raw SQLite C API)\n\n"
     md += "| index | batch | what | engine ms | floor ms | engine/floor | target |\n|---|---:|---|---:|---:|---:|---:|\n"
     var notes: [String] = []
     for index in Array(Set(floors.map(\.index))).sorted() {
       for batch in batchSizes {
-        let k = Key(dataset: dataset, rows: n, store: "sqlite", index: index)
+        let k = Key(dataset: dataset, rows: n, store: .sqlite, index: index)
         func floor(_ m: Metric) -> Double? {
-          floors.first { $0.index == index && $0.batch_size == batch && $0.metric == m.name }?.value
+          floors.first { $0.index == index && $0.batchSize == batch && $0.metric == m }?.value
         }
         let pairs: [(String, ResultRow?, Double?, String)] = [
           (
-            "batched performFetch vs the ID query", find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: .time),
+            "batched performFetch vs the ID query", find(k, .batched, batch: batch, .performFetch, metric: .time),
             floor(.floorIDs), "≤ 1.15"
           ),
           // A scroll-through issues the ID query, then every batch query: its floor is both.
           (
             "batched scroll-through vs the ID query + every batch query",
-            find(k, mode: "batched", batch: batch, scenario: "scroll_through", metric: .time),
+            find(k, .batched, batch: batch, .scrollThrough, metric: .time),
             floor(.floorIDs).flatMap { ids in floor(.floorScroll).map { ids + $0 } }, "≤ 1.15"
           ),
           (
-            "full performFetch vs all rows", find(k, mode: "full", batch: 0, scenario: "perform_fetch", metric: .time),
+            "full performFetch vs all rows", find(k, .full, batch: 0, .performFetch, metric: .time),
             floor(.floorFull), "—"
           ),
         ]
@@ -135,7 +139,7 @@ extension Report {
           md +=
             "| \(index) | \(batch) | \(what) | \(ms(engine)) | \(fl.map { String(format: "%.1f", $0) } ?? "—") | \(ratio(engine?.value, fl)) | \(target) |\n"
         }
-        if let live = find(k, mode: "batched", batch: batch, scenario: "perform_fetch", metric: .heapLive)?.value {
+        if let live = find(k, .batched, batch: batch, .performFetch, metric: .heapLive)?.value {
           notes.append(
             String(
               format: "index %@, batch %d: live heap after batched performFetch is %.1f bytes per row (target ≤ 16)", index, batch,

@@ -13,10 +13,7 @@ extension Report {
 
   func strategiesTable(_ k: Key, batch: Int) -> String {
     let measured = Self.strategies.filter { mode in
-      rows.contains {
-        $0.dataset == k.dataset && $0.rows == k.rows && $0.store == k.store && $0.index == k.index && $0.mode == mode.rawValue
-          && $0.status == "ok"
-      }
+      rows.contains { $0.mode == .fetch(mode) && $0.isOK && Self.key(of: $0) == k }
     }
     guard measured.contains(where: { $0.paging != nil }) else { return "" }
     var md = "### \(Self.storeName(k)): every strategy (batches and pages of \(batch))\n\n"
@@ -26,13 +23,13 @@ extension Report {
     md += "|---|" + String(repeating: "---:|", count: measured.count) + "\n"
     for s in scenarios {
       let cells = measured.map { mode -> String in
-        func v(_ m: Metric) -> ResultRow? { find(k, mode: mode.rawValue, batch: Self.batch(mode, batch), scenario: s, metric: m) }
+        func v(_ m: Metric) -> ResultRow? { find(k, mode: .fetch(mode), batch: Self.batch(mode, batch), scenario: s, metric: m) }
         guard let t = v(.time) else { return "—" }
         return String(format: "%.1f", t.value)
           + " · \(count(v(.queries)?.value)) q · \(count(v(.rowsMaterialized)?.value)) rows · \(bytes(v(.heapLive)?.value))"
       }
       guard cells.contains(where: { $0 != "—" }) else { continue }
-      md += "| \(s) | " + cells.joined(separator: " | ") + " |\n"
+      md += "| \(s.csv) | " + cells.joined(separator: " | ") + " |\n"
     }
     md += "| after a save | " + measured.map(\.changeSets).joined(separator: " | ") + " |\n\n"
     return md

@@ -1,3 +1,4 @@
+import Catalog
 import DatasetStores
 import Foundation
 
@@ -18,65 +19,82 @@ public struct Report {
   /// The allocator's configuration the cases ran with (`MALLOC_CONF`), nil for jemalloc's
   /// defaults.
   let allocatorConfiguration: String?
+  /// The rows that ended well, by key and metric: every lookup of a figure is O(1).
+  let found: [ResultKey: [Metric: ResultRow]]
 
   public init(rows: [ResultRow]) {
     allRows = rows
-    let mode = CaseWork.indexAdvice.mode
-    self.rows = rows.filter { $0.mode != mode && $0.mode != ResultRow.settings }
-    advice = rows.filter { $0.mode == mode }
+    self.rows = rows.filter { $0.mode != .indexAdvice && $0.mode != .settings }
+    advice = rows.filter { $0.mode == .indexAdvice }
+    var found: [ResultKey: [Metric: ResultRow]] = [:]
+    for r in self.rows where r.isOK && found[r.key]?[r.metric] == nil { found[r.key, default: [:]][r.metric] = r }
+    self.found = found
     memoryBudget = Self.memoryBudget(in: rows)
-    allocatorConfiguration = rows.first { $0.mode == ResultRow.settings && $0.metric == Metric.allocatorConfiguration.name }?.detail
-    customRequest = rows.first { $0.mode == ResultRow.settings && $0.metric == Metric.customRequest.name }.map {
+    allocatorConfiguration = rows.first { $0.mode == .settings && $0.metric == .allocatorConfiguration }?.detail
+    customRequest = rows.first { $0.mode == .settings && $0.metric == .customRequest }.map {
       row -> (text: String, request: CustomRequest?) in
       let request = CustomRequest(recorded: row.detail)
       return (request?.description ?? row.detail, request)
     }
   }
 
+  /// A list measured through the engine on one store: what a section of the report is about.
   struct Key: Hashable {
-    var dataset: String
+    var dataset: DatasetKind
     var rows: Int
-    var store: String
+    var store: StoreKind
     var index: String
+
+    /// The key of this list's figure read `mode` in `scenario`.
+    func result(_ mode: ResultMode, batch: Int, _ scenario: ResultScenario) -> ResultKey {
+      ResultKey(dataset: dataset, rows: rows, store: .engine(store), mode: mode, batchSize: batch, index: index, scenario: scenario)
+    }
   }
 
-  func find(_ k: Key, mode: String, batch: Int, scenario: String, metric: Metric) -> ResultRow? {
-    rows.first {
-      $0.dataset == k.dataset && $0.rows == k.rows && $0.store == k.store && $0.index == k.index
-        && $0.mode == mode && $0.batch_size == batch && $0.scenario == scenario && $0.metric == metric.name
-        && $0.status == "ok"
-    }
+  /// The figure `metric` of `k`'s list read `mode` with batch `batch` in `scenario`, if it
+  /// ended well. O(1).
+  func find(_ k: Key, mode: ResultMode, batch: Int, scenario: ResultScenario, metric: Metric) -> ResultRow? {
+    found[k.result(mode, batch: batch, scenario)]?[metric]
+  }
+
+  /// The same, for a list's case of `mode` in `scenario`.
+  func find(_ k: Key, _ mode: FetchMode, batch: Int, _ scenario: Scenario, metric: Metric) -> ResultRow? {
+    find(k, mode: .fetch(mode), batch: batch, scenario: .scenario(scenario), metric: metric)
+  }
+
+  /// The list a row measures through the engine; nil for floors, loads and settings.
+  static func key(of r: ResultRow) -> Key? {
+    guard case .engine(let store) = r.store, let dataset = r.dataset, r.scenario != .load else { return nil }
+    return Key(dataset: dataset, rows: r.rows, store: store, index: r.index)
   }
 
   var storeKeys: [Key] {
     var seen: [Key] = []
-    for r in rows where !r.store.hasSuffix("-raw") && r.scenario != "load" {
-      let k = Key(dataset: r.dataset, rows: r.rows, store: r.store, index: r.index)
-      if !seen.contains(k) { seen.append(k) }
+    for r in rows {
+      if let k = Self.key(of: r), !seen.contains(k) { seen.append(k) }
     }
     return seen
   }
 
   /// The batch and page sizes measured.
   var batchSizes: [Int] {
-    let sized = Set(FetchMode.allCases.filter { $0 != .full }.map(\.rawValue))
-    return Array(Set(rows.filter { sized.contains($0.mode) }.map(\.batch_size))).sorted()
+    Array(Set(rows.filter { $0.mode.fetchMode.map { $0 != .full } ?? false }.map(\.batchSize))).sorted()
   }
-  var scenarios: [String] {
-    var out: [String] = []
-    for r in rows where !r.store.hasSuffix("-raw") && r.scenario != "load" && !out.contains(r.scenario) { out.append(r.scenario) }
+  var scenarios: [ResultScenario] {
+    var out: [ResultScenario] = []
+    for r in rows where Self.key(of: r) != nil && !out.contains(r.scenario) { out.append(r.scenario) }
     return out
   }
 
   static func storeName(_ k: Key) -> String {
-    let base = StoreKind(rawValue: k.store)?.displayName ?? k.store
-    return k.index == "none" ? base : "\(base), index on \(k.index)"
+    k.index == ResultKey.noIndex ? k.store.displayName : "\(k.store.displayName), index on \(k.index)"
   }
 
   /// A chart's file name; its parts come from results.csv, so it is made one safe path
   /// component (a dataset named `../x` writes no file outside the charts folder).
   static func slug(_ k: Key, _ what: String) -> String {
-    OutputFolder.safeComponent("\(k.dataset)-\(k.rows)-\(k.store)\(k.index == "none" ? "" : "-idx-\(k.index)")-\(what).svg")
+    let index = k.index == ResultKey.noIndex ? "" : "-idx-\(k.index)"
+    return OutputFolder.safeComponent("\(k.dataset.rawValue)-\(k.rows)-\(k.store.rawValue)\(index)-\(what).svg")
   }
 
   func ms(_ r: ResultRow?) -> String {

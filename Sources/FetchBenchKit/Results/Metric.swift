@@ -173,6 +173,31 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   public static func latency(_ what: String, _ quantile: String) -> Metric { Metric("\(what)_\(quantile)_ms", .ms) }
 }
 
+extension Metric {
+  /// Every metric with a fixed name, for reading results back with their direction.
+  static let all: [Metric] = [
+    .time, .cpu, .heapLive, .heapPeak, .peakRSS, .allocations, .pageFaults, .queries, .rowsMaterialized, .roundTrips, .bytesReceived,
+    .mapping, .load, .failed, .doesNotFit, .limit, .engineOverLimit, .pageLimit, .engineOverPageLimit, .floor, .engineOverFloor, .scanLimit,
+    .engineOverScanLimit, .unsectioned, .sectionedOverUnsectioned, .smallerSize, .growth, .limitGrowth, .floorGrowth, .scanLimitGrowth,
+    .memoryBudget, .customRequest, .allocatorConfiguration, .timeUs, .overUnindexed, .queryPlan, .floorIDs, .floorIDsArray, .floorFull,
+    .floorScroll, .floorServerIDs, .floorServerFull, .floorServerBatch, .roundTrip, .batchFaultFixed, .rowCost, .roundTripBatchSize,
+    .incremental, .diff, .refetchDiff, .stdlibDiff, .stdlibDiffSkipped, .objectsChanged, .deletes, .inserts, .moves, .movesMinimal,
+    .reloads, .sectionChanges, .changeSetSize, .diffChangeSetSize, .rowsAfter, .seconds, .commits, .commitsPerSecond, .attemptsPerSecond,
+    .targetCommitsPerSecond, .failedCommits, .changeSets, .coalescedTransactions, .faults, .faultsPerSecond, .reconnects, .staleReads,
+    .invalidChangeSets, .missedTransactions, .repeatedTransactions, .mirrorsMatch, .rolledBackRowsVisible, .heapGrowth,
+  ]
+
+  private static let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+
+  /// The metric named `name` in results.csv: a known one with its direction, else one made
+  /// from the name and unit (a sweep's or a percentile's), lower being better for a figure
+  /// with a unit of time, size or count. O(1).
+  public static func named(_ name: String, unit: Unit) -> Metric {
+    if let m = byName[name], m.unit == unit { return m }
+    return Metric(name, unit, better: [.ms, .us, .s, .bytes, .count, .ratio].contains(unit) ? .lower : .neither)
+  }
+}
+
 /// One figure of a case: a metric and its repeated measurements.
 public struct Measurement: Sendable, Codable, Equatable {
   public var metric: Metric
@@ -180,7 +205,7 @@ public struct Measurement: Sendable, Codable, Equatable {
   /// A case that measures several index variants or operations (the index advice) names
   /// each figure's; nil: the case's own.
   public var index: String? = nil
-  public var scenario: String? = nil
+  public var scenario: ResultScenario? = nil
   /// Text the figure carries (a query plan).
   public var detail: String? = nil
 

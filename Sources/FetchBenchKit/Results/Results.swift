@@ -1,39 +1,66 @@
+import Catalog
 import ChildProcesses
 import DatasetStores
 import Foundation
 
-/// One row of results.csv: one figure of one case, in long (tidy) form.
-public struct ResultRow: Sendable, Codable, Equatable {
-  public var run_id: String
-  public var dataset: String
-  public var rows: Int
-  public var store: String
-  public var mode: String
-  public var batch_size: Int
-  public var index: String
-  public var scenario: String
-  public var metric: String
+/// One row of results.csv: one figure of one case, in long (tidy) form. Typed throughout; the
+/// column names and texts of results.csv and results.json (a contract with their readers)
+/// live only in `columns`, `fields` and `init(fields:)`.
+public struct ResultRow: Sendable, Equatable {
+  public var runID: String
+  public var key: ResultKey
+  public var metric: Metric
+  /// The median of the repetitions, in the metric's unit.
   public var value: Double
-  public var unit: String
   public var min: Double
   public var max: Double
   public var repetitions: Int
-  public var status: String
+  public var status: ResultStatus
   public var error: String
-  public var cores: Int
-  public var memory_bytes: Int
-  public var os: String
-  public var swift_version: String
-  public var git_commit: String
-  public var dataset_sha256: String
+  public var machine: Machine
+  public var datasetSHA256: String
   /// Text a figure carries, such as a query plan; empty for most.
   public var detail: String = ""
 
-  /// The mode of a row that records a setting of the run the report reads (the memory budget).
-  public static let settings = "settings"
+  public init(
+    runID: String, key: ResultKey, metric: Metric, summary: Summary, status: ResultStatus = .ok, error: String = "",
+    machine: Machine, datasetSHA256: String = "", detail: String = ""
+  ) {
+    (self.runID, self.key, self.metric) = (runID, key, metric)
+    (value, min, max, repetitions) = (summary.median, summary.min, summary.max, summary.count)
+    (self.status, self.error, self.machine, self.datasetSHA256, self.detail) = (status, error, machine, datasetSHA256, detail)
+  }
 
-  /// The status of a case stopped at the memory ceiling (others: `ok`, `failed`).
-  public static let doesNotFit = "does_not_fit"
+  public var dataset: DatasetKind? {
+    get { key.dataset }
+    set { key.dataset = newValue }
+  }
+  public var rows: Int {
+    get { key.rows }
+    set { key.rows = newValue }
+  }
+  public var store: ResultStore {
+    get { key.store }
+    set { key.store = newValue }
+  }
+  public var mode: ResultMode {
+    get { key.mode }
+    set { key.mode = newValue }
+  }
+  public var batchSize: Int {
+    get { key.batchSize }
+    set { key.batchSize = newValue }
+  }
+  public var index: String {
+    get { key.index }
+    set { key.index = newValue }
+  }
+  public var scenario: ResultScenario {
+    get { key.scenario }
+    set { key.scenario = newValue }
+  }
+  public var unit: Metric.Unit { metric.unit }
+  public var isOK: Bool { status == .ok }
 
   public static let columns = [
     "run_id", "dataset", "rows", "store", "mode", "batch_size", "index", "scenario", "metric",
@@ -43,9 +70,10 @@ public struct ResultRow: Sendable, Codable, Equatable {
 
   var fields: [String] {
     [
-      run_id, dataset, String(rows), store, mode, String(batch_size), index, scenario, metric,
-      Self.number(value), unit, Self.number(min), Self.number(max), String(repetitions), status,
-      error, String(cores), String(memory_bytes), os, swift_version, git_commit, dataset_sha256, detail,
+      runID, dataset?.rawValue ?? "", String(rows), store.csv, mode.csv, String(batchSize), index, scenario.csv, metric.name,
+      Self.number(value), unit.rawValue, Self.number(min), Self.number(max), String(repetitions), status.rawValue,
+      error, String(machine.cores), String(machine.memoryBytes), machine.os, machine.swiftVersion, machine.gitCommit, datasetSHA256,
+      detail,
     ]
   }
 
@@ -74,29 +102,62 @@ public struct ResultRow: Sendable, Codable, Equatable {
       }
       return i
     }
-    (run_id, dataset, rows, store, mode) = (f[0], f[1], try int(f[2], "rows", max: 1 << 40), f[3], f[4])
-    (batch_size, index, scenario, metric) = (try int(f[5], "batch_size", max: 1 << 30), f[6], f[7], f[8])
-    (value, unit, min, max, repetitions) = (try num(f[9]), f[10], try num(f[11]), try num(f[12]), try int(f[13], "repetitions"))
-    (status, error, cores, memory_bytes) = (f[14], f[15], try int(f[16], "cores"), try int(f[17], "memory_bytes"))
-    (os, swift_version, git_commit, dataset_sha256) = (f[18], f[19], f[20], f[21])
+    func typed<T>(_ s: String, _ column: String, _ make: (String) -> T?) throws -> T {
+      guard let t = make(s) else { throw HarnessError.invalidArgument("results.csv: \(column) '\(s)' is not one FetchBench writes") }
+      return t
+    }
+    let dataset: DatasetKind? = f[1].isEmpty ? nil : try typed(f[1], "dataset", DatasetKind.init(rawValue:))
+    key = ResultKey(
+      dataset: dataset, rows: try int(f[2], "rows", max: 1 << 40), store: try typed(f[3], "store", ResultStore.init(csv:)),
+      mode: try typed(f[4], "mode", ResultMode.init(csv:)), batchSize: try int(f[5], "batch_size", max: 1 << 30), index: f[6],
+      scenario: try typed(f[7], "scenario", ResultScenario.init(csv:)))
+    let unit = try typed(f[10], "unit", Metric.Unit.init(rawValue:))
+    (runID, metric) = (f[0], Metric.named(f[8], unit: unit))
+    (value, min, max, repetitions) = (try num(f[9]), try num(f[11]), try num(f[12]), try int(f[13], "repetitions"))
+    (status, error) = (try typed(f[14], "status", ResultStatus.init(rawValue:)), f[15])
+    machine = Machine(
+      cores: try int(f[16], "cores"), memoryBytes: try int(f[17], "memory_bytes"), os: f[18], swiftVersion: f[19], gitCommit: f[20])
+    datasetSHA256 = f[21]
     detail = f.count > 22 ? f[22] : ""
   }
+}
 
-  public init(
-    run_id: String, dataset: String, rows: Int, store: String, mode: String, batch_size: Int,
-    index: String, scenario: String, metric: String, value: Double, unit: String, min: Double,
-    max: Double, repetitions: Int, status: String, error: String, machine: Machine,
-    dataset_sha256: String
-  ) {
-    (self.run_id, self.dataset, self.rows, self.store, self.mode) = (run_id, dataset, rows, store, mode)
-    (self.batch_size, self.index, self.scenario, self.metric) = (batch_size, index, scenario, metric)
-    (self.value, self.unit, self.min, self.max, self.repetitions) = (value, unit, min, max, repetitions)
-    (self.status, self.error) = (status, error)
-    (cores, memory_bytes, os, swift_version, git_commit) = (
-      machine.cores, machine.memoryBytes, machine.os, machine.swiftVersion, machine.gitCommit
-    )
-    self.dataset_sha256 = dataset_sha256
+/// results.json: one object per row, keyed by the CSV's column names, numbers as numbers.
+extension ResultRow: Codable {
+  private struct Column: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
   }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Column.self)
+    for (name, text) in zip(Self.columns, fields) {
+      let key = Column(stringValue: name)
+      if Self.integerColumns.contains(name), let i = Int(text) {
+        try c.encode(i, forKey: key)
+      } else if Self.realColumns.contains(name) {
+        try c.encode(name == "value" ? value : name == "min" ? min : max, forKey: key)
+      } else {
+        try c.encode(text, forKey: key)
+      }
+    }
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: Column.self)
+    let fields = try Self.columns.map { name -> String in
+      let key = Column(stringValue: name)
+      if Self.integerColumns.contains(name) { return String(try c.decode(Int.self, forKey: key)) }
+      if Self.realColumns.contains(name) { return String(try c.decode(Double.self, forKey: key)) }
+      return try c.decode(String.self, forKey: key)
+    }
+    try self.init(fields: fields)
+  }
+
+  static let integerColumns: Set<String> = ["rows", "batch_size", "repetitions", "cores", "memory_bytes"]
+  static let realColumns: Set<String> = ["value", "min", "max"]
 }
 
 /// The machine and build a run was made on.
@@ -151,7 +212,7 @@ public enum ResultsCSV {
 
   /// The columns holding text (the others are numbers, whose `-` is a sign).
   static let textColumns: Set<Int> = {
-    let numeric: Set<String> = ["rows", "batch_size", "value", "min", "max", "repetitions", "cores", "memory_bytes"]
+    let numeric = ResultRow.integerColumns.union(ResultRow.realColumns)
     return Set(ResultRow.columns.indices.filter { !numeric.contains(ResultRow.columns[$0]) })
   }()
 

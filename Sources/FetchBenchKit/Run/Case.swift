@@ -26,24 +26,24 @@ public enum CaseWork: Sendable, Codable, Equatable {
   }
 
   /// results.csv's `mode` column.
-  public var mode: String {
+  public var mode: ResultMode {
     switch self {
-    case .scenario(_, let mode): mode.rawValue
-    case .floor: "floor"
-    case .diff: "incremental"
-    case .gate: "gate"
-    case .indexAdvice: "index_advice"
+    case .scenario(_, let mode): .fetch(mode)
+    case .floor: .floor
+    case .diff: .incremental
+    case .gate: .gate
+    case .indexAdvice: .indexAdvice
     }
   }
 
   /// results.csv's `scenario` column.
-  public var scenario: String {
+  public var scenario: ResultScenario {
     switch self {
-    case .scenario(let scenario, _): scenario.rawValue
-    case .floor: "floor"
-    case .diff(let k, let sections): DiffBenchmark.scenario(k: k, sections: sections)
-    case .gate(let work): work.rawValue
-    case .indexAdvice: "candidates"
+    case .scenario(let scenario, _): .scenario(scenario)
+    case .floor: .floor
+    case .diff(let k, let sections): .diff(DiffWorkload(k: k, sections: sections))
+    case .gate(let work): .gate(work)
+    case .indexAdvice: .candidates
     }
   }
 }
@@ -91,14 +91,21 @@ public struct CaseSpec: Sendable, Codable, Equatable {
   }
 
   /// results.csv's `store` column: floors are `sqlite-raw` and `postgres-raw`.
-  public var storeColumn: String { work == .floor ? "\(store.rawValue)-raw" : store.rawValue }
-  public var mode: String { work.mode }
-  public var scenario: String { work.scenario }
+  /// Where the case measures: the store through the engine, or its own statements (a floor).
+  public var resultStore: ResultStore { work == .floor ? .raw(store) : .engine(store) }
+  public var mode: ResultMode { work.mode }
+  public var scenario: ResultScenario { work.scenario }
+  /// The key of the case's figures (an index advice figure names its own index and operation).
+  public var key: ResultKey {
+    ResultKey(
+      dataset: dataset, rows: rows, store: resultStore, mode: mode, batchSize: batchSize, index: index ?? ResultKey.noIndex,
+      scenario: scenario)
+  }
 
   /// A short label for progress lines.
   public var label: String {
     let batched = if case .scenario(_, let mode) = work, mode != .full { "(\(batchSize))" } else { "" }
-    return "\(dataset.rawValue)-\(rows) \(storeColumn)\(index.map { "+idx(\($0))" } ?? "") \(mode)\(batched) \(scenario)"
+    return "\(dataset.rawValue)-\(rows) \(resultStore.csv)\(index.map { "+idx(\($0))" } ?? "") \(mode.csv)\(batched) \(scenario.csv)"
   }
 }
 

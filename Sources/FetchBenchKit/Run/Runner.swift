@@ -191,24 +191,18 @@ public enum Runner {
           log("loading \(kind.rawValue)-\(n) into \(url) …")
           let seconds = try PostgresLoader.load(location, into: url, force: true)
           log(String(format: "loaded %@-%d in %.2f s (COPY, indexes, ANALYZE)", kind.rawValue, n, seconds))
+          let key = ResultKey(dataset: kind, rows: n, store: .engine(.postgres), mode: .copy, batchSize: 0, scenario: .load)
           rows.append(
             ResultRow(
-              run_id: runID, dataset: kind.rawValue, rows: n, store: "postgres", mode: "copy", batch_size: 0, index: "none",
-              scenario: "load", metric: Metric.load.name, value: seconds, unit: Metric.load.unit.rawValue, min: seconds, max: seconds,
-              repetitions: 1, status: "ok",
-              error: "", machine: machine, dataset_sha256: checksums["\(kind.rawValue)-\(n)"] ?? ""))
+              runID: runID, key: key, metric: .load, summary: Summary([seconds]), machine: machine,
+              datasetSHA256: checksums["\(kind.rawValue)-\(n)"] ?? ""))
         }
       }
     }
     if options.diffKs == nil {
       // What the report derives from besides the cases: the memory budget, and the user's list.
       func setting(_ metric: Metric, _ value: Double, detail: String = "") -> ResultRow {
-        var row = ResultRow(
-          run_id: runID, dataset: "", rows: 0, store: "", mode: ResultRow.settings, batch_size: 0, index: "none",
-          scenario: ResultRow.settings, metric: metric.name, value: value, unit: metric.unit.rawValue,
-          min: value, max: value, repetitions: 1, status: "ok", error: "", machine: machine, dataset_sha256: "")
-        row.detail = detail
-        return row
+        ResultRow(runID: runID, key: .settings, metric: metric, summary: Summary([value]), machine: machine, detail: detail)
       }
       rows.append(setting(.memoryBudget, options.memoryBudget))
       if let request = options.request { rows.append(setting(.customRequest, 0, detail: request.recorded)) }
@@ -225,7 +219,7 @@ public enum Runner {
     for (k, spec) in cases.enumerated() {
       if let earlier = kept[k] {
         rows += earlier
-        unfit += earlier.filter { $0.status == ResultRow.doesNotFit }.prefix(1).map { (spec.label, $0.error) }
+        unfit += earlier.filter { $0.status == .doesNotFit }.prefix(1).map { (spec.label, $0.error) }
         continue
       }
       let minutes = Double(Clock.wallNanos - start) / 6e10
@@ -241,15 +235,13 @@ public enum Runner {
       (rowsRun, rowsLeft) = (rowsRun + Double(spec.rows), rowsLeft - Double(spec.rows))
       let left = elapsed / rowsRun * rowsLeft
       let sha = checksums["\(spec.dataset.rawValue)-\(spec.rows)"] ?? ""
-      func row(_ metric: Metric, _ s: Summary, status: String = "ok", error: String = "", of m: Measurement? = nil) -> ResultRow {
-        var row = ResultRow(
-          run_id: runID, dataset: spec.dataset.rawValue, rows: spec.rows, store: spec.storeColumn,
-          mode: spec.mode, batch_size: spec.batchSize, index: m?.index ?? spec.index ?? "none",
-          scenario: m?.scenario ?? spec.scenario, metric: metric.name, value: s.median, unit: metric.unit.rawValue, min: s.min,
-          max: s.max, repetitions: s.count, status: status, error: error, machine: machine,
-          dataset_sha256: sha)
-        row.detail = m?.detail ?? ""
-        return row
+      func row(_ metric: Metric, _ s: Summary, status: ResultStatus = .ok, error: String = "", of m: Measurement? = nil) -> ResultRow {
+        var key = spec.key
+        if let index = m?.index { key.index = index }
+        if let scenario = m?.scenario { key.scenario = scenario }
+        return ResultRow(
+          runID: runID, key: key, metric: metric, summary: s, status: status, error: error, machine: machine, datasetSHA256: sha,
+          detail: m?.detail ?? "")
       }
       switch result {
       case .success(let r):
@@ -265,11 +257,11 @@ public enum Runner {
       case .failure(let message):
         // Not kept: a resumed run tries the case again.
         failures.append((spec.label, message))
-        rows.append(row(.failed, Summary([0]), status: "failed", error: message))
+        rows.append(row(.failed, Summary([0]), status: .failed, error: message))
         log("[\(k + 1)/\(cases.count)] \(spec.label)  FAILED: \(message)")
       case .doesNotFit(let resident, let message):
         unfit.append((spec.label, message))
-        let measured = [row(.doesNotFit, Summary([Double(resident)]), status: ResultRow.doesNotFit, error: message)]
+        let measured = [row(.doesNotFit, Summary([Double(resident)]), status: .doesNotFit, error: message)]
         try journal.record(k, measured)
         recorded += 1
         rows += measured
