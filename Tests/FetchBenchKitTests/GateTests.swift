@@ -15,11 +15,11 @@ import Testing
     GateBaseline(
       machine: machine, datasets: datasets, batchSize: 20, rows: 50_000,
       figures: [
-        GateFigure(name: "banks/sqlite/first_screen/batched/queries", kind: .counter, value: 2, unit: "count", tolerance: 0),
+        GateFigure(name: "banks/sqlite/first_screen/batched/queries", kind: .counter, value: 2, unit: .count, tolerance: 0),
         GateFigure(
-          name: "banks/sqlite/first_screen/batched/heap_live_bytes", kind: .heap, value: 1_000_000, unit: "bytes", tolerance: 0.05),
+          name: "banks/sqlite/first_screen/batched/heap_live_bytes", kind: .heap, value: 1_000_000, unit: .bytes, tolerance: 0.05),
         GateFigure(
-          name: "banks/sqlite/first_screen/batched_over_full_time", kind: .ratio, value: 0.5, unit: "ratio", tolerance: 0.15, spread: 0.02),
+          name: "banks/sqlite/first_screen/batched_over_full_time", kind: .ratio, value: 0.5, unit: .ratio, tolerance: 0.15, spread: 0.02),
       ])
   }
 
@@ -141,7 +141,7 @@ import Testing
     #expect(none.exitCode(failOnImprovement: false) == 3)
     #expect(none.summary(failOnImprovement: false) == "nothing could be judged; 1 not judged (1 other processor)")
 
-    let extra = GateFigure(name: "banks/sqlite/perform_fetch/batched/queries", kind: .counter, value: 2, unit: "count", tolerance: 0)
+    let extra = GateFigure(name: "banks/sqlite/perform_fetch/batched/queries", kind: .counter, value: 2, unit: .count, tolerance: 0)
     let report = GateComparator.compare(baseline: baseline, now: baseline.figures + [extra], machine: machine, datasets: datasets)
     #expect(report.lines.last?.verdict == .notInBaseline)
     #expect(report.exitCode(failOnImprovement: true) == 0)
@@ -154,7 +154,7 @@ import Testing
     // Over tolerance once, within the second time: a transient, judged on the lower value.
     var transient = run([2, 1_000_000, 0.7])
     #expect(transient.exitCode(failOnImprovement: false) == 2)
-    transient.judgeRemeasured([GateFigure(name: baseline.figures[2].name, kind: .ratio, value: 0.52, unit: "ratio", tolerance: 0.15)])
+    transient.judgeRemeasured([GateFigure(name: baseline.figures[2].name, kind: .ratio, value: 0.52, unit: .ratio, tolerance: 0.15)])
     #expect(transient.exitCode(failOnImprovement: false) == 0)
     #expect(transient.lines[2].now == 0.52 && transient.lines[2].verdict == .within)
     #expect(transient.notes.contains { $0.contains("was 0.700, re-measured 0.520: regression not confirmed") })
@@ -162,8 +162,8 @@ import Testing
     // Over tolerance both times: a regression, at the lower of the two.
     var real = run([3, 1_000_000, 0.7])
     real.judgeRemeasured([
-      GateFigure(name: baseline.figures[2].name, kind: .ratio, value: 0.66, unit: "ratio", tolerance: 0.15),
-      GateFigure(name: baseline.figures[0].name, kind: .counter, value: 2, unit: "count", tolerance: 0),
+      GateFigure(name: baseline.figures[2].name, kind: .ratio, value: 0.66, unit: .ratio, tolerance: 0.15),
+      GateFigure(name: baseline.figures[0].name, kind: .counter, value: 2, unit: .count, tolerance: 0),
     ])
     #expect(real.lines[2].now == 0.66 && real.lines[2].verdict == .regression)
     #expect(real.notes.contains { $0.contains("regression confirmed") })
@@ -172,7 +172,7 @@ import Testing
 
     // Over tolerance both times, but the second on a busy machine: not judged.
     var busy = run([2, 1_000_000, 0.7])
-    busy.judgeRemeasured([GateFigure(name: ratioName, kind: .ratio, value: 0.66, unit: "ratio", tolerance: 0.15)], busy: [ratioName])
+    busy.judgeRemeasured([GateFigure(name: ratioName, kind: .ratio, value: 0.66, unit: .ratio, tolerance: 0.15)], busy: [ratioName])
     #expect(busy.lines[2].verdict == .busyMachine && busy.exitCode(failOnImprovement: false) == 0)
     #expect(busy.notes.contains { $0.contains("re-measured 0.660: not judged (the machine was busy while re-measuring)") })
   }

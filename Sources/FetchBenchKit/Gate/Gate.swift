@@ -35,7 +35,7 @@ public struct GateFigure: Sendable, Codable, Equatable {
   }
   public var kind: Kind
   public var value: Double
-  public var unit: String
+  public var unit: Metric.Unit
   /// Relative tolerance (0.05 = 5%); for counters 0.
   public var tolerance: Double
   /// Relative spread of the measurement (interquartile range / median of the pair ratios).
@@ -49,7 +49,7 @@ public struct GateFigure: Sendable, Codable, Equatable {
   public var likeForLike: Bool?
 
   public init(
-    name: String, kind: Kind, value: Double, unit: String, tolerance: Double, spread: Double = 0, samples: Int = 1,
+    name: String, kind: Kind, value: Double, unit: Metric.Unit, tolerance: Double, spread: Double = 0, samples: Int = 1,
     likeForLike: Bool? = nil
   ) {
     self.likeForLike = likeForLike

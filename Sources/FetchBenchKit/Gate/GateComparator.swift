@@ -70,7 +70,7 @@ public enum GateComparator {
       // so it fails until the baseline is recorded again (--update).
       return now == b.value ? .within : .regression
     case .heap:
-      let slack = b.value * b.tolerance + GateFigure.heapSlackBytes * (b.unit == "bytes" ? 1 : 0) + (b.unit == "count" ? 16 : 0)
+      let slack = b.value * b.tolerance + GateFigure.heapSlackBytes * (b.unit == .bytes ? 1 : 0) + (b.unit == .count ? 16 : 0)
       return now > b.value + slack ? .regression : (now < b.value - slack ? .improvement : .within)
     case .ratio:
       return now > b.value * (1 + b.tolerance) ? .regression : (now < b.value * (1 - b.tolerance) ? .improvement : .within)

@@ -36,7 +36,7 @@ public struct GateReport: Sendable {
   public struct Line: Sendable {
     public var name: String
     public var kind: GateFigure.Kind
-    public var unit: String
+    public var unit: Metric.Unit
     public var baseline: Double?
     public var now: Double?
     public var tolerance: Double
@@ -111,10 +111,10 @@ public struct GateReport: Sendable {
   /// Every figure: baseline, now, delta, tolerance, verdict.
   public func markdown() -> String {
     var md = "| figure | kind | baseline | now | delta | tolerance | verdict |\n|---|---|---:|---:|---:|---:|---|\n"
-    func fmt(_ v: Double?, _ unit: String) -> String {
+    func fmt(_ v: Double?, _ unit: Metric.Unit) -> String {
       guard let v else { return "—" }
-      if unit == "bytes" { return bytes(v) }
-      if unit == "ratio" { return String(format: "%.3f", v) }
+      if unit == .bytes { return bytes(v) }
+      if unit == .ratio { return String(format: "%.3f", v) }
       return v == v.rounded() ? Int(v).grouped : String(format: "%.3f", v)
     }
     for l in lines {
