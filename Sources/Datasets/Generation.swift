@@ -293,9 +293,6 @@ public enum Generation {
         csv: "\(DatasetPaths.baseName(kind, rows: rows, seed: seed))/\(table.name).csv",
         sha256: try writer.finish())
     }
-    let entry = Manifest.Entry(
-      dataset: kind, rows: rows, seed: seed, sha256: Manifest.combined(tableEntries),
-      tables: tableEntries)
     return Manifest.Entry(
       dataset: kind, rows: rows, seed: seed, sha256: Manifest.combined(tableEntries),
       tables: tableEntries)
