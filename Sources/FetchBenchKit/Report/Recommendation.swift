@@ -6,15 +6,18 @@ import Foundation
 /// What to use for a list on one store at one row count, computed from a run's rows alone:
 /// the strategy, its batch or page size, and the index, with the figures that decide it.
 ///
-/// The rule, in order: the open list's live heap must stay within the memory budget; of the
-/// strategies that fit, those that open (performFetch and the first screen) within one frame
-/// come first; among those, row-level change sets (full fetch, batched faulting) beat a page
-/// refresh, since keeping the list in sync is half the question; then the fastest to open.
-/// The batch size is the one whose fling (the first 1,000 rows) is fastest while the list
-/// still opens within the frame; the index is the index advice's best candidate for the
-/// strategy's opening query (the ID query, or the first page for paged lists) if it saves at
-/// least 10 % per pair (`IndexPick`), or in runs before the advice the indexed variant that
-/// opens the list fastest, if it saves as much.
+/// The rule, in order (`Ranking`): the open list's live heap must stay within the memory
+/// budget; of the strategies that fit, those that open (performFetch and the first screen)
+/// within one frame come first; among those, row-level change sets (full fetch, batched
+/// faulting) beat a page refresh, since keeping the list in sync is half the question; then
+/// the fastest to open. The batch size comes from the line fitted to the fling's time against
+/// the batch sizes measured (`BatchFit`: a fixed cost per batch plus a cost per row): the
+/// smallest size whose fixed cost is at most a tenth of a batch's, among those that open
+/// within a frame; without a fit, the fastest fling. The index is the index advice's best
+/// candidate for the strategy's opening query (the ID query, or the first page for paged
+/// lists) if it saves at least 10 % per pair (`IndexPick`), or in runs before the advice the
+/// indexed variant that opens the list fastest, if it saves as much. The reasons are written
+/// from the ranking afterwards (`explanation`).
 public struct Recommendation: Sendable, Equatable {
   public var dataset: DatasetKind
   public var rows: Int
@@ -65,6 +68,22 @@ public struct Recommendation: Sendable, Equatable {
 
   static func recommend(_ rows: [ResultRow], advice: [IndexPick] = [], memoryBudget: Double) -> Recommendation? {
     guard let first = rows.first, let list = Report.key(of: first) else { return nil }
+    let candidates = Self.candidates(rows)
+    guard let ranking = Ranking(candidates, memoryBudget: memoryBudget) else { return nil }
+    let chosen = ranking.chosen
+    var reasons = ranking.explanation(others: candidates, memoryBudget: memoryBudget)
+    var advised = chosen.index == ResultKey.noIndex ? nil : chosen.index
+    if advised == nil, let (tag, reason) = Self.indexAdvice(for: chosen.mode, advice) {
+      advised = tag
+      reasons.append(reason)
+    }
+    return Recommendation(
+      dataset: list.dataset, rows: list.rows, store: list.store, mode: chosen.mode, batchSize: chosen.batch, index: advised,
+      reasons: reasons)
+  }
+
+  /// One candidate per (mode, batch size, index) with a first screen and its live heap. O(rows).
+  static func candidates(_ rows: [ResultRow]) -> [Candidate] {
     var found: [ResultKey: [Metric: Double]] = [:]
     for r in rows where found[r.key]?[r.metric] == nil { found[r.key, default: [:]][r.metric] = r.value }
     var candidates: [Candidate] = []
@@ -84,85 +103,111 @@ public struct Recommendation: Sendable, Equatable {
           mode: mode, batch: r.batchSize, index: r.index, openMs: r.value, heap: heap, flingMs: fling ?? value(.scrollThrough, .time),
           flingRows: fling != nil ? Scenario.flingRows : r.rows))
     }
-    let fitting = candidates.filter { $0.heap <= memoryBudget }
-    guard !fitting.isEmpty else { return nil }
-    func rank(_ c: Candidate) -> (Int, Int, Double) {
-      (c.openMs <= Report.frameMs ? 0 : 1, c.mode.paging == nil ? 0 : 1, c.openMs)
-    }
-    // The strategy, on the best index variant and batch size for it.
-    let best = fitting.min { rank($0) < rank($1) }!
-    let sameMode = fitting.filter { $0.mode == best.mode }
-    let fastest = sameMode.min { $0.openMs < $1.openMs }!
-    let unindexed = sameMode.filter { $0.index == ResultKey.noIndex }.map(\.openMs).min()
-    let index = (unindexed.map { fastest.openMs < $0 * 0.9 } ?? true) ? fastest.index : ResultKey.noIndex
-    let sizes = sameMode.filter { $0.index == index }
-    let inFrame = sizes.filter { $0.openMs <= Report.frameMs }
-    let eligible = inFrame.isEmpty ? sizes : inFrame
-    // The batch size: from the fit of fixed cost per batch + cost per row over the sizes
-    // measured, the smallest whose fixed cost is at most a tenth of a batch's; without a fit
-    // (one size, or noise), the fastest fling.
-    let fit =
-      best.mode == .full
-      ? nil
-      : BatchFit(
-        sizes.compactMap { c in c.flingMs.map { (batch: c.batch, ms: $0) } }, rows: sizes.first?.flingRows ?? Scenario.flingRows)
-    let amortized = fit.map { $0.amortizedSize() }
-    let fastestFling = eligible.min { ($0.flingMs ?? $0.openMs, $0.openMs) < ($1.flingMs ?? $1.openMs, $1.openMs) }
-    let byFit = amortized.flatMap { a in
-      eligible.filter { Double($0.batch) >= a }.min { $0.batch < $1.batch } ?? eligible.max { $0.batch < $1.batch }
-    }
-    let chosen = byFit ?? fastestFling ?? best
+    return candidates
+  }
 
-    var reasons: [String] = []
-    let name = chosen.mode == .full ? "full fetch" : chosen.mode == .batched ? "batched faulting" : "\(chosen.mode.rawValue) paging"
-    reasons.append(
+  /// The index the advice picks for the opening query of a list read by `mode` (nil: none
+  /// saves enough), and the sentence that says what it gives; nil when the advice measured
+  /// none.
+  static func indexAdvice(for mode: FetchMode, _ advice: [IndexPick]) -> (tag: String?, reason: String)? {
+    let opening: IndexAdvice.Work = mode.paging == nil ? .performFetch : .firstPage
+    guard let pick = advice.first(where: { $0.scenario == .forAdvice(opening) }) else { return nil }
+    let what = opening == .performFetch ? "its ID query" : "its first page"
+    if pick.advised, let statement = pick.createStatement {
+      return (
+        pick.tag,
+        "Add the index (\(statement)): \(what) takes \(duration(pick.indexed, range: false)) instead of "
+          + "\(duration(pick.unindexed, range: false))" + String(format: " (%.2f× per pair, the index advice).", pick.ratio.value)
+      )
+    }
+    return (
+      nil,
       String(
-        format: "%@ opens the list in %.1f ms (%@ one frame) and holds %@ live", name, chosen.openMs,
-        chosen.openMs <= Report.frameMs ? "within" : "over", bytes(chosen.heap))
-        + "; it gives \(chosen.mode.changeSets) after a save.")
-    // Each other strategy at its fastest opening, on the same index.
-    for mode in FetchMode.allCases where mode != chosen.mode {
-      guard let other = candidates.filter({ $0.mode == mode && $0.index == chosen.index }).min(by: { $0.openMs < $1.openMs }) else {
-        continue
+        format: "No index: the best candidate, %@, changes %@ by %.2f× per pair.", pick.index?.description ?? pick.tag, what,
+        pick.ratio.value)
+    )
+  }
+}
+
+extension Recommendation {
+  /// The choice among the candidates, computed by the rule alone; no text.
+  struct Ranking {
+    /// The strategy, index and batch size chosen.
+    var chosen: Candidate
+    /// The candidates of the chosen strategy on the chosen index: one per batch size.
+    var sizes: [Candidate]
+    /// The chosen strategy's fastest opening without an index.
+    var unindexed: Double?
+    /// The fit of fling time against batch size, and the size from which a batch's fixed
+    /// cost is under a tenth of it; nil for full fetch or without a fit.
+    var fit: BatchFit?
+    var amortized: Double?
+
+    /// nil when no candidate fits in `memoryBudget`. O(candidates).
+    init?(_ candidates: [Candidate], memoryBudget: Double) {
+      let fitting = candidates.filter { $0.heap <= memoryBudget }
+      func rank(_ c: Candidate) -> (Int, Int, Double) {
+        (c.openMs <= Report.frameMs ? 0 : 1, c.mode.paging == nil ? 0 : 1, c.openMs)
       }
-      let why = other.heap > memoryBudget ? ", over the \(bytes(memoryBudget)) budget" : ""
-      reasons.append(String(format: "%@: %.1f ms, %@ live%@.", other.mode.rawValue, other.openMs, bytes(other.heap), why))
+      // The strategy, on the best index variant and batch size for it.
+      guard let best = fitting.min(by: { rank($0) < rank($1) }) else { return nil }
+      let sameMode = fitting.filter { $0.mode == best.mode }
+      let fastest = sameMode.min { $0.openMs < $1.openMs }!
+      unindexed = sameMode.filter { $0.index == ResultKey.noIndex }.map(\.openMs).min()
+      let index = (unindexed.map { fastest.openMs < $0 * 0.9 } ?? true) ? fastest.index : ResultKey.noIndex
+      sizes = sameMode.filter { $0.index == index }
+      let inFrame = sizes.filter { $0.openMs <= Report.frameMs }
+      let eligible = inFrame.isEmpty ? sizes : inFrame
+      // The batch size: from the fit of fixed cost per batch + cost per row over the sizes
+      // measured, the smallest whose fixed cost is at most a tenth of a batch's; without a fit
+      // (one size, or noise), the fastest fling.
+      fit =
+        best.mode == .full
+        ? nil
+        : BatchFit(
+          sizes.compactMap { c in c.flingMs.map { (batch: c.batch, ms: $0) } }, rows: sizes.first?.flingRows ?? Scenario.flingRows)
+      amortized = fit.map { $0.amortizedSize() }
+      let fastestFling = eligible.min { ($0.flingMs ?? $0.openMs, $0.openMs) < ($1.flingMs ?? $1.openMs, $1.openMs) }
+      let byFit = amortized.flatMap { a in
+        eligible.filter { Double($0.batch) >= a }.min { $0.batch < $1.batch } ?? eligible.max { $0.batch < $1.batch }
+      }
+      chosen = byFit ?? fastestFling ?? best
     }
-    if let fit, let amortized, let fling = chosen.flingMs {
+
+    /// The figures behind the choice, as sentences: the chosen strategy, each other one at its
+    /// fastest opening, the batch size, the index.
+    func explanation(others candidates: [Candidate], memoryBudget: Double) -> [String] {
+      var reasons: [String] = []
+      let name = chosen.mode == .full ? "full fetch" : chosen.mode == .batched ? "batched faulting" : "\(chosen.mode.rawValue) paging"
       reasons.append(
         String(
-          format:
-            "Batch size %d: fitted over %@ (a fling through %@ rows), a batch costs %.1f µs fixed plus %.2f µs a row, so from about %.0f rows a batch its fixed cost is under a tenth; the fling takes %.1f ms.",
-          chosen.batch, sizes.map(\.batch).sorted().map(String.init).joined(separator: ", "), chosen.flingRows.grouped, fit.fixedMs * 1000,
-          fit.perRowMs * 1000, amortized, fling))
-    } else if chosen.mode != .full, sizes.count > 1, let fling = chosen.flingMs {
-      reasons.append(
-        String(
-          format: "Batch size %d: the first 1,000 rows in %.1f ms, the fastest of %@ that still open within a frame.", chosen.batch, fling,
-          sizes.map { String($0.batch) }.sorted().joined(separator: ", ")))
-    }
-    if chosen.index != ResultKey.noIndex, let unindexed {
-      reasons.append(String(format: "The index on %@ opens it in %.1f ms instead of %.1f ms.", chosen.index, chosen.openMs, unindexed))
-    }
-    var advised = chosen.index == ResultKey.noIndex ? nil : chosen.index
-    let opening: IndexAdvice.Work = chosen.mode.paging == nil ? .performFetch : .firstPage
-    if advised == nil, let pick = advice.first(where: { $0.scenario == .forAdvice(opening) }) {
-      let what = opening == .performFetch ? "its ID query" : "its first page"
-      if pick.advised, let statement = pick.createStatement {
-        advised = pick.tag
-        reasons.append(
-          "Add the index (\(statement)): \(what) takes \(duration(pick.indexed, range: false)) instead of "
-            + "\(duration(pick.unindexed, range: false))" + String(format: " (%.2f× per pair, the index advice).", pick.ratio.value))
-      } else {
+          format: "%@ opens the list in %.1f ms (%@ one frame) and holds %@ live", name, chosen.openMs,
+          chosen.openMs <= Report.frameMs ? "within" : "over", bytes(chosen.heap))
+          + "; it gives \(chosen.mode.changeSets) after a save.")
+      for mode in FetchMode.allCases where mode != chosen.mode {
+        guard let other = candidates.filter({ $0.mode == mode && $0.index == chosen.index }).min(by: { $0.openMs < $1.openMs })
+        else { continue }
+        let why = other.heap > memoryBudget ? ", over the \(bytes(memoryBudget)) budget" : ""
+        reasons.append(String(format: "%@: %.1f ms, %@ live%@.", other.mode.rawValue, other.openMs, bytes(other.heap), why))
+      }
+      if let fit, let amortized, let fling = chosen.flingMs {
         reasons.append(
           String(
-            format: "No index: the best candidate, %@, changes %@ by %.2f× per pair.", pick.index?.description ?? pick.tag, what,
-            pick.ratio.value))
+            format:
+              "Batch size %d: fitted over %@ (a fling through %@ rows), a batch costs %.1f µs fixed plus %.2f µs a row, so from about %.0f rows a batch its fixed cost is under a tenth; the fling takes %.1f ms.",
+            chosen.batch, sizes.map(\.batch).sorted().map(String.init).joined(separator: ", "), chosen.flingRows.grouped,
+            fit.fixedMs * 1000, fit.perRowMs * 1000, amortized, fling))
+      } else if chosen.mode != .full, sizes.count > 1, let fling = chosen.flingMs {
+        reasons.append(
+          String(
+            format: "Batch size %d: the first 1,000 rows in %.1f ms, the fastest of %@ that still open within a frame.", chosen.batch,
+            fling, sizes.map { String($0.batch) }.sorted().joined(separator: ", ")))
       }
+      if chosen.index != ResultKey.noIndex, let unindexed {
+        reasons.append(String(format: "The index on %@ opens it in %.1f ms instead of %.1f ms.", chosen.index, chosen.openMs, unindexed))
+      }
+      return reasons
     }
-    return Recommendation(
-      dataset: list.dataset, rows: list.rows, store: list.store, mode: chosen.mode, batchSize: chosen.batch,
-      index: advised, reasons: reasons)
   }
 }
 
@@ -173,7 +218,7 @@ extension Report {
     guard !picks.isEmpty else { return "" }
     var md = "### Recommendation, \(dataset.rawValue) at \(n.grouped) rows\n\n"
     md +=
-      "Computed from the figures above: the open list's live heap within \(bytes(memoryBudget)); then opening within one frame (16.7 ms); then row-level change sets; then the fastest to open. The batch size is the one with the fastest fling that still opens within a frame; an index counts if it opens the list at least 10 % faster.\n\n"
+      "Computed from the figures above: the open list's live heap within \(bytes(memoryBudget)); then opening within one frame (16.7 ms); then row-level change sets; then the fastest to open. The batch size is the smallest from which a batch's fixed cost is under a tenth of it (a line fitted to the fling's time over the batch sizes measured), or with one size or no fit the fastest fling, among those that open within a frame; an index counts if it opens the list at least 10 % faster.\n\n"
     for p in picks {
       md += "- **\(Markdown.escape(p.headline)).** " + p.reasons.map(Markdown.escape).joined(separator: " ") + "\n"
     }
