@@ -9,9 +9,10 @@ import SQLQueries
 extension PostgresStore {
 
   /// The sorted IDs as one bigint[] value, `SELECT ARRAY(<the ID query>)`: the array keeps
-  /// the subquery's ORDER BY order, and one row of 244k elements costs the client a fraction
-  /// of 244k one-column rows (postgres-nio's per-row protocol handling was ~70% of the
-  /// time of fetching the IDs as rows).
+  /// the subquery's ORDER BY order, and one row of n elements costs the client a fraction of
+  /// n one-column rows, whose per-row protocol handling dominates fetching the IDs as rows
+  /// (`fetchbench run --store postgres` times both: the floor's `floor_ids_ms` and
+  /// `floor_ids_array_ms`).
   public func fetchIDs(_ request: ResolvedRequest) throws -> [Int64] {
     let sql = SQLBuilder(request, dialect: .postgres)
     let out = UncheckedBox([Int64]())

@@ -81,10 +81,10 @@ public final class SQLiteStore: Store {
 
   /// What every connection to a dataset sets, the store's and the floors' alike, so that both
   /// read the file the same way. Memory-mapped reads: with SQLite's default `read()` into a
-  /// 2 MiB page cache, a sort over 2,442,920 rows spent 3.3 s of 6.9 s in the kernel copying
-  /// pages in (5.0 s mapped; 244,292 rows: 0.68 → 0.43 s, the sqlite3 shell on banks' ID query).
-  /// SQLite caps the size at its compile-time maximum (2 GiB by default); a larger file maps
-  /// its first part and reads the rest as before.
+  /// 2 MiB page cache, a sort over millions of rows spends much of its time in the kernel
+  /// copying pages in (the floor cases of `fetchbench run` at several sizes show it). SQLite
+  /// caps the size at its compile-time maximum (2 GiB by default); a larger file maps its
+  /// first part and reads the rest through `read()`.
   public static let connectionSettings = "PRAGMA mmap_size = 2147418112"
 
   /// The first 16 bytes of every SQLite database file.

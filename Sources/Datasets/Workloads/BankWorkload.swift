@@ -9,7 +9,7 @@ import FetchedResults
 /// an insert while the writer holds `minimumBanks` or fewer. So a writer over a one-row
 /// partition keeps working, and a run of any length on a small table cannot delete its last
 /// row. On a table with more banks than a transaction touches nothing is turned, so the
-/// sequence (and every counter the gate keeps) is what it was before the rule.
+/// sequence (and every counter the gate keeps) does not depend on the rule.
 public struct BankWorkload: Sendable {
   /// At or below this many banks, deletes become inserts.
   public static let minimumBanks = 4

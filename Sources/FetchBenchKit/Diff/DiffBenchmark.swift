@@ -127,7 +127,8 @@ public enum DiffBenchmark {
   }
 
   /// The standard library's diff with inferred moves, on a thread of its own; nil when it
-  /// does not finish within `budget` seconds (it is O(n·d) and takes ~28 s for a 10% edit).
+  /// does not finish within `budget` seconds (it is O(n·d): tens of seconds for a 10% edit of
+  /// a quarter-million rows).
   /// The thread is left behind: the child process ends soon after.
   static func stdlibDiff(_ old: [Int64], _ new: [Int64], budget: Double) -> Double? {
     let done = DispatchSemaphore(value: 0)

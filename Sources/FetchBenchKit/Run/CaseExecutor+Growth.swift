@@ -4,7 +4,7 @@ import FetchedResults
 // A case's growth from a smaller row count, measured as its limits are: the same case on the
 // same dataset at that row count, opened beside the case's store in the case's process and
 // run alternately with it, so the growth is a ratio per pair rather than two medians taken
-// minutes apart in separate processes (which differ by up to 40 % on a shared machine).
+// minutes apart in separate processes (which differ more on a shared machine).
 extension CaseExecutor {
   /// The same case at `smaller` rows, and each of `references`' limits and floors there with
   /// its growth: the reference at the case's rows over itself at `smaller`, per pair. Opens

@@ -9,7 +9,7 @@ public struct BatchUpdateError: Error, Sendable, Equatable, CustomStringConverti
 /// rules, and returns the snapshot after it, or throws what UIKit would. Public so that users
 /// can check their own change sets (for example a stream written by `--emit-changes`).
 ///
-/// The rules (reference §3): deletes, reloads and move sources name old index paths; inserts
+/// The rules (UIKit's `performBatchUpdates`): deletes, reloads and move sources name old index paths; inserts
 /// and move destinations new ones; deletes apply before inserts whatever the call order; no
 /// path is deleted or moved and also reloaded; rows of inserted or deleted sections are not
 /// listed separately; and for every section that exists before and after,

@@ -1,6 +1,7 @@
 /// ID → position for the whole-list diff: open addressing with linear probing over two flat
-/// arrays. The standard `Dictionary` took ~45 ms to index 244,292 IDs here, the whole diff's
-/// budget; this takes a fraction of it (no per-entry hashing state, no resizing).
+/// arrays: no per-entry hashing state and no resizing, where the standard `Dictionary` would
+/// take the whole diff's time budget to index a quarter-million IDs (`fetchbench diff`
+/// times the diff against the standard library's hash index of the same IDs).
 ///
 /// O(1) expected per operation at a load factor of at most 1/2; O(n) memory (12 bytes ×
 /// 2n slots).

@@ -1,7 +1,7 @@
 /// A whole-list diff of two snapshots with **minimal moves**: the rows reported as moved are
 /// exactly the common rows outside a longest increasing subsequence of old positions (taken
 /// in new order). Heckel-style diffs report a move for nearly every row after a large edit;
-/// an animation nobody can use (reference §4).
+/// an animation nobody can use.
 ///
 /// For comparison with incremental tracking, and for stores that cannot report changes.
 /// O(n log n) time (the LIS by patience sorting; everything else is linear) and O(n) memory

@@ -11,8 +11,9 @@
 /// ```
 ///
 /// With `fetchBatchSize` 0 `performFetch` materializes every row; with N > 0 it fetches only
-/// the IDs (plus, with sections, one grouped count query) and `object(at:)` loads rows N at
-/// a time, keeping at most `maxLoadedBatches` batches.
+/// the IDs (with sections, the section key beside each ID in the same query, the sections
+/// counted from its runs: `Store.fetchIDsAndSections`) and `object(at:)` loads rows N at a
+/// time, keeping at most `maxLoadedBatches` batches.
 ///
 /// Change tracking, as Core Data's with a delegate: set `delegate`, call `changes()`, or set
 /// `tracksChanges` before `performFetch`; the controller then keeps each row's sort key and

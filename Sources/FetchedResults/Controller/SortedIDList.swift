@@ -3,11 +3,10 @@
 ///
 /// Rows live in chunks of at most `2 × chunkCapacity`, so that an insert or a remove moves
 /// at most one chunk's elements plus O(chunks) bookkeeping, never the whole list. Without
-/// tracking the list is one chunk of IDs: 8 bytes per row, as before. The bookkeeping is
-/// flat (each chunk's start, and its first row's key and ID, in arrays of their own), so
-/// that finding a position or an insertion point touches no chunk but the one it lands in:
-/// with 954 chunk objects scattered on the heap, pointer-chasing them was most of a
-/// 100-object transaction.
+/// tracking the list is one chunk of IDs: 8 bytes per row. The bookkeeping is flat (each
+/// chunk's start, and its first row's key and ID, in arrays of their own), so that finding a
+/// position or an insertion point touches no chunk but the one it lands in: with hundreds of
+/// chunk objects scattered on the heap, pointer-chasing them would be most of a transaction.
 ///
 /// Complexity with n rows in c chunks: `subscript` O(log c) (O(1) for sequential access);
 /// `position(of:)` O(chunk) by the ID → chunk map; `insertionPoint` O(log n) comparisons;

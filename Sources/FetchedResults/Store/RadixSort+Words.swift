@@ -10,11 +10,11 @@
 // and all 47 bits are sorted.) At millions of rows each pass reads and scatters the whole
 // array through memory, so the passes are the sort's cost.
 
-/// The widest digit a pass sorts on: 2^9 buckets. Measured here on 2,442,920 banks-like words
-/// (a 25-bit date above a 22-bit ID in order, a fresh scratch each time): the date in 3 passes
-/// of 9 bits took 29 ms, in 4 of 8 bits 32 ms, and all 47 bits a byte at a time 42 ms. Wider
-/// digits were slower: 47 bits in 5 passes of 10 took 49 ms, the 1,024 scatter targets being
-/// more pages than the TLB holds.
+/// The widest digit a pass sorts on: 2^9 buckets. Fewer, wider passes read and scatter the
+/// array fewer times, until the scatter targets (2^bits of them) are more pages than the TLB
+/// holds; on millions of banks-like words (a 25-bit date above a 22-bit ID) 9 bits was the
+/// fastest width. A batched performFetch on the memory store at millions of rows times it
+/// (`fetchbench run --store memory --mode batched --scenario perform_fetch --rows 2442920`).
 let maxDigitBits = 9
 
 extension UnsafeMutableBufferPointer<UInt64> {

@@ -1,0 +1,59 @@
+import DatasetStores
+import Datasets
+import Foundation
+
+/// Writes a run's files as an `OutputFolder`.
+public enum ResultFiles {
+  /// What a run folder holds; an unmarked `latest` folder of these alone is FetchBench's own.
+  public static let names: Set<String> = ["results.csv", "results.json", "report.md", "charts"]
+
+  public static func write(_ measured: [ResultRow], to dir: String, command: OutputFolder.Command) throws {
+    // Everything is rendered from the CSV's text (3 decimals), so `fetchbench report DIR`
+    // gives the same page and JSON holds the same figures as the CSV.
+    let csv = ResultsCSV.encode(measured)
+    let rows = try ResultsCSV.decode(csv)
+    try OutputFolder.write(to: dir, command: command) { tmp in
+      try FileManager.default.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: false)
+      try Data(csv.utf8).write(to: URL(fileURLWithPath: tmp + "/results.csv"))
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      try encoder.encode(rows).write(to: URL(fileURLWithPath: tmp + "/results.json"))
+      let report = Report(rows: rows)
+      for (name, svg) in report.charts() {
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: try OutputFolder.child(tmp + "/charts", name)))
+      }
+      try Data(report.markdown().utf8).write(to: URL(fileURLWithPath: tmp + "/report.md"))
+    }
+  }
+
+  /// Renders report.md and the charts again from DIR/results.csv.
+  public static func rerender(_ dir: String) throws {
+    let path = dir + "/results.csv"
+    switch DatasetFile.entry(at: path) {
+    case .missing: throw HarnessError.invalidArgument("\(path): no such results file; name a folder that `fetchbench run` wrote")
+    case .other(let what): throw HarnessError.invalidArgument("\(path) is \(what), not a results file")
+    case .file: break
+    }
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      throw HarnessError.invalidArgument("\(path) is not UTF-8 text, as every results.csv FetchBench writes is")
+    }
+    let report = Report(rows: try ResultsCSV.decode(text))
+    var isDir: ObjCBool = false
+    if FileManager.default.fileExists(atPath: dir + "/charts", isDirectory: &isDir),
+      !isDir.boolValue || DatasetFile.isSymbolicLink(dir + "/charts")
+    {
+      throw DatasetError.cannotWrite(path: dir + "/charts", reason: "it is not a folder of charts, and FetchBench does not replace it")
+    }
+    do {
+      try FileManager.default.createDirectory(atPath: dir + "/charts", withIntermediateDirectories: true)
+    } catch {
+      throw DatasetError.cannotWrite(path: dir + "/charts", reason: AtomicFile.describe(error))
+    }
+    let charts = report.charts()
+    for (name, svg) in charts {
+      try AtomicFile.write(Data(svg.utf8), to: try OutputFolder.child(dir + "/charts", name))
+    }
+    try AtomicFile.write(Data(report.markdown().utf8), to: dir + "/report.md")
+    try OutputFolder.addToMarker(["charts/", "report.md"] + charts.map { "charts/\($0.0)" }, in: dir)
+  }
+}

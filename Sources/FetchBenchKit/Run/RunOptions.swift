@@ -1,0 +1,140 @@
+import Catalog
+import DatasetStores
+import FetchedResults
+
+/// What `fetchbench run` measures.
+public struct RunOptions: Sendable {
+  public var datasets: [DatasetKind] = DatasetKind.allCases
+  public var stores: [StoreKind] = [.memory, .sqlite]
+  public var modes: [FetchMode] = FetchMode.allCases
+  public var batchSizes: [Int] = [20]
+  public var rows: [Int] = [DatasetKind.defaultRows]
+  public var scenarios: [Scenario] = Scenario.allCases
+  /// Also advise an index on the SQL stores: every candidate index of each list, measured
+  /// against none in one process (`IndexAdvice`).
+  public var withIndex = true
+  public var repetitions = 5
+  public var warmups = 1
+  public var seed: UInt64 = 1
+  public var datasetsDirectory = "datasets"
+  /// nil: results/runs/<UTC timestamp>/.
+  public var outDirectory: String?
+  public var resultsDirectory = "results"
+  /// The diff benchmark instead of the fetch scenarios: transaction sizes (k), and whether to
+  /// add the 10% edit; `diffSections` says which variants (false: one list, true: by state).
+  public var diffKs: [Int]?
+  public var diffEdit = true
+  public var diffSections: [Bool] = [false, true]
+  public var emitChanges: String?
+  /// The resident memory a case's process may reach before it is stopped and recorded as not
+  /// fitting; nil: `ChildProcess.defaultMemoryCeiling()`, read before each case.
+  public var memoryCeiling: Int?
+  /// The open list's live heap the report's recommendation and scaling lines hold to; recorded
+  /// in the results as a `settings` row.
+  public var memoryBudget = Report.defaultMemoryBudget
+  /// A list of the user's own instead of each dataset's (`--sort`, `--section`, `--where`):
+  /// measured without the sectioned scenario (the list has its sections, or none) and the
+  /// floors (the dataset list's statements).
+  public var request: CustomRequest?
+  /// Continue the unfinished run into `outDirectory` (nil: the newest under results/runs):
+  /// its finished cases are kept, the others run.
+  public var resume = false
+  /// Also measure each larger size's performFetch growth from the smallest size in the larger
+  /// case's own process (`CaseSpec.growthFrom`). Off by default: the smaller store then lives
+  /// beside the case, so those cases' peak RSS includes it (the report leaves them out of its
+  /// memory projection).
+  public var growthInProcess = false
+  /// Start no case after this many minutes: the run stops with its finished cases kept for
+  /// `resume` (a long sweep split across sittings). nil: no limit.
+  public var maxMinutes: Double?
+
+  public init() {}
+
+  /// Whose output the run's folder is.
+  public var command: OutputFolder.Command { diffKs == nil ? .run : .diff }
+
+  /// Where a run without `--out` is copied when it ends.
+  public var latestDirectory: String { "\(resultsDirectory)/latest" }
+
+  /// `fetchbench diff`: banks, memory and SQLite, k = 1…10,000 and the 10% edit.
+  public static func diff() -> RunOptions {
+    var o = RunOptions()
+    o.datasets = [.banks]
+    o.modes = []
+    o.withIndex = false
+    o.diffKs = [1, 10, 100, 1_000, 10_000]
+    return o
+  }
+
+  /// `--quick`: banks only, no index variant, the four scenarios that answer the main question,
+  /// 3 repetitions: under two minutes on this machine kind.
+  public mutating func makeQuick() {
+    datasets = [.banks]
+    withIndex = false
+    repetitions = 3
+    scenarios = [.performFetch, .firstScreen, .scrollThrough, .sectioned]
+  }
+
+  /// Every case, in the order they run.
+  public func cases() -> [CaseSpec] {
+    if let ks = diffKs {
+      var out: [CaseSpec] = []
+      for rows in self.rows {
+        for store in stores {
+          for sections in diffSections {
+            for k in ks.map(Optional.some) + (diffEdit ? [nil] : []) {
+              var spec = CaseSpec(
+                dataset: .banks, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store,
+                work: .diff(k: k, sections: sections), batchSize: batchSizes.first ?? 20, index: nil, repetitions: repetitions,
+                warmups: warmups)
+              spec.emitChanges = emitChanges
+              out.append(spec)
+            }
+          }
+        }
+      }
+      return out
+    }
+    var out: [CaseSpec] = []
+    for rows in self.rows {
+      for kind in datasets {
+        for store in stores {
+          func spec(_ work: CaseWork, _ batch: Int) -> CaseSpec {
+            var spec = CaseSpec(
+              dataset: kind, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store, work: work,
+              batchSize: batch, index: nil, repetitions: repetitions, warmups: warmups)
+            spec.request = request
+            return spec
+          }
+          for scenario in scenarios where request == nil || scenario != .sectioned {
+            for mode in modes where scenario.applies(to: mode) {
+              for batch in (mode == .full ? [0] : batchSizes) {
+                var s = spec(.scenario(scenario, mode), batch)
+                s.growthFrom = growthFrom(rows: rows, store: store, scenario: scenario, mode: mode)
+                out.append(s)
+              }
+            }
+          }
+          if store != .memory && request == nil {
+            for batch in batchSizes { out.append(spec(.floor, batch)) }
+          }
+          if withIndex && store != .memory { out.append(spec(.indexAdvice, batchSizes.first ?? 20)) }
+        }
+      }
+    }
+    return out
+  }
+}
+
+extension RunOptions {
+  /// The row count a case's growth is measured from in its own process, with
+  /// `growthInProcess`: the run's smallest, for performFetch, full and batched, at every
+  /// larger size, on the stores that hold two sizes of a dataset at once (not PostgreSQL,
+  /// whose tables hold one). O(row counts).
+  func growthFrom(rows: Int, store: StoreKind, scenario: Scenario, mode: FetchMode) -> Int? {
+    guard growthInProcess, let smallest = self.rows.min(), rows > smallest, store != .postgres, scenario == .performFetch,
+      mode == .full || mode == .batched
+    else { return nil }
+    return smallest
+  }
+}
