@@ -72,12 +72,7 @@ public enum DatasetKind: String, Sendable, CaseIterable, Codable {
   case wells
 
   /// The tables in the order they are written (a referenced table first).
-  public var tables: [TableSchema] {
-    switch self {
-    case .banks: [Schemas.failedBankInfo, Schemas.failedBankDetails]
-    case .wells: [Schemas.wells]
-    }
-  }
+  public var tables: [TableSchema] { definition.tables }
 
   /// The row count of the classic datasets.
   public static let defaultRows = 244_292

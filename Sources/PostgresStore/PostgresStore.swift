@@ -24,7 +24,7 @@ import SQLQueries
 /// bytes (a 50-row transaction with old values exceeds that), and notifications sent while
 /// a connection is down are lost, whereas the log lets a reconnecting observer read what it
 /// missed by sequence number, so nothing is missed or applied twice.
-public final class PostgresStore: Store {
+public final class PostgresStore: ChangeLogStore {
   public let model: Model
   public let url: PostgresURL
   public internal(set) var counters = StoreCounters()

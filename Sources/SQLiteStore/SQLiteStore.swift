@@ -10,7 +10,7 @@ import SQLQueries
 /// A request becomes one statement, with a LEFT JOIN per to-one key path it uses; the batch
 /// fault is one `WHERE t0.id IN (?,…)` statement reused for every batch. Not thread-safe:
 /// one store per thread, as one managed object context.
-public final class SQLiteStore: Store {
+public final class SQLiteStore: ChangeLogStore {
   public let model: Model
   public let path: String
   public internal(set) var counters = StoreCounters()

@@ -51,18 +51,24 @@ func postgresCopy() throws -> PostgresURL {
   return try TestDatabases.create("copy\(n)", template: template)
 }
 
-/// A fresh store over a private copy of the fixture, so that writes stay in the test.
-func writableStore(_ type: String) throws -> any Store {
+/// A fresh store over a private copy of the fixture, so that writes stay in the test. Not
+/// `SQLiteScratch`/`PostgresScratch`, deliberately: thousands of copies are made here, a
+/// PostgreSQL copy from a template database in milliseconds instead of a COPY load each, and
+/// the SQLite copies live in the test's temporary folder, removed with it.
+func writableStore(_ kind: StoreKind) throws -> any Store {
   let model = DatasetModels.banks
-  if type == "memory" { return try MemoryStore.load(from: SQLiteStore(path: TrackingFixture.shared.path, model: model, mode: .immutable)) }
-  if type == "postgres" { return try PostgresStore(url: try postgresCopy(), model: model) }
-  let copy = TestSupport.temporaryFolder("write") + "/db.sqlite"
-  try FileManager.default.copyItem(atPath: TrackingFixture.shared.path, toPath: copy)
-  return try SQLiteStore(path: copy, model: model)
+  switch kind {
+  case .memory: return try MemoryStore.load(from: SQLiteStore(path: TrackingFixture.shared.path, model: model, mode: .immutable))
+  case .postgres: return try PostgresStore(url: try postgresCopy(), model: model)
+  case .sqlite:
+    let copy = TestSupport.temporaryFolder("write") + "/db.sqlite"
+    try FileManager.default.copyItem(atPath: TrackingFixture.shared.path, toPath: copy)
+    return try SQLiteStore(path: copy, model: model)
+  }
 }
 
 struct TrackingConfig: CustomTestStringConvertible, Sendable {
-  var store: String
+  var store: StoreKind
   var sections: Bool
   var batchSize: Int
   var predicate: Bool
@@ -80,7 +86,7 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
     return r
   }
 
-  static let all: [TrackingConfig] = ["memory", "sqlite", "postgres"].flatMap { store in
+  static let all: [TrackingConfig] = StoreKind.allCases.flatMap { store in
     [false, true].flatMap { sections in
       [0, 20].flatMap { batch in [false, true].map { TrackingConfig(store: store, sections: sections, batchSize: batch, predicate: $0) } }
     }
@@ -94,7 +100,7 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
   /// whole-list diff of the same step validates too and needs no more moves.
   @Test(arguments: TrackingConfig.all)
   func everyChangeSetValidatesAndEqualsAFreshFetch(config: TrackingConfig) throws {
-    let seeds: [UInt64] = config.store == "memory" ? Array(1...24) : Array(1...6)
+    let seeds: [UInt64] = config.store == .memory ? Array(1...24) : Array(1...6)
     var sequences = 0
     var transactions = 0
     var nonEmpty = 0
@@ -171,8 +177,8 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
   /// An update reports the old values of the attributes it changed and the link attributes
   /// as written, also when a link attribute is one of those it sets (PostgreSQL reads the old
   /// row and writes the new one in one statement; the column read twice must not clash).
-  @Test(arguments: ["memory", "sqlite", "postgres"])
-  func anUpdateReportsOldValuesAndLinks(store type: String) throws {
+  @Test(arguments: StoreKind.allCases)
+  func anUpdateReportsOldValuesAndLinks(store type: StoreKind) throws {
     let store = try writableStore(type)
     let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: store)
     try controller.performFetch()
@@ -199,8 +205,8 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
   /// Counters: a transaction of k changed objects costs one keys query for those a write may
   /// have moved (plus one per changed relationship), none when no write touched what orders
   /// or filters the list (a rename keeps the kept key), and faults no row in batched mode.
-  @Test(arguments: ["memory", "sqlite", "postgres"])
-  func aTransactionQueriesTheChangedObjectsOnly(store type: String) throws {
+  @Test(arguments: StoreKind.allCases)
+  func aTransactionQueriesTheChangedObjectsOnly(store type: StoreKind) throws {
     let store = try writableStore(type)
     let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: store)
     let recorder = Recorder()
@@ -218,9 +224,9 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
     let again = try store.commit([.update(entity: "FailedBankInfo", id: ids[5], values: ["name": .string("Only the name")])])
     #expect(controller.trackingStats.keysRead == 10, "a rename moves nothing: its key is the kept one")
     switch type {
-    case "memory": #expect(store.counters.queries == 0, "no keys query")
-    case "sqlite": #expect(store.counters.queries == 2, "the update's read and write, and no keys query")
-    default:
+    case .memory: #expect(store.counters.queries == 0, "no keys query")
+    case .sqlite: #expect(store.counters.queries == 2, "the update's read and write, and no keys query")
+    case .postgres:
       #expect(store.counters.queries == 2, "the update (reading the row as it writes it), reading the change log")
       #expect(store.counters.roundTrips == 6, "BEGIN, update, log lock, log row, COMMIT, log read")
       #expect(store.counters.bytesReceived > 0)
@@ -241,7 +247,7 @@ extension ChangeTracking {
   /// that changes nothing in the results delivers none; without sections the
   /// CollectionDifference form applies to the IDs.
   @Test func changesArriveAsAnAsyncSequenceToo() async throws {
-    let store = try writableStore("memory")
+    let store = try writableStore(.memory)
     let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: store)
     let recorder = Recorder()
     controller.delegate = recorder

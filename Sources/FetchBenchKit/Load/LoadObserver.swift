@@ -3,13 +3,12 @@ import FetchedResults
 import Foundation
 import Histogram
 import PostgresStore
-import SQLiteStore
 
-/// How an observer's transactions arrive.
+/// How an observer's transactions arrive: pushed into its inbox inside the commit (the
+/// in-memory store), or read from the store's change log on its own connection.
 enum Feed {
   case inbox(Inbox)
-  case sqlite(SQLiteStore)
-  case postgres(PostgresStore)
+  case changeLog(any ChangeLogStore)
 }
 
 /// One observer: a batched controller on its own connection, the mirror a table view would
@@ -49,7 +48,7 @@ final class LoadObserver: @unchecked Sendable {
   /// Reconnects a PostgreSQL observer whose session ended (the reconnect delivers what it
   /// missed from the change log). Call with `lock` held. False when the error was another.
   func recover(_ stats: LoadStats) throws -> Bool {
-    guard case .postgres(let pg) = feed else { return false }
+    guard case .changeLog(let store) = feed, let pg = store as? PostgresStore else { return false }
     // A query cut off by the server's close can fail before the client marks the connection
     // closed: give it a moment to notice.
     for _ in 0..<50 where !pg.isDisconnected { usleep(20_000) }

@@ -3,7 +3,6 @@ import FetchedResults
 import Foundation
 import Histogram
 import PostgresStore
-import SQLiteStore
 
 extension LoadRun {
 
@@ -17,8 +16,7 @@ extension LoadRun {
       case .inbox(let inbox):
         let units = inbox.take(timeout: 0.02)
         if !units.isEmpty { o.lock.withLock { o.pending += units } }
-      case .sqlite(let s): s.awaitNotification(timeout: 0.02)
-      case .postgres(let p): p.awaitNotification(timeout: 0.02)
+      case .changeLog(let store): store.awaitNotification(timeout: 0.02)
       }
       o.lock.lock()
       do {
@@ -38,8 +36,7 @@ extension LoadRun {
     do {
       switch o.feed {
       case .inbox: break
-      case .sqlite(let s): try s.pollChanges()
-      case .postgres(let p): try p.pollChanges()
+      case .changeLog(let store): try store.pollChanges()
       }
     } catch {
       guard try o.recover(stats) else { throw error }
@@ -128,7 +125,7 @@ extension LoadRun {
   func dropConnections() {
     guard let admin else { return }
     for o in observers {
-      guard case .postgres(let pg) = o.feed else { continue }
+      guard case .changeLog(let store) = o.feed, let pg = store as? PostgresStore else { continue }
       // With the observer's lock held, no query is in flight on the session being ended, and
       // none starts before the client has seen the close (postgres-nio 1.33 leaves a query
       // sent on a connection the server closed pending forever).

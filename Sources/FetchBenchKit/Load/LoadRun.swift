@@ -87,7 +87,7 @@ final class LoadRun: @unchecked Sendable {
         let s = try SQLiteStore(path: path, model: model)
         try s.enableChangeLog()
         observers.append(
-          try LoadObserver(index: i, store: s, feed: .sqlite(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
+          try LoadObserver(index: i, store: s, feed: .changeLog(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
       }
       freshStore = { try SQLiteStore(path: path, model: model) }
     case .postgres:
@@ -107,7 +107,7 @@ final class LoadRun: @unchecked Sendable {
         let s = try PostgresStore(url: scratch.url, model: model)
         stores.append(s)
         observers.append(
-          try LoadObserver(index: i, store: s, feed: .postgres(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
+          try LoadObserver(index: i, store: s, feed: .changeLog(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
       }
       admin = try PostgresAdmin(url: scratch.url)
       freshStore = {

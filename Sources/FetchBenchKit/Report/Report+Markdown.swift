@@ -29,7 +29,7 @@ extension Report {
       if let request = customRequest {
         md += "## \(dataset.rawValue), \(n.grouped) rows, your list: \(Markdown.code(request.text))\n\n"
       } else {
-        md += "## \(dataset.rawValue), \(n.grouped) rows, sorted by \(Self.sortDescription(dataset))\n\n"
+        md += "## \(dataset.rawValue), \(n.grouped) rows, sorted by \(dataset.definition.sortDescription)\n\n"
       }
       md += sideBySide(dataset: dataset, rows: n)
       for k in keys where k.dataset == dataset && k.rows == n {
@@ -106,11 +106,4 @@ extension Report {
     return text
   }
 
-  /// How the dataset's own list is sorted, for headings.
-  static func sortDescription(_ dataset: DatasetKind) -> String {
-    switch dataset {
-    case .banks: "`details.closeDate` descending"
-    case .wells: "`spudDate` descending"
-    }
-  }
 }

@@ -172,24 +172,9 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
     return Run(sample: sample, counters: store.counters, mappingNanos: run.mappingNanos)
   }
 
-  /// Maps rows to `FailedBank`/`Well` by the direct initializer or through `Decodable`.
+  /// Maps rows to the dataset's typed model by the direct initializer or through `Decodable`.
   static func map(_ objects: [FetchedObject], _ kind: DatasetKind, codable: Bool) throws -> Int {
-    guard let layout = objects.first?.layout else { return 0 }
-    var sink = 0
-    let decoder = FetchedObjectDecoder()
-    switch (kind, codable) {
-    case (.banks, false):
-      let ix = try FailedBank.Indexes(layout)
-      for o in objects { sink &+= FailedBank(o, ix).name.utf8.count }
-    case (.wells, false):
-      let ix = try Well.Indexes(layout)
-      for o in objects { sink &+= Well(o, ix).wellName.utf8.count }
-    case (.banks, true):
-      for o in objects { sink &+= try decoder.decode(FailedBank.self, from: o).name.utf8.count }
-    case (.wells, true):
-      for o in objects { sink &+= try decoder.decode(Well.self, from: o).wellName.utf8.count }
-    }
-    return sink
+    try kind.definition.mapTyped(objects, codable: codable)
   }
 
   /// Reads every attribute of a row, as a cell configuring its labels would.
