@@ -46,9 +46,10 @@ struct Diff: CheckedCommand {
     options.stores = try OptionValue.kinds(store, "store")
     options.rows = try OptionValue.rowCounts(rows)
     // --quick narrows only what was not asked for.
-    options.diffKs = try OptionValue.ints(k ?? (quick ? "1,100" : "1,10,100,1000,10000"), "k", in: OptionRange.transactionSize)
-    options.diffEdit = !noEdit && !quick
-    options.diffSections = try OptionValue.items(sections ?? (quick ? "none" : "none,state"), "sections").map {
+    var diff = DiffOptions()
+    diff.ks = try OptionValue.ints(k ?? (quick ? "1,100" : "1,10,100,1000,10000"), "k", in: OptionRange.transactionSize)
+    diff.edit = !noEdit && !quick
+    diff.sections = try OptionValue.items(sections ?? (quick ? "none" : "none,state"), "sections").map {
       switch $0 {
       case "none": return false
       case "state": return true
@@ -61,10 +62,11 @@ struct Diff: CheckedCommand {
     try OptionValue.check(options.repetitions, in: OptionRange.repetitions, "repetitions")
     try OptionValue.check(stdlibBudget, in: OptionRange.stdlibBudget, "stdlib-budget")
     for n in options.rows {
-      for kk in options.diffKs ?? [] where kk > n / 2 {
+      for kk in diff.ks where kk > n / 2 {
         throw ValidationError("--k \(kk) changes more than half of \(n) rows; pick k ≤ \(n / 2)")
       }
     }
+    options.workload = .changes(diff)
     options.resultsDirectory = "results/diff"
     options.datasetsDirectory = datasets
     if let emitChanges {
@@ -73,7 +75,8 @@ struct Diff: CheckedCommand {
           "--emit-changes writes one case's change sets; narrow the run to one (e.g. --store sqlite --k 100 --no-edit --sections none); it has \(options.cases().count)"
         )
       }
-      options.emitChanges = URL(fileURLWithPath: emitChanges).standardizedFileURL.path
+      diff.emitChanges = URL(fileURLWithPath: emitChanges).standardizedFileURL.path
+      options.workload = .changes(diff)
       try AtomicFile.checkNewFile(emitChanges)
     }
     options.memoryCeiling = try memory.bytes()

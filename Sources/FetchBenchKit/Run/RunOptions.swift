@@ -20,12 +20,9 @@ public struct RunOptions: Sendable {
   /// nil: results/runs/<UTC timestamp>/.
   public var outDirectory: String?
   public var resultsDirectory = "results"
-  /// The diff benchmark instead of the fetch scenarios: transaction sizes (k), and whether to
-  /// add the 10% edit; `diffSections` says which variants (false: one list, true: by state).
-  public var diffKs: [Int]?
-  public var diffEdit = true
-  public var diffSections: [Bool] = [false, true]
-  public var emitChanges: String?
+  /// What the cases measure: the lists' scenarios (`run`), or keeping a list in sync
+  /// (`diff`).
+  public var workload = Workload.lists
   /// The resident memory a case's process may reach before it is stopped and recorded as not
   /// fitting; nil: `ChildProcess.defaultMemoryCeiling()`, read before each case.
   public var memoryCeiling: Int?
@@ -51,7 +48,12 @@ public struct RunOptions: Sendable {
   public init() {}
 
   /// Whose output the run's folder is.
-  public var command: OutputFolder.Command { diffKs == nil ? .run : .diff }
+  public var command: OutputFolder.Command {
+    switch workload {
+    case .lists: .run
+    case .changes: .diff
+    }
+  }
 
   /// Where a run without `--out` is copied when it ends.
   public var latestDirectory: String { "\(resultsDirectory)/latest" }
@@ -62,7 +64,7 @@ public struct RunOptions: Sendable {
     o.datasets = [.banks]
     o.modes = []
     o.withIndex = false
-    o.diffKs = [1, 10, 100, 1_000, 10_000]
+    o.workload = .changes(DiffOptions())
     return o
   }
 
@@ -77,24 +79,35 @@ public struct RunOptions: Sendable {
 
   /// Every case, in the order they run.
   public func cases() -> [CaseSpec] {
-    if let ks = diffKs {
-      var out: [CaseSpec] = []
-      for rows in self.rows {
-        for store in stores {
-          for sections in diffSections {
-            for k in ks.map(Optional.some) + (diffEdit ? [nil] : []) {
-              var spec = CaseSpec(
-                dataset: .banks, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store,
-                work: .diff(k: k, sections: sections), batchSize: batchSizes.first ?? 20, index: nil, repetitions: repetitions,
-                warmups: warmups)
-              spec.emitChanges = emitChanges
-              out.append(spec)
-            }
+    switch workload {
+    case .lists: listCases()
+    case .changes(let diff): diffCases(diff)
+    }
+  }
+
+  /// The diff benchmark's cases: every transaction shape on every store and row count.
+  func diffCases(_ diff: DiffOptions) -> [CaseSpec] {
+    var out: [CaseSpec] = []
+    for rows in self.rows {
+      for store in stores {
+        for sections in diff.sections {
+          for k in diff.ks.map(Optional.some) + (diff.edit ? [nil] : []) {
+            var spec = CaseSpec(
+              dataset: .banks, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store,
+              work: .diff(k: k, sections: sections), batchSize: batchSizes.first ?? 20, index: nil, repetitions: repetitions,
+              warmups: warmups)
+            spec.emitChanges = diff.emitChanges
+            out.append(spec)
           }
         }
       }
-      return out
     }
+    return out
+  }
+
+  /// The lists' cases: every scenario a mode runs, at every batch size, then the floors and
+  /// the index advice of the SQL stores.
+  func listCases() -> [CaseSpec] {
     var out: [CaseSpec] = []
     for rows in self.rows {
       for kind in datasets {
@@ -137,4 +150,31 @@ extension RunOptions {
     else { return nil }
     return smallest
   }
+}
+
+/// What a run's cases measure.
+public enum Workload: Sendable {
+  /// Reading the lists: the scenarios, floors and index advice (`fetchbench run`).
+  case lists
+  /// Keeping a list in sync (`fetchbench diff`).
+  case changes(DiffOptions)
+
+  /// Whether the cases read lists (and so need their datasets loaded and indexed variants).
+  public var readsLists: Bool {
+    if case .lists = self { true } else { false }
+  }
+}
+
+/// The diff benchmark's transactions.
+public struct DiffOptions: Sendable {
+  /// Transaction sizes: k objects changed.
+  public var ks = [1, 10, 100, 1_000, 10_000]
+  /// Whether to add the 10% edit.
+  public var edit = true
+  /// The variants: false, one list; true, sections by state.
+  public var sections = [false, true]
+  /// The one case's change sets are written here (`--emit-changes`).
+  public var emitChanges: String?
+
+  public init() {}
 }

@@ -71,7 +71,7 @@ public enum Runner {
     let url = try PostgresLocation.url(nil)
     _ = try PostgresAdmin(url: url)
     var rows: [ResultRow] = []
-    for n in options.rows where options.diffKs == nil {
+    for n in options.rows where options.workload.readsLists {
       for kind in options.datasets {
         let location = DatasetLocation(kind: kind, rows: n, seed: options.seed, directory: options.datasetsDirectory)
         log("loading \(kind.rawValue)-\(n) into \(url) …")
@@ -87,7 +87,7 @@ public enum Runner {
   /// What the report derives from besides the cases: the memory budget, the user's list, and
   /// the allocator's configuration when the environment sets one.
   static func settingsRows(_ options: RunOptions, _ stamp: RowStamp) -> [ResultRow] {
-    guard options.diffKs == nil else { return [] }
+    guard options.workload.readsLists else { return [] }
     func setting(_ metric: Metric, _ value: Double, detail: String = "") -> ResultRow {
       stamp.row(.settings, metric, Summary([value]), detail: detail)
     }
@@ -136,7 +136,7 @@ public enum Runner {
     for rows in options.rows {
       for kind in options.datasets {
         var variants: [[String]] = [[]]
-        if options.withIndex && options.stores.contains(.sqlite) && options.diffKs == nil {
+        if options.withIndex && options.stores.contains(.sqlite) && options.workload.readsLists {
           variants += try IndexAdvice.candidates(kind, request: options.request).map { [$0.index.tag] }
         }
         for indexes in variants {
