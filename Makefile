@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: bench bench-postgres bench-quick bench-diff bench-load bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets format lint postgres-stop
+.PHONY: bench bench-postgres bench-quick bench-diff bench-load bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
@@ -74,6 +74,11 @@ check: build
 
 # What CI runs: the tests, then the gate.
 ci: test check
+
+# The engine's DocC catalog (Sources/FetchedResults/FetchedResults.docc); a broken symbol
+# link fails it.
+docs: bootstrap
+	swift package --disable-sandbox generate-documentation --target FetchedResults --warnings-as-errors
 
 format:
 	swift format --in-place --recursive Package.swift Sources Tests

@@ -26,6 +26,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
+    // `swift package generate-documentation --target FetchedResults`: the engine's DocC catalog.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     // Only the MallocInterposer trait: the default RuntimeInterposer pulls a package this
     // machine kind's mirror does not have (toolchain-notes).
     .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
