@@ -2,7 +2,7 @@ import FetchedResults
 
 /// A failed bank as a cell shows it: FailedBankInfo with its details, as the seeds map
 /// managed objects to Mantle models. Built from a row on access.
-public struct FailedBank: Sendable, Equatable, Codable {
+public struct FailedBank: TypedRow, Sendable, Equatable, Codable {
   public var id: Int64
   public var name: String
   public var city: String
@@ -50,7 +50,7 @@ public struct FailedBank: Sendable, Equatable, Codable {
 }
 
 /// An oil or gas well as a cell shows it.
-public struct Well: Sendable, Equatable, Codable {
+public struct Well: TypedRow, Sendable, Equatable, Codable {
   public var id: Int64
   public var apiNumber: String
   public var wellName: String
@@ -100,4 +100,41 @@ extension RowLayout {
 extension Value {
   /// The string, if the value is one.
   public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+}
+
+/// A dataset's row as a cell shows it, mapped from a fetched row by its direct initializer
+/// (field positions computed once per layout) or through `Decodable`.
+public protocol TypedRow: Decodable {
+  associatedtype Indexes
+  static func indexes(_ layout: RowLayout) throws -> Indexes
+  init(_ object: FetchedObject, _ ix: Indexes)
+  /// The text a cell shows first.
+  var title: String { get }
+}
+
+extension TypedRow {
+  /// Maps `objects` one way or the other and returns the UTF-8 length of their titles, so
+  /// that no mapping is optimised away. O(objects).
+  public static func map(_ objects: [FetchedObject], codable: Bool) throws -> Int {
+    guard let layout = objects.first?.layout else { return 0 }
+    var sink = 0
+    if codable {
+      let decoder = FetchedObjectDecoder()
+      for o in objects { sink &+= try decoder.decode(Self.self, from: o).title.utf8.count }
+    } else {
+      let ix = try indexes(layout)
+      for o in objects { sink &+= Self(o, ix).title.utf8.count }
+    }
+    return sink
+  }
+}
+
+extension FailedBank {
+  public static func indexes(_ layout: RowLayout) throws -> Indexes { try Indexes(layout) }
+  public var title: String { name }
+}
+
+extension Well {
+  public static func indexes(_ layout: RowLayout) throws -> Indexes { try Indexes(layout) }
+  public var title: String { wellName }
 }

@@ -41,15 +41,7 @@ public struct BanksDataset: DatasetDefinition {
   }
 
   public func mapTyped(_ objects: [FetchedObject], codable: Bool) throws -> Int {
-    guard let layout = objects.first?.layout else { return 0 }
-    var sink = 0
-    if codable {
-      let decoder = FetchedObjectDecoder()
-      for o in objects { sink &+= try decoder.decode(FailedBank.self, from: o).name.utf8.count }
-    } else {
-      let ix = try FailedBank.Indexes(layout)
-      for o in objects { sink &+= FailedBank(o, ix).name.utf8.count }
-    }
-    return sink
+    try FailedBank.map(objects, codable: codable)
   }
+
 }

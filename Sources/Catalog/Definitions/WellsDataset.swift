@@ -30,15 +30,7 @@ public struct WellsDataset: DatasetDefinition {
   }
 
   public func mapTyped(_ objects: [FetchedObject], codable: Bool) throws -> Int {
-    guard let layout = objects.first?.layout else { return 0 }
-    var sink = 0
-    if codable {
-      let decoder = FetchedObjectDecoder()
-      for o in objects { sink &+= try decoder.decode(Well.self, from: o).wellName.utf8.count }
-    } else {
-      let ix = try Well.Indexes(layout)
-      for o in objects { sink &+= Well(o, ix).wellName.utf8.count }
-    }
-    return sink
+    try Well.map(objects, codable: codable)
   }
+
 }

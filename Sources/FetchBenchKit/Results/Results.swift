@@ -6,6 +6,7 @@ import Foundation
 /// One row of results.csv: one figure of one case, in long (tidy) form. Typed throughout; the
 /// column names and texts of results.csv and results.json (a contract with their readers)
 /// live only in `columns`, `fields` and `init(fields:)`.
+@dynamicMemberLookup
 public struct ResultRow: Sendable, Equatable {
   public var runID: String
   public var key: ResultKey
@@ -31,33 +32,10 @@ public struct ResultRow: Sendable, Equatable {
     (self.status, self.error, self.machine, self.datasetSHA256, self.detail) = (status, error, machine, datasetSHA256, detail)
   }
 
-  public var dataset: DatasetKind? {
-    get { key.dataset }
-    set { key.dataset = newValue }
-  }
-  public var rows: Int {
-    get { key.rows }
-    set { key.rows = newValue }
-  }
-  public var store: ResultStore {
-    get { key.store }
-    set { key.store = newValue }
-  }
-  public var mode: ResultMode {
-    get { key.mode }
-    set { key.mode = newValue }
-  }
-  public var batchSize: Int {
-    get { key.batchSize }
-    set { key.batchSize = newValue }
-  }
-  public var index: String {
-    get { key.index }
-    set { key.index = newValue }
-  }
-  public var scenario: ResultScenario {
-    get { key.scenario }
-    set { key.scenario = newValue }
+  /// The key's columns read and written as the row's own: `row.store`, `row.scenario`.
+  public subscript<T>(dynamicMember path: WritableKeyPath<ResultKey, T>) -> T {
+    get { key[keyPath: path] }
+    set { key[keyPath: path] = newValue }
   }
   public var unit: Metric.Unit { metric.unit }
   public var isOK: Bool { status == .ok }
@@ -70,7 +48,8 @@ public struct ResultRow: Sendable, Equatable {
 
   var fields: [String] {
     [
-      runID, dataset?.rawValue ?? "", String(rows), store.csv, mode.csv, String(batchSize), index, scenario.csv, metric.name,
+      runID, key.dataset?.rawValue ?? "", String(key.rows), key.store.csv, key.mode.csv, String(key.batchSize), key.index, key.scenario.csv,
+      metric.name,
       Self.number(value), unit.rawValue, Self.number(min), Self.number(max), String(repetitions), status.rawValue,
       error, String(machine.cores), String(machine.memoryBytes), machine.os, machine.swiftVersion, machine.gitCommit, datasetSHA256,
       detail,
