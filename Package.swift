@@ -16,7 +16,6 @@ let package = Package(
     .library(name: "Datasets", targets: ["Datasets"]),
     .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
     .library(name: "PostgresStore", targets: ["PostgresStore"]),
-    .library(name: "FetchBenchKit", targets: ["FetchBenchKit"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),

@@ -20,9 +20,9 @@ import SQLQueries
 /// `LIMIT`, and a keyset page from the middle; on SQLite its scan limit once. Every variant
 /// must return the unindexed IDs in the same order, or the case fails. The query plans
 /// (`EXPLAIN QUERY PLAN`, PostgreSQL's `EXPLAIN`) ride along as text.
-public enum IndexAdvice {
+package enum IndexAdvice {
   /// What is advised, and the scenario column its rows carry.
-  public enum Work: String, Sendable, CaseIterable {
+  package enum Work: String, Sendable, CaseIterable {
     case performFetch = "perform_fetch"
     case sectioned
     case batchFault = "batch_fault"

@@ -2,9 +2,9 @@ import Catalog
 import FetchedResults
 
 /// An index worth trying for a request on a SQL store, and why.
-public struct IndexCandidate: Sendable, Hashable {
+package struct IndexCandidate: Sendable, Hashable {
   /// The rule that proposed it, as the report names it.
-  public enum Kind: String, Sendable, CaseIterable {
+  package enum Kind: String, Sendable, CaseIterable {
     /// The first sort key (after the section key) alone: what most apps add first.
     case sortKey = "sort key"
     /// A to-one sort key's table on the join column and the sort key: the join's lookup and
@@ -20,12 +20,12 @@ public struct IndexCandidate: Sendable, Hashable {
     case predicateAndOrder = "predicate's equalities + the list's order"
   }
 
-  public var index: IndexSpec
-  public var kind: Kind
+  package var index: IndexSpec
+  package var kind: Kind
 
   /// The candidates for `request`, each index once, in `Kind` order. A pure function of the
   /// request's sort keys and section. O(sort keys).
-  public static func all(for request: ResolvedRequest) -> [IndexCandidate] {
+  package static func all(for request: ResolvedRequest) -> [IndexCandidate] {
     let keys = Array(request.sorts.dropLast())
     let entityTable = request.entity.table
     func table(_ k: ResolvedKeyPath) -> String { k.entity.table }

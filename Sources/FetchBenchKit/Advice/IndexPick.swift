@@ -4,34 +4,34 @@ import Foundation
 /// The index to add for one operation of a list (the ID query, the sectioned ID query, the
 /// first page), read from the index advice's rows: the candidate whose per-pair ratio to the
 /// unindexed file has the lowest median, advised when that median is at most `threshold`.
-public struct IndexPick: Sendable, Equatable {
-  public var dataset: DatasetKind
-  public var rows: Int
-  public var store: ResultStore
+package struct IndexPick: Sendable, Equatable {
+  package var dataset: DatasetKind
+  package var rows: Int
+  package var store: ResultStore
   /// The operation (`ResultScenario.forAdvice`).
-  public var scenario: ResultScenario
+  package var scenario: ResultScenario
   /// The best candidate's tag, advised or not.
-  public var tag: String
-  public var index: IndexSpec?
+  package var tag: String
+  package var index: IndexSpec?
   /// Its time and the unindexed file's, in the work's unit, with their rows for ranges.
-  public var indexed: ResultRow
-  public var unindexed: ResultRow
+  package var indexed: ResultRow
+  package var unindexed: ResultRow
   /// The per-pair ratio to the unindexed file: median [min–max].
-  public var ratio: ResultRow
+  package var ratio: ResultRow
   /// Whether the ratio's median is at most the threshold.
-  public var advised: Bool
+  package var advised: Bool
 
   /// The statement to copy, in the store's own SQL.
-  public var createStatement: String? { index?.createStatement(postgres: store == .engine(.postgres)) }
+  package var createStatement: String? { index?.createStatement(postgres: store == .engine(.postgres)) }
 
   static let timeMetrics: Set<Metric> = [.time, .timeUs]
 
   /// An index counts when it saves at least 10 % per pair.
-  public static let threshold = 0.9
+  package static let threshold = 0.9
 
   /// One pick per (dataset, rows, store, scenario) that the advice measured, in row order.
   /// O(rows).
-  public static func all(_ rows: [ResultRow]) -> [IndexPick] {
+  package static func all(_ rows: [ResultRow]) -> [IndexPick] {
     let advice = rows.filter { $0.mode == .indexAdvice && $0.isOK }
     var order: [ResultKey] = []
     var groups: [ResultKey: [ResultRow]] = [:]

@@ -12,9 +12,9 @@ import SQLiteStore
 /// whole-list diff of the same step, the standard library's `difference(from:)` with
 /// `inferringMoves()` (within a time budget), and refetch + diff end to end; and it counts the
 /// change set against the minimal one.
-public enum DiffBenchmark {
+package enum DiffBenchmark {
   /// Seconds the standard library's diff may take before it is abandoned.
-  public static var stdlibBudget: Double {
+  package static var stdlibBudget: Double {
     Double(ProcessInfo.processInfo.environment["FETCHBENCH_STDLIB_BUDGET_S"] ?? "") ?? 10
   }
 

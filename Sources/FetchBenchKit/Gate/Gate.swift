@@ -4,8 +4,8 @@ import Datasets
 import Foundation
 
 /// One gated figure. Every figure is "lower is better": counts, bytes, and time ratios.
-public struct GateFigure: Sendable, Codable, Equatable {
-  public enum Kind: String, Sendable, Codable {
+package struct GateFigure: Sendable, Codable, Equatable {
+  package enum Kind: String, Sendable, Codable {
     /// Deterministic for a seed: queries, rows materialized, change-set sizes. Tolerance 0.
     case counter
     /// jemalloc figures: live and peak heap, allocations. A few percent.
@@ -16,39 +16,39 @@ public struct GateFigure: Sendable, Codable, Equatable {
 
   /// `dataset/store/scenario/what`, unique in a baseline (the baseline file's key; `id`
   /// reads its parts).
-  public var name: String
+  package var name: String
 
   /// What a figure's name says: which dataset and store, and what was measured.
-  public struct ID: Sendable, Hashable, CustomStringConvertible {
-    public var dataset: DatasetKind
-    public var store: StoreKind
+  package struct ID: Sendable, Hashable, CustomStringConvertible {
+    package var dataset: DatasetKind
+    package var store: StoreKind
     /// The rest of the name: `perform_fetch/batched/queries`, `diff_k100/moves`.
-    public var what: String
-    public var description: String { "\(dataset.rawValue)/\(store.rawValue)/\(what)" }
+    package var what: String
+    package var description: String { "\(dataset.rawValue)/\(store.rawValue)/\(what)" }
   }
 
   /// The parts of `name`; nil for a name the gate did not write.
-  public var id: ID? {
+  package var id: ID? {
     let parts = name.split(separator: "/", maxSplits: 2).map(String.init)
     guard parts.count == 3, let dataset = DatasetKind(rawValue: parts[0]), let store = StoreKind(rawValue: parts[1]) else { return nil }
     return ID(dataset: dataset, store: store, what: parts[2])
   }
-  public var kind: Kind
-  public var value: Double
-  public var unit: Metric.Unit
+  package var kind: Kind
+  package var value: Double
+  package var unit: Metric.Unit
   /// Relative tolerance (0.05 = 5%); for counters 0.
-  public var tolerance: Double
+  package var tolerance: Double
   /// Relative spread of the measurement (interquartile range / median of the pair ratios).
-  public var spread: Double
+  package var spread: Double
   /// Interleaved pairs behind a ratio.
-  public var samples: Int
+  package var samples: Int
   /// A ratio of two timings of work of the same kind (both bound by the same resource), which
   /// a processor's caches and clock move alike: judged against a baseline from another
   /// processor. Other ratios are judged only on the baseline's processor. Nil (absent from the
   /// file) for counters, heap figures and ratios of unlike work.
-  public var likeForLike: Bool?
+  package var likeForLike: Bool?
 
-  public init(
+  package init(
     name: String, kind: Kind, value: Double, unit: Metric.Unit, tolerance: Double, spread: Double = 0, samples: Int = 1,
     likeForLike: Bool? = nil
   ) {
@@ -64,13 +64,13 @@ public struct GateFigure: Sendable, Codable, Equatable {
 
   /// Heap figures vary with jemalloc's thread caches by a few hundred bytes; this much
   /// absolute slack keeps small figures from flapping.
-  public static let heapSlackBytes = 16_384.0
+  package static let heapSlackBytes = 16_384.0
 
   /// The tolerance a ratio's median gets from the spread of its n interleaved samples: four
   /// standard errors of the median (≈ 0.93 × IQR / √n for a normal spread), at least 20% (a
   /// shared 2-core machine moves 10–30%; a ratio of interleaved runs moves far less).
   /// `--update` widens it by what it sees between runs (`combine`).
-  public static func ratioTolerance(spread: Double, samples: Int) -> Double {
+  package static func ratioTolerance(spread: Double, samples: Int) -> Double {
     max(0.20, 4 * 0.93 * spread / Double(max(1, samples)).squareRoot())
   }
 
@@ -79,7 +79,7 @@ public struct GateFigure: Sendable, Codable, Equatable {
   /// median of the runs' medians with a tolerance of at least twice their relative range.
   /// Throws when a counter differs between runs: a counter that is not deterministic cannot
   /// be gated exactly.
-  public static func combine(_ runs: [[GateFigure]]) throws -> [GateFigure] {
+  package static func combine(_ runs: [[GateFigure]]) throws -> [GateFigure] {
     guard let first = runs.first else { return [] }
     var out: [GateFigure] = []
     for f in first {
@@ -110,15 +110,15 @@ public struct GateFigure: Sendable, Codable, Equatable {
 }
 
 /// `results/baselines/ci.json`: what the gate compares with.
-public struct GateBaseline: Sendable, Codable, Equatable {
-  public var machine: MachineKind
+package struct GateBaseline: Sendable, Codable, Equatable {
+  package var machine: MachineKind
   /// Dataset checksums by `dataset-rows` (SHA-256 of the CSV, as datasets/manifest.json).
-  public var datasets: [String: String]
-  public var batchSize: Int
-  public var rows: Int
-  public var figures: [GateFigure]
+  package var datasets: [String: String]
+  package var batchSize: Int
+  package var rows: Int
+  package var figures: [GateFigure]
 
-  public init(machine: MachineKind, datasets: [String: String], batchSize: Int, rows: Int, figures: [GateFigure]) {
+  package init(machine: MachineKind, datasets: [String: String], batchSize: Int, rows: Int, figures: [GateFigure]) {
     self.machine = machine
     self.datasets = datasets
     self.batchSize = batchSize
@@ -129,15 +129,15 @@ public struct GateBaseline: Sendable, Codable, Equatable {
 
 /// What makes two machines comparable: cores, OS, Swift. Memory is reported, not compared;
 /// the processor decides only whether time ratios of unlike work are judged.
-public struct MachineKind: Sendable, Codable, Equatable, CustomStringConvertible {
-  public var cores: Int
-  public var os: String
-  public var swiftVersion: String
-  public var memoryBytes: Int
+package struct MachineKind: Sendable, Codable, Equatable, CustomStringConvertible {
+  package var cores: Int
+  package var os: String
+  package var swiftVersion: String
+  package var memoryBytes: Int
   /// Nil in a baseline recorded before processors were recorded: another processor.
-  public var processor: Processor?
+  package var processor: Processor?
 
-  public init(cores: Int, os: String, swiftVersion: String, memoryBytes: Int, processor: Processor? = nil) {
+  package init(cores: Int, os: String, swiftVersion: String, memoryBytes: Int, processor: Processor? = nil) {
     self.cores = cores
     self.os = os
     self.swiftVersion = swiftVersion
@@ -145,19 +145,19 @@ public struct MachineKind: Sendable, Codable, Equatable, CustomStringConvertible
     self.processor = processor
   }
 
-  public static func current() -> MachineKind {
+  package static func current() -> MachineKind {
     let m = Machine.current()
     return MachineKind(cores: m.cores, os: m.os, swiftVersion: m.swiftVersion, memoryBytes: m.memoryBytes, processor: .current())
   }
 
-  public func sameKind(as other: MachineKind) -> Bool {
+  package func sameKind(as other: MachineKind) -> Bool {
     cores == other.cores && os == other.os && swiftVersion == other.swiftVersion
   }
 
   /// Both processors known and the same model with the same caches.
-  public func sameProcessor(as other: MachineKind) -> Bool {
+  package func sameProcessor(as other: MachineKind) -> Bool {
     processor != nil && processor == other.processor
   }
 
-  public var description: String { "\(cores) cores, \(os), \(swiftVersion)" }
+  package var description: String { "\(cores) cores, \(os), \(swiftVersion)" }
 }

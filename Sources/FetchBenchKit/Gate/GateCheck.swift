@@ -4,10 +4,10 @@ import Foundation
 /// `fetchbench check`: records a baseline, or measures the matrix and judges it against the
 /// baseline. Everything that can refuse to judge (a broken baseline, other rows, another
 /// machine kind, other datasets) is judged before minutes of measuring.
-public enum GateCheck {
+package enum GateCheck {
   /// Runs the gate; `print` receives the report's lines. Returns the exit code: 0 within
   /// tolerance, 2 a regression, 3 cannot judge, 4 an improvement with `failOnImprovement`.
-  public static func run(_ options: GateOptions, log: @escaping @Sendable (String) -> Void, print: (String) -> Void) throws -> Int32 {
+  package static func run(_ options: GateOptions, log: @escaping @Sendable (String) -> Void, print: (String) -> Void) throws -> Int32 {
     let machine = MachineKind.current()
     if options.update {
       try GateRun.checkBaselineTarget(options.baselinePath)

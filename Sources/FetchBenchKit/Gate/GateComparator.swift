@@ -6,9 +6,9 @@ import Foundation
 /// on either. A time ratio is judged only where it is robust to what differs from the
 /// baseline's run: on the baseline's processor (or, for a ratio of like work, on any), and
 /// on a quiet machine.
-public enum GateComparator {
+package enum GateComparator {
   /// O(baseline + now). `busy`: the names of figures measured while the machine was busy.
-  public static func compare(
+  package static func compare(
     baseline: GateBaseline?, now: [GateFigure], machine: MachineKind, datasets: [String: String],
     allowOtherMachine: Bool = false, busy: Set<String> = []
   ) -> GateReport {

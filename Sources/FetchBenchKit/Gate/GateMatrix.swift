@@ -11,8 +11,8 @@ import SQLiteStore
 /// measures full and batched fetches with **interleaved** repetitions (full, batched, full,
 /// batched, …), so that a time ratio compares two things measured under the same load.
 /// Counters and heap figures come from the last repetition; they do not depend on load.
-public enum GateMatrix {
-  public static let scenarios: [Scenario] = [.performFetch, .firstScreen, .randomAccess, .sectioned]
+package enum GateMatrix {
+  package static let scenarios: [Scenario] = [.performFetch, .firstScreen, .randomAccess, .sectioned]
 
   /// The child side of one gate case.
   static func measure(_ spec: CaseSpec, _ work: CaseWork.GateWork) throws -> CaseResult {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The comparison of a run with a baseline: a line per figure, each judged or said not to be.
-public struct GateReport: Sendable {
-  public enum Verdict: String, Sendable {
+package struct GateReport: Sendable {
+  package enum Verdict: String, Sendable {
     case within, regression, improvement, missing
     /// A time ratio of unlike work against a baseline from another processor.
     case otherProcessor
@@ -12,7 +12,7 @@ public struct GateReport: Sendable {
     case notInBaseline
 
     /// Whether the figure was compared with its baseline at all.
-    public var judged: Bool {
+    package var judged: Bool {
       switch self {
       case .within, .regression, .improvement, .missing: true
       case .otherProcessor, .busyMachine, .notInBaseline: false
@@ -20,7 +20,7 @@ public struct GateReport: Sendable {
     }
 
     /// The report's verdict column.
-    public var label: String {
+    package var label: String {
       switch self {
       case .within: "ok"
       case .regression: "**REGRESSION**"
@@ -33,28 +33,28 @@ public struct GateReport: Sendable {
     }
   }
 
-  public struct Line: Sendable {
-    public var name: String
-    public var kind: GateFigure.Kind
-    public var unit: Metric.Unit
-    public var baseline: Double?
-    public var now: Double?
-    public var tolerance: Double
-    public var verdict: Verdict
+  package struct Line: Sendable {
+    package var name: String
+    package var kind: GateFigure.Kind
+    package var unit: Metric.Unit
+    package var baseline: Double?
+    package var now: Double?
+    package var tolerance: Double
+    package var verdict: Verdict
   }
 
-  public var lines: [Line]
+  package var lines: [Line]
   /// Why the gate cannot judge (no baseline, other datasets, another machine kind).
-  public var cannotJudge: String?
-  public var notes: [String] = []
+  package var cannotJudge: String?
+  package var notes: [String] = []
 
-  public var regressions: [Line] { lines.filter { $0.verdict == .regression || $0.verdict == .missing } }
-  public var improvements: [Line] { lines.filter { $0.verdict == .improvement } }
-  public var notJudged: [Line] { lines.filter { !$0.verdict.judged } }
+  package var regressions: [Line] { lines.filter { $0.verdict == .regression || $0.verdict == .missing } }
+  package var improvements: [Line] { lines.filter { $0.verdict == .improvement } }
+  package var notJudged: [Line] { lines.filter { !$0.verdict.judged } }
 
   /// 0 within tolerance, 2 regression (a missing figure counts), 3 cannot judge (nothing at all
   /// could be judged), 4 improvement when `failOnImprovement`.
-  public func exitCode(failOnImprovement: Bool) -> Int32 {
+  package func exitCode(failOnImprovement: Bool) -> Int32 {
     if cannotJudge != nil || (!lines.isEmpty && notJudged.count == lines.count) { return 3 }
     if !regressions.isEmpty { return 2 }
     if failOnImprovement && !improvements.isEmpty { return 4 }
@@ -66,7 +66,7 @@ public struct GateReport: Sendable {
   /// it stays a regression only when both are over tolerance and the second was measured on a
   /// quiet machine; over tolerance with a busy second measurement, it is not judged. Notes
   /// both values. Other lines are left as they are. O(lines + again).
-  public mutating func judgeRemeasured(_ again: [GateFigure], busy: Set<String> = []) {
+  package mutating func judgeRemeasured(_ again: [GateFigure], busy: Set<String> = []) {
     let second = Dictionary(again.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
     for i in lines.indices where lines[i].kind == .ratio && lines[i].verdict == .regression {
       let l = lines[i]
@@ -87,7 +87,7 @@ public struct GateReport: Sendable {
   }
 
   /// The closing line: what was judged, what was not and why.
-  public func summary(failOnImprovement: Bool) -> String {
+  package func summary(failOnImprovement: Bool) -> String {
     let judged = lines.count - notJudged.count
     var reasons: [String] = []
     for verdict in [Verdict.otherProcessor, .busyMachine, .notInBaseline] {
@@ -109,7 +109,7 @@ public struct GateReport: Sendable {
   }
 
   /// Every figure: baseline, now, delta, tolerance, verdict.
-  public func markdown() -> String {
+  package func markdown() -> String {
     var md = "| figure | kind | baseline | now | delta | tolerance | verdict |\n|---|---|---:|---:|---:|---:|---|\n"
     func fmt(_ v: Double?, _ unit: Metric.Unit) -> String {
       guard let v else { return "—" }

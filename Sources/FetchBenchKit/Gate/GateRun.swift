@@ -4,23 +4,23 @@ import Datasets
 import Foundation
 
 /// What `fetchbench check` runs and where it keeps its baseline.
-public struct GateOptions: Sendable {
-  public var baselinePath = "results/baselines/ci.json"
-  public var update = false
-  public var batchSize = 20
+package struct GateOptions: Sendable {
+  package var baselinePath = "results/baselines/ci.json"
+  package var update = false
+  package var batchSize = 20
   /// Rows per dataset: large enough that batching matters, small enough for CI.
-  public var rows = 50_000
-  public var repetitions = 15
-  public var stores: [StoreKind] = [.memory, .sqlite, .postgres]
-  public var datasetsDirectory = "datasets"
-  public var allowOtherMachine = false
-  public var failOnImprovement = false
+  package var rows = 50_000
+  package var repetitions = 15
+  package var stores: [StoreKind] = [.memory, .sqlite, .postgres]
+  package var datasetsDirectory = "datasets"
+  package var allowOtherMachine = false
+  package var failOnImprovement = false
   /// Runs of the matrix `update` combines.
-  public var updateRuns = 3
-  public init() {}
+  package var updateRuns = 3
+  package init() {}
 
   /// The matrix: banks and wells on each store (fetch scenarios), and change tracking on banks.
-  public func cases() -> [CaseSpec] {
+  package func cases() -> [CaseSpec] {
     var out: [CaseSpec] = []
     // Change tracking first, before any PostgreSQL case has left the server busy, with three
     // times the repetitions: each is a few milliseconds, and the median of more pairs rides
@@ -44,20 +44,20 @@ public struct GateOptions: Sendable {
 }
 
 /// One run of the gate's matrix.
-public struct GateMeasurement: Sendable {
-  public var figures: [GateFigure]
+package struct GateMeasurement: Sendable {
+  package var figures: [GateFigure]
   /// Dataset checksums by `dataset-rows`.
-  public var datasets: [String: String]
+  package var datasets: [String: String]
   /// Cases during which the rest of the machine was busy (other processes, or CPU time
   /// stolen by the hypervisor), each with how busy; empty on a quiet machine.
-  public var busyCases: [String] = []
+  package var busyCases: [String] = []
   /// The names of the figures those cases measured: their time ratios are not judged.
-  public var busyFigures: Set<String> = []
+  package var busyFigures: Set<String> = []
   /// The case that measured each figure, to measure it again.
   var sources: [String: CaseSpec] = [:]
 }
 
-public enum GateRun {
+package enum GateRun {
   /// Other processes using this much of a core on average, or the hypervisor stealing this
   /// much, during a case makes its figures suspect (reported, never hidden).
   static let busyCores = 0.25
@@ -66,7 +66,7 @@ public enum GateRun {
   /// Each dataset's checksum (`banks-50000` → SHA-256), generated when missing and read from
   /// the file when kept: an edited dataset then differs from the baseline's and the gate
   /// cannot judge (3) rather than reporting a regression. O(rows).
-  public static func datasetChecksums(_ options: GateOptions) throws -> [String: String] {
+  package static func datasetChecksums(_ options: GateOptions) throws -> [String: String] {
     var checksums: [String: String] = [:]
     for kind in DatasetKind.allCases {
       var request = GenerationRequest(
@@ -80,7 +80,7 @@ public enum GateRun {
 
   /// Measures the matrix (or the given cases of it), one child process per case. Throws
   /// when a case fails: a gate that cannot measure must not pass.
-  public static func measure(
+  package static func measure(
     _ options: GateOptions, cases only: [CaseSpec]? = nil, log: @escaping @Sendable (String) -> Void
   ) throws -> GateMeasurement {
     let checksums = try datasetChecksums(options)
@@ -113,7 +113,7 @@ public enum GateRun {
   /// child process on a quiet machine to count, so that one burst of background work on a
   /// shared machine does not fail CI, while a real regression (which reproduces) still does.
   /// Both values are noted in the report.
-  public static func confirmRatioRegressions(
+  package static func confirmRatioRegressions(
     _ report: inout GateReport, _ first: GateMeasurement, _ options: GateOptions, log: @escaping @Sendable (String) -> Void
   ) throws {
     let suspects = report.lines.filter { $0.kind == .ratio && $0.verdict == .regression }
@@ -130,7 +130,7 @@ public enum GateRun {
 
   /// Reads a baseline; nil when nothing is at `path`. A folder, a FIFO or a file that is not a
   /// baseline is an error naming what it is (a FIFO is never opened: it would block).
-  public static func loadBaseline(_ path: String) throws -> GateBaseline? {
+  package static func loadBaseline(_ path: String) throws -> GateBaseline? {
     switch DatasetFile.entry(at: path) {
     case .missing: return nil
     case .other(let what): throw HarnessError.invalidArgument("\(path) is not a readable baseline: it is \(what), not a file")
@@ -152,7 +152,7 @@ public enum GateRun {
 
   /// Checks, before `--update` measures anything, that its baseline may be written: nothing is
   /// at the path, or a baseline is (the only file `--update` replaces). O(file).
-  public static func checkBaselineTarget(_ path: String) throws {
+  package static func checkBaselineTarget(_ path: String) throws {
     do {
       _ = try loadBaseline(path)
     } catch {
@@ -173,7 +173,7 @@ public enum GateRun {
   }
 
   /// Writes a baseline (readable, sorted keys) through a temporary file.
-  public static func writeBaseline(_ b: GateBaseline, to path: String) throws {
+  package static func writeBaseline(_ b: GateBaseline, to path: String) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -5,42 +5,42 @@ import Foundation
 import PostgresStore
 
 /// One step of `--find-max-rate`: a run at one target rate.
-public struct RateStep: Codable, Sendable {
-  public var store: StoreKind
-  public var rate: Double
+package struct RateStep: Codable, Sendable {
+  package var store: StoreKind
+  package var rate: Double
   /// Transactions attempted per second (committed or rolled back).
-  public var achieved: Double
-  public var deliveryP99Ms: Double
-  public var ok: Bool
+  package var achieved: Double
+  package var deliveryP99Ms: Double
+  package var ok: Bool
   /// Achieved at least 95% of the target, p99 delivery under the frame budget (one frame at
   /// 60 Hz unless set), every check passed.
-  public var sustained: Bool
+  package var sustained: Bool
 }
 
 /// What `fetchbench load` wrote.
-public struct LoadOutcome: Sendable {
-  public var directory: String
-  public var results: [LoadResult]
-  public var steps: [RateStep]
+package struct LoadOutcome: Sendable {
+  package var directory: String
+  package var results: [LoadResult]
+  package var steps: [RateStep]
   /// Highest sustained rate per store, with `--find-max-rate`.
-  public var maxRates: [String: Double]
-  public var failures: [String]
+  package var maxRates: [String: Double]
+  package var failures: [String]
 }
 
 /// Runs `fetchbench load`: each store (and each rate step) in a fresh child process, so heap
 /// and RSS figures belong to that store alone; then writes the timeline, summary and report.
-public enum LoadRunner {
+package enum LoadRunner {
   /// One frame at 60 Hz: the p99 delivery latency a sustained rate must stay under.
-  public static let frameMs = 1_000.0 / 60
-  public static let rampRates: [Double] = [125, 250, 500, 1_000, 2_000, 4_000, 8_000]
+  package static let frameMs = 1_000.0 / 60
+  package static let rampRates: [Double] = [125, 250, 500, 1_000, 2_000, 4_000, 8_000]
   /// What a load folder holds (`--out`).
-  public static var outputNames: Set<String> { LoadReport.names }
+  package static var outputNames: Set<String> { LoadReport.names }
   /// Where a load run without `--out` is copied when it ends.
-  public static let latestDirectory = "results/load/latest"
+  package static let latestDirectory = "results/load/latest"
   /// The lowest rate `--find-max-rate` tries.
-  public static let lowestRate = 8.0
+  package static let lowestRate = 8.0
 
-  public static func run(
+  package static func run(
     _ base: LoadConfig, stores: [StoreKind], findMaxRate: Bool, stepDuration: Double, out: String?,
     log: @escaping @Sendable (String) -> Void
   ) throws -> LoadOutcome {

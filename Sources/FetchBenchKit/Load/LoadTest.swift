@@ -16,8 +16,8 @@ import SQLiteStore
 /// transaction: its writer's `commit()` returning, or an observer receiving it (on the
 /// in-memory store observers receive it inside the commit). Latencies are matched a tick
 /// after the fact, so the writer's record is never missed by a race.
-public enum LoadTest {
-  public static func run(_ config: LoadConfig, log: @escaping @Sendable (String) -> Void) throws -> LoadResult {
+package enum LoadTest {
+  package static func run(_ config: LoadConfig, log: @escaping @Sendable (String) -> Void) throws -> LoadResult {
     let run = try LoadRun(config, log: log)
     defer { run.close() }
     return try run.execute()

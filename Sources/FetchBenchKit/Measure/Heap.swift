@@ -2,26 +2,26 @@ import CJemalloc
 
 /// jemalloc's statistics. Linking CJemalloc makes jemalloc the allocator of the whole
 /// process, the Swift runtime included, so these figures cover every allocation.
-public enum Heap {
+package enum Heap {
   /// Bytes allocated and not yet freed, all threads (`stats.allocated`). Flushes the calling
   /// thread's cache and refreshes the statistics first, which costs a few microseconds:
   /// jemalloc counts a freed block that its thread cache keeps as allocated, so without the
   /// flush a temporary buffer freed during a scenario could read as live heap.
-  public static var allocated: Int {
+  package static var allocated: Int {
     flushAndRefresh()
     return read("stats.allocated", as: Int.self)
   }
 
   /// Starts a new high-water mark for the calling thread.
-  public static func resetPeak() { _ = mallctl("thread.peak.reset", nil, nil, nil, 0) }
+  package static func resetPeak() { _ = mallctl("thread.peak.reset", nil, nil, nil, 0) }
 
   /// The calling thread's high-water mark of allocated − freed bytes since `resetPeak`
   /// (jemalloc 5.3's `thread.peak.read`).
-  public static var threadPeak: Int { Int(read("thread.peak.read", as: UInt64.self)) }
+  package static var threadPeak: Int { Int(read("thread.peak.read", as: UInt64.self)) }
 
   /// Allocation requests so far, all arenas (small and large), after merging this thread's
   /// cache counters.
-  public static var allocationRequests: UInt64 {
+  package static var allocationRequests: UInt64 {
     flushAndRefresh()
     // 4096 is MALLCTL_ARENAS_ALL: the sum over arenas.
     return read("stats.arenas.4096.small.nrequests", as: UInt64.self)
@@ -29,7 +29,7 @@ public enum Heap {
   }
 
   /// True when jemalloc answers (it is the process allocator and was built with statistics).
-  public static var isAvailable: Bool {
+  package static var isAvailable: Bool {
     refresh()
     var v = 0
     var size = MemoryLayout<Int>.size

@@ -4,26 +4,26 @@ import Foundation
 /// kind (cores, memory, OS, toolchain) can differ here, and a time ratio between work of
 /// different kinds (a cache-resident sort against an allocation-heavy fetch) moves with the
 /// caches: the gate judges such ratios only against a baseline from the same processor.
-public struct Processor: Sendable, Codable, Hashable, CustomStringConvertible {
+package struct Processor: Sendable, Codable, Hashable, CustomStringConvertible {
   /// `/proc/cpuinfo`'s `model name`, spaces collapsed ("AMD EPYC", "Intel(R) Xeon(R) Processor").
-  public var model: String
+  package var model: String
   /// Data or unified cache sizes of CPU 0 by level, in bytes (0 where the kernel does not say).
-  public var l1dBytes: Int
-  public var l2Bytes: Int
-  public var l3Bytes: Int
+  package var l1dBytes: Int
+  package var l2Bytes: Int
+  package var l3Bytes: Int
 
-  public init(model: String, l1dBytes: Int, l2Bytes: Int, l3Bytes: Int) {
+  package init(model: String, l1dBytes: Int, l2Bytes: Int, l3Bytes: Int) {
     (self.model, self.l1dBytes, self.l2Bytes, self.l3Bytes) = (model, l1dBytes, l2Bytes, l3Bytes)
   }
 
-  public var description: String {
+  package var description: String {
     func size(_ b: Int) -> String { b >= 1 << 20 && b % (1 << 20) == 0 ? "\(b >> 20) MiB" : "\(b >> 10) KiB" }
     return "\(model) (L1d \(size(l1dBytes)), L2 \(size(l2Bytes)), L3 \(size(l3Bytes)))"
   }
 
   /// This machine's processor, read from `/proc/cpuinfo` and `/sys/devices/system/cpu/cpu0/cache`.
   /// Elsewhere the model reads "unknown" and the sizes 0. O(1).
-  public static func current() -> Processor {
+  package static func current() -> Processor {
     let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
     let model =
       cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }

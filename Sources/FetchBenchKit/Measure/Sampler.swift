@@ -1,27 +1,27 @@
 /// What one run of an operation cost: wall and CPU time, and jemalloc's view of the heap.
-public struct Sample: Sendable, Equatable {
-  public var wallNanos: UInt64
-  public var cpuNanos: UInt64
+package struct Sample: Sendable, Equatable {
+  package var wallNanos: UInt64
+  package var cpuNanos: UInt64
   /// Bytes allocated and not freed across the run: what its result still holds.
-  public var heapLive: Int
+  package var heapLive: Int
   /// The calling thread's high-water mark above where the run started.
-  public var heapPeak: Int
-  public var allocations: UInt64
+  package var heapPeak: Int
+  package var allocations: UInt64
   /// Minor page faults of the calling thread during the run (`Clock.threadPageFaults`): fresh
   /// memory from the kernel, which at millions of rows is a share of the time.
-  public var pageFaults: Int
+  package var pageFaults: Int
 
-  public var wallMs: Double { Double(wallNanos) / 1e6 }
-  public var cpuMs: Double { Double(cpuNanos) / 1e6 }
+  package var wallMs: Double { Double(wallNanos) / 1e6 }
+  package var cpuMs: Double { Double(cpuNanos) / 1e6 }
 }
 
 /// The one warm-up-and-repetitions loop of every benchmark, and the one way an operation is
 /// measured. Figures of ratios come from `repeated` with two `once` calls in its body, so the
 /// two operations alternate under the same load.
-public enum Sampler {
+package enum Sampler {
   /// Runs `body` `warmups` times unmeasured (it gets `false`), then `repetitions` times, and
   /// returns the results of the measured runs in order. O(warmups + repetitions) calls.
-  public static func repeated<R>(warmups: Int, repetitions: Int, _ body: (_ measured: Bool) throws -> R) rethrows -> [R] {
+  package static func repeated<R>(warmups: Int, repetitions: Int, _ body: (_ measured: Bool) throws -> R) rethrows -> [R] {
     var out: [R] = []
     out.reserveCapacity(repetitions)
     for rep in 0..<(warmups + repetitions) {
@@ -34,7 +34,7 @@ public enum Sampler {
   /// Measures one run of `body`. The heap figures are read while its result is alive, so
   /// `heapLive` is what the result holds; the caller drops it after. Costs a few
   /// microseconds of jemalloc reads outside the timed region.
-  public static func once<R>(_ body: () throws -> R) rethrows -> (sample: Sample, result: R) {
+  package static func once<R>(_ body: () throws -> R) rethrows -> (sample: Sample, result: R) {
     let heapBefore = Heap.allocated
     let allocsBefore = Heap.allocationRequests
     Heap.resetPeak()
@@ -56,7 +56,7 @@ public enum Sampler {
   }
 
   /// `repeated` over `once`: the samples of the measured runs, each taken with its result alive.
-  public static func measure<R>(warmups: Int, repetitions: Int, _ body: () throws -> R) rethrows -> [Sample] {
+  package static func measure<R>(warmups: Int, repetitions: Int, _ body: () throws -> R) rethrows -> [Sample] {
     try repeated(warmups: warmups, repetitions: repetitions) { _ in
       let (sample, result) = try once(body)
       withExtendedLifetime(result) {}
@@ -65,7 +65,7 @@ public enum Sampler {
   }
 
   /// Wall time of one run of `body` alone, for operations whose heap is not a figure.
-  @inline(__always) public static func wall<R>(_ body: () throws -> R) rethrows -> (nanos: UInt64, result: R) {
+  @inline(__always) package static func wall<R>(_ body: () throws -> R) rethrows -> (nanos: UInt64, result: R) {
     let t0 = Clock.wallNanos
     let result = try body()
     let t1 = Clock.wallNanos

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Median, minimum and maximum of repeated measurements.
-public struct Summary: Sendable, Equatable, Codable {
-  public var median: Double
-  public var min: Double
-  public var max: Double
-  public var count: Int
+package struct Summary: Sendable, Equatable, Codable {
+  package var median: Double
+  package var min: Double
+  package var max: Double
+  package var count: Int
 
   /// O(n log n). The median of an even count is the mean of the two middle values.
-  public init(_ samples: [Double]) {
+  package init(_ samples: [Double]) {
     precondition(!samples.isEmpty)
     let s = samples.sorted()
     let n = s.count

@@ -4,25 +4,25 @@ import Foundation
 /// logarithms of the measured points, and where the measured line crosses a threshold (one
 /// frame, 100 ms, a memory budget). Pure functions of the points, so a report computes them
 /// from a results CSV alone.
-public struct Growth: Sendable, Equatable {
+package struct Growth: Sendable, Equatable {
   /// `b` in y = a · x^b.
-  public var exponent: Double
+  package var exponent: Double
   /// ln a.
-  public var logIntercept: Double
+  package var logIntercept: Double
 
   /// The fit through `points` (x, y), both positive; nil with fewer than two distinct x.
   /// O(points).
-  public init?(_ points: [(x: Double, y: Double)]) {
+  package init?(_ points: [(x: Double, y: Double)]) {
     let logs = points.filter { $0.x > 0 && $0.y > 0 }.map { (x: Foundation.log($0.x), y: Foundation.log($0.y)) }
     guard let line = LineFit(logs) else { return nil }
     (exponent, logIntercept) = (line.slope, line.intercept)
   }
 
   /// The fitted value at `x`. O(1).
-  public func value(at x: Double) -> Double { exp(logIntercept + exponent * Foundation.log(x)) }
+  package func value(at x: Double) -> Double { exp(logIntercept + exponent * Foundation.log(x)) }
 
   /// Where a measured line stands against a threshold it should stay under.
-  public enum Crossing: Sendable, Equatable {
+  package enum Crossing: Sendable, Equatable {
     /// Under it at every measured size, up to this one.
     case underThroughout(Double)
     /// Over it already at the smallest measured size.
@@ -34,7 +34,7 @@ public struct Growth: Sendable, Equatable {
 
   /// Where `points` (sorted or not) first rise over `threshold`. nil without points.
   /// O(points log points).
-  public static func crossing(_ points: [(x: Double, y: Double)], over threshold: Double) -> Crossing? {
+  package static func crossing(_ points: [(x: Double, y: Double)], over threshold: Double) -> Crossing? {
     let sorted = points.filter { $0.x > 0 && $0.y > 0 }.sorted { $0.x < $1.x }
     guard let first = sorted.first, let last = sorted.last else { return nil }
     guard first.y <= threshold else { return .overThroughout(first.x) }
@@ -52,7 +52,7 @@ public struct Growth: Sendable, Equatable {
 extension Growth.Crossing {
   /// "up to about 412,000 rows", "at every measured size (up to 2,442,920 rows)", "at none of
   /// the measured sizes (from 10,000 rows)".
-  public var words: String {
+  package var words: String {
     switch self {
     case .underThroughout(let x): "at every measured size (up to \(Int(x).grouped) rows)"
     case .overThroughout(let x): "at none of the measured sizes (from \(Int(x).grouped) rows)"

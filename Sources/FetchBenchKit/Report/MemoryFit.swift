@@ -7,20 +7,20 @@ import Foundation
 /// the machine's memory is the row count at which the case stops fitting. With one size, the
 /// line goes through the origin, which counts the fixed part as rows and so errs low. A case
 /// stopped at the memory ceiling (`ResultRow.doesNotFit`) is measured, not projected.
-public struct MemoryFit: Sendable, Equatable {
+package struct MemoryFit: Sendable, Equatable {
   /// The largest row count measured, and its process's peak RSS.
-  public var rows: Int
-  public var peakBytes: Double
+  package var rows: Int
+  package var peakBytes: Double
   /// Bytes each further row adds to the peak.
-  public var bytesPerRow: Double
+  package var bytesPerRow: Double
   /// Where the peak reaches `memoryBytes`; `measured` when a size did not fit.
-  public var fitsUpTo: Double
-  public var measured: Bool
+  package var fitsUpTo: Double
+  package var measured: Bool
 
   /// The fit of `points` (rows, peak RSS) against `memoryBytes`; `unfit`, the smallest row
   /// count stopped at the ceiling, if any. Nil without points or when the peak does not grow.
   /// O(points log points).
-  public init?(_ points: [(rows: Int, peak: Double)], memoryBytes: Double, unfit: Int? = nil) {
+  package init?(_ points: [(rows: Int, peak: Double)], memoryBytes: Double, unfit: Int? = nil) {
     // Joined runs can measure one size twice; two points at one size would make the slope
     // 0/0, so each size keeps its largest peak.
     let largest = Dictionary(

@@ -18,16 +18,16 @@ import Foundation
 /// lists) if it saves at least 10 % per pair (`IndexPick`), or in runs before the advice the
 /// indexed variant that opens the list fastest, if it saves as much. The reasons are written
 /// from the ranking afterwards (`explanation`).
-public struct Recommendation: Sendable, Equatable {
-  public var dataset: DatasetKind
-  public var rows: Int
-  public var store: StoreKind
-  public var mode: FetchMode
-  public var batchSize: Int
+package struct Recommendation: Sendable, Equatable {
+  package var dataset: DatasetKind
+  package var rows: Int
+  package var store: StoreKind
+  package var mode: FetchMode
+  package var batchSize: Int
   /// The indexed column, or nil for none.
-  public var index: String?
+  package var index: String?
   /// The figures behind the choice, as sentences.
-  public var reasons: [String]
+  package var reasons: [String]
 
   /// One figure set per way of reading the list.
   struct Candidate {
@@ -43,7 +43,7 @@ public struct Recommendation: Sendable, Equatable {
 
   /// A recommendation per (dataset, rows, store) measured with a first screen. O(rows).
   /// `memoryBudget` nil: the run's, from its settings row.
-  public static func all(_ rows: [ResultRow], memoryBudget: Double? = nil) -> [Recommendation] {
+  package static func all(_ rows: [ResultRow], memoryBudget: Double? = nil) -> [Recommendation] {
     let memoryBudget = memoryBudget ?? Report.memoryBudget(in: rows)
     // One list per dataset, rows and store, whatever the index.
     struct List: Hashable {
@@ -228,12 +228,12 @@ extension Report {
 
 extension Recommendation {
   /// `SQLite: batched of 20, with an index on failed_bank_details(info_id, close_date)`.
-  public var headline: String {
+  package var headline: String {
     let size = mode == .full ? "" : " of \(batchSize)"
     let on = index.map { tag in ", with an index on \(IndexSpec(tag: tag, in: dataset)?.description ?? tag)" }
     return "\(store.displayName): \(mode.rawValue)\(size)\(on ?? "")"
   }
 
   /// The recommendation as `run --recommend` prints it: where, what, and why, on one line.
-  public var text: String { "\(dataset.rawValue) at \(rows.grouped) rows, \(headline). " + reasons.joined(separator: " ") }
+  package var text: String { "\(dataset.rawValue) at \(rows.grouped) rows, \(headline). " + reasons.joined(separator: " ") }
 }

@@ -3,7 +3,7 @@ import Foundation
 // The charts under charts/, one SVG each.
 extension Report {
 
-  public func charts() -> [(String, String)] {
+  package func charts() -> [(String, String)] {
     if isDiff { return diffCharts() }
     var out: [(String, String)] = []
     for k in storeKeys {

@@ -5,7 +5,7 @@ import Foundation
 // report.md: the page, a table and a sentence per store.
 extension Report {
 
-  public func markdown() -> String {
+  package func markdown() -> String {
     guard !rows.isEmpty else { return "# FetchBench results\n\nNo results.\n" }
     if isDiff { return diffMarkdown() }
     var md = "# FetchBench results\n\n"

@@ -6,11 +6,11 @@ import Foundation
 // budget, and the log-log charts with those lines drawn.
 extension Report {
   /// One frame at 60 Hz.
-  public static let frameMs = 1000.0 / 60
+  package static let frameMs = 1000.0 / 60
   /// What a list may cost to open before a user waits.
-  public static let waitMs = 100.0
+  package static let waitMs = 100.0
   /// The live heap a list may hold unless the run says otherwise (`--memory-budget`).
-  public static let defaultMemoryBudget = 100.0 * 1024 * 1024
+  package static let defaultMemoryBudget = 100.0 * 1024 * 1024
 
   /// The run's memory budget: its `settings` row, or the default for runs without one.
   static func memoryBudget(in rows: [ResultRow]) -> Double {

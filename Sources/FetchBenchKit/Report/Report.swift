@@ -3,7 +3,7 @@ import DatasetStores
 import Foundation
 
 /// report.md and its charts, computed from result rows only: no figure is typed by hand.
-public struct Report {
+package struct Report {
   /// The cases' rows but the index advice's, which measure other things under the same
   /// metric names and have a section of their own.
   let rows: [ResultRow]
@@ -22,7 +22,7 @@ public struct Report {
   /// The rows that ended well, by key and metric: every lookup of a figure is O(1).
   let found: [ResultKey: [Metric: ResultRow]]
 
-  public init(rows: [ResultRow]) {
+  package init(rows: [ResultRow]) {
     allRows = rows
     self.rows = rows.filter { $0.mode != .indexAdvice && $0.mode != .settings }
     advice = rows.filter { $0.mode == .indexAdvice }

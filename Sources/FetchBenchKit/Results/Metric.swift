@@ -1,94 +1,94 @@
 /// A named figure, as package-benchmark's `BenchmarkMetric`: its name in results.csv, its unit,
 /// and which direction is better. Every figure the harness writes is one of these: a new
 /// metric is one `static let` here, and the writers, reports and gate take it from here.
-public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The unit column of results.csv.
-  public enum Unit: String, Sendable, Codable {
+  package enum Unit: String, Sendable, Codable {
     case ms, us, s, bytes, count, rows, ratio, bool
     case perSecond = "1/s"
     case none = ""
   }
 
   /// Which way a change is an improvement (`neither` for context, such as a target or rows).
-  public enum Better: String, Sendable, Codable {
+  package enum Better: String, Sendable, Codable {
     case lower, higher, neither
   }
 
   /// The column value in results.csv, e.g. `time_ms`.
-  public let name: String
-  public let unit: Unit
-  public let better: Better
+  package let name: String
+  package let unit: Unit
+  package let better: Better
 
-  public init(_ name: String, _ unit: Unit, better: Better = .lower) {
+  package init(_ name: String, _ unit: Unit, better: Better = .lower) {
     self.name = name
     self.unit = unit
     self.better = better
   }
 
-  public var description: String { name }
+  package var description: String { name }
 
   // MARK: a run's case (fetchbench run)
-  public static let time = Metric("time_ms", .ms)
-  public static let cpu = Metric("cpu_ms", .ms)
-  public static let heapLive = Metric("heap_live_bytes", .bytes)
-  public static let heapPeak = Metric("heap_peak_bytes", .bytes)
-  public static let peakRSS = Metric("peak_rss_bytes", .bytes)
-  public static let allocations = Metric("allocations", .count)
+  package static let time = Metric("time_ms", .ms)
+  package static let cpu = Metric("cpu_ms", .ms)
+  package static let heapLive = Metric("heap_live_bytes", .bytes)
+  package static let heapPeak = Metric("heap_peak_bytes", .bytes)
+  package static let peakRSS = Metric("peak_rss_bytes", .bytes)
+  package static let allocations = Metric("allocations", .count)
   /// Minor page faults of a repetition (`Sample.pageFaults`), the median of the repetitions.
-  public static let pageFaults = Metric("page_faults", .count)
-  public static let queries = Metric("queries", .count)
-  public static let rowsMaterialized = Metric("rows_materialized", .count)
-  public static let roundTrips = Metric("round_trips", .count)
-  public static let bytesReceived = Metric("bytes_received", .bytes)
+  package static let pageFaults = Metric("page_faults", .count)
+  package static let queries = Metric("queries", .count)
+  package static let rowsMaterialized = Metric("rows_materialized", .count)
+  package static let roundTrips = Metric("round_trips", .count)
+  package static let bytesReceived = Metric("bytes_received", .bytes)
   /// The 20 rows' mapping to typed models alone (after faulting).
-  public static let mapping = Metric("map_us", .us)
+  package static let mapping = Metric("map_us", .us)
   /// PostgreSQL's COPY load of a dataset, once per run.
-  public static let load = Metric("load_s", .s)
+  package static let load = Metric("load_s", .s)
   /// A case that failed: its row carries the error.
-  public static let failed = Metric("failed", .none, better: .neither)
+  package static let failed = Metric("failed", .none, better: .neither)
   /// A case stopped when its resident memory passed the machine's ceiling: the resident bytes
   /// read then; its row carries the ceiling in the error.
-  public static let doesNotFit = Metric("does_not_fit", .bytes, better: .neither)
+  package static let doesNotFit = Metric("does_not_fit", .bytes, better: .neither)
 
   /// The in-memory limit: the request's keys pre-extracted and sorted by the stdlib (and for
   /// full fetch and scroll-through the rows copied out), timed alternately with the case.
-  public static let limit = Metric("limit_ms", .ms)
+  package static let limit = Metric("limit_ms", .ms)
   /// The case's time over the limit's, per alternating pair: median and range of the pairs.
-  public static let engineOverLimit = Metric("engine_over_limit", .ratio)
+  package static let engineOverLimit = Metric("engine_over_limit", .ratio)
   /// The in-memory limit of a case read by offset or keyset pages: each page it reads selected
   /// from the pre-extracted keys as the store selects it (`Limit.pages`), timed alternately.
-  public static let pageLimit = Metric("page_limit_ms", .ms)
-  public static let engineOverPageLimit = Metric("engine_over_page_limit", .ratio)
+  package static let pageLimit = Metric("page_limit_ms", .ms)
+  package static let engineOverPageLimit = Metric("engine_over_page_limit", .ratio)
 
   /// A SQLite case's floor (the store's own statements through the C API: the ID query, the
   /// full query, or a scroll-through), timed alternately with the case in its process.
-  public static let floor = Metric("floor_ms", .ms)
-  public static let engineOverFloor = Metric("engine_over_floor", .ratio)
+  package static let floor = Metric("floor_ms", .ms)
+  package static let engineOverFloor = Metric("engine_over_floor", .ratio)
   /// SQLite's scan limit for a batched performFetch: one scan per table of the columns the
   /// sort needs, plus the stdlib's sort; alternately with the case.
-  public static let scanLimit = Metric("scan_limit_ms", .ms)
-  public static let engineOverScanLimit = Metric("engine_over_scan_limit", .ratio)
+  package static let scanLimit = Metric("scan_limit_ms", .ms)
+  package static let engineOverScanLimit = Metric("engine_over_scan_limit", .ratio)
   /// The sectioned scenario without its sections (the same sort and first screen), on every
   /// store, alternately with the case: what sections add.
-  public static let unsectioned = Metric("unsectioned_ms", .ms)
-  public static let sectionedOverUnsectioned = Metric("sectioned_over_unsectioned", .ratio)
+  package static let unsectioned = Metric("unsectioned_ms", .ms)
+  package static let sectionedOverUnsectioned = Metric("sectioned_over_unsectioned", .ratio)
 
   /// The same case at the run's smallest row count (`CaseSpec.growthFrom`), opened beside the
   /// case's store and timed alternately with it in the case's process; the row's detail names
   /// that row count.
-  public static let smallerSize = Metric("smaller_size_ms", .ms)
+  package static let smallerSize = Metric("smaller_size_ms", .ms)
   /// The case's time over `smallerSize`'s, per alternating pair: its growth, measured as the
   /// report's other ratios are.
-  public static let growth = Metric("growth", .ratio)
+  package static let growth = Metric("growth", .ratio)
   /// The growth of the case's limit, floor and scan limit, measured the same way: each one's
   /// time at the case's rows over its time at the smaller row count, per pair.
-  public static let limitGrowth = Metric("limit_growth", .ratio)
-  public static let floorGrowth = Metric("floor_growth", .ratio)
-  public static let scanLimitGrowth = Metric("scan_limit_growth", .ratio)
+  package static let limitGrowth = Metric("limit_growth", .ratio)
+  package static let floorGrowth = Metric("floor_growth", .ratio)
+  package static let scanLimitGrowth = Metric("scan_limit_growth", .ratio)
 
   /// The growth metric of a reference's time (`limitGrowth` for `limit`), nil for those with
   /// no growth measured.
-  public static func growth(of time: Metric) -> Metric? {
+  package static func growth(of time: Metric) -> Metric? {
     switch time {
     case .limit: .limitGrowth
     case .floor: .floorGrowth
@@ -98,79 +98,79 @@ public struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 
   /// The run's memory budget (`--memory-budget`), a `settings` row the report reads.
-  public static let memoryBudget = Metric("memory_budget_bytes", .bytes, better: .neither)
+  package static let memoryBudget = Metric("memory_budget_bytes", .bytes, better: .neither)
   /// The user's list (`--sort`, `--section`, `--where`), a `settings` row: the text is its
   /// `detail`.
-  public static let customRequest = Metric("request", .none, better: .neither)
+  package static let customRequest = Metric("request", .none, better: .neither)
   /// jemalloc's configuration from the environment (`MALLOC_CONF`, which every case's process
   /// inherits), a `settings` row when it is set: the text is its `detail`. Huge pages or a
   /// changed reuse of large blocks move every figure at millions of rows.
-  public static let allocatorConfiguration = Metric("malloc_conf", .none, better: .neither)
+  package static let allocatorConfiguration = Metric("malloc_conf", .none, better: .neither)
 
   // MARK: index advice (fetchbench run, mode index_advice)
   /// A fast operation's wall time: a batch fault, a page.
-  public static let timeUs = Metric("time_us", .us)
+  package static let timeUs = Metric("time_us", .us)
   /// The same operation on the file with the index over the file without it, per
   /// alternating pair.
-  public static let overUnindexed = Metric("over_unindexed", .ratio)
+  package static let overUnindexed = Metric("over_unindexed", .ratio)
   /// SQLite's `EXPLAIN QUERY PLAN` of the operation's statement: the text is the row's
   /// `detail`, the value 0.
-  public static let queryPlan = Metric("query_plan", .none, better: .neither)
+  package static let queryPlan = Metric("query_plan", .none, better: .neither)
 
   // MARK: floors (the same SQL with nothing on top)
-  public static let floorIDs = Metric("floor_ids_ms", .ms)
-  public static let floorIDsArray = Metric("floor_ids_array_ms", .ms)
-  public static let floorFull = Metric("floor_full_ms", .ms)
-  public static let floorScroll = Metric("floor_scroll_ms", .ms)
-  public static let floorServerIDs = Metric("floor_server_ids_ms", .ms)
-  public static let floorServerFull = Metric("floor_server_full_ms", .ms)
-  public static let floorServerBatch = Metric("floor_server_batch_ms", .ms)
-  public static let roundTrip = Metric("round_trip_us", .us)
-  public static let batchFaultFixed = Metric("batch_fault_fixed_us", .us)
-  public static let rowCost = Metric("row_cost_us", .us)
-  public static let roundTripBatchSize = Metric("round_trip_batch_size", .rows, better: .neither)
+  package static let floorIDs = Metric("floor_ids_ms", .ms)
+  package static let floorIDsArray = Metric("floor_ids_array_ms", .ms)
+  package static let floorFull = Metric("floor_full_ms", .ms)
+  package static let floorScroll = Metric("floor_scroll_ms", .ms)
+  package static let floorServerIDs = Metric("floor_server_ids_ms", .ms)
+  package static let floorServerFull = Metric("floor_server_full_ms", .ms)
+  package static let floorServerBatch = Metric("floor_server_batch_ms", .ms)
+  package static let roundTrip = Metric("round_trip_us", .us)
+  package static let batchFaultFixed = Metric("batch_fault_fixed_us", .us)
+  package static let rowCost = Metric("row_cost_us", .us)
+  package static let roundTripBatchSize = Metric("round_trip_batch_size", .rows, better: .neither)
   /// PostgreSQL's batch-size sweep: time per row of a scroll-through at batch size `b`.
-  public static func sweepPerRow(batchSize b: Int) -> Metric { Metric("sweep_b\(b)_us_per_row", .us) }
+  package static func sweepPerRow(batchSize b: Int) -> Metric { Metric("sweep_b\(b)_us_per_row", .us) }
 
   // MARK: the diff benchmark (fetchbench diff)
-  public static let incremental = Metric("incremental_ms", .ms)
-  public static let diff = Metric("diff_ms", .ms)
-  public static let refetchDiff = Metric("refetch_diff_ms", .ms)
-  public static let stdlibDiff = Metric("stdlib_diff_ms", .ms)
-  public static let stdlibDiffSkipped = Metric("stdlib_diff_skipped_over_s", .s, better: .neither)
-  public static let objectsChanged = Metric("objects_changed", .count, better: .neither)
-  public static let deletes = Metric("deletes", .count)
-  public static let inserts = Metric("inserts", .count)
-  public static let moves = Metric("moves", .count)
-  public static let movesMinimal = Metric("moves_minimal", .count)
-  public static let reloads = Metric("reloads", .count)
-  public static let sectionChanges = Metric("section_changes", .count)
-  public static let changeSetSize = Metric("change_set_size", .count)
-  public static let diffChangeSetSize = Metric("diff_change_set_size", .count)
-  public static let rowsAfter = Metric("rows_after", .count, better: .neither)
+  package static let incremental = Metric("incremental_ms", .ms)
+  package static let diff = Metric("diff_ms", .ms)
+  package static let refetchDiff = Metric("refetch_diff_ms", .ms)
+  package static let stdlibDiff = Metric("stdlib_diff_ms", .ms)
+  package static let stdlibDiffSkipped = Metric("stdlib_diff_skipped_over_s", .s, better: .neither)
+  package static let objectsChanged = Metric("objects_changed", .count, better: .neither)
+  package static let deletes = Metric("deletes", .count)
+  package static let inserts = Metric("inserts", .count)
+  package static let moves = Metric("moves", .count)
+  package static let movesMinimal = Metric("moves_minimal", .count)
+  package static let reloads = Metric("reloads", .count)
+  package static let sectionChanges = Metric("section_changes", .count)
+  package static let changeSetSize = Metric("change_set_size", .count)
+  package static let diffChangeSetSize = Metric("diff_change_set_size", .count)
+  package static let rowsAfter = Metric("rows_after", .count, better: .neither)
 
   // MARK: the load test (fetchbench load, summary.csv)
-  public static let seconds = Metric("seconds", .s, better: .neither)
-  public static let commits = Metric("commits", .count, better: .higher)
-  public static let commitsPerSecond = Metric("commits_per_s", .perSecond, better: .higher)
-  public static let attemptsPerSecond = Metric("attempts_per_s", .perSecond, better: .higher)
-  public static let targetCommitsPerSecond = Metric("target_commits_per_s", .perSecond, better: .neither)
-  public static let failedCommits = Metric("failed_commits", .count, better: .neither)
-  public static let changeSets = Metric("change_sets", .count, better: .neither)
-  public static let coalescedTransactions = Metric("coalesced_transactions", .count, better: .neither)
-  public static let faults = Metric("faults", .count, better: .higher)
-  public static let faultsPerSecond = Metric("faults_per_s", .perSecond, better: .higher)
-  public static let reconnects = Metric("reconnects", .count)
-  public static let staleReads = Metric("stale_reads", .count)
-  public static let invalidChangeSets = Metric("invalid_change_sets", .count)
-  public static let missedTransactions = Metric("missed_transactions", .count)
-  public static let repeatedTransactions = Metric("repeated_transactions", .count)
-  public static let mirrorsMatch = Metric("mirrors_match", .bool, better: .higher)
-  public static let rolledBackRowsVisible = Metric("rolled_back_rows_visible", .count)
-  public static let heapGrowth = Metric("heap_growth_bytes", .bytes)
+  package static let seconds = Metric("seconds", .s, better: .neither)
+  package static let commits = Metric("commits", .count, better: .higher)
+  package static let commitsPerSecond = Metric("commits_per_s", .perSecond, better: .higher)
+  package static let attemptsPerSecond = Metric("attempts_per_s", .perSecond, better: .higher)
+  package static let targetCommitsPerSecond = Metric("target_commits_per_s", .perSecond, better: .neither)
+  package static let failedCommits = Metric("failed_commits", .count, better: .neither)
+  package static let changeSets = Metric("change_sets", .count, better: .neither)
+  package static let coalescedTransactions = Metric("coalesced_transactions", .count, better: .neither)
+  package static let faults = Metric("faults", .count, better: .higher)
+  package static let faultsPerSecond = Metric("faults_per_s", .perSecond, better: .higher)
+  package static let reconnects = Metric("reconnects", .count)
+  package static let staleReads = Metric("stale_reads", .count)
+  package static let invalidChangeSets = Metric("invalid_change_sets", .count)
+  package static let missedTransactions = Metric("missed_transactions", .count)
+  package static let repeatedTransactions = Metric("repeated_transactions", .count)
+  package static let mirrorsMatch = Metric("mirrors_match", .bool, better: .higher)
+  package static let rolledBackRowsVisible = Metric("rolled_back_rows_visible", .count)
+  package static let heapGrowth = Metric("heap_growth_bytes", .bytes)
 
   /// A latency percentile of the load test: `delivery_p99_ms`.
-  public static func latency(_ what: String, _ quantile: String) -> Metric { Metric("\(what)_\(quantile)_ms", .ms) }
+  package static func latency(_ what: String, _ quantile: String) -> Metric { Metric("\(what)_\(quantile)_ms", .ms) }
 }
 
 extension Metric {
@@ -192,28 +192,28 @@ extension Metric {
   /// The metric named `name` in results.csv: a known one with its direction, else one made
   /// from the name and unit (a sweep's or a percentile's), lower being better for a figure
   /// with a unit of time, size or count. O(1).
-  public static func named(_ name: String, unit: Unit) -> Metric {
+  package static func named(_ name: String, unit: Unit) -> Metric {
     if let m = byName[name], m.unit == unit { return m }
     return Metric(name, unit, better: [.ms, .us, .s, .bytes, .count, .ratio].contains(unit) ? .lower : .neither)
   }
 }
 
 /// One figure of a case: a metric and its repeated measurements.
-public struct Measurement: Sendable, Codable, Equatable {
-  public var metric: Metric
-  public var summary: Summary
+package struct Measurement: Sendable, Codable, Equatable {
+  package var metric: Metric
+  package var summary: Summary
   /// A case that measures several index variants or operations (the index advice) names
   /// each figure's; nil: the case's own.
-  public var index: String? = nil
-  public var scenario: ResultScenario? = nil
+  package var index: String? = nil
+  package var scenario: ResultScenario? = nil
   /// Text the figure carries (a query plan).
-  public var detail: String? = nil
+  package var detail: String? = nil
 
-  public init(_ metric: Metric, _ summary: Summary) {
+  package init(_ metric: Metric, _ summary: Summary) {
     self.metric = metric
     self.summary = summary
   }
 
   /// A figure measured once.
-  public init(_ metric: Metric, _ value: Double) { self.init(metric, Summary([value])) }
+  package init(_ metric: Metric, _ value: Double) { self.init(metric, Summary([value])) }
 }

@@ -9,14 +9,14 @@ import Foundation
 /// its marker says, holding exactly the files the marker lists: a folder with a file of the
 /// user's anywhere in its tree, another command's output, or a folder without a marker is
 /// left untouched.
-public enum OutputFolder {
+package enum OutputFolder {
   /// The command whose output a folder is.
-  public enum Command: String, Codable, Sendable {
+  package enum Command: String, Codable, Sendable {
     case run, diff, load
   }
 
   /// The marker's name: hidden, so that listings of a results folder show the results.
-  public static let markerName = ".fetchbench-output.json"
+  package static let markerName = ".fetchbench-output.json"
 
   struct Marker: Codable {
     var command: Command
@@ -31,7 +31,7 @@ public enum OutputFolder {
   /// own `latest` folders, written before outputs were marked). Returns the normalized path.
   /// O(files in the folder).
   @discardableResult
-  public static func checkTarget(_ path: String, command: Command, legacyNames: Set<String>? = nil) throws -> String {
+  package static func checkTarget(_ path: String, command: Command, legacyNames: Set<String>? = nil) throws -> String {
     let p = AtomicFile.normalized(path)
     if let why = whyNotReplaceable(p, command: command, legacyNames: legacyNames) {
       throw DatasetError.cannotWrite(path: p, reason: why)
@@ -53,7 +53,7 @@ public enum OutputFolder {
   /// the marker is written and the folder renamed into place, replacing only what
   /// `checkTarget` accepts (checked again: the folder may have changed while the command ran).
   /// O(files).
-  public static func write(
+  package static func write(
     to path: String, command: Command, legacyNames: Set<String>? = nil, _ fill: (_ folder: String) throws -> Void
   ) throws {
     let p = try checkTarget(path, command: command, legacyNames: legacyNames)
@@ -72,7 +72,7 @@ public enum OutputFolder {
   }
 
   /// Copies the output folder `source` to `destination` (results/latest), under the same rules.
-  public static func copy(_ source: String, to destination: String, legacyNames: Set<String>? = nil) throws {
+  package static func copy(_ source: String, to destination: String, legacyNames: Set<String>? = nil) throws {
     let marker = try readMarker(source)
     let p = try checkTarget(destination, command: marker.command, legacyNames: legacyNames)
     let tmp = AtomicFile.temporaryPath(for: p)
@@ -89,7 +89,7 @@ public enum OutputFolder {
   /// A name taken from data (a dataset, store or index name in results.csv) made safe as one
   /// path component: only letters, digits and `._+-` stay, every other character becomes `_`,
   /// and a leading `.` becomes `_` (no `..`, no hidden file). O(name).
-  public static func safeComponent(_ name: String) -> String {
+  package static func safeComponent(_ name: String) -> String {
     var out = String(
       name.unicodeScalars.map { s -> Character in
         s.isASCII && (CharacterSet.alphanumerics.contains(s) || "._+-".unicodeScalars.contains(s)) ? Character(s) : "_"
@@ -99,7 +99,7 @@ public enum OutputFolder {
   }
 
   /// `folder/name` for a file name built from data; throws unless it is one safe component.
-  public static func child(_ folder: String, _ name: String) throws -> String {
+  package static func child(_ folder: String, _ name: String) throws -> String {
     guard name == safeComponent(name) else {
       throw DatasetError.cannotWrite(path: "\(folder)/\(name)", reason: "the name comes from the data and is not a plain file name")
     }
@@ -109,7 +109,7 @@ public enum OutputFolder {
   /// After `report` wrote `files` (relative paths) into a marked folder: the marker lists
   /// them too, so that the folder stays replaceable by its command. An unmarked folder stays
   /// unmarked. O(files).
-  public static func addToMarker(_ files: [String], in folder: String) throws {
+  package static func addToMarker(_ files: [String], in folder: String) throws {
     guard var marker = try? readMarker(folder) else { return }
     marker.files = Array(Set(marker.files).union(files)).sorted()
     let encoder = JSONEncoder()

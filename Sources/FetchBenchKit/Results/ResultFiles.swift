@@ -3,11 +3,11 @@ import Datasets
 import Foundation
 
 /// Writes a run's files as an `OutputFolder`.
-public enum ResultFiles {
+package enum ResultFiles {
   /// What a run folder holds; an unmarked `latest` folder of these alone is FetchBench's own.
-  public static let names: Set<String> = ["results.csv", "results.json", "report.md", "charts"]
+  package static let names: Set<String> = ["results.csv", "results.json", "report.md", "charts"]
 
-  public static func write(_ measured: [ResultRow], to dir: String, command: OutputFolder.Command) throws {
+  package static func write(_ measured: [ResultRow], to dir: String, command: OutputFolder.Command) throws {
     // Everything is rendered from the CSV's text (3 decimals), so `fetchbench report DIR`
     // gives the same page and JSON holds the same figures as the CSV.
     let csv = ResultsCSV.encode(measured)
@@ -27,7 +27,7 @@ public enum ResultFiles {
   }
 
   /// Renders report.md and the charts again from DIR/results.csv.
-  public static func rerender(_ dir: String) throws {
+  package static func rerender(_ dir: String) throws {
     let path = dir + "/results.csv"
     switch DatasetFile.entry(at: path) {
     case .missing: throw HarnessError.invalidArgument("\(path): no such results file; name a folder that `fetchbench run` wrote")

@@ -4,19 +4,19 @@ import DatasetStores
 /// What one figure of results.csv is about: the columns that, with the metric, identify it.
 /// Typed here; the column texts (`sqlite-raw`, `index_advice`, `diff_k100_by_state`) exist
 /// only in each type's `csv` and `init(csv:)`, the codec's two directions.
-public struct ResultKey: Hashable, Sendable {
+package struct ResultKey: Hashable, Sendable {
   /// nil for a row that records a setting of the run.
-  public var dataset: DatasetKind?
-  public var rows: Int
-  public var store: ResultStore
-  public var mode: ResultMode
+  package var dataset: DatasetKind?
+  package var rows: Int
+  package var store: ResultStore
+  package var mode: ResultMode
   /// The batch size of batched cases and floors; 0 where there is none.
-  public var batchSize: Int
+  package var batchSize: Int
   /// An index's tag (`info_id+close_date`), or `none`.
-  public var index: String
-  public var scenario: ResultScenario
+  package var index: String
+  package var scenario: ResultScenario
 
-  public init(
+  package init(
     dataset: DatasetKind?, rows: Int, store: ResultStore, mode: ResultMode, batchSize: Int, index: String = ResultKey.noIndex,
     scenario: ResultScenario
   ) {
@@ -25,29 +25,29 @@ public struct ResultKey: Hashable, Sendable {
   }
 
   /// The index column of a figure measured without an added index.
-  public static let noIndex = "none"
+  package static let noIndex = "none"
 
   /// The key of a row that records a setting of the run (the memory budget, the user's list).
-  public static let settings = ResultKey(dataset: nil, rows: 0, store: .none, mode: .settings, batchSize: 0, scenario: .settings)
+  package static let settings = ResultKey(dataset: nil, rows: 0, store: .none, mode: .settings, batchSize: 0, scenario: .settings)
 }
 
 /// Where a figure was measured: through the engine on a store, or with the store's own
 /// statements alone (a floor: `sqlite-raw`).
-public enum ResultStore: Hashable, Sendable {
+package enum ResultStore: Hashable, Sendable {
   case engine(StoreKind)
   case raw(StoreKind)
   /// A setting of the run, measured nowhere.
   case none
 
   /// The store whatever way it was used; nil for a setting.
-  public var kind: StoreKind? {
+  package var kind: StoreKind? {
     switch self {
     case .engine(let k), .raw(let k): k
     case .none: nil
     }
   }
 
-  public var csv: String {
+  package var csv: String {
     switch self {
     case .engine(let k): k.rawValue
     case .raw(let k): k.rawValue + "-raw"
@@ -55,7 +55,7 @@ public enum ResultStore: Hashable, Sendable {
     }
   }
 
-  public init?(csv: String) {
+  package init?(csv: String) {
     if csv.isEmpty {
       self = .none
     } else if let k = StoreKind(rawValue: csv) {
@@ -69,7 +69,7 @@ public enum ResultStore: Hashable, Sendable {
 }
 
 /// How the figure's list was read, or what other work it measures.
-public enum ResultMode: Hashable, Sendable {
+package enum ResultMode: Hashable, Sendable {
   case fetch(FetchMode)
   /// The store's own statements with nothing on top (`ResultStore.raw`).
   case floor
@@ -83,11 +83,11 @@ public enum ResultMode: Hashable, Sendable {
   case settings
 
   /// The fetch mode of a list's case; nil for other work.
-  public var fetchMode: FetchMode? {
+  package var fetchMode: FetchMode? {
     if case .fetch(let m) = self { m } else { nil }
   }
 
-  public var csv: String {
+  package var csv: String {
     switch self {
     case .fetch(let m): m.rawValue
     case .floor: "floor"
@@ -99,7 +99,7 @@ public enum ResultMode: Hashable, Sendable {
     }
   }
 
-  public init?(csv: String) {
+  package init?(csv: String) {
     if let m = FetchMode(rawValue: csv) {
       self = .fetch(m)
       return
@@ -111,7 +111,7 @@ public enum ResultMode: Hashable, Sendable {
 }
 
 /// What the figure's case did.
-public enum ResultScenario: Hashable, Sendable {
+package enum ResultScenario: Hashable, Sendable {
   case scenario(Scenario)
   /// One operation the index advice times (`batch_fault`); the advice's performFetch and
   /// sectioned performFetch are `.scenario`.
@@ -125,7 +125,7 @@ public enum ResultScenario: Hashable, Sendable {
   case candidates
   case settings
 
-  public var csv: String {
+  package var csv: String {
     switch self {
     case .scenario(let s): s.rawValue
     case .advice(let w): w.rawValue
@@ -139,11 +139,11 @@ public enum ResultScenario: Hashable, Sendable {
   }
 
   /// The scenario of a list's case; nil for other work.
-  public var scenario: Scenario? {
+  package var scenario: Scenario? {
     if case .scenario(let s) = self { s } else { nil }
   }
 
-  public init?(csv: String) {
+  package init?(csv: String) {
     if let s = Scenario(rawValue: csv) {
       self = .scenario(s)
     } else if let w = IndexAdvice.Work(rawValue: csv) {
@@ -161,27 +161,27 @@ public enum ResultScenario: Hashable, Sendable {
 
   /// An index advice operation is `.scenario` when it is also a scenario, so that one text
   /// has one value.
-  public static func forAdvice(_ work: IndexAdvice.Work) -> ResultScenario {
+  package static func forAdvice(_ work: IndexAdvice.Work) -> ResultScenario {
     Scenario(rawValue: work.rawValue).map(ResultScenario.scenario) ?? .advice(work)
   }
 }
 
 /// One transaction shape of the diff benchmark: k changed objects, or a 10 % edit; with or
 /// without sections by state.
-public struct DiffWorkload: Hashable, Sendable {
+package struct DiffWorkload: Hashable, Sendable {
   /// Objects changed; nil for the 10 % edit.
-  public var k: Int?
-  public var sections: Bool
+  package var k: Int?
+  package var sections: Bool
 
-  public init(k: Int?, sections: Bool) {
+  package init(k: Int?, sections: Bool) {
     self.k = k
     self.sections = sections
   }
 
   /// `diff_k100`, `diff_edit10`, with `_by_state` for sections.
-  public var csv: String { (k.map { "diff_k\($0)" } ?? "diff_edit10") + (sections ? "_by_state" : "") }
+  package var csv: String { (k.map { "diff_k\($0)" } ?? "diff_edit10") + (sections ? "_by_state" : "") }
 
-  public init?(csv: String) {
+  package init?(csv: String) {
     let sections = csv.hasSuffix("_by_state")
     let name = sections ? csv.dropLast("_by_state".count) : csv[...]
     if name == "diff_edit10" {
@@ -195,11 +195,11 @@ public struct DiffWorkload: Hashable, Sendable {
   }
 
   /// `k = 100` or `10% edit`, for tables.
-  public var label: String { k.map { "k = \($0.grouped)" } ?? "10% edit" }
+  package var label: String { k.map { "k = \($0.grouped)" } ?? "10% edit" }
 }
 
 /// How a case ended.
-public enum ResultStatus: String, Sendable, Codable {
+package enum ResultStatus: String, Sendable, Codable {
   case ok, failed
   /// Stopped when its resident memory passed the ceiling.
   case doesNotFit = "does_not_fit"
@@ -212,7 +212,7 @@ protocol ResultColumn: Codable {
 }
 
 extension ResultColumn {
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let text = try decoder.singleValueContainer().decode(String.self)
     guard let value = Self(csv: text) else {
       throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not one FetchBench writes"))
@@ -220,7 +220,7 @@ extension ResultColumn {
     self = value
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var c = encoder.singleValueContainer()
     try c.encode(csv)
   }
@@ -231,11 +231,11 @@ extension ResultMode: ResultColumn {}
 extension ResultScenario: ResultColumn {}
 
 extension ResultStore: CustomStringConvertible {
-  public var description: String { csv }
+  package var description: String { csv }
 }
 extension ResultMode: CustomStringConvertible {
-  public var description: String { csv }
+  package var description: String { csv }
 }
 extension ResultScenario: CustomStringConvertible {
-  public var description: String { csv }
+  package var description: String { csv }
 }

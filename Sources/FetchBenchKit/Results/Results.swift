@@ -7,23 +7,23 @@ import Foundation
 /// column names and texts of results.csv and results.json (a contract with their readers)
 /// live only in `columns`, `fields` and `init(fields:)`.
 @dynamicMemberLookup
-public struct ResultRow: Sendable, Equatable {
-  public var runID: String
-  public var key: ResultKey
-  public var metric: Metric
+package struct ResultRow: Sendable, Equatable {
+  package var runID: String
+  package var key: ResultKey
+  package var metric: Metric
   /// The median of the repetitions, in the metric's unit.
-  public var value: Double
-  public var min: Double
-  public var max: Double
-  public var repetitions: Int
-  public var status: ResultStatus
-  public var error: String
-  public var machine: Machine
-  public var datasetSHA256: String
+  package var value: Double
+  package var min: Double
+  package var max: Double
+  package var repetitions: Int
+  package var status: ResultStatus
+  package var error: String
+  package var machine: Machine
+  package var datasetSHA256: String
   /// Text a figure carries, such as a query plan; empty for most.
-  public var detail: String = ""
+  package var detail: String = ""
 
-  public init(
+  package init(
     runID: String, key: ResultKey, metric: Metric, summary: Summary, status: ResultStatus = .ok, error: String = "",
     machine: Machine, datasetSHA256: String = "", detail: String = ""
   ) {
@@ -33,14 +33,14 @@ public struct ResultRow: Sendable, Equatable {
   }
 
   /// The key's columns read and written as the row's own: `row.store`, `row.scenario`.
-  public subscript<T>(dynamicMember path: WritableKeyPath<ResultKey, T>) -> T {
+  package subscript<T>(dynamicMember path: WritableKeyPath<ResultKey, T>) -> T {
     get { key[keyPath: path] }
     set { key[keyPath: path] = newValue }
   }
-  public var unit: Metric.Unit { metric.unit }
-  public var isOK: Bool { status == .ok }
+  package var unit: Metric.Unit { metric.unit }
+  package var isOK: Bool { status == .ok }
 
-  public static let columns = [
+  package static let columns = [
     "run_id", "dataset", "rows", "store", "mode", "batch_size", "index", "scenario", "metric",
     "value", "unit", "min", "max", "repetitions", "status", "error", "cores", "memory_bytes", "os",
     "swift_version", "git_commit", "dataset_sha256", "detail",
@@ -110,7 +110,7 @@ extension ResultRow: Codable {
     init?(intValue: Int) { nil }
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Column.self)
     for (name, text) in zip(Self.columns, fields) {
       let key = Column(stringValue: name)
@@ -124,7 +124,7 @@ extension ResultRow: Codable {
     }
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Column.self)
     let fields = try Self.columns.map { name -> String in
       let key = Column(stringValue: name)
@@ -140,14 +140,14 @@ extension ResultRow: Codable {
 }
 
 /// The machine and build a run was made on.
-public struct Machine: Sendable, Codable, Equatable {
-  public var cores: Int
-  public var memoryBytes: Int
-  public var os: String
-  public var swiftVersion: String
-  public var gitCommit: String
+package struct Machine: Sendable, Codable, Equatable {
+  package var cores: Int
+  package var memoryBytes: Int
+  package var os: String
+  package var swiftVersion: String
+  package var gitCommit: String
 
-  public init(cores: Int, memoryBytes: Int, os: String, swiftVersion: String, gitCommit: String) {
+  package init(cores: Int, memoryBytes: Int, os: String, swiftVersion: String, gitCommit: String) {
     self.cores = cores
     self.memoryBytes = memoryBytes
     self.os = os
@@ -156,7 +156,7 @@ public struct Machine: Sendable, Codable, Equatable {
   }
 
   /// Reads this machine's description; commands that are missing give "unknown".
-  public static func current() -> Machine {
+  package static func current() -> Machine {
     let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
     let pretty = osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
       .map { String($0.dropFirst(12)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
@@ -180,8 +180,8 @@ public struct Machine: Sendable, Codable, Equatable {
 /// A text cell that a spreadsheet would run as a formula (it begins with `=`, `+`, `-`, `@`, a
 /// tab or a carriage return, as an error message from a child can) gets a leading `'`, as
 /// OWASP's CSV-injection guidance recommends; `decode` removes it again, so text round-trips.
-public enum ResultsCSV {
-  public static func encode(_ rows: [ResultRow]) -> String {
+package enum ResultsCSV {
+  package static func encode(_ rows: [ResultRow]) -> String {
     var out = ResultRow.columns.joined(separator: ",") + "\n"
     for r in rows {
       out += r.fields.enumerated().map { i, f in quote(textColumns.contains(i) ? neutralised(f) : f) }.joined(separator: ",") + "\n"
@@ -212,7 +212,7 @@ public enum ResultsCSV {
   }
 
   /// Parses CSV text written by `encode` (or any RFC 4180 file with the same header).
-  public static func decode(_ text: String) throws -> [ResultRow] {
+  package static func decode(_ text: String) throws -> [ResultRow] {
     var records: [[String]] = []
     var field = ""
     var record: [String] = []

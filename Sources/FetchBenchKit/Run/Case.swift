@@ -6,7 +6,7 @@ import Foundation
 import SQLiteStore
 
 /// What a case measures.
-public enum CaseWork: Sendable, Codable, Equatable {
+package enum CaseWork: Sendable, Codable, Equatable {
   /// A user's scenario, fetched fully or in batches.
   case scenario(Scenario, FetchMode)
   /// The same SQL as the store's, run with nothing on top (SQLite's C API, or psql and the
@@ -20,13 +20,13 @@ public enum CaseWork: Sendable, Codable, Equatable {
   /// Every candidate index of the list and its sectioned form, against none (`IndexAdvice`).
   case indexAdvice
 
-  public enum GateWork: String, Sendable, Codable {
+  package enum GateWork: String, Sendable, Codable {
     case fetch = "gate"
     case diff = "gate_diff"
   }
 
   /// results.csv's `mode` column.
-  public var mode: ResultMode {
+  package var mode: ResultMode {
     switch self {
     case .scenario(_, let mode): .fetch(mode)
     case .floor: .floor
@@ -37,7 +37,7 @@ public enum CaseWork: Sendable, Codable, Equatable {
   }
 
   /// results.csv's `scenario` column.
-  public var scenario: ResultScenario {
+  package var scenario: ResultScenario {
     switch self {
     case .scenario(let scenario, _): .scenario(scenario)
     case .floor: .floor
@@ -49,33 +49,33 @@ public enum CaseWork: Sendable, Codable, Equatable {
 }
 
 /// One measured case: what the parent sends a child process.
-public struct CaseSpec: Sendable, Codable, Equatable {
-  public var dataset: DatasetKind
-  public var rows: Int
-  public var seed: UInt64
-  public var datasetsDirectory: String
-  public var store: StoreKind
-  public var work: CaseWork
+package struct CaseSpec: Sendable, Codable, Equatable {
+  package var dataset: DatasetKind
+  package var rows: Int
+  package var seed: UInt64
+  package var datasetsDirectory: String
+  package var store: StoreKind
+  package var work: CaseWork
   /// The batch size of batched cases and floors (0 for full fetch).
-  public var batchSize: Int
+  package var batchSize: Int
   /// The column indexed in the dataset file, if any.
-  public var index: String?
-  public var repetitions: Int
-  public var warmups: Int
+  package var index: String?
+  package var repetitions: Int
+  package var warmups: Int
   /// The diff benchmark's `--emit-changes` file, if any.
-  public var emitChanges: String? = nil
+  package var emitChanges: String? = nil
   /// The user's list in place of the dataset's (`run --sort/--section/--where`).
-  public var request: CustomRequest? = nil
+  package var request: CustomRequest? = nil
   /// A smaller row count of the same dataset: the case also opens it and runs there
   /// alternately with every repetition, so its growth from that size is a ratio per pair from
   /// one process (`Metric.growth`). Set by a run over several row counts, on the memory store
   /// and SQLite (PostgreSQL holds one size of a dataset at a time).
-  public var growthFrom: Int? = nil
+  package var growthFrom: Int? = nil
   /// The gate's own tests: each timed batched call of a gate case does this many calls' work,
   /// a slowdown the gate must catch (`FETCHBENCH_INJECT_BATCHED_SLOWDOWN`). Nil in every real run.
-  public var injectedBatchedSlowdown: Int? = nil
+  package var injectedBatchedSlowdown: Int? = nil
 
-  public init(
+  package init(
     dataset: DatasetKind, rows: Int, seed: UInt64, datasetsDirectory: String, store: StoreKind, work: CaseWork, batchSize: Int,
     index: String?, repetitions: Int, warmups: Int
   ) {
@@ -84,7 +84,7 @@ public struct CaseSpec: Sendable, Codable, Equatable {
     (self.repetitions, self.warmups) = (repetitions, warmups)
   }
 
-  public var location: DatasetLocation {
+  package var location: DatasetLocation {
     DatasetLocation(
       kind: dataset, rows: rows, seed: seed, directory: datasetsDirectory,
       indexes: index.map { [$0] } ?? [])
@@ -92,32 +92,32 @@ public struct CaseSpec: Sendable, Codable, Equatable {
 
   /// results.csv's `store` column: floors are `sqlite-raw` and `postgres-raw`.
   /// Where the case measures: the store through the engine, or its own statements (a floor).
-  public var resultStore: ResultStore { work == .floor ? .raw(store) : .engine(store) }
-  public var mode: ResultMode { work.mode }
-  public var scenario: ResultScenario { work.scenario }
+  package var resultStore: ResultStore { work == .floor ? .raw(store) : .engine(store) }
+  package var mode: ResultMode { work.mode }
+  package var scenario: ResultScenario { work.scenario }
   /// The key of the case's figures (an index advice figure names its own index and operation).
-  public var key: ResultKey {
+  package var key: ResultKey {
     ResultKey(
       dataset: dataset, rows: rows, store: resultStore, mode: mode, batchSize: batchSize, index: index ?? ResultKey.noIndex,
       scenario: scenario)
   }
 
   /// A short label for progress lines.
-  public var label: String {
+  package var label: String {
     let batched = if case .scenario(_, let mode) = work, mode != .full { "(\(batchSize))" } else { "" }
     return "\(dataset.rawValue)-\(rows) \(resultStore.csv)\(index.map { "+idx(\($0))" } ?? "") \(mode.csv)\(batched) \(scenario.csv)"
   }
 }
 
 /// What a child reports: its measurements, or the error that stopped it.
-public struct CaseResult: Sendable, Codable {
-  public var spec: CaseSpec
-  public var measurements: [Measurement]
-  public var error: String?
+package struct CaseResult: Sendable, Codable {
+  package var spec: CaseSpec
+  package var measurements: [Measurement]
+  package var error: String?
   /// The gate's figures (`fetchbench check` cases only).
-  public var figures: [GateFigure]? = nil
+  package var figures: [GateFigure]? = nil
 
-  public init(spec: CaseSpec, measurements: [Measurement], error: String?) {
+  package init(spec: CaseSpec, measurements: [Measurement], error: String?) {
     self.spec = spec
     self.measurements = measurements
     self.error = error
@@ -126,8 +126,8 @@ public struct CaseResult: Sendable, Codable {
 
 /// Runs a case in this process (the child side). Opening the store is not measured: for the
 /// memory store it is loading the dataset, which the app would have done before the list.
-public enum CaseExecutor {
-  public static func run(_ spec: CaseSpec) throws -> CaseResult {
+package enum CaseExecutor {
+  package static func run(_ spec: CaseSpec) throws -> CaseResult {
     guard Heap.isAvailable else {
       throw HarnessError.invalidArgument(
         "jemalloc statistics are unavailable: the binary must link libjemalloc (scripts/bootstrap installs it)")

@@ -3,52 +3,52 @@ import DatasetStores
 import FetchedResults
 
 /// What `fetchbench run` measures.
-public struct RunOptions: Sendable {
-  public var datasets: [DatasetKind] = DatasetKind.allCases
-  public var stores: [StoreKind] = [.memory, .sqlite]
-  public var modes: [FetchMode] = FetchMode.allCases
-  public var batchSizes: [Int] = [20]
-  public var rows: [Int] = [DatasetKind.defaultRows]
-  public var scenarios: [Scenario] = Scenario.allCases
+package struct RunOptions: Sendable {
+  package var datasets: [DatasetKind] = DatasetKind.allCases
+  package var stores: [StoreKind] = [.memory, .sqlite]
+  package var modes: [FetchMode] = FetchMode.allCases
+  package var batchSizes: [Int] = [20]
+  package var rows: [Int] = [DatasetKind.defaultRows]
+  package var scenarios: [Scenario] = Scenario.allCases
   /// Also advise an index on the SQL stores: every candidate index of each list, measured
   /// against none in one process (`IndexAdvice`).
-  public var withIndex = true
-  public var repetitions = 5
-  public var warmups = 1
-  public var seed: UInt64 = 1
-  public var datasetsDirectory = "datasets"
+  package var withIndex = true
+  package var repetitions = 5
+  package var warmups = 1
+  package var seed: UInt64 = 1
+  package var datasetsDirectory = "datasets"
   /// nil: results/runs/<UTC timestamp>/.
-  public var outDirectory: String?
-  public var resultsDirectory = "results"
+  package var outDirectory: String?
+  package var resultsDirectory = "results"
   /// What the cases measure: the lists' scenarios (`run`), or keeping a list in sync
   /// (`diff`).
-  public var workload = Workload.lists
+  package var workload = Workload.lists
   /// The resident memory a case's process may reach before it is stopped and recorded as not
   /// fitting; nil: `ChildProcess.defaultMemoryCeiling()`, read before each case.
-  public var memoryCeiling: Int?
+  package var memoryCeiling: Int?
   /// The open list's live heap the report's recommendation and scaling lines hold to; recorded
   /// in the results as a `settings` row.
-  public var memoryBudget = Report.defaultMemoryBudget
+  package var memoryBudget = Report.defaultMemoryBudget
   /// A list of the user's own instead of each dataset's (`--sort`, `--section`, `--where`):
   /// measured without the sectioned scenario (the list has its sections, or none) and the
   /// floors (the dataset list's statements).
-  public var request: CustomRequest?
+  package var request: CustomRequest?
   /// Continue the unfinished run into `outDirectory` (nil: the newest under results/runs):
   /// its finished cases are kept, the others run.
-  public var resume = false
+  package var resume = false
   /// Also measure each larger size's performFetch growth from the smallest size in the larger
   /// case's own process (`CaseSpec.growthFrom`). Off by default: the smaller store then lives
   /// beside the case, so those cases' peak RSS includes it (the report leaves them out of its
   /// memory projection).
-  public var growthInProcess = false
+  package var growthInProcess = false
   /// Start no case after this many minutes: the run stops with its finished cases kept for
   /// `resume` (a long sweep split across sittings). nil: no limit.
-  public var maxMinutes: Double?
+  package var maxMinutes: Double?
 
-  public init() {}
+  package init() {}
 
   /// Whose output the run's folder is.
-  public var command: OutputFolder.Command {
+  package var command: OutputFolder.Command {
     switch workload {
     case .lists: .run
     case .changes: .diff
@@ -56,10 +56,10 @@ public struct RunOptions: Sendable {
   }
 
   /// Where a run without `--out` is copied when it ends.
-  public var latestDirectory: String { "\(resultsDirectory)/latest" }
+  package var latestDirectory: String { "\(resultsDirectory)/latest" }
 
   /// `fetchbench diff`: banks, memory and SQLite, k = 1…10,000 and the 10% edit.
-  public static func diff() -> RunOptions {
+  package static func diff() -> RunOptions {
     var o = RunOptions()
     o.datasets = [.banks]
     o.modes = []
@@ -70,7 +70,7 @@ public struct RunOptions: Sendable {
 
   /// `--quick`: banks only, no index variant, the four scenarios that answer the main question,
   /// 3 repetitions: under two minutes on this machine kind.
-  public mutating func makeQuick() {
+  package mutating func makeQuick() {
     datasets = [.banks]
     withIndex = false
     repetitions = 3
@@ -78,7 +78,7 @@ public struct RunOptions: Sendable {
   }
 
   /// Every case, in the order they run.
-  public func cases() -> [CaseSpec] {
+  package func cases() -> [CaseSpec] {
     switch workload {
     case .lists: listCases()
     case .changes(let diff): diffCases(diff)
@@ -153,28 +153,28 @@ extension RunOptions {
 }
 
 /// What a run's cases measure.
-public enum Workload: Sendable {
+package enum Workload: Sendable {
   /// Reading the lists: the scenarios, floors and index advice (`fetchbench run`).
   case lists
   /// Keeping a list in sync (`fetchbench diff`).
   case changes(DiffOptions)
 
   /// Whether the cases read lists (and so need their datasets loaded and indexed variants).
-  public var readsLists: Bool {
+  package var readsLists: Bool {
     if case .lists = self { true } else { false }
   }
 }
 
 /// The diff benchmark's transactions.
-public struct DiffOptions: Sendable {
+package struct DiffOptions: Sendable {
   /// Transaction sizes: k objects changed.
-  public var ks = [1, 10, 100, 1_000, 10_000]
+  package var ks = [1, 10, 100, 1_000, 10_000]
   /// Whether to add the 10% edit.
-  public var edit = true
+  package var edit = true
   /// The variants: false, one list; true, sections by state.
-  public var sections = [false, true]
+  package var sections = [false, true]
   /// The one case's change sets are written here (`--emit-changes`).
-  public var emitChanges: String?
+  package var emitChanges: String?
 
-  public init() {}
+  package init() {}
 }

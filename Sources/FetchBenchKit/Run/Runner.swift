@@ -7,23 +7,23 @@ import Foundation
 import PostgresStore
 
 /// The outcome of a run.
-public struct RunOutcome: Sendable {
-  public var directory: String
-  public var rows: [ResultRow]
-  public var failures: [(label: String, error: String)]
+package struct RunOutcome: Sendable {
+  package var directory: String
+  package var rows: [ResultRow]
+  package var failures: [(label: String, error: String)]
   /// Cases stopped at the memory ceiling: recorded, not failures.
-  public var unfit: [(label: String, error: String)]
+  package var unfit: [(label: String, error: String)]
   /// Set when `maxMinutes` stopped the run before its last case: nothing was written to
   /// `directory`; the finished cases wait in `journal` for a resumed run.
-  public var stopped: (finished: Int, total: Int, journal: String)?
+  package var stopped: (finished: Int, total: Int, journal: String)?
 }
 
 /// Runs every case in a fresh child process (this binary, `_case`), so heap and RSS figures do
 /// not bleed between cases, and writes the results.
-public enum Runner {
+package enum Runner {
   /// Runs every case of `options` not finished before, each in a child process, keeping
   /// each case's rows in the journal as it ends, then writes the run's folder. O(cases).
-  public static func run(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws -> RunOutcome {
+  package static func run(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws -> RunOutcome {
     let machine = Machine.current()
     let cases = options.cases()
     // Before minutes of measuring: where the results go must take them.

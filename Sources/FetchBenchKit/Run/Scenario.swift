@@ -4,7 +4,7 @@ import Datasets
 import FetchedResults
 
 /// What a user does with a list, measured from creating the controller.
-public enum Scenario: String, Sendable, Codable, CaseIterable {
+package enum Scenario: String, Sendable, Codable, CaseIterable {
   /// performFetch alone.
   case performFetch = "perform_fetch"
   /// performFetch, then rows 0…19 materialized and every attribute read.
@@ -29,27 +29,27 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
   /// where no index gives the order.
   case scrollFirst1000 = "scroll_first_1000"
 
-  public static let randomRows = 1_000
-  public static let flingRows = 1_000
+  package static let randomRows = 1_000
+  package static let flingRows = 1_000
 
   /// Whether `mode` runs this scenario. Offset and keyset read pages only: a whole
   /// scroll-through or 1,000 random rows would be a query per page, each sorting the table
   /// without an index; the mapped first screens price the mapping, the same for every
   /// strategy.
-  public func applies(to mode: FetchMode) -> Bool {
+  package func applies(to mode: FetchMode) -> Bool {
     guard mode.paging != nil else { return true }
     return [.performFetch, .firstScreen, .sectioned, .jumpMiddle, .jumpEnd, .scrollFirst1000].contains(self)
   }
 
   /// The request this scenario runs. Sectioned sorts by state first, as sections require.
-  public func request(_ kind: DatasetKind, batchSize: Int) -> FetchRequest {
+  package func request(_ kind: DatasetKind, batchSize: Int) -> FetchRequest {
     self == .sectioned
       ? DatasetModels.sectionedRequest(for: kind, batchSize: batchSize) : DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
   }
 
   /// The sectioned scenario's request without its sections: the same sort, so the two differ
   /// only by what sections cost (the section counts, and on SQL stores their grouped query).
-  public func unsectionedRequest(_ kind: DatasetKind, batchSize: Int) -> FetchRequest? {
+  package func unsectionedRequest(_ kind: DatasetKind, batchSize: Int) -> FetchRequest? {
     guard self == .sectioned else { return nil }
     var request = request(kind, batchSize: batchSize)
     request.sectionNameKeyPath = nil
@@ -59,7 +59,7 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
   /// Runs the scenario and returns the controller, still holding whatever it loaded, and for
   /// the mapped scenarios the time spent mapping rows to typed models.
   /// `request` replaces the scenario's own (the sectioned scenario's same sort without sections).
-  public func run(_ kind: DatasetKind, batchSize: Int, store: any Store, request: FetchRequest? = nil) throws -> (
+  package func run(_ kind: DatasetKind, batchSize: Int, store: any Store, request: FetchRequest? = nil) throws -> (
     controller: FetchedResultsController, mappingNanos: UInt64?
   ) {
     let controller = FetchedResultsController(fetchRequest: request ?? self.request(kind, batchSize: batchSize), store: store)
@@ -98,7 +98,7 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
 
   /// The offsets of the pages `runPaged` reads in a list of `n` rows: the fling's run to the
   /// short (or empty) page that ends a list shorter than it. O(pages).
-  public func pageOffsets(rows n: Int, pageSize: Int) -> [Int] {
+  package func pageOffsets(rows n: Int, pageSize: Int) -> [Int] {
     switch self {
     case .jumpMiddle: [n / 2]
     case .jumpEnd: [max(0, n - pageSize)]
@@ -112,7 +112,7 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
   /// at its offset (keyset too: a seek needs the row before, which a jump does not have);
   /// the fling reads 50 pages in order, by offset or by seeking past each page's last row.
   /// Returns the last page read, which the list holds.
-  public func runPaged(
+  package func runPaged(
     _ kind: DatasetKind, pageSize: Int, strategy: PagingStrategy, store: any Store, request: FetchRequest? = nil
   ) throws -> [FetchedObject] {
     let pager = try Pager(request ?? self.request(kind, batchSize: pageSize), store: store, pageSize: pageSize)
@@ -145,18 +145,18 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
   }
 
   /// What one measured run of a scenario cost, and the store's counters for it.
-  public struct Run {
-    public var sample: Sample
-    public var counters: StoreCounters
+  package struct Run {
+    package var sample: Sample
+    package var counters: StoreCounters
     /// The mapped scenarios' time spent mapping rows to typed models.
-    public var mappingNanos: UInt64?
+    package var mappingNanos: UInt64?
   }
 
   /// Runs the scenario once under `Sampler.once`, counters reset first; what the list holds
   /// (the controller, or the last page) is dropped after its heap is read. `batchSize` is the
   /// batch or page size (0 with full fetch); `request`, built with it, replaces the scenario's
   /// own (a user's list).
-  public func measure(_ kind: DatasetKind, mode: FetchMode, batchSize: Int, store: any Store, request: FetchRequest? = nil) throws -> Run {
+  package func measure(_ kind: DatasetKind, mode: FetchMode, batchSize: Int, store: any Store, request: FetchRequest? = nil) throws -> Run {
     store.resetCounters()
     if let strategy = mode.paging {
       let (sample, page) = try Sampler.once {
@@ -195,13 +195,13 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
 
 /// How a list reads its rows: Core Data's two ways, full fetch and batched faulting, and the
 /// two ways without an ID list, pages by offset and by keyset.
-public enum FetchMode: String, Sendable, Codable, CaseIterable {
+package enum FetchMode: String, Sendable, Codable, CaseIterable {
   case full, batched, offset, keyset
 
   /// The paging strategy of offset and keyset; nil for full fetch and batched faulting.
-  public var paging: PagingStrategy? { PagingStrategy(rawValue: rawValue) }
+  package var paging: PagingStrategy? { PagingStrategy(rawValue: rawValue) }
 
   /// What a list read this way gives after a save: row-level change sets (full and batched
   /// keep the sorted IDs and their keys), or only the shown pages read again.
-  public var changeSets: String { paging == nil ? "row-level change sets" : "page refresh" }
+  package var changeSets: String { paging == nil ? "row-level change sets" : "page refresh" }
 }
