@@ -18,30 +18,14 @@ package enum DiffBenchmark {
     Double(ProcessInfo.processInfo.environment["FETCHBENCH_STDLIB_BUDGET_S"] ?? "") ?? 10
   }
 
-  /// Runs one case in this (child) process. SQLite runs on a private copy of the dataset,
-  /// so the writes never touch the user's file.
+  /// Runs one case in this (child) process, on a private copy of the dataset, so the writes
+  /// never touch the user's file: each repetition commits one seeded transaction and measures
+  /// it (`DiffStep`). O(repetitions · (k log n + n)).
   static func measure(_ spec: CaseSpec, k: Int?, sections: Bool) throws -> CaseResult {
-    let emit = spec.emitChanges
-    let model = DatasetModels.banks
     guard spec.dataset == .banks else { throw HarnessError.invalidArgument("the diff benchmark runs on banks") }
-    let store: any Store
-    var cleanup: (() -> Void)?
-    switch spec.store {
-    case .memory: store = try spec.location.open(.memory)
-    case .sqlite:
-      let scratch = try SQLiteScratch(spec.location, purpose: "diff")
-      store = try SQLiteStore(path: scratch.path, model: model)
-      cleanup = { scratch.remove() }
-    case .postgres:
-      let scratchDatabase = try PostgresScratch(spec.location, purpose: "diff")
-      store = try PostgresStore(url: scratchDatabase.url, model: model)
-      cleanup = {
-        (store as? PostgresStore)?.close()
-        scratchDatabase.drop()
-      }
-    }
-    defer { cleanup?() }
-
+    let scratch = try ScratchStore(spec.location, spec.store, purpose: "diff")
+    defer { scratch.close() }
+    let store = scratch.store
     let request =
       sections
       ? DatasetModels.sectionedRequest(for: .banks, batchSize: max(1, spec.batchSize))
@@ -51,69 +35,16 @@ package enum DiffBenchmark {
     controller.observesStore = false
     try controller.performFetch()
     var writer = try BankWorkload(store: store, seed: 1_000 + UInt64(k ?? 0))
-    let emitter = try emit.map { try ChangeEmitter(path: $0, initial: controller.snapshot()) }
-
+    let emitter = try spec.emitChanges.map { try ChangeEmitter(path: $0, initial: controller.snapshot()) }
     var series: [Metric: [Double]] = [:]
-    func add(_ metric: Metric, _ v: Double) { series[metric, default: []].append(v) }
     var stdlibSkipped = false
     _ = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
-      let before = controller.snapshot()
       let ops = k.map { writer.mixed($0) } ?? writer.edit(tenPercentOf: controller.count)
-      let transaction = try store.commit(ops)
-      store.resetCounters()
-      let (sample, changes) = try Sampler.once { try controller.apply(transaction) }
-      let incremental = sample.wallMs
-      let peak = Double(sample.heapPeak)
-      let counters = store.counters
-      let after = controller.snapshot()
-      // Correct before fast: the change set must replay under UIKit's rules to this state.
-      let replayed = try BatchUpdateValidator.apply(changes, to: before)
-      guard replayed.sameRows(as: after) else {
-        throw HarnessError.invalidArgument("the change set does not replay to the controller's results")
-      }
-      try emitter?.write(changes)
-
-      let (diffNanos, diff) = Sampler.wall { ListDiff.diff(from: before, to: after, reloaded: Set(replayed.reloaded)) }
-      let diffMs = Double(diffNanos) / 1e6
-
-      // Refetch + diff end to end (the GRDB ValueObservation way): a new fetch of the IDs, its
-      // snapshot, and the whole-list diff against the previous one.
-      let (refetchNanos, (freshSnapshot, refetchDiff)) = try Sampler.wall {
-        let fresh = FetchedResultsController(fetchRequest: request, store: store)
-        try fresh.performFetch()
-        let freshSnapshot = fresh.snapshot()
-        return (freshSnapshot, ListDiff.diff(from: before, to: freshSnapshot))
-      }
-      let refetchMs = Double(refetchNanos) / 1e6
-      guard freshSnapshot.sameRows(as: after) else { throw HarnessError.invalidArgument("tracked results differ from a fresh fetch") }
-      blackHole(refetchDiff.size)
-
-      var stdlibMs: Double?
-      if !stdlibSkipped {
-        stdlibMs = stdlibDiff(before.allIDs, after.allIDs, budget: stdlibBudget)
-        if stdlibMs == nil { stdlibSkipped = true }
-      }
+      let step = try DiffStep(ops, controller, request, stdlib: !stdlibSkipped, budget: stdlibBudget)
+      try emitter?.write(step.changes)
+      if step.stdlibMs == nil { stdlibSkipped = true }
       guard measured else { return }
-      add(.incremental, incremental)
-      add(.diff, diffMs)
-      add(.refetchDiff, refetchMs)
-      if let stdlibMs { add(.stdlibDiff, stdlibMs) }
-      add(.heapPeak, peak)
-      add(.queries, Double(counters.queries))
-      add(.rowsMaterialized, Double(counters.rowsMaterialized))
-      if spec.store == .postgres {
-        add(.roundTrips, Double(counters.roundTrips))
-        add(.bytesReceived, Double(counters.bytesReceived))
-      }
-      add(.objectsChanged, Double(transaction.changes.reduce(0) { $0 + $1.inserted.count + $1.updated.count + $1.deleted.count }))
-      add(.deletes, Double(changes.deletes.count))
-      add(.inserts, Double(changes.inserts.count))
-      add(.moves, Double(changes.relocations))
-      add(.movesMinimal, Double(diff.relocations))
-      add(.reloads, Double(changes.reloads.count + changes.moves.filter(\.contentChanged).count))
-      add(.sectionChanges, Double(changes.sectionInserts.count + changes.sectionDeletes.count))
-      add(.changeSetSize, Double(changes.size))
-      add(.diffChangeSetSize, Double(diff.size))
+      for (metric, value) in step.figures(onServer: spec.store == .postgres) { series[metric, default: []].append(value) }
     }
     try emitter?.finish(controller.snapshot())
     var measurements = series.keys.sorted { $0.name < $1.name }.map { Measurement($0, Summary(series[$0]!)) }
@@ -143,5 +74,73 @@ package enum DiffBenchmark {
     guard done.wait(timeout: .now() + budget) == .success, let ms = result.get() else { return nil }
     // The worker may finish before this thread even starts waiting: judge by its own clock.
     return ms <= budget * 1_000 ? ms : nil
+  }
+}
+
+/// One transaction of the diff benchmark, committed and measured: incremental tracking (its
+/// change set checked under UIKit's rules), our whole-list diff of the same step, refetch +
+/// diff end to end (checked against the tracked results), and the standard library's diff
+/// within its budget.
+struct DiffStep {
+  let transaction: StoreTransaction
+  let changes: ChangeSet
+  let incrementalMs: Double
+  let heapPeak: Double
+  let counters: StoreCounters
+  /// Our whole-list diff of the same two snapshots, and its time.
+  let diff: ChangeSet
+  let diffMs: Double
+  let refetchMs: Double
+  /// nil when skipped, or when it did not finish within the budget.
+  let stdlibMs: Double?
+
+  init(
+    _ ops: [WriteOperation], _ controller: FetchedResultsController, _ request: FetchRequest, stdlib: Bool, budget: Double
+  ) throws {
+    let store = controller.store
+    let before = controller.snapshot()
+    let transaction = try store.commit(ops)
+    store.resetCounters()
+    let (sample, changes) = try Sampler.once { try controller.apply(transaction) }
+    (self.transaction, self.changes) = (transaction, changes)
+    (incrementalMs, heapPeak, counters) = (sample.wallMs, Double(sample.heapPeak), store.counters)
+    let after = controller.snapshot()
+    // Correct before fast: the change set must replay under UIKit's rules to this state.
+    let replayed = try BatchUpdateValidator.apply(changes, to: before)
+    guard replayed.sameRows(as: after) else {
+      throw HarnessError.invalidArgument("the change set does not replay to the controller's results")
+    }
+    let (diffNanos, diff) = Sampler.wall { ListDiff.diff(from: before, to: after, reloaded: Set(replayed.reloaded)) }
+    (self.diff, diffMs) = (diff, Double(diffNanos) / 1e6)
+    // Refetch + diff end to end (the GRDB ValueObservation way): a new fetch of the IDs, its
+    // snapshot, and the whole-list diff against the previous one.
+    let (refetchNanos, (freshSnapshot, refetchDiff)) = try Sampler.wall {
+      let fresh = FetchedResultsController(fetchRequest: request, store: store)
+      try fresh.performFetch()
+      let freshSnapshot = fresh.snapshot()
+      return (freshSnapshot, ListDiff.diff(from: before, to: freshSnapshot))
+    }
+    refetchMs = Double(refetchNanos) / 1e6
+    guard freshSnapshot.sameRows(as: after) else { throw HarnessError.invalidArgument("tracked results differ from a fresh fetch") }
+    blackHole(refetchDiff.size)
+    stdlibMs = stdlib ? DiffBenchmark.stdlibDiff(before.allIDs, after.allIDs, budget: budget) : nil
+  }
+
+  /// The step's figures; a server's round trips and bytes too.
+  func figures(onServer: Bool) -> [(Metric, Double)] {
+    var out: [(Metric, Double)] = [
+      (.incremental, incrementalMs), (.diff, diffMs), (.refetchDiff, refetchMs), (.heapPeak, heapPeak),
+      (.queries, Double(counters.queries)), (.rowsMaterialized, Double(counters.rowsMaterialized)),
+    ]
+    if let stdlibMs { out.append((.stdlibDiff, stdlibMs)) }
+    if onServer { out += [(.roundTrips, Double(counters.roundTrips)), (.bytesReceived, Double(counters.bytesReceived))] }
+    let objects = transaction.changes.reduce(0) { $0 + $1.inserted.count + $1.updated.count + $1.deleted.count }
+    return out + [
+      (.objectsChanged, Double(objects)), (.deletes, Double(changes.deletes.count)), (.inserts, Double(changes.inserts.count)),
+      (.moves, Double(changes.relocations)), (.movesMinimal, Double(diff.relocations)),
+      (.reloads, Double(changes.reloads.count + changes.moves.filter(\.contentChanged).count)),
+      (.sectionChanges, Double(changes.sectionInserts.count + changes.sectionDeletes.count)), (.changeSetSize, Double(changes.size)),
+      (.diffChangeSetSize, Double(diff.size)),
+    ]
   }
 }

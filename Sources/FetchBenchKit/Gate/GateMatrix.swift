@@ -152,23 +152,9 @@ package enum GateMatrix {
   /// operation of the same size and kind (a hash index of the old IDs probed with the new
   /// ones), interleaved; and the diff's heap peak.
   static func diffFigures(_ spec: CaseSpec) throws -> [GateFigure] {
-    let store: any Store
-    var cleanup: (() -> Void)?
-    if spec.store == .sqlite {
-      let scratch = try SQLiteScratch(spec.location, purpose: "gate")
-      store = try SQLiteStore(path: scratch.path, model: DatasetModels.banks)
-      cleanup = { scratch.remove() }
-    } else if spec.store == .postgres {
-      let database = try PostgresScratch(spec.location, purpose: "gate")
-      store = try PostgresStore(url: database.url, model: DatasetModels.banks)
-      cleanup = {
-        (store as? PostgresStore)?.close()
-        database.drop()
-      }
-    } else {
-      store = try spec.location.open(.memory)
-    }
-    defer { cleanup?() }
+    let scratch = try ScratchStore(spec.location, spec.store, purpose: "gate")
+    defer { scratch.close() }
+    let store = scratch.store
     let controller = FetchedResultsController(
       fetchRequest: DatasetModels.defaultRequest(for: .banks, batchSize: spec.batchSize), store: store)
     controller.tracksChanges = true
