@@ -77,72 +77,22 @@ package enum IndexAdvice {
     }
   }
 
+  /// The case: every variant checked to read the unindexed order, then timed in turn in
+  /// every repetition, with the scan limit on SQLite and each statement's plan.
+  /// O(repetitions · variants · works).
   static func measure(_ spec: CaseSpec) throws -> CaseResult {
     let model = DatasetModels.model(for: spec.dataset)
     let (listRequest, sectionedRequest) = try requests(spec.dataset, batchSize: spec.batchSize, request: spec.request)
     let list = try listRequest.resolve(in: model)
     let sectioned = try sectionedRequest?.resolve(in: model)
+    var (variants, scan) = try openVariants(spec, list: list)
     let listTags = Set(IndexCandidate.all(for: list).map(\.index.tag))
     let sectionedTags = Set(sectioned.map { IndexCandidate.all(for: $0).map(\.index.tag) } ?? [])
-    let all = try candidates(spec.dataset, request: spec.request)
-    var base = spec
-    base.index = nil
-    let scan: ScanLimit?
-    var variants: [Variant]
-    switch spec.store {
-    case .sqlite:
-      // The C API connections serve the plans and the scan limit (none with a predicate);
-      // their own statements bind no predicate arguments, so they are prepared without it.
-      var bare = list
-      bare.predicate = nil
-      let raw = try RawSQLite(base.location, request: bare, batchSize: spec.batchSize)
-      scan = ScanLimit(raw, request: list)
-      variants = try ([nil] + all.map(\.index.tag)).map { tag in
-        var s = base
-        s.index = tag
-        let file = tag == nil ? raw : try RawSQLite(s.location, request: bare, batchSize: spec.batchSize)
-        return Variant(tag: tag, store: try s.location.open(.sqlite), forList: true, forSectioned: true, plan: file.plan)
-      }
-    case .postgres:
-      scan = nil
-      let location = DatasetLocation(
-        kind: spec.dataset, rows: spec.rows, seed: spec.seed, directory: spec.datasetsDirectory, indexes: all.map(\.index.tag))
-      guard let store = try location.open(.postgres) as? PostgresStore else {
-        throw HarnessError.invalidArgument("index advice: the PostgreSQL store did not open")
-      }
-      variants = ([nil] + all.map(\.index)).map { kept in
-        Variant(
-          tag: kept?.tag, store: store, forList: true, forSectioned: true,
-          enter: {
-            _ = try store.scalarText("BEGIN")
-            for c in all where c.index != kept { _ = try store.scalarText("DROP INDEX \(c.index.name)") }
-          },
-          leave: { _ = try store.scalarText("ROLLBACK") },
-          plan: { sql in try PostgresPlan.summary(try store.scalarText("EXPLAIN (FORMAT JSON) \(sql)") ?? "") })
-      }
-    case .memory:
-      throw HarnessError.invalidArgument("index advice runs on the SQL stores")
-    }
     for i in variants.indices {
       variants[i].forList = variants[i].tag.map(listTags.contains) ?? true
       variants[i].forSectioned = sectioned != nil && (variants[i].tag.map(sectionedTags.contains) ?? true)
     }
-
-    // Correct before fast: every variant reads the unindexed order.
-    let expected = try variants[0].within {
-      (try ids(listRequest, variants[0].store), try sectionedRequest.map { try ids($0, variants[0].store) })
-    }
-    for v in variants.dropFirst() {
-      try v.within {
-        if v.forList, try ids(listRequest, v.store) != expected.0 {
-          throw HarnessError.invalidArgument("with the index \(v.tag!), the list's IDs differ from the unindexed ones")
-        }
-        if v.forSectioned, let sectionedRequest, try ids(sectionedRequest, v.store) != expected.1 {
-          throw HarnessError.invalidArgument("with the index \(v.tag!), the sectioned list's IDs differ from the unindexed ones")
-        }
-      }
-    }
-
+    let expected = try checkSameOrder(variants, list: listRequest, sectioned: sectionedRequest)
     // times[variant][work] and the scan limit, one entry per repetition.
     var times = Array(repeating: [Work: [Double]](), count: variants.count)
     var scanMs: [Double] = []
@@ -156,13 +106,79 @@ package enum IndexAdvice {
         if measured { scanMs.append(Double(nanos) / 1e6) }
       }
     }
-
     let statements = try Self.statements(
       list: list, sectioned: sectioned, batchSize: spec.batchSize, dialect: spec.store == .postgres ? .postgres : .sqlite,
-      ids: Array(expected.0.prefix(spec.batchSize)))
+      ids: Array(expected.prefix(spec.batchSize)))
+    let out = try measurements(variants, times: times, scanMs: scanMs, statements: statements)
+    return CaseResult(spec: spec, measurements: out, error: nil)
+  }
+
+  /// Every variant, no index first: on SQLite a file each (and the C API connections for the
+  /// plans and the scan limit, none with a predicate); on PostgreSQL one database holding
+  /// every candidate, each variant a transaction that drops the others and rolls back.
+  private static func openVariants(_ spec: CaseSpec, list: ResolvedRequest) throws -> ([Variant], ScanLimit?) {
+    let all = try candidates(spec.dataset, request: spec.request)
+    var base = spec
+    base.index = nil
+    switch spec.store {
+    case .sqlite:
+      // Their own statements bind no predicate arguments, so they are prepared without it.
+      var bare = list
+      bare.predicate = nil
+      let raw = try RawSQLite(base.location, request: bare, batchSize: spec.batchSize)
+      let variants = try ([nil] + all.map(\.index.tag)).map { tag in
+        var s = base
+        s.index = tag
+        let file = tag == nil ? raw : try RawSQLite(s.location, request: bare, batchSize: spec.batchSize)
+        return Variant(tag: tag, store: try s.location.open(.sqlite), forList: true, forSectioned: true, plan: file.plan)
+      }
+      return (variants, ScanLimit(raw, request: list))
+    case .postgres:
+      let location = DatasetLocation(
+        kind: spec.dataset, rows: spec.rows, seed: spec.seed, directory: spec.datasetsDirectory, indexes: all.map(\.index.tag))
+      guard let store = try location.open(.postgres) as? PostgresStore else {
+        throw HarnessError.invalidArgument("index advice: the PostgreSQL store did not open")
+      }
+      let variants = ([nil] + all.map(\.index)).map { kept in
+        Variant(
+          tag: kept?.tag, store: store, forList: true, forSectioned: true,
+          enter: {
+            _ = try store.scalarText("BEGIN")
+            for c in all where c.index != kept { _ = try store.scalarText("DROP INDEX \(c.index.name)") }
+          },
+          leave: { _ = try store.scalarText("ROLLBACK") },
+          plan: { sql in try PostgresPlan.summary(try store.scalarText("EXPLAIN (FORMAT JSON) \(sql)") ?? "") })
+      }
+      return (variants, nil)
+    case .memory:
+      throw HarnessError.invalidArgument("index advice runs on the SQL stores")
+    }
+  }
+
+  /// Correct before fast: every variant reads the unindexed order. Returns the list's IDs.
+  private static func checkSameOrder(_ variants: [Variant], list: FetchRequest, sectioned: FetchRequest?) throws -> [Int64] {
+    let expected = try variants[0].within { (try ids(list, variants[0].store), try sectioned.map { try ids($0, variants[0].store) }) }
+    for v in variants.dropFirst() {
+      try v.within {
+        if v.forList, try ids(list, v.store) != expected.0 {
+          throw HarnessError.invalidArgument("with the index \(v.tag!), the list's IDs differ from the unindexed ones")
+        }
+        if v.forSectioned, let sectioned, try ids(sectioned, v.store) != expected.1 {
+          throw HarnessError.invalidArgument("with the index \(v.tag!), the sectioned list's IDs differ from the unindexed ones")
+        }
+      }
+    }
+    return expected.0
+  }
+
+  /// Each variant's figures per work: its time, its per-pair ratio to no index, the scan
+  /// limit beside the ID query, and the statement's plan.
+  private static func measurements(_ variants: [Variant], times: [[Work: [Double]]], scanMs: [Double], statements: [Work: String]) throws
+    -> [Measurement]
+  {
     var out: [Measurement] = []
     for (i, v) in variants.enumerated() {
-      let tag = v.tag ?? "none"
+      let tag = v.tag ?? ResultKey.noIndex
       for work in Work.allCases {
         guard let samples = times[i][work] else { continue }
         func m(_ metric: Metric, _ s: Summary, detail: String? = nil) -> Measurement {
@@ -183,7 +199,7 @@ package enum IndexAdvice {
         }
       }
     }
-    return CaseResult(spec: spec, measurements: out, error: nil)
+    return out
   }
 
   private static func ids(_ request: FetchRequest, _ store: any Store) throws -> [Int64] {

@@ -88,7 +88,7 @@ struct LoadReport {
             runID, r.config.store.rawValue, Self.f(r.config.rate, 0), row.metric.name, Self.f(row.value), row.metric.unit.rawValue,
             "\(row.samples)",
             "\(machine.cores)",
-            ResultsCSV.quote(machine.swiftVersion), machine.gitCommit, checksum, r.ok ? "ok" : "failed",
+            ResultsCSV.quote(machine.swiftVersion), machine.gitCommit, checksum, (r.ok ? ResultStatus.ok : .failed).rawValue,
           ].joined(separator: ",") + "\n"
       }
     }
