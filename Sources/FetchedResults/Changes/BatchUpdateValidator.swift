@@ -19,22 +19,55 @@ public struct BatchUpdateError: Error, Sendable, Equatable, CustomStringConverti
 /// are shared with `old`.
 public enum BatchUpdateValidator {
   public static func apply(_ c: ChangeSet, to old: ListSnapshot) throws(BatchUpdateError) -> ListSnapshot {
-    let oldCounts = old.sectionCounts
+    var replay = try BatchUpdateReplay(c, old)
+    try replay.checkOldPaths()
+    try replay.checkNewPaths()
+    return ListSnapshot(
+      sections: try replay.sectionsAfter(), reloaded: (c.reloads.map(\.id) + c.moves.filter(\.contentChanged).map(\.id)).sorted())
+  }
+}
+
+/// One replay of a change set, step by step: its sections, its old paths (deletes, move
+/// sources, reloads), its new paths (inserts, move destinations), then the sections after it.
+private struct BatchUpdateReplay {
+  let c: ChangeSet
+  let old: ListSnapshot
+  let oldCounts: [Int]
+  var oldSections: Int { oldCounts.count }
+  var newSections: Int { c.newSectionCounts.count }
+  var deletedSections = Set<Int>()
+  var insertedSections: [Int: ChangeSet.SectionInsert] = [:]
+  /// Old paths that deletes and moves take away.
+  var removed = Set<RowPath>()
+  /// New paths that inserts and moves fill, by section and row.
+  var placed: [Int: [Int: Int64]] = [:]
+  var movedIn: [Int]
+  var movedOut: [Int]
+  var insertedRows: [Int]
+  var deletedRows: [Int]
+  /// Old section → new section index, and back, for the sections on both sides.
+  var newIndexOfOld: [Int?]
+  var oldIndexOfNew: [Int?]
+
+  /// Checks the section counts, deletes and inserts. O(sections).
+  init(_ c: ChangeSet, _ old: ListSnapshot) throws(BatchUpdateError) {
+    (self.c, self.old, oldCounts) = (c, old, old.sectionCounts)
     if !c.oldSectionCounts.isEmpty, c.oldSectionCounts != oldCounts {
       throw BatchUpdateError("the change set was computed for section counts \(c.oldSectionCounts), the snapshot has \(oldCounts)")
     }
-    let oldSections = oldCounts.count
-    let newSections = c.newSectionCounts.count
-
-    // Sections.
-    var deletedSections = Set<Int>()
+    let (oldSections, newSections) = (oldCounts.count, c.newSectionCounts.count)
+    (movedIn, insertedRows, oldIndexOfNew) = (
+      Array(repeating: 0, count: newSections), Array(repeating: 0, count: newSections), Array(repeating: nil, count: newSections)
+    )
+    (movedOut, deletedRows, newIndexOfOld) = (
+      Array(repeating: 0, count: oldSections), Array(repeating: 0, count: oldSections), Array(repeating: nil, count: oldSections)
+    )
     for s in c.sectionDeletes {
       guard s >= 0, s < oldSections else {
         throw BatchUpdateError("attempt to delete section \(s), but there are only \(oldSections) sections before the update")
       }
       guard deletedSections.insert(s).inserted else { throw BatchUpdateError("section \(s) is deleted twice") }
     }
-    var insertedSections: [Int: ChangeSet.SectionInsert] = [:]
     for s in c.sectionInserts {
       guard s.index >= 0, s.index < newSections else {
         throw BatchUpdateError("attempt to insert section \(s.index) but there are only \(newSections) sections after the update")
@@ -52,37 +85,27 @@ public enum BatchUpdateValidator {
         "invalid number of sections. The number of sections contained in the table view after the update (\(newSections)) must be equal to the number of sections contained in the table view before the update (\(oldSections)), plus or minus the number of sections inserted or deleted (\(insertedSections.count) inserted, \(deletedSections.count) deleted)."
       )
     }
-
-    func checkOld(_ p: RowPath, _ what: String) throws(BatchUpdateError) {
-      guard p.section >= 0, p.section < oldSections else {
-        throw BatchUpdateError(
-          "attempt to \(what) row \(p.row) from section \(p.section), but there are only \(oldSections) sections before the update")
-      }
-      guard p.row >= 0, p.row < oldCounts[p.section] else {
-        throw BatchUpdateError(
-          "attempt to \(what) row \(p.row) from section \(p.section) which only contains \(oldCounts[p.section]) rows before the update")
-      }
-      guard !deletedSections.contains(p.section) else {
-        throw BatchUpdateError("attempt to \(what) row \(p.row) from section \(p.section), which is being deleted")
-      }
+    var n = 0
+    for o in 0..<oldSections where !deletedSections.contains(o) {
+      while insertedSections[n] != nil { n += 1 }
+      newIndexOfOld[o] = n
+      oldIndexOfNew[n] = o
+      n += 1
     }
-    func checkID(_ p: RowPath, _ id: Int64, _ what: String) throws(BatchUpdateError) {
-      let actual = old.sections[p.section].ids[p.row]
-      guard actual == id else { throw BatchUpdateError("the \(what) of \(p) names object \(id), but that row holds \(actual)") }
-    }
+  }
 
-    // Old paths: deletes, reloads, move sources; each path at most once.
-    var removed = Set<RowPath>()
+  /// Deletes, move sources and reloads: old paths, each at most once, naming the object the
+  /// row holds. O(size log size).
+  mutating func checkOldPaths() throws(BatchUpdateError) {
     for d in c.deletes {
-      try checkOld(d.path, "delete")
-      try checkID(d.path, d.id, "delete")
+      try checkOld(d.path, d.id, "delete")
       guard removed.insert(d.path).inserted else {
         throw BatchUpdateError("attempt to delete row \(d.path.row) from section \(d.path.section) twice")
       }
+      deletedRows[d.path.section] += 1
     }
     for m in c.moves {
-      try checkOld(m.from, "move")
-      try checkID(m.from, m.id, "move")
+      try checkOld(m.from, m.id, "move")
       guard m.from != m.to else {
         throw BatchUpdateError("attempt to move index path \(m.from) to the same index path; a move in place is a reload")
       }
@@ -92,47 +115,33 @@ public enum BatchUpdateValidator {
     }
     var reloaded = Set<RowPath>()
     for r in c.reloads {
-      try checkOld(r.path, "reload")
-      try checkID(r.path, r.id, "reload")
+      try checkOld(r.path, r.id, "reload")
       guard !removed.contains(r.path) else {
         throw BatchUpdateError("attempt to delete and reload the same index path (\(r.path))")
       }
       guard reloaded.insert(r.path).inserted else { throw BatchUpdateError("attempt to reload \(r.path) twice") }
     }
+  }
 
-    // New paths: inserts and move destinations, each at most once, never in inserted sections.
-    var placed: [Int: [Int: Int64]] = [:]
-    var movedIn = [Int](repeating: 0, count: newSections)
-    var movedOut = [Int](repeating: 0, count: oldSections)
-    var insertedRows = [Int](repeating: 0, count: newSections)
-    var deletedRows = [Int](repeating: 0, count: oldSections)
-    // Old section → new section index for the sections that exist on both sides.
-    var newIndexOfOld = [Int?](repeating: nil, count: oldSections)
-    var oldIndexOfNew = [Int?](repeating: nil, count: newSections)
-    var n = 0
-    for o in 0..<oldSections where !deletedSections.contains(o) {
-      while insertedSections[n] != nil { n += 1 }
-      newIndexOfOld[o] = n
-      oldIndexOfNew[n] = o
-      n += 1
+  func checkOld(_ p: RowPath, _ id: Int64, _ what: String) throws(BatchUpdateError) {
+    guard p.section >= 0, p.section < oldSections else {
+      throw BatchUpdateError(
+        "attempt to \(what) row \(p.row) from section \(p.section), but there are only \(oldSections) sections before the update")
     }
-    func place(_ p: RowPath, _ id: Int64, _ what: String) throws(BatchUpdateError) {
-      guard p.section >= 0, p.section < newSections else {
-        throw BatchUpdateError(
-          "attempt to \(what) row \(p.row) into section \(p.section), but there are only \(newSections) sections after the update")
-      }
-      guard insertedSections[p.section] == nil else {
-        throw BatchUpdateError("attempt to \(what) row \(p.row) into section \(p.section), which is being inserted")
-      }
-      guard p.row >= 0, p.row < c.newSectionCounts[p.section] else {
-        throw BatchUpdateError(
-          "attempt to \(what) row \(p.row) into section \(p.section), but there are only \(c.newSectionCounts[p.section]) rows in section \(p.section) after the update"
-        )
-      }
-      guard placed[p.section, default: [:]].updateValue(id, forKey: p.row) == nil else {
-        throw BatchUpdateError("attempt to insert two rows at the same index path (\(p))")
-      }
+    guard p.row >= 0, p.row < oldCounts[p.section] else {
+      throw BatchUpdateError(
+        "attempt to \(what) row \(p.row) from section \(p.section) which only contains \(oldCounts[p.section]) rows before the update")
     }
+    guard !deletedSections.contains(p.section) else {
+      throw BatchUpdateError("attempt to \(what) row \(p.row) from section \(p.section), which is being deleted")
+    }
+    let actual = old.sections[p.section].ids[p.row]
+    guard actual == id else { throw BatchUpdateError("the \(what) of \(p) names object \(id), but that row holds \(actual)") }
+  }
+
+  /// Inserts and move destinations: new paths, each at most once, never in inserted
+  /// sections. O(size).
+  mutating func checkNewPaths() throws(BatchUpdateError) {
     for i in c.inserts {
       try place(i.path, i.id, "insert")
       insertedRows[i.path.section] += 1
@@ -144,12 +153,31 @@ public enum BatchUpdateValidator {
         movedIn[m.to.section] += 1
       }
     }
-    for d in c.deletes { deletedRows[d.path.section] += 1 }
+  }
 
-    // Build the sections after the update: survivors keep their order and fill the slots
-    // that inserts and move destinations leave free. Untouched sections are shared as they
-    // are, and touched ones are copied run by run, so that a mirror of a quarter-million rows
-    // can be checked after every save.
+  mutating func place(_ p: RowPath, _ id: Int64, _ what: String) throws(BatchUpdateError) {
+    guard p.section >= 0, p.section < newSections else {
+      throw BatchUpdateError(
+        "attempt to \(what) row \(p.row) into section \(p.section), but there are only \(newSections) sections after the update")
+    }
+    guard insertedSections[p.section] == nil else {
+      throw BatchUpdateError("attempt to \(what) row \(p.row) into section \(p.section), which is being inserted")
+    }
+    guard p.row >= 0, p.row < c.newSectionCounts[p.section] else {
+      throw BatchUpdateError(
+        "attempt to \(what) row \(p.row) into section \(p.section), but there are only \(c.newSectionCounts[p.section]) rows in section \(p.section) after the update"
+      )
+    }
+    guard placed[p.section, default: [:]].updateValue(id, forKey: p.row) == nil else {
+      throw BatchUpdateError("attempt to insert two rows at the same index path (\(p))")
+    }
+  }
+
+  /// The sections after the update: survivors keep their order and fill the slots that
+  /// inserts and move destinations leave free. Untouched sections are shared as they are, and
+  /// touched ones are copied run by run, so that a mirror of a quarter-million rows can be
+  /// checked after every save. O(touched sections' rows).
+  func sectionsAfter() throws(BatchUpdateError) -> [ListSnapshot.Section] {
     var goneRows: [Int: [Int]] = [:]
     for p in removed { goneRows[p.section, default: []].append(p.row) }
     var sections: [ListSnapshot.Section] = []
@@ -172,42 +200,43 @@ public enum BatchUpdateValidator {
         sections.append(old.sections[o])
         continue
       }
-      // One pass: runs of survivors (the old rows less `gone`) between the targets, copied
-      // from the old section directly; at millions of rows a second full copy is what a
-      // mirror's check would spend most of its time on.
-      let source = old.sections[o].ids
-      var ids: [Int64] = []
-      ids.reserveCapacity(expected)
-      var next = 0  // the next old row to consider
-      var g = 0  // the next of `gone`
-      // Appends the next `count` survivors, or all that remain (nil).
-      func appendSurvivors(_ count: Int?) {
-        var left = count ?? Int.max
-        while left > 0 {
-          while g < gone.count, gone[g] == next {
-            next += 1
-            g += 1
-          }
-          let end = Swift.min(g < gone.count ? gone[g] : source.count, next + Swift.min(left, source.count - next))
-          guard end > next else { return }
-          ids.append(contentsOf: source[next..<end])
-          left -= end - next
-          next = end
-        }
-      }
-      // Targets are distinct rows below `expected` (checked by `place`), and the counts add
-      // up, so every run below lies within the survivors.
-      var row = 0
-      for t in targets.keys.sorted() {
-        appendSurvivors(t - row)
-        ids.append(targets[t]!)
-        row = t + 1
-      }
-      appendSurvivors(nil)
+      let ids = Self.merge(old.sections[o].ids, without: gone, with: targets, count: expected)
       sections.append(ListSnapshot.Section(name: old.sections[o].name, ids: ids))
     }
-    var reloadedIDs = c.reloads.map(\.id) + c.moves.filter(\.contentChanged).map(\.id)
-    reloadedIDs.sort()
-    return ListSnapshot(sections: sections, reloaded: reloadedIDs)
+    return sections
+  }
+
+  /// One pass: runs of survivors (`source` less the rows in `gone`) between the targets,
+  /// copied from the old section directly; at millions of rows a second full copy is what a
+  /// mirror's check would spend most of its time on. Targets are distinct rows below `count`
+  /// (checked by `place`), and the counts add up, so every run lies within the survivors.
+  static func merge(_ source: [Int64], without gone: [Int], with targets: [Int: Int64], count: Int) -> [Int64] {
+    var ids: [Int64] = []
+    ids.reserveCapacity(count)
+    var next = 0  // the next old row to consider
+    var g = 0  // the next of `gone`
+    // Appends the next `count` survivors, or all that remain (nil).
+    func appendSurvivors(_ count: Int?) {
+      var left = count ?? Int.max
+      while left > 0 {
+        while g < gone.count, gone[g] == next {
+          next += 1
+          g += 1
+        }
+        let end = Swift.min(g < gone.count ? gone[g] : source.count, next + Swift.min(left, source.count - next))
+        guard end > next else { return }
+        ids.append(contentsOf: source[next..<end])
+        left -= end - next
+        next = end
+      }
+    }
+    var row = 0
+    for t in targets.keys.sorted() {
+      appendSurvivors(t - row)
+      ids.append(targets[t]!)
+      row = t + 1
+    }
+    appendSurvivors(nil)
+    return ids
   }
 }
