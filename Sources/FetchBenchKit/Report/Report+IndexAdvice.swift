@@ -17,44 +17,59 @@ extension Report {
     return (.forAdvice(work), heading)
   }
 
+  /// The index advice's section: how it was measured, a table of every candidate against
+  /// none, the index to add for each opening query, and the plans. Empty without advice rows.
   func indexAdviceSection(dataset: DatasetKind, rows n: Int) -> String {
     let here = advice.filter { $0.dataset == dataset && $0.rows == n && $0.isOK }
     guard let any = here.first else { return "" }
-    let kind: DatasetKind? = dataset
     let store = any.store.kind ?? .sqlite
-    var md = "### Index advice, \(dataset.rawValue) at \(n.grouped) rows (\(store.displayName))\n\n"
-    md +=
-      "Each candidate index is timed against none in one process: on SQLite each lives in a dataset file of its own (the "
-      + "same rows) and the case opens every file. It times the operations on each variant in turn, no index included, in every one of its \(any.repetitions) repetitions after a "
+    let picks = IndexPick.all(advice).filter { $0.dataset == dataset && $0.rows == n }
+    return "### Index advice, \(dataset.rawValue) at \(n.grouped) rows (\(store.displayName))\n\n"
+      + Self.adviceMethod(store, repetitions: any.repetitions, batchSize: any.batchSize)
+      + candidatesTable(here, dataset) + pickSentences(picks, here) + Self.plansTable(picks, here, store)
+  }
+
+  static func adviceMethod(_ store: StoreKind, repetitions: Int, batchSize: Int) -> String {
+    "Each candidate index is timed against none in one process: on SQLite each lives in a dataset file of its own (the "
+      + "same rows) and the case opens every file. It times the operations on each variant in turn, no index included, in every one of its \(repetitions) repetitions after a "
       + "warm-up, so each `× none` is the median of per-pair ratios [min–max] in one process. Every variant returns the unindexed "
       + "IDs in the same order (checked before timing). The candidates come from the requests: the sort key alone; for "
       + "a to-one sort key, the join column and the sort key; the list's whole order (each key in its direction, then the "
       + "primary key) when it lives in one table; the section key with the sort keys of its table. A batch fault is the mean "
-      + "of ten spread over the list; the pages hold \(any.batchSize) rows."
+      + "of ten spread over the list; the pages hold \(batchSize) rows."
       + (store == .postgres
         ? " On PostgreSQL the dataset is loaded with every candidate, and each variant runs inside a transaction that drops the "
           + "others and is rolled back after it: the same table and statistics, one index set at a time.\n\n" : "\n\n")
+  }
+
+  /// A row per candidate (no index first): why it is a candidate, and per operation its time
+  /// and its per-pair ratio to none.
+  func candidatesTable(_ here: [ResultRow], _ dataset: DatasetKind) -> String {
     var tags: [String] = []
     for r in here where !tags.contains(r.index) { tags.append(r.index) }
-    let candidates = kind.flatMap { try? IndexAdvice.candidates($0, request: customRequest?.request) } ?? []
+    let candidates = (try? IndexAdvice.candidates(dataset, request: customRequest?.request)) ?? []
     let columns = Self.adviceColumns.filter { c in here.contains { $0.scenario == c.scenario } }
-    md += "| index | why | " + columns.map { "\($0.heading) | × none" }.joined(separator: " | ") + " |\n"
+    var md = "| index | why | " + columns.map { "\($0.heading) | × none" }.joined(separator: " | ") + " |\n"
     md += "|---|---|" + String(repeating: "---:|---:|", count: columns.count) + "\n"
     for tag in tags {
-      let spec = kind.flatMap { IndexSpec(tag: tag, in: $0) }
+      let spec = IndexSpec(tag: tag, in: dataset)
       let why = spec.flatMap { s in candidates.first { $0.index == s }?.kind.rawValue } ?? "—"
       md += "| \(spec.map { Markdown.code($0.description) } ?? "none") | \(why) |"
       for c in columns {
         let rows = here.filter { $0.index == tag && $0.scenario == c.scenario }
         let time = rows.first { IndexPick.timeMetrics.contains($0.metric) }
         let ratio = rows.first { $0.metric == .overUnindexed }
-        md +=
-          " \(time.map { duration($0) } ?? "—") | \(ratio.map(perPair) ?? "—") |"
+        md += " \(time.map { duration($0) } ?? "—") | \(ratio.map(perPair) ?? "—") |"
       }
       md += "\n"
     }
-    md += "\n"
-    let picks = IndexPick.all(advice).filter { $0.dataset == dataset && $0.rows == n }
+    return md + "\n"
+  }
+
+  /// A sentence per opening query (the ID query, the sectioned one, the first page): the index
+  /// to add with what it gives, or why none.
+  func pickSentences(_ picks: [IndexPick], _ here: [ResultRow]) -> String {
+    var md = ""
     let shown: [ResultScenario] = [.forAdvice(.performFetch), .forAdvice(.sectioned), .forAdvice(.firstPage)]
     for p in picks where shown.contains(p.scenario) {
       let what = Self.adviceColumns.first { $0.scenario == p.scenario }?.heading ?? p.scenario.csv
@@ -77,25 +92,26 @@ extension Report {
       }
       md += "\n"
     }
-    md += "\n"
-    // The plans of the list's ID query and first page, before and after the advised index.
+    return md + "\n"
+  }
+
+  /// The plans of the list's ID query and the sectioned one, without an index and with the
+  /// best candidate; empty when the advice measured neither.
+  static func plansTable(_ picks: [IndexPick], _ here: [ResultRow], _ store: StoreKind) -> String {
     let planned = picks.filter { [ResultScenario.forAdvice(.performFetch), .forAdvice(.sectioned)].contains($0.scenario) }
-    if !planned.isEmpty {
-      md +=
-        store == .postgres
-        ? "PostgreSQL's plans (`EXPLAIN`), without an index and with the best candidate:\n\n"
-        : "SQLite's plans (`EXPLAIN QUERY PLAN`), without an index and with the best candidate:\n\n"
-      md += "| statement | index | plan |\n|---|---|---|\n"
-      for p in planned {
-        for tag in [ResultKey.noIndex, p.tag] {
-          guard let plan = here.first(where: { $0.index == tag && $0.scenario == p.scenario && $0.metric == .queryPlan })
-          else { continue }
-          let name = tag == ResultKey.noIndex ? tag : (p.index.map { Markdown.code($0.description) } ?? tag)
-          md += "| \(p.scenario.csv) | \(name) | \(Markdown.code(plan.detail)) |\n"
-        }
+    guard !planned.isEmpty else { return "" }
+    var md =
+      store == .postgres
+      ? "PostgreSQL's plans (`EXPLAIN`), without an index and with the best candidate:\n\n"
+      : "SQLite's plans (`EXPLAIN QUERY PLAN`), without an index and with the best candidate:\n\n"
+    md += "| statement | index | plan |\n|---|---|---|\n"
+    for p in planned {
+      for tag in [ResultKey.noIndex, p.tag] {
+        guard let plan = here.first(where: { $0.index == tag && $0.scenario == p.scenario && $0.metric == .queryPlan }) else { continue }
+        let name = tag == ResultKey.noIndex ? tag : (p.index.map { Markdown.code($0.description) } ?? tag)
+        md += "| \(p.scenario.csv) | \(name) | \(Markdown.code(plan.detail)) |\n"
       }
-      md += "\n"
     }
-    return md
+    return md + "\n"
   }
 }
