@@ -115,7 +115,9 @@ let package = Package(
     .testTarget(name: "DatasetsTests", dependencies: ["Catalog", "Datasets", "TestSupport", "fetchbench"]),
     .testTarget(
       name: "FetchBenchKitTests",
-      dependencies: ["FetchBenchKit", "Catalog", "FetchedResults", "DatasetStores", "ChildProcesses", "TestSupport", "fetchbench"],
+      dependencies: [
+        "FetchBenchKit", "Catalog", "Datasets", "FetchedResults", "DatasetStores", "ChildProcesses", "TestSupport", "fetchbench",
+      ],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "FetchedResultsTests",

@@ -64,22 +64,6 @@ public struct TableSchema: Sendable, Equatable {
   public func column(_ name: String) -> ColumnSchema? { columns.first { $0.name == name } }
 }
 
-/// The datasets FetchBench generates.
-public enum DatasetKind: String, Sendable, CaseIterable, Codable {
-  /// The Core Data tutorial's FailedBankInfo → FailedBankDetails, one-to-one.
-  case banks
-  /// Oil and gas wells, the RubyMotion tutorial's 244,292 rows.
-  case wells
-
-  /// The tables in the order they are written (a referenced table first).
-  public var tables: [TableSchema] { definition.tables }
-
-  /// The row count of the classic datasets.
-  public static let defaultRows = 244_292
-  /// The largest supported row count: generation memory is flat, but time and disk are not.
-  public static let maxRows = 10_000_000
-}
-
 /// The fixed schemas of the datasets.
 public enum Schemas {
   public static let failedBankInfo = TableSchema(

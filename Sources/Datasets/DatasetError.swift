@@ -14,6 +14,8 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
   /// A dataset file that is not what its manifest entry describes.
   case doesNotMatchManifest(path: String, detail: String)
   case notADataset(path: String, reason: String)
+  /// A dataset kind that FetchBench reads but does not generate.
+  case notGenerated(String)
 
   public var description: String {
     switch self {
@@ -31,6 +33,7 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
     case .doesNotMatchManifest(let path, let detail):
       "\(path) does not match its manifest entry: \(detail). Delete it and run again to generate it anew."
     case .notADataset(let path, let reason): "\(path) is not a readable dataset: \(reason)"
+    case .notGenerated(let kind): "\(kind) is read from its own database and cannot be generated; name the database with --db"
     case .checksumMismatch(let d, let t, let e, let a):
       "\(d) table \(t): SHA-256 \(a) differs from the manifest's \(e); the generator is no longer deterministic or the manifest was edited. Nothing was replaced."
     }

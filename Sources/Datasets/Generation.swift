@@ -245,7 +245,7 @@ public enum Generation {
     let csv = try tables.map { t in
       try CSVWriter(table: t, path: csvTmp.map { "\($0)/\(t.name).csv" })
     }
-    let generator = DatasetGenerator(kind: kind, rows: rows, seed: seed)
+    let generator = try DatasetGenerator(kind: kind, rows: rows, seed: seed)
     let label = DatasetPaths.baseName(kind, rows: rows, seed: seed)
     var row: [FieldValue] = []
     row.reserveCapacity(16)

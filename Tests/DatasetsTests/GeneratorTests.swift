@@ -161,7 +161,7 @@ final class GeneratedFixture: Sendable {
       #expect(bad == 0)
     }
     // Uniqueness up to the largest size, from the generator directly.
-    let g = DatasetGenerator(kind: .wells, rows: DatasetKind.maxRows, seed: 1)
+    let g = try DatasetGenerator(kind: .wells, rows: DatasetKind.maxRows, seed: 1)
     var row: [FieldValue] = []
     var seen = Set<String>()
     for id in [1, 100_000, 100_001, 9_999_999, 10_000_000, 200_001] {
@@ -177,7 +177,7 @@ final class GeneratedFixture: Sendable {
 
   @Test func infoIDIsABijection() {
     for rows in [1, 2, 10, 997, 1_000, 4_096] {
-      let g = DatasetGenerator(kind: .banks, rows: rows, seed: 3)
+      let g = BankRows(rows: rows, seed: 3)
       let ids = Set((1...rows).map(g.infoID(forDetails:)))
       #expect(ids == Set(1...rows), "rows \(rows)")
     }

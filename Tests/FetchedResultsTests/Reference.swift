@@ -110,7 +110,7 @@ enum Reference {
 
   /// Every record of the list entity, keyed by key path (`details.closeDate` included).
   static func records(_ kind: DatasetKind, entity: String) -> [Record] {
-    let g = DatasetGenerator(kind: kind, rows: EngineFixture.rows, seed: 5)
+    let g = try! DatasetGenerator(kind: kind, rows: EngineFixture.rows, seed: 5)
     let model = DatasetModels.model(for: kind)
     func tableRecords(_ table: Int, _ e: Entity) -> [Record] {
       var row: [FieldValue] = []
@@ -127,7 +127,8 @@ enum Reference {
     switch kind {
     case .wells:
       return tableRecords(0, try! model.entity("Well"))
-    case .banks:
+    default:
+      precondition(kind == .banks, "records of the built-in kinds only")
       let info = tableRecords(0, try! model.entity("FailedBankInfo"))
       let details = tableRecords(1, try! model.entity("FailedBankDetails"))
       var detailsByInfo: [Int64: Record] = [:]

@@ -5,6 +5,8 @@ import FetchedResults
 public struct BanksDataset: DatasetDefinition {
   public init() {}
 
+  public var name: String { "banks" }
+
   public var tables: [TableSchema] { [Schemas.failedBankInfo, Schemas.failedBankDetails] }
 
   public static let model = Model(entities: [

@@ -1,10 +1,12 @@
 import FetchedResults
 
 /// Everything the engine, the harness and the report know about one dataset, in one place: a
-/// new dataset is one conformer (and its rows' generator, in `Datasets`), reached through
-/// `DatasetKind.definition`, whose switch is exhaustive, so the compiler names every place a
-/// new kind must be handled.
+/// new dataset is one conformer (and, for a generated one, its rows' generator in `Datasets`),
+/// registered once with `DatasetKind.register(_:)` and reached through `DatasetKind.definition`.
 public protocol DatasetDefinition: Sendable {
+  /// The dataset's name: its `DatasetKind`, its files' prefix and its results' `dataset`
+  /// column. Lowercase letters, digits and `-`.
+  var name: String { get }
   /// The tables, each referenced table before the tables that reference it (the order they
   /// are written in).
   var tables: [TableSchema] { get }
@@ -32,15 +34,5 @@ extension DatasetDefinition {
     r.sortDescriptors.insert(SortDescriptor(sectionKeyPath), at: 0)
     r.sectionNameKeyPath = sectionKeyPath
     return r
-  }
-}
-
-extension DatasetKind {
-  /// The dataset's definition.
-  public var definition: any DatasetDefinition {
-    switch self {
-    case .banks: BanksDataset()
-    case .wells: WellsDataset()
-    }
   }
 }

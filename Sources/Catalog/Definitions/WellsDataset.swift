@@ -4,6 +4,8 @@ import FetchedResults
 public struct WellsDataset: DatasetDefinition {
   public init() {}
 
+  public var name: String { "wells" }
+
   public var tables: [TableSchema] { [Schemas.wells] }
 
   public static let model = Model(entities: [
