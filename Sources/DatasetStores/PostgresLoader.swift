@@ -29,18 +29,49 @@ public enum PostgresLoader {
     let admin = try PostgresAdmin(url: url)
     // v2: identity IDs and the change log.
     let tag = "v2-\(location.kind.rawValue)-\(location.rows)-s\(location.seed)-\(location.indexes.sorted().joined(separator: "+"))"
+    try prepareOwnTables(admin)
+    if !force, try loadedTag(admin, location.kind) == tag { return 0 }
+    let path = try sourceFile(location)
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    // Loaded into a staging schema, then moved into place in one transaction: an interrupted
+    // or failed load leaves the previous tables as they were. The advisory lock (released
+    // when the connection ends, however the process ends) lets one loader at a time remove
+    // the staging schemas killed ones left behind, and judge ownership without a race.
+    try admin.execute("SELECT pg_advisory_lock(\(stagingLock))")
+    defer { try? admin.execute("SELECT pg_advisory_unlock(\(stagingLock))") }
+    try checkNotForeign(admin, location.kind)
+    try dropAbandonedStaging(admin)
+    let staging = try createStaging(admin)
+    defer { try? admin.execute("DROP SCHEMA IF EXISTS \(staging) CASCADE") }
+    try fill(staging, admin, location, from: path)
+    try swapIn(staging, admin, location.kind, tag: tag)
+    for table in location.kind.tables {
+      // VACUUM too: autovacuum would otherwise visit the fresh tables minutes later, in the
+      // middle of measurements, and index-only scans need the visibility map it sets.
+      try admin.execute("VACUUM ANALYZE \(table.name)")
+    }
+    return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+  }
+
+  /// Creates FetchBench's own tables where missing, and checks that tables of those names are
+  /// FetchBench's: a user's table of such a name is neither read nor written.
+  static func prepareOwnTables(_ admin: PostgresAdmin) throws {
     try admin.execute("CREATE TABLE IF NOT EXISTS fetchbench_meta (dataset TEXT PRIMARY KEY, tag TEXT NOT NULL)")
     // Shared by every dataset in the database and never emptied: stores remember the last
     // sequence number they delivered.
     try admin.execute(PostgresStore.changeLogDDL)
-    // A table of the user's that has one of these names is not read or written as FetchBench's.
     try checkOwnTable(admin, "fetchbench_meta", columns: ["dataset", "tag"])
     try checkOwnTable(admin, PostgresStore.changeLog, columns: ["seq", "committed_at", "payload"])
-    if !force, try admin.scalar("SELECT tag FROM fetchbench_meta WHERE dataset = '\(location.kind.rawValue)'") == tag {
-      return 0
-    }
-    // The rows come from the SQLite file; its own indexes do not matter to COPY, so the
-    // unindexed file serves any index set (the index advice loads every candidate at once).
+  }
+
+  /// What `fetchbench_meta` says is loaded of `kind`, if anything.
+  static func loadedTag(_ admin: PostgresAdmin, _ kind: DatasetKind) throws -> String? {
+    try admin.scalar("SELECT tag FROM fetchbench_meta WHERE dataset = '\(kind.rawValue)'")
+  }
+
+  /// The SQLite file the rows come from. Its own indexes do not matter to COPY, so the
+  /// unindexed file serves any index set (the index advice loads every candidate at once).
+  static func sourceFile(_ location: DatasetLocation) throws -> String {
     var unindexed = location
     unindexed.indexes = []
     guard let path = try [location.sqlitePath, unindexed.sqlitePath].first(where: { try DatasetFile.checkReadable($0) }) else {
@@ -50,30 +81,29 @@ public enum PostgresLoader {
           "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) --out \(location.directory) --format sqlite --store postgres"
       )
     }
-    let t0 = DispatchTime.now().uptimeNanoseconds
-    let tables = location.kind.tables
-    // Loaded into a staging schema, then moved into place in one transaction: an interrupted
-    // or failed load leaves the previous tables as they were. The advisory lock (released
-    // when the connection ends, however the process ends) lets one loader at a time remove
-    // the staging schemas killed ones left behind, and judge ownership without a race.
-    try admin.execute("SELECT pg_advisory_lock(\(stagingLock))")
-    defer { try? admin.execute("SELECT pg_advisory_unlock(\(stagingLock))") }
-    // Tables of the user's own are never dropped: a dataset's tables are FetchBench's when
-    // fetchbench_meta names the dataset (this loader writes that row in the transaction that
-    // puts them in place).
-    let ours = try admin.scalar("SELECT tag FROM fetchbench_meta WHERE dataset = '\(location.kind.rawValue)'") != nil
-    let present = try tables.map(\.name).filter { try admin.scalar("SELECT to_regclass('public.\($0)')::text") != nil }
-    if !ours, let foreign = present.first, !replaceForeignTables {
+    return path
+  }
+
+  /// Tables of the user's own are never dropped: a dataset's tables are FetchBench's when
+  /// fetchbench_meta names the dataset (the swap writes that row in the transaction that puts
+  /// them in place).
+  static func checkNotForeign(_ admin: PostgresAdmin, _ kind: DatasetKind) throws {
+    guard try loadedTag(admin, kind) == nil, !replaceForeignTables else { return }
+    let present = try kind.tables.map(\.name).filter { try admin.scalar("SELECT to_regclass('public.\($0)')::text") != nil }
+    if let foreign = present.first {
       throw HarnessError.foreignTable(
-        "table \(foreign) in \(url) was not created by FetchBench (fetchbench_meta does not name it); FetchBench will not replace it. "
+        "table \(foreign) in \(admin.url) was not created by FetchBench (fetchbench_meta does not name it); FetchBench will not replace it. "
           + "Use another database (--postgres-url), or pass --postgres-replace-tables to drop and replace it")
     }
-    try dropAbandonedStaging(admin)
-    let staging = try createStaging(admin)
-    defer { try? admin.execute("DROP SCHEMA IF EXISTS \(staging) CASCADE") }
+  }
+
+  /// Creates the tables in `staging`, copies the rows in, then adds constraints, the
+  /// location's indexes and each table's identity position.
+  static func fill(_ staging: String, _ admin: PostgresAdmin, _ location: DatasetLocation, from path: String) throws {
+    let tables = location.kind.tables
     try admin.execute("SET search_path TO \(staging), public")
-    // Columns first, constraints after the data: one index build per key instead of 244k
-    // insertions, and foreign keys checked in one join instead of a trigger per row.
+    // Columns first, constraints after the data: one index build per key instead of an
+    // insertion per row, and foreign keys checked in one join instead of a trigger per row.
     for table in tables { try admin.execute(table.postgresCreateSQL) }
     // The tables are copied in parallel, each by its own reader and psql.
     let failures = Mutex<[any Error]>([])
@@ -102,24 +132,21 @@ public enum PostgresLoader {
       )
     }
     try admin.execute("RESET search_path")
-    // The swap: the old tables out, the new ones (with their indexes, constraints and
-    // sequences) in, and the marker, at once.
-    var swap = ["BEGIN", "DELETE FROM fetchbench_meta WHERE dataset = '\(location.kind.rawValue)'"]
-    swap += tables.reversed().map { "DROP TABLE IF EXISTS public.\($0.name) CASCADE" }
-    swap += tables.map { "ALTER TABLE \(staging).\($0.name) SET SCHEMA public" }
-    swap += ["INSERT INTO fetchbench_meta (dataset, tag) VALUES ('\(location.kind.rawValue)', '\(tag)')", "COMMIT"]
+  }
+
+  /// The old tables out, the staged ones (with their indexes, constraints and sequences) in,
+  /// and the marker, in one transaction.
+  static func swapIn(_ staging: String, _ admin: PostgresAdmin, _ kind: DatasetKind, tag: String) throws {
+    var swap = ["BEGIN", "DELETE FROM fetchbench_meta WHERE dataset = '\(kind.rawValue)'"]
+    swap += kind.tables.reversed().map { "DROP TABLE IF EXISTS public.\($0.name) CASCADE" }
+    swap += kind.tables.map { "ALTER TABLE \(staging).\($0.name) SET SCHEMA public" }
+    swap += ["INSERT INTO fetchbench_meta (dataset, tag) VALUES ('\(kind.rawValue)', '\(tag)')", "COMMIT"]
     do {
       for statement in swap { try admin.execute(statement) }
     } catch {
       try? admin.execute("ROLLBACK")
       throw error
     }
-    for table in tables {
-      // VACUUM too: autovacuum would otherwise visit the fresh tables minutes later, in the
-      // middle of measurements, and index-only scans need the visibility map it sets.
-      try admin.execute("VACUUM ANALYZE \(table.name)")
-    }
-    return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
   }
 
   /// Throws, naming the table, when `name` in the public schema does not have FetchBench's

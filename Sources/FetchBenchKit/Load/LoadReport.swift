@@ -107,7 +107,14 @@ struct LoadReport {
     var md = "# FetchBench load test\n\n"
     md +=
       "Run \(Markdown.code(runID)) at commit \(Markdown.code(machine.gitCommit)) on \(machine.cores) cores, \(machine.memoryBytes >> 30) GiB, \(Markdown.escape(machine.os)), \(Markdown.escape(machine.swiftVersion)).\n\n"
-    md += """
+    md += method(c) + summarySection() + checksSection(c)
+    if findMaxRate { md += maxRateSection() }
+    return md + timelineSection()
+  }
+
+  /// What ran and how it is measured.
+  func method(_ c: LoadConfig) -> String {
+    var md = """
       **What ran.** Banks, \(c.rows.grouped) rows, sorted by `details.closeDate` descending. \(c.writers) writers commit seeded \
       transactions of \(c.transactionSizeMin)–\(c.transactionSizeMax) changed objects (re-sorting updates, renames, deletes, \
       inserts, moves between state sections) at a target rate shared among them, each on its own connection; \
@@ -127,7 +134,12 @@ struct LoadReport {
 
 
       """
-    md += "## Summary\n\n"
+    return md
+  }
+
+  /// One row of figures per store and rate, then the sample counts.
+  func summarySection() -> String {
+    var md = "## Summary\n\n"
     md +=
       "| store | target /s | attempted /s | committed /s | rolled back | delivery p50 / p90 / p99 / p99.9 / max (ms) | change set p50 / p99 (ms) | faults /s | fault p50 / p99 (ms) | stale reads | coalesced | reconnects | heap growth | peak RSS | checks |\n"
     md += "|---|---:|---:|---:|---:|---|---|---:|---|---:|---:|---:|---:|---:|---|\n"
@@ -142,7 +154,12 @@ struct LoadReport {
     md += "change sets \(results.map { "\(Int($0.changeSet.count).grouped)" }.joined(separator: ", ")); "
     md += "faults \(results.map { "\(Int($0.faultLatency.count).grouped)" }.joined(separator: ", ")).\n\n"
 
-    md += "## Checks\n\n"
+    return md
+  }
+
+  /// The end-of-run checks, one row per store and rate, then any failure.
+  func checksSection(_ c: LoadConfig) -> String {
+    var md = "## Checks\n\n"
     md +=
       "At the end the writers stop, the observers catch up, and each mirror is compared with a fresh fetch on a new connection. The run's exit code is non-zero when any check fails.\n\n"
     md +=
@@ -160,23 +177,30 @@ struct LoadReport {
     md +=
       "\nHeap growth compares the mean live heap over the run's last fifth with its mean over 10–30% of the run (runs of 20 s or more).\n\n"
 
-    if findMaxRate {
-      md += "## Highest sustained rate\n\n"
-      md +=
-        "The rate doubles from \(Int(LoadRunner.rampRates[0]))/s (or, when that fails, halves down to \(Int(LoadRunner.lowestRate))/s), \(Int(results.first?.config.duration ?? 0)) s per step in a fresh process, until a step attempts under 95% of its target (transactions that roll back count: they were attempted at the rate), has a p99 delivery latency of \(Self.frameBudgetText(results.first?.config.frameBudgetMs ?? LoadRunner.frameMs)) or more, or fails a check.\n\n"
-      md += "| store | highest sustained /s |\n|---|---:|\n"
-      for s in StoreKind.allCases where steps.contains(where: { $0.store == s }) {
-        md += "| \(Self.storeName(s)) | \(maxRates[s.rawValue].map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.lowestRate)))") |\n"
-      }
-      md += "\n| store | target /s | achieved /s | delivery p99 (ms) | checks | sustained |\n|---|---:|---:|---:|---|---|\n"
-      for s in steps {
-        md +=
-          "| \(Self.storeName(s.store)) | \(Int(s.rate)) | \(Self.f(s.achieved, 1)) | \(Self.f(s.deliveryP99Ms, 2)) | \(s.ok ? "passed" : "failed") | \(s.sustained ? "yes" : "no") |\n"
-      }
-      md += "\n"
-    }
+    return md
+  }
 
-    md += "## Over time\n\n"
+  /// The rate search: each store's highest sustained rate, then every step.
+  func maxRateSection() -> String {
+    var md = "## Highest sustained rate\n\n"
+    md +=
+      "The rate doubles from \(Int(LoadRunner.rampRates[0]))/s (or, when that fails, halves down to \(Int(LoadRunner.lowestRate))/s), \(Int(results.first?.config.duration ?? 0)) s per step in a fresh process, until a step attempts under 95% of its target (transactions that roll back count: they were attempted at the rate), has a p99 delivery latency of \(Self.frameBudgetText(results.first?.config.frameBudgetMs ?? LoadRunner.frameMs)) or more, or fails a check.\n\n"
+    md += "| store | highest sustained /s |\n|---|---:|\n"
+    for s in StoreKind.allCases where steps.contains(where: { $0.store == s }) {
+      md += "| \(Self.storeName(s)) | \(maxRates[s.rawValue].map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.lowestRate)))") |\n"
+    }
+    md += "\n| store | target /s | achieved /s | delivery p99 (ms) | checks | sustained |\n|---|---:|---:|---:|---|---|\n"
+    for s in steps {
+      md +=
+        "| \(Self.storeName(s.store)) | \(Int(s.rate)) | \(Self.f(s.achieved, 1)) | \(Self.f(s.deliveryP99Ms, 2)) | \(s.ok ? "passed" : "failed") | \(s.sustained ? "yes" : "no") |\n"
+    }
+    md += "\n"
+    return md
+  }
+
+  /// The per-second charts of each run.
+  func timelineSection() -> String {
+    var md = "## Over time\n\n"
     for r in results where !r.timeline.isEmpty {
       let slug = Self.slug(r)
       md += "### \(Self.storeName(r.config.store)), target \(Int(r.config.rate))/s\n\n"

@@ -7,13 +7,51 @@ import SQLiteStore
 
 extension LoadRun {
 
+  /// Runs the writers, observers, scrollers and the per-second sampler until the writers
+  /// are done and the observers have caught up, then verifies every mirror.
   func execute() throws -> LoadResult {
     var result = LoadResult(config: config)
     let start = Clock.wallNanos
-    let writeEnd = start + UInt64(config.duration * 1e9)
+    let workers = spawnWorkers(start: start)
+    let sampler = SecondSampler()
+    let samplerThread = Thread { [self] in sample(sampler, start: start) }
+    samplerThread.name = "sampler"
+    Heap.resetPeak()
+    for t in workers.threads { t.start() }
+    samplerThread.start()
+
+    workers.writersDone.wait()
+    result.seconds = Double(Clock.wallNanos - start) / 1e9
+    writersStopped.set(true)
+    let finalSequence = lastCommitted.get()
+    awaitObservers(through: finalSequence)
+    stopObserving.set(true)
+    if workers.done.wait(timeout: .now() + 30) == .timedOut {
+      result.failures.append("a writer, observer or scroller thread did not finish within 30 s of the end")
+    }
+    sampler.stopped.set(true)
+    sampler.finished.wait()
+    stats.matchDeliveries(ledger, before: nil)
+    closeLastSecond(sampler)
+    result.targetCommits = config.maxTransactions.map { Double($0) } ?? config.rate * config.duration
+    record(&result)
+    result.timeline = sampler.seconds.get()
+    result.peakRSSBytes = Clock.peakRSS
+    let early = result.failures
+    try verify(&result, finalSequence: finalSequence)
+    result.failures = early + result.failures
+    return result
+  }
+
+  /// The run's threads, not yet started: a writer each, an observer and a scroller per observed
+  /// list.
+  struct Workers {
     var threads: [Thread] = []
     let done = DispatchGroup()
-    func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
+    let writersDone = DispatchGroup()
+
+    mutating func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
+      let done = done
       done.enter()
       let t = Thread {
         body()
@@ -23,74 +61,77 @@ extension LoadRun {
       t.stackSize = 8 << 20
       threads.append(t)
     }
-    let writersDone = DispatchGroup()
+  }
+
+  func spawnWorkers(start: UInt64) -> Workers {
+    var workers = Workers()
+    let writeEnd = start + UInt64(config.duration * 1e9)
+    let writersDone = workers.writersDone
     for w in 0..<config.writers {
       writersDone.enter()
-      spawn("writer-\(w)") { [self] in
+      workers.spawn("writer-\(w)") { [self] in
         writer(w, start: start, end: writeEnd)
         writersDone.leave()
       }
     }
     for o in observers {
-      spawn("observer-\(o.index)") { [self] in observe(o) }
-      spawn("scroller-\(o.index)") { [self] in scroll(o, start: start) }
+      workers.spawn("observer-\(o.index)") { [self] in observe(o) }
+      workers.spawn("scroller-\(o.index)") { [self] in scroll(o, start: start) }
     }
-    let sampler = LockedBox<[LoadSecond]>([])
-    let stopSampling = LockedBox(false)
-    let samplerDone = DispatchSemaphore(value: 0)
-    let secondsClosed = LockedBox(0)
-    let samplerThread = Thread { [self] in
-      var second = 0
-      var dropped = false
-      while !stopSampling.get() {
-        let next = start + UInt64(second + 1) * 1_000_000_000
-        sleepUntil(next, orWhile: { !stopSampling.get() })
-        if stopSampling.get() { break }
-        stats.matchDeliveries(ledger, before: Clock.wallNanos - 200_000_000)
-        let s = stats.closeSecond(second, heap: Heap.allocated, rss: Self.currentRSS)
-        sampler.mutate { $0.append(s) }
-        second += 1
-        secondsClosed.set(second)
-        if second % 10 == 0 || second == 1 {
-          log(
-            String(
-              format: "  %@ %3d s: %d commits/s, delivery p99 %.2f ms, change set p99 %.2f ms, %d faults/s, heap %@", kind.rawValue, second,
-              s.commits, s.deliveryP99Ms, s.changeSetP99Ms, s.faults, bytes(Double(s.heapBytes))))
-        }
-        if let at = config.dropConnectionAt, !dropped, Double(second) >= at {
-          dropped = true
-          dropConnections()
-        }
-      }
-      samplerDone.signal()
-    }
-    samplerThread.name = "sampler"
-    Heap.resetPeak()
-    for t in threads { t.start() }
-    samplerThread.start()
+    return workers
+  }
 
-    writersDone.wait()
-    let writeSeconds = Double(Clock.wallNanos - start) / 1e9
-    writersStopped.set(true)
-    let finalSequence = lastCommitted.get()
-    // Let the observers catch up, then stop them and the scrollers.
+  /// What the sampler thread shares with the run.
+  final class SecondSampler: Sendable {
+    let seconds = LockedBox<[LoadSecond]>([])
+    let stopped = LockedBox(false)
+    let finished = DispatchSemaphore(value: 0)
+    let closed = LockedBox(0)
+  }
+
+  /// Closes a second of figures every second until stopped, logging every tenth, and drops the
+  /// connections once when the configuration asks to.
+  func sample(_ sampler: SecondSampler, start: UInt64) {
+    var second = 0
+    var dropped = false
+    while !sampler.stopped.get() {
+      sleepUntil(start + UInt64(second + 1) * 1_000_000_000, orWhile: { !sampler.stopped.get() })
+      if sampler.stopped.get() { break }
+      stats.matchDeliveries(ledger, before: Clock.wallNanos - 200_000_000)
+      let s = stats.closeSecond(second, heap: Heap.allocated, rss: Self.currentRSS)
+      sampler.seconds.mutate { $0.append(s) }
+      second += 1
+      sampler.closed.set(second)
+      if second % 10 == 0 || second == 1 {
+        log(
+          String(
+            format: "  %@ %3d s: %d commits/s, delivery p99 %.2f ms, change set p99 %.2f ms, %d faults/s, heap %@", kind.rawValue, second,
+            s.commits, s.deliveryP99Ms, s.changeSetP99Ms, s.faults, bytes(Double(s.heapBytes))))
+      }
+      if let at = config.dropConnectionAt, !dropped, Double(second) >= at {
+        dropped = true
+        dropConnections()
+      }
+    }
+    sampler.finished.signal()
+  }
+
+  /// Waits, up to the drain timeout, until every observer has applied `finalSequence`.
+  func awaitObservers(through finalSequence: Int) {
     let drainDeadline = Clock.wallNanos + UInt64(config.drainTimeout * 1e9)
     while Clock.wallNanos < drainDeadline && observers.contains(where: { o in o.lock.withLock { o.lastApplied < finalSequence } }) {
       usleep(2_000)
     }
-    stopObserving.set(true)
-    if done.wait(timeout: .now() + 30) == .timedOut {
-      result.failures.append("a writer, observer or scroller thread did not finish within 30 s of the end")
-    }
-    stopSampling.set(true)
-    samplerDone.wait()
-    stats.matchDeliveries(ledger, before: nil)
-    // The last, partial second (the whole run, when it was shorter than a second).
-    let last = stats.closeSecond(secondsClosed.get(), heap: Heap.allocated, rss: Self.currentRSS)
-    if last.commits + last.changeSets + last.faults > 0 || secondsClosed.get() == 0 { sampler.mutate { $0.append(last) } }
+  }
 
-    result.seconds = writeSeconds
-    result.targetCommits = config.maxTransactions.map { Double($0) } ?? config.rate * config.duration
+  /// The last, partial second (the whole run, when it was shorter than a second).
+  func closeLastSecond(_ sampler: SecondSampler) {
+    let last = stats.closeSecond(sampler.closed.get(), heap: Heap.allocated, rss: Self.currentRSS)
+    if last.commits + last.changeSets + last.faults > 0 || sampler.closed.get() == 0 { sampler.seconds.mutate { $0.append(last) } }
+  }
+
+  /// The run's counts and latency percentiles, from the shared statistics.
+  func record(_ result: inout LoadResult) {
     stats.withLock { s in
       result.commits = s.commits
       result.failedCommits = s.failedCommits
@@ -103,12 +144,6 @@ extension LoadRun {
       result.reconnects = s.reconnects
       result.staleReads = s.staleReads
     }
-    result.timeline = sampler.get()
-    result.peakRSSBytes = Clock.peakRSS
-    let early = result.failures
-    try verify(&result, finalSequence: finalSequence)
-    result.failures = early + result.failures
-    return result
   }
 
   /// Sleeps until `deadline` (monotonic nanoseconds), waking every 50 ms to check `keepGoing`.

@@ -56,98 +56,158 @@ enum SVG {
     title: String, xs: [Double], series: [(String, [Double?])], x: Axis, y: Axis, legendSuffix: String = "",
     thresholds: [(label: String, value: Double)] = [], xLabel: (Double) -> String
   ) -> String {
-    let more = ["#6f42c1", "#17a2b8", "#343a40"]
-    let colors = (x == .log ? ["#d9534f", "#0275d8", "#5cb85c", "#f0ad4e"] : ["#0275d8", "#d9534f", "#5cb85c", "#f0ad4e"]) + more
-    let h = y == .log ? 300.0 : 220.0
-    let (l, t, w) = (60.0, 40.0, 560.0)
-    // The legend sits clear of the values labelled at the last points.
-    let legendX = l + w + (labelPointsAllowed(y, xs) ? 60 : 10)
-    // The threshold lines (one frame, a memory budget) are part of the range: a chart whose
-    // lines all sit far under one shows how far.
-    let values = series.flatMap { $0.1.compactMap { $0 } } + thresholds.map(\.value)
-    let scaleY: (Double) -> Double
-    switch y {
-    case .log:
-      let positive = values.filter { $0 > 0 }
-      let (lo, hi) = (log10(positive.min() ?? 1) - 0.2, log10(positive.max() ?? 10) + 0.2)
-      scaleY = { (log10($0) - lo) / max(hi - lo, 1e-9) }
-    case .linear:
-      let top = max(values.max() ?? 1, 1e-9) * 1.1
-      scaleY = { $0 / top }
-    }
+    let chart = LineChart(xs: xs, series: series, x: x, y: y, thresholds: thresholds)
+    let legends = chart.legends(suffix: legendSuffix)
+    // Wide enough for the longest legend line: about 6.5 px a character at 11 px sans-serif.
+    let width = chart.legendX + max(190, 6.5 * Double(legends.map(\.count).max() ?? 0) + 10)
+    var s =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(chart.t + chart.h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
+    s += chart.axes(xLabel: xLabel) + chart.thresholdLines() + chart.seriesLines(legends: legends)
+    if chart.labelPoints { s += chart.valueLabels() }
+    return s + "</svg>\n"
+  }
+
+  /// A line chart's geometry and scales: the plot at (`l`, `t`), `w` by `h` pixels.
+  struct LineChart {
+    let xs: [Double]
+    let series: [(String, [Double?])]
+    let x: Axis
+    let y: Axis
+    let thresholds: [(label: String, value: Double)]
+    let l = 60.0
+    let t = 40.0
+    let w = 560.0
+    let h: Double
+    let colors: [String]
+    /// Every value plotted, threshold lines included: a chart whose lines all sit far under
+    /// one (one frame, a memory budget) shows how far.
+    let values: [Double]
+    /// A few points carry their values; a long series (seconds of a load run) gets ticks.
+    let labelPoints: Bool
+    /// The legend sits clear of the values labelled at the last points.
+    let legendX: Double
     let scaleX: (Double) -> Double
-    switch x {
-    case .log:
-      let (lo, hi) = (log10(xs.first ?? 1), log10(xs.last ?? 10))
-      scaleX = { (log10($0) - lo) / max(hi - lo, 1e-9) }
-    case .linear:
-      let right = max(xs.max() ?? 1, 1)
-      scaleX = { $0 / right }
+    let scaleY: (Double) -> Double
+    /// For each series, the earlier series whose line it runs on, if any.
+    let coincides: [Int?]
+
+    init(xs: [Double], series: [(String, [Double?])], x: Axis, y: Axis, thresholds: [(label: String, value: Double)]) {
+      (self.xs, self.series, self.x, self.y, self.thresholds) = (xs, series, x, y, thresholds)
+      let more = ["#6f42c1", "#17a2b8", "#343a40"]
+      colors = (x == .log ? ["#d9534f", "#0275d8", "#5cb85c", "#f0ad4e"] : ["#0275d8", "#d9534f", "#5cb85c", "#f0ad4e"]) + more
+      h = y == .log ? 300.0 : 220.0
+      labelPoints = labelPointsAllowed(y, xs)
+      legendX = 60.0 + 560.0 + (labelPoints ? 60 : 10)
+      let values = series.flatMap { $0.1.compactMap { $0 } } + thresholds.map(\.value)
+      self.values = values
+      scaleY = Self.scale(values, y, margin: 0.2)
+      switch x {
+      case .log:
+        let (lo, hi) = (log10(xs.first ?? 1), log10(xs.last ?? 10))
+        scaleX = { (log10($0) - lo) / max(hi - lo, 1e-9) }
+      case .linear:
+        let right = max(xs.max() ?? 1, 1)
+        scaleX = { $0 / right }
+      }
+      coincides = Self.coinciding(series, y)
     }
-    func px(_ v: Double) -> String { String(format: "%.1f", l + scaleX(v) * w) }
-    func py(_ v: Double) -> String { String(format: "%.1f", t + h - scaleY(v) * h) }
-    func plotted(_ v: Double?) -> Double? { v.flatMap { y == .log && $0 <= 0 ? nil : $0 } }
-    // A series that runs on an earlier one's line (offset and keyset pages hold the same
-    // heap) is drawn dashed over it and says so, instead of hiding it.
-    let coincides: [Int?] = series.indices.map { i in
-      (0..<i).first { j in
-        zip(series[i].1, series[j].1).allSatisfy { a, b in
-          switch (plotted(a), plotted(b)) {
-          case (nil, nil): true
-          case (let a?, let b?): abs(a - b) <= 0.01 * max(abs(a), abs(b))
-          default: false
+
+    /// The y scale: decades padded by `margin`, or linear from zero to a tenth over the top.
+    static func scale(_ values: [Double], _ y: Axis, margin: Double) -> (Double) -> Double {
+      switch y {
+      case .log:
+        let positive = values.filter { $0 > 0 }
+        let (lo, hi) = (log10(positive.min() ?? 1) - margin, log10(positive.max() ?? 10) + margin)
+        return { (log10($0) - lo) / max(hi - lo, 1e-9) }
+      case .linear:
+        let top = max(values.max() ?? 1, 1e-9) * 1.1
+        return { $0 / top }
+      }
+    }
+
+    static func plotted(_ v: Double?, _ y: Axis) -> Double? { v.flatMap { y == .log && $0 <= 0 ? nil : $0 } }
+    func plotted(_ v: Double?) -> Double? { Self.plotted(v, y) }
+
+    /// A series that runs on an earlier one's line (offset and keyset pages hold the same
+    /// heap) is drawn dashed over it and says so, instead of hiding it.
+    static func coinciding(_ series: [(String, [Double?])], _ y: Axis) -> [Int?] {
+      series.indices.map { i in
+        (0..<i).first { j in
+          zip(series[i].1, series[j].1).allSatisfy { a, b in
+            switch (plotted(a, y), plotted(b, y)) {
+            case (nil, nil): true
+            case (let a?, let b?): abs(a - b) <= 0.01 * max(abs(a), abs(b))
+            default: false
+            }
           }
         }
       }
     }
-    let legends = series.indices.map { i in
-      series[i].0 + legendSuffix + (coincides[i].map { " (on \(series[$0].0)'s line)" } ?? "")
-    }
-    // Wide enough for the longest legend line: about 6.5 px a character at 11 px sans-serif.
-    let width = legendX + max(190, 6.5 * Double(legends.map(\.count).max() ?? 0) + 10)
-    var s =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(t + h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
-    s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
-    s +=
-      "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
-    let xTicks = x == .log ? xs : (0...4).map { max(xs.max() ?? 1, 1) * Double($0) / 4 }
-    for v in xTicks { s += "<text x=\"\(px(v))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(esc(xLabel(v)))</text>\n" }
-    // A few points carry their values; a long series (seconds of a load run) gets ticks.
-    let labelPoints = labelPointsAllowed(y, xs)
-    if y == .linear {
-      let top = max(values.max() ?? 1, 1e-9)
-      for k in 0...4 {
-        let v = top * Double(k) / 4
-        s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(String(format: v >= 100 ? "%.0f" : "%.1f", v))</text>\n"
-      }
-    } else if !labelPoints {
-      let positive = values.filter { $0 > 0 }
-      let (lo, hi) = (Int(floor(log10(positive.min() ?? 1))), Int(ceil(log10(positive.max() ?? 10))))
-      for e in lo...max(lo, hi) {
-        let v = pow(10, Double(e))
-        guard v >= (positive.min() ?? 1) / 1.6, v <= (positive.max() ?? 10) * 1.6 else { continue }
-        s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(v >= 1 ? String(Int(v)) : String(format: "%g", v))</text>\n"
+
+    func px(_ v: Double) -> String { String(format: "%.1f", l + scaleX(v) * w) }
+    func py(_ v: Double) -> String { String(format: "%.1f", t + h - scaleY(v) * h) }
+
+    func legends(suffix: String) -> [String] {
+      series.indices.map { i in
+        series[i].0 + suffix + (coincides[i].map { " (on \(series[$0].0)'s line)" } ?? "")
       }
     }
-    for (label, v) in thresholds where plotted(v) != nil {
-      s +=
-        "<line x1=\"\(Int(l))\" y1=\"\(py(v))\" x2=\"\(Int(l + w))\" y2=\"\(py(v))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>"
-      s += "<text x=\"\(Int(l + w) - 2)\" y=\"\(py(v))\" dy=\"-3\" text-anchor=\"end\" fill=\"#666\">\(esc(label))</text>\n"
+
+    /// The two axis lines, the x ticks, and the y ticks where points carry no labels.
+    func axes(xLabel: (Double) -> String) -> String {
+      var s =
+        "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
+      let xTicks = x == .log ? xs : (0...4).map { max(xs.max() ?? 1, 1) * Double($0) / 4 }
+      for v in xTicks { s += "<text x=\"\(px(v))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(esc(xLabel(v)))</text>\n" }
+      if y == .linear {
+        let top = max(values.max() ?? 1, 1e-9)
+        for k in 0...4 {
+          let v = top * Double(k) / 4
+          s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(String(format: v >= 100 ? "%.0f" : "%.1f", v))</text>\n"
+        }
+      } else if !labelPoints {
+        let positive = values.filter { $0 > 0 }
+        let (lo, hi) = (Int(floor(log10(positive.min() ?? 1))), Int(ceil(log10(positive.max() ?? 10))))
+        for e in lo...max(lo, hi) {
+          let v = pow(10, Double(e))
+          guard v >= (positive.min() ?? 1) / 1.6, v <= (positive.max() ?? 10) * 1.6 else { continue }
+          s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(v >= 1 ? String(Int(v)) : String(format: "%g", v))</text>\n"
+        }
+      }
+      return s
     }
-    for (i, (_, vals)) in series.enumerated() {
-      let color = colors[i % colors.count]
-      let pts = zip(xs, vals).compactMap { xv, yv in plotted(yv).map { "\(px(xv)),\(py($0))" } }
-      let dash = coincides[i] == nil ? "" : " stroke-dasharray=\"6 4\""
-      s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash) points=\"\(pts.joined(separator: " "))\"/>\n"
-      s += "<text x=\"\(Int(legendX))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(legends[i]))</text>\n"
+
+    /// A dashed line and its label for each threshold in range.
+    func thresholdLines() -> String {
+      var s = ""
+      for (label, v) in thresholds where plotted(v) != nil {
+        s +=
+          "<line x1=\"\(Int(l))\" y1=\"\(py(v))\" x2=\"\(Int(l + w))\" y2=\"\(py(v))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>"
+        s += "<text x=\"\(Int(l + w) - 2)\" y=\"\(py(v))\" dy=\"-3\" text-anchor=\"end\" fill=\"#666\">\(esc(label))</text>\n"
+      }
+      return s
     }
-    if labelPoints {
-      // Labels on a line drawn over another's would repeat its values.
+
+    /// Each series' line and its legend line.
+    func seriesLines(legends: [String]) -> String {
+      var s = ""
+      for (i, (_, vals)) in series.enumerated() {
+        let color = colors[i % colors.count]
+        let pts = zip(xs, vals).compactMap { xv, yv in plotted(yv).map { "\(px(xv)),\(py($0))" } }
+        let dash = coincides[i] == nil ? "" : " stroke-dasharray=\"6 4\""
+        s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash) points=\"\(pts.joined(separator: " "))\"/>\n"
+        s += "<text x=\"\(Int(legendX))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(legends[i]))</text>\n"
+      }
+      return s
+    }
+
+    /// The points' values; labels on a line drawn over another's would repeat its values.
+    func valueLabels() -> String {
       let labelled: [(index: Int, values: [Double?])] = series.indices.filter { coincides[$0] == nil }.map { ($0, series[$0].1) }
-      s += pointLabels(
+      return pointLabels(
         xs: xs, series: labelled, colors: colors, x: { l + scaleX($0) * w }, y: { plotted($0).map { t + h - scaleY($0) * h } })
     }
-    return s + "</svg>\n"
   }
 
   /// The values at each x, one label per series, moved apart vertically so that no two

@@ -19,90 +19,113 @@ enum PostgresFloor {
   static let sweepBatchSizes = [1, 5, 20, 100, 1_000]
 
   static func measure(_ spec: CaseSpec) throws -> CaseResult {
-    let model = DatasetModels.model(for: spec.dataset)
-    let request = try DatasetModels.defaultRequest(for: spec.dataset, batchSize: spec.batchSize).resolve(in: model)
-    let sql = SQLBuilder(request, dialect: .postgres)
-    guard sql.arguments.isEmpty else { throw HarnessError.invalidArgument("the floor runs requests without predicates") }
-    // Opening loads the dataset when the server does not have it, and checks the schema.
-    guard let store = try spec.location.open(.postgres) as? PostgresStore else {
-      throw HarnessError.invalidArgument("the PostgreSQL floor needs the PostgreSQL store")
+    let list = try List(spec)
+    let server = try serverTimes(list, spec)
+    let psql = try psqlTimes(list, spec)
+    let roundTrip = try Sampler.repeated(warmups: 0, repetitions: spec.repetitions * 200) { _ in
+      Double(try Sampler.wall { try list.store.ping() }.nanos) / 1e3
     }
-    let ids = try store.fetchIDs(request)
-    let batch = Array(ids.prefix(spec.batchSize))
-    let arrayLiteral = { (ids: ArraySlice<Int64>) in "'{\(ids.map(String.init).joined(separator: ","))}'::bigint[]" }
-    let batchQuery = sql.rowsByIDArrayQuery(parameter: 1).replacingOccurrences(of: "$1", with: arrayLiteral(batch[...]))
-    let reps = spec.warmups + spec.repetitions
+    let sweep = try batchSweep(list, spec)
+    return CaseResult(
+      spec: spec, measurements: sweep + server + psql + [Measurement(.roundTrip, Summary(roundTrip))] + fitted(sweep), error: nil)
+  }
 
-    // 1. The server's own time for each statement.
+  /// The list's statements on the store: its ID, full and batch queries, the batch holding
+  /// the first IDs as an array literal.
+  struct List {
+    let store: PostgresStore
+    let request: ResolvedRequest
+    let sql: SQLBuilder
+    let ids: [Int64]
+    let batchQuery: String
+
+    init(_ spec: CaseSpec) throws {
+      let model = DatasetModels.model(for: spec.dataset)
+      request = try DatasetModels.defaultRequest(for: spec.dataset, batchSize: spec.batchSize).resolve(in: model)
+      sql = SQLBuilder(request, dialect: .postgres)
+      guard sql.arguments.isEmpty else { throw HarnessError.invalidArgument("the floor runs requests without predicates") }
+      // Opening loads the dataset when the server does not have it, and checks the schema.
+      guard let store = try spec.location.open(.postgres) as? PostgresStore else {
+        throw HarnessError.invalidArgument("the PostgreSQL floor needs the PostgreSQL store")
+      }
+      self.store = store
+      ids = try store.fetchIDs(request)
+      batchQuery = Self.batchQuery(sql, ids.prefix(spec.batchSize))
+    }
+
+    /// The batch statement with `ids` in place of its array parameter.
+    static func batchQuery(_ sql: SQLBuilder, _ ids: ArraySlice<Int64>) -> String {
+      sql.rowsByIDArrayQuery(parameter: 1).replacingOccurrences(
+        of: "$1", with: "'{\(ids.map(String.init).joined(separator: ","))}'::bigint[]")
+    }
+  }
+
+  /// The server's own time for each statement.
+  static func serverTimes(_ list: List, _ spec: CaseSpec) throws -> [Measurement] {
     let server = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
       (
-        ids: try explainAnalyze(store, sql.idQuery), full: try explainAnalyze(store, sql.fullQuery),
-        batch: try explainAnalyze(store, batchQuery)
+        ids: try explainAnalyze(list.store, list.sql.idQuery), full: try explainAnalyze(list.store, list.sql.fullQuery),
+        batch: try explainAnalyze(list.store, list.batchQuery)
       )
     }
-
-    // 2. psql fetching the same statements; a scroll-through is every batch statement.
-    let psqlIDs = try PsqlTiming.time(store.url, statement: sql.idQuery, times: reps).dropFirst(spec.warmups)
-    // The store fetches the IDs as one array value (see PostgresStore.fetchIDs): psql
-    // running that very statement is reported too.
-    let psqlIDArray = try PsqlTiming.time(store.url, statement: "SELECT ARRAY(\(sql.idQuery))", times: reps).dropFirst(spec.warmups)
-    let psqlFull = try PsqlTiming.time(store.url, statement: sql.fullQuery, times: reps).dropFirst(spec.warmups)
-    var scroll: [String] = []
-    var start = 0
-    while start < ids.count {
-      let end = min(ids.count, start + spec.batchSize)
-      scroll.append(sql.rowsByIDArrayQuery(parameter: 1).replacingOccurrences(of: "$1", with: arrayLiteral(ids[start..<end])))
-      start = end
-    }
-    let psqlScroll = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
-      try PsqlTiming.time(store.url, statements: scroll).reduce(0, +)
-    }
-
-    // 3. One round trip (an empty statement through the store's connection), and the batch
-    // fault's cost by batch size: time per row = roundTrip/b + perRow, fitted over the sweep.
-    let roundTrip = try Sampler.repeated(warmups: 0, repetitions: spec.repetitions * 200) { _ in
-      Double(try Sampler.wall { try store.ping() }.nanos) / 1e3
-    }
-    let sweepIDs = Array(ids.prefix(sweepRows))
-    var perRowByBatch: [(b: Int, us: Double)] = []
-    var measurements: [Measurement] = []
-    for b in sweepBatchSizes {
-      let samples = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
-        let scrolled = try Sampler.wall {
-          var s = 0
-          while s < sweepIDs.count {
-            let e = min(sweepIDs.count, s + b)
-            blackHole(try store.fetchObjects(request, ids: sweepIDs[s..<e]))
-            s = e
-          }
-        }
-        return Double(scrolled.nanos) / 1e3 / Double(sweepIDs.count)
-      }
-      let summary = Summary(samples)
-      perRowByBatch.append((b, summary.median))
-      measurements.append(Measurement(.sweepPerRow(batchSize: b), summary))
-    }
-    // Least squares of us-per-row against 1/b: the slope is the fixed cost of a batch fault
-    // (the round trip and statement), the intercept the cost of a row.
-    let line = LineFit(perRowByBatch.map { (x: 1 / Double($0.b), y: $0.us) })
-    let slope: Double = line?.slope ?? 0
-    let intercept: Double = line?.intercept ?? 0
-    let crossover: Double = intercept > 0 ? slope / intercept : 0
-    measurements += [
+    return [
       Measurement(.floorServerIDs, Summary(server.map(\.ids))),
       Measurement(.floorServerFull, Summary(server.map(\.full))),
       Measurement(.floorServerBatch, Summary(server.map(\.batch))),
+    ]
+  }
+
+  /// psql fetching the same statements; a scroll-through is every batch statement.
+  static func psqlTimes(_ list: List, _ spec: CaseSpec) throws -> [Measurement] {
+    let (url, sql, reps) = (list.store.url, list.sql, spec.warmups + spec.repetitions)
+    let psqlIDs = try PsqlTiming.time(url, statement: sql.idQuery, times: reps).dropFirst(spec.warmups)
+    // The store fetches the IDs as one array value (see PostgresStore.fetchIDs): psql
+    // running that very statement is reported too.
+    let psqlIDArray = try PsqlTiming.time(url, statement: "SELECT ARRAY(\(sql.idQuery))", times: reps).dropFirst(spec.warmups)
+    let psqlFull = try PsqlTiming.time(url, statement: sql.fullQuery, times: reps).dropFirst(spec.warmups)
+    let scroll = stride(from: 0, to: list.ids.count, by: spec.batchSize).map { start in
+      List.batchQuery(sql, list.ids[start..<min(list.ids.count, start + spec.batchSize)])
+    }
+    let psqlScroll = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
+      try PsqlTiming.time(url, statements: scroll).reduce(0, +)
+    }
+    return [
       Measurement(.floorIDs, Summary(Array(psqlIDs))),
       Measurement(.floorIDsArray, Summary(Array(psqlIDArray))),
       Measurement(.floorFull, Summary(Array(psqlFull))),
       Measurement(.floorScroll, Summary(psqlScroll)),
-      Measurement(.roundTrip, Summary(roundTrip)),
+    ]
+  }
+
+  /// The batch fault's cost per row by batch size, over the first `sweepRows` IDs.
+  static func batchSweep(_ list: List, _ spec: CaseSpec) throws -> [Measurement] {
+    let sweepIDs = Array(list.ids.prefix(sweepRows))
+    return try sweepBatchSizes.map { b in
+      let samples = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
+        let scrolled = try Sampler.wall {
+          for s in stride(from: 0, to: sweepIDs.count, by: b) {
+            blackHole(try list.store.fetchObjects(list.request, ids: sweepIDs[s..<min(sweepIDs.count, s + b)]))
+          }
+        }
+        return Double(scrolled.nanos) / 1e3 / Double(sweepIDs.count)
+      }
+      return Measurement(.sweepPerRow(batchSize: b), Summary(samples))
+    }
+  }
+
+  /// Time per row = roundTrip/b + perRow, fitted by least squares of µs per row against 1/b
+  /// over the sweep: the slope is the fixed cost of a batch fault (the round trip and
+  /// statement), the intercept the cost of a row.
+  static func fitted(_ sweep: [Measurement]) -> [Measurement] {
+    let line = LineFit(zip(sweepBatchSizes, sweep).map { (x: 1 / Double($0), y: $1.summary.median) })
+    let slope: Double = line?.slope ?? 0
+    let intercept: Double = line?.intercept ?? 0
+    return [
       Measurement(.batchFaultFixed, slope),
       Measurement(.rowCost, intercept),
       // Below this batch size the fixed cost per batch outweighs its rows' cost.
-      Measurement(.roundTripBatchSize, crossover),
+      Measurement(.roundTripBatchSize, intercept > 0 ? slope / intercept : 0),
     ]
-    return CaseResult(spec: spec, measurements: measurements, error: nil)
   }
 
   /// The server's planning plus execution time of `sql`, in ms.

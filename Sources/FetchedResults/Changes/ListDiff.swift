@@ -14,107 +14,139 @@ public enum ListDiff {
     var c = ChangeSet()
     c.oldSectionCounts = old.sectionCounts
     c.newSectionCounts = new.sectionCounts
-
-    // Sections: those on both sides keep their order (an LIS over old indexes), others go.
-    var oldSectionIndex: [String: Int] = [:]
-    for (i, s) in old.sections.enumerated() { oldSectionIndex[s.name] = i }
-    let shared = new.sections.indices.compactMap { n in oldSectionIndex[new.sections[n].name].map { (new: n, old: $0) } }
-    let keptShared = Set(longestIncreasingSubsequence(shared.map(\.old)).map { shared[$0].new })
-    var newOfOld = [Int?](repeating: nil, count: old.sections.count)
-    for p in shared where keptShared.contains(p.new) { newOfOld[p.old] = p.new }
-    c.sectionDeletes = old.sections.indices.filter { newOfOld[$0] == nil }
-    for n in new.sections.indices where !keptShared.contains(n) {
+    let sections = SectionMatch(old, new)
+    c.sectionDeletes = old.sections.indices.filter { sections.newOfOld[$0] == nil }
+    for n in new.sections.indices where !sections.kept.contains(n) {
       c.sectionInserts.append(ChangeSet.SectionInsert(index: n, name: new.sections[n].name, ids: new.sections[n].ids))
     }
-
-    // Old positions by ID; each old row's section (rows are global position − section offset).
-    // Flat Int32 arrays: at 244k rows the diff's cost is memory traffic, not comparisons.
-    let oldCount = old.count
-    var oldPosition = IDPositions(capacity: oldCount)
-    var oldSectionOf = [Int32](repeating: 0, count: oldCount)
-    var oldOffsets: [Int] = []
-    var g = 0
-    for (s, section) in old.sections.enumerated() {
-      oldOffsets.append(g)
-      for id in section.ids {
-        oldPosition.set(id, Int32(g))
-        oldSectionOf[g] = Int32(s)
-        g += 1
-      }
-    }
-    func oldPath(_ o: Int) -> RowPath {
-      let s = Int(oldSectionOf[o])
-      return RowPath(row: o - oldOffsets[s], section: s)
-    }
-    func oldID(_ o: Int) -> Int64 {
-      let p = oldPath(o)
-      return old.sections[p.section].ids[p.row]
-    }
-    var seen = [Bool](repeating: false, count: oldCount)
-
-    // Common rows in new order; those whose section is kept may stay, the others move.
-    var candidateOld: [Int32] = []
-    var candidateTo: [RowPath] = []
-    candidateOld.reserveCapacity(min(oldCount, new.count))
-    candidateTo.reserveCapacity(min(oldCount, new.count))
-    var forcedMoves: [(old: Int, to: RowPath, id: Int64)] = []
-    for (n, section) in new.sections.enumerated() where keptShared.contains(n) {
-      for (r, id) in section.ids.enumerated() {
-        let to = RowPath(row: r, section: n)
-        guard let o32 = oldPosition.get(id) else {
-          c.inserts.append(ChangeSet.Row(to, id: id))
-          continue
-        }
-        let o = Int(o32)
-        seen[o] = true
-        let oldSection = Int(oldSectionOf[o])
-        if newOfOld[oldSection] == nil {
-          c.inserts.append(ChangeSet.Row(to, id: id))  // out of a deleted section
-        } else if newOfOld[oldSection] == n {
-          candidateOld.append(o32)
-          candidateTo.append(to)
-        } else {
-          forcedMoves.append((o, to, id))
-        }
-      }
-    }
-    // Rows that went into inserted sections are listed there; they only leave their old
-    // rows, which the loop over unseen rows below deletes.
-
-    // A move whose paths coincide (its neighbours shifted) is written as delete + insert:
-    // UIKit cannot take a move in place, and a reload would leave the order wrong.
-    func move(_ from: RowPath, _ to: RowPath, _ id: Int64) {
-      if from == to {
-        c.deletes.append(ChangeSet.Row(from, id: id))
-        c.inserts.append(ChangeSet.Row(to, id: id))
-      } else {
-        c.moves.append(ChangeSet.Move(from: from, to: to, id: id, contentChanged: reloaded.contains(id)))
-      }
-    }
-    let stay = longestIncreasingSubsequence(candidateOld)
-    var isStaying = [Bool](repeating: false, count: candidateOld.count)
+    let oldRows = OldRows(old)
+    let common = CommonRows(new, oldRows, sections)
+    c.inserts = common.inserts
+    // The candidates outside a longest increasing run of old positions move; of those that
+    // stay, the reloaded ones are reloads.
+    let stay = longestIncreasingSubsequence(common.candidateOld)
+    var isStaying = [Bool](repeating: false, count: common.candidateOld.count)
     for i in stay { isStaying[i] = true }
     let checkReloads = !reloaded.isEmpty
-    for i in candidateOld.indices {
-      if isStaying[i] {
-        guard checkReloads else { continue }
-        let o = Int(candidateOld[i])
-        let id = oldID(o)
-        if reloaded.contains(id) { c.reloads.append(ChangeSet.Row(oldPath(o), id: id)) }
-      } else {
-        let o = Int(candidateOld[i])
-        move(oldPath(o), candidateTo[i], oldID(o))
+    for i in common.candidateOld.indices {
+      let o = Int(common.candidateOld[i])
+      if !isStaying[i] {
+        c.move(oldRows.path(o), common.candidateTo[i], oldRows.id(o), reloaded: reloaded)
+      } else if checkReloads, case let id = oldRows.id(o), reloaded.contains(id) {
+        c.reloads.append(ChangeSet.Row(oldRows.path(o), id: id))
       }
     }
-    for x in forcedMoves { move(oldPath(x.old), x.to, x.id) }
-    for o in 0..<oldCount where !seen[o] {
-      let from = oldPath(o)
-      if newOfOld[from.section] != nil { c.deletes.append(ChangeSet.Row(from, id: oldID(o))) }
+    for x in common.forcedMoves { c.move(oldRows.path(x.old), x.to, x.id, reloaded: reloaded) }
+    // Rows that went into inserted sections are listed there; they only leave their old rows.
+    for o in 0..<old.count where !common.seen[o] {
+      let from = oldRows.path(o)
+      if sections.newOfOld[from.section] != nil { c.deletes.append(ChangeSet.Row(from, id: oldRows.id(o))) }
     }
     c.normalize()
     return c
   }
 
+  /// Sections on both sides keep their order (an LIS over their old indexes); the others are
+  /// deleted and inserted.
+  struct SectionMatch {
+    /// The new index of each old section that is kept.
+    var newOfOld: [Int?]
+    /// The new indexes of the kept sections.
+    var kept: Set<Int>
+
+    init(_ old: ListSnapshot, _ new: ListSnapshot) {
+      var oldSectionIndex: [String: Int] = [:]
+      for (i, s) in old.sections.enumerated() { oldSectionIndex[s.name] = i }
+      let shared = new.sections.indices.compactMap { n in oldSectionIndex[new.sections[n].name].map { (new: n, old: $0) } }
+      kept = Set(longestIncreasingSubsequence(shared.map(\.old)).map { shared[$0].new })
+      newOfOld = [Int?](repeating: nil, count: old.sections.count)
+      for p in shared where kept.contains(p.new) { newOfOld[p.old] = p.new }
+    }
+  }
+
+  /// Old positions by ID and each old row's section (rows are global position − section
+  /// offset). Flat Int32 arrays: at 244k rows the diff's cost is memory traffic, not
+  /// comparisons.
+  struct OldRows {
+    let snapshot: ListSnapshot
+    var position: IDPositions
+    var sectionOf: [Int32]
+    var offsets: [Int] = []
+
+    init(_ old: ListSnapshot) {
+      snapshot = old
+      position = IDPositions(capacity: old.count)
+      sectionOf = [Int32](repeating: 0, count: old.count)
+      var g = 0
+      for (s, section) in old.sections.enumerated() {
+        offsets.append(g)
+        for id in section.ids {
+          position.set(id, Int32(g))
+          sectionOf[g] = Int32(s)
+          g += 1
+        }
+      }
+    }
+
+    func path(_ o: Int) -> RowPath {
+      let s = Int(sectionOf[o])
+      return RowPath(row: o - offsets[s], section: s)
+    }
+
+    func id(_ o: Int) -> Int64 {
+      let p = path(o)
+      return snapshot.sections[p.section].ids[p.row]
+    }
+  }
+
+  /// The rows of the kept new sections, in new order: a row new to the list, or out of a
+  /// deleted section, is an insert; one from the same section may stay (a candidate); one
+  /// from another kept section moves.
+  struct CommonRows {
+    var candidateOld: [Int32] = []
+    var candidateTo: [RowPath] = []
+    var forcedMoves: [(old: Int, to: RowPath, id: Int64)] = []
+    var inserts: [ChangeSet.Row] = []
+    /// The old rows found in the new list.
+    var seen: [Bool]
+
+    init(_ new: ListSnapshot, _ old: OldRows, _ sections: SectionMatch) {
+      seen = [Bool](repeating: false, count: old.sectionOf.count)
+      candidateOld.reserveCapacity(min(old.sectionOf.count, new.count))
+      candidateTo.reserveCapacity(min(old.sectionOf.count, new.count))
+      for (n, section) in new.sections.enumerated() where sections.kept.contains(n) {
+        for (r, id) in section.ids.enumerated() {
+          let to = RowPath(row: r, section: n)
+          guard let o32 = old.position.get(id) else {
+            inserts.append(ChangeSet.Row(to, id: id))
+            continue
+          }
+          let o = Int(o32)
+          seen[o] = true
+          switch sections.newOfOld[Int(old.sectionOf[o])] {
+          case nil: inserts.append(ChangeSet.Row(to, id: id))
+          case n:
+            candidateOld.append(o32)
+            candidateTo.append(to)
+          default: forcedMoves.append((o, to, id))
+          }
+        }
+      }
+    }
+  }
+}
+
+extension ChangeSet {
+  /// A move whose paths coincide (its neighbours shifted) is written as delete + insert:
+  /// UIKit cannot take a move in place, and a reload would leave the order wrong.
+  fileprivate mutating func move(_ from: RowPath, _ to: RowPath, _ id: Int64, reloaded: Set<Int64>) {
+    if from == to {
+      deletes.append(ChangeSet.Row(from, id: id))
+      inserts.append(ChangeSet.Row(to, id: id))
+    } else {
+      moves.append(ChangeSet.Move(from: from, to: to, id: id, contentChanged: reloaded.contains(id)))
+    }
+  }
 }
 
 /// Indexes (ascending) of one longest strictly increasing subsequence of `values`.

@@ -215,34 +215,13 @@ private struct Parser {
       case "&" where next == "&": emit(.and, length: 2)
       case "|" where next == "|": emit(.or, length: 2)
       case "'", "\"":
-        var s = ""
-        var j = i + 1
-        while j < chars.count && chars[j] != c {
-          if chars[j] == "\\" && j + 1 < chars.count { j += 1 }
-          s.append(chars[j])
-          j += 1
-        }
-        guard j < chars.count else { throw fail("unterminated string", start) }
-        tokens.append(Token(kind: .string(s), position: start))
-        i = j + 1
+        let end = try stringEnd(chars, from: i, text: text)
+        tokens.append(Token(kind: .string(unescaped(chars[(i + 1)..<end])), position: start))
+        i = end + 1
       case _ where c.isNumber || (c == "-" && (next?.isNumber ?? false)):
         var j = i + 1
         while j < chars.count && (chars[j].isNumber || ".-:TZ+e".contains(chars[j])) { j += 1 }
-        let word = String(chars[i..<j])
-        if word.count >= 10, word.dropFirst().contains("-") {
-          guard let secs = ISO8601.parse(Substring(word)) else {
-            throw fail("'\(word)' is not a date (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)", start)
-          }
-          tokens.append(Token(kind: .date(Double(secs)), position: start))
-        } else if let v = Int64(word) {
-          tokens.append(Token(kind: .number(.integer(v)), position: start))
-        } else if let d = Double(word) {
-          // 1e400 reads as infinity: no column holds it, and SQL has no literal for it.
-          guard d.isFinite else { throw fail("'\(word)' is beyond the range of a double", start) }
-          tokens.append(Token(kind: .number(.double(d)), position: start))
-        } else {
-          throw fail("'\(word)' is not a number", start)
-        }
+        tokens.append(Token(kind: try numberOrDate(String(chars[i..<j]), at: start, text: text), position: start))
         i = j
       case _ where c.isLetter || c == "_":
         var j = i + 1
@@ -261,5 +240,45 @@ private struct Parser {
     }
     tokens.append(Token(kind: .end, position: chars.count))
     return tokens
+  }
+
+  /// The index of the quote that closes the string opened at `start`; a backslash escapes the
+  /// character after it. O(string).
+  static func stringEnd(_ chars: [Character], from start: Int, text: String) throws(FetchError) -> Int {
+    var j = start + 1
+    while j < chars.count && chars[j] != chars[start] {
+      if chars[j] == "\\" && j + 1 < chars.count { j += 1 }
+      j += 1
+    }
+    guard j < chars.count else { throw .parse(ParseError(message: "unterminated string", input: text, position: start)) }
+    return j
+  }
+
+  /// A string literal's characters with each backslash escape resolved to the character after it.
+  static func unescaped(_ chars: ArraySlice<Character>) -> String {
+    var s = ""
+    var j = chars.startIndex
+    while j < chars.endIndex {
+      if chars[j] == "\\" && j + 1 < chars.endIndex { j += 1 }
+      s.append(chars[j])
+      j += 1
+    }
+    return s
+  }
+
+  /// A date (`YYYY-MM-DD`, or with a time), an integer or a finite double.
+  static func numberOrDate(_ word: String, at start: Int, text: String) throws(FetchError) -> TokenKind {
+    func fail(_ m: String) -> FetchError { .parse(ParseError(message: m, input: text, position: start)) }
+    if word.count >= 10, word.dropFirst().contains("-") {
+      guard let secs = ISO8601.parse(Substring(word)) else {
+        throw fail("'\(word)' is not a date (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)")
+      }
+      return .date(Double(secs))
+    }
+    if let v = Int64(word) { return .number(.integer(v)) }
+    guard let d = Double(word) else { throw fail("'\(word)' is not a number") }
+    // 1e400 reads as infinity: no column holds it, and SQL has no literal for it.
+    guard d.isFinite else { throw fail("'\(word)' is beyond the range of a double") }
+    return .number(.double(d))
   }
 }
