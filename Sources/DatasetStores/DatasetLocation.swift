@@ -13,6 +13,8 @@ public struct DatasetLocation: Sendable {
   public var directory: String
   /// Indexed columns (the file with `.idx-…` in its name).
   public var indexes: [String]
+  /// The user's own database in place of a generated dataset file.
+  public var database: UserDatabase? = nil
 
   public init(
     kind: DatasetKind, rows: Int = DatasetKind.defaultRows, seed: UInt64 = 1,
@@ -26,13 +28,21 @@ public struct DatasetLocation: Sendable {
   }
 
   public var sqlitePath: String {
-    DatasetPaths.sqlite(in: directory, kind, rows: rows, seed: seed, indexes: indexes)
+    if let database { return database.path }
+    return DatasetPaths.sqlite(in: directory, kind, rows: rows, seed: seed, indexes: indexes)
   }
 
   /// Opens the dataset in a store of `store` kind. A missing file is an error that says how
   /// to make it.
   public func open(_ store: StoreKind) throws -> any Store {
     let model = DatasetModels.model(for: kind)
+    if let database {
+      guard store != .postgres else {
+        throw HarnessError.invalidArgument(
+          "--db names a SQLite file, which the memory and sqlite stores read; use --store memory or sqlite")
+      }
+      return try database.open(model, memory: store == .memory)
+    }
     switch store {
     case .postgres:
       // The server first: the SQLite file is needed only when the dataset must be loaded

@@ -37,9 +37,12 @@ public struct SQLBuilder: Sendable {
   let hasLimit: Bool
   /// The sort keys but the final primary key, as select-list expressions.
   let keyColumns: String
+  /// The entity's primary key, qualified: `t0.id`, `t0.Z_PK`.
+  let primaryKey: String
 
   public init(_ r: ResolvedRequest, dialect: SQLDialect = .sqlite) {
     self.dialect = dialect
+    primaryKey = "t0.\(r.entity.primaryKey)"
     // t0 is the entity; t1, t2… the joined destinations, in `joins` order.
     let joins = r.joins
     func alias(_ rel: Relationship?) -> String {
@@ -83,25 +86,25 @@ public struct SQLBuilder: Sendable {
       }
     }
     selectColumns = cols.joined(separator: ", ")
-    keyColumns = (["t0.id"] + r.sorts.dropLast().map { column($0.keyPath) }).joined(separator: ", ")
+    keyColumns = (["t0.\(r.entity.primaryKey)"] + r.sorts.dropLast().map { column($0.keyPath) }).joined(separator: ", ")
     sectionExpression = r.section.map(column)
     sectionDescending = r.sorts.first.map { !$0.ascending } ?? false
   }
 
-  public var idQuery: String { "SELECT t0.id FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
+  public var idQuery: String { "SELECT \(primaryKey) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
   /// The ID query with the section key as a second column (NULL without sections).
   public var idAndSectionQuery: String {
-    "SELECT t0.id, \(sectionExpression ?? "NULL") FROM \(from)\(whereClause)\(orderBy)\(limitClause)"
+    "SELECT \(primaryKey), \(sectionExpression ?? "NULL") FROM \(from)\(whereClause)\(orderBy)\(limitClause)"
   }
   public var fullQuery: String { "SELECT \(selectColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
   /// Rows by a list of `count` IDs (SQLite: `IN (?,…)`, one statement per count).
   public func rowsByIDQuery(count: Int) -> String {
-    "SELECT \(selectColumns) FROM \(from) WHERE t0.id IN (\(parameters(from: 1, count: count)))"
+    "SELECT \(selectColumns) FROM \(from) WHERE \(primaryKey) IN (\(parameters(from: 1, count: count)))"
   }
 
   /// Rows by an array of IDs bound as parameter `n` (PostgreSQL: `= ANY($n)`, one statement).
   public func rowsByIDArrayQuery(parameter n: Int) -> String {
-    "SELECT \(selectColumns) FROM \(from) WHERE t0.id = ANY(\(dialect.parameter(n)))"
+    "SELECT \(selectColumns) FROM \(from) WHERE \(primaryKey) = ANY(\(dialect.parameter(n)))"
   }
 
   func parameters(from first: Int, count: Int) -> String {
@@ -110,18 +113,18 @@ public struct SQLBuilder: Sendable {
   public var keyQuery: String { "SELECT \(keyColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
   /// The predicate's arguments bind first, then the IDs.
   public func keysByIDQuery(count: Int) -> String {
-    let ids = "t0.id IN (\(parameters(from: arguments.count + 1, count: count)))"
+    let ids = "\(primaryKey) IN (\(parameters(from: arguments.count + 1, count: count)))"
     return "SELECT \(keyColumns) FROM \(from)\(whereClause.isEmpty ? " WHERE " : whereClause + " AND ")\(ids)"
   }
   /// Keys of an array of IDs bound after the predicate's arguments (PostgreSQL).
   public var keysByIDArrayQuery: String {
-    let ids = "t0.id = ANY(\(dialect.parameter(arguments.count + 1)))"
+    let ids = "\(primaryKey) = ANY(\(dialect.parameter(arguments.count + 1)))"
     return "SELECT \(keyColumns) FROM \(from)\(whereClause.isEmpty ? " WHERE " : whereClause + " AND ")\(ids)"
   }
 
   public var countQuery: String {
     hasLimit
-      ? "SELECT count(*) FROM (SELECT t0.id FROM \(from)\(whereClause)\(orderBy)\(limitClause)) AS q"
+      ? "SELECT count(*) FROM (SELECT \(primaryKey) FROM \(from)\(whereClause)\(orderBy)\(limitClause)) AS q"
       : "SELECT count(*) FROM \(from)\(whereClause)"
   }
   /// One grouped query; with a limit or offset it groups the limited, ordered rows.
@@ -144,7 +147,8 @@ public struct SQLBuilder: Sendable {
   public var idArraysBySectionQuery: String {
     let s = sectionExpression ?? "NULL"
     let dir = dialect.direction(ascending: !sectionDescending)
-    return "SELECT s, count(*), array_agg(id) FROM (SELECT t0.id, \(s) AS s FROM \(from)\(whereClause)\(orderBy)\(limitClause))"
+    return
+      "SELECT s, count(*), array_agg(id) FROM (SELECT \(primaryKey) AS id, \(s) AS s FROM \(from)\(whereClause)\(orderBy)\(limitClause))"
       + " AS q GROUP BY s ORDER BY s \(dir)"
   }
 

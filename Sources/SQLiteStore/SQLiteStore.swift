@@ -88,7 +88,7 @@ public final class SQLiteStore: ChangeLogStore {
   public static let connectionSettings = "PRAGMA mmap_size = 2147418112"
 
   /// The first 16 bytes of every SQLite database file.
-  static let magic = Array("SQLite format 3\u{0}".utf8)
+  public static let magic = Array("SQLite format 3\u{0}".utf8)
 
   static func checkHeader(_ path: String) throws {
     guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -102,7 +102,7 @@ public final class SQLiteStore: ChangeLogStore {
     }
   }
 
-  static func immutableURI(_ path: String) -> String {
+  public static func immutableURI(_ path: String) -> String {
     var allowed = CharacterSet.urlPathAllowed
     allowed.remove(charactersIn: "?#%")
     let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
@@ -120,7 +120,7 @@ public final class SQLiteStore: ChangeLogStore {
           throw SQLiteStoreError.schemaMismatch(path, "column \(entity.table).\(a.column) (attribute \(entity.name).\(a.name)) is missing")
         }
         let expected = a.type == .string ? "TEXT" : (a.type == .integer || a.type == .bool ? "INTEGER" : "REAL")
-        guard type == expected else {
+        guard type == expected || Affinity(declaredType: type).holds(a.type) else {
           throw SQLiteStoreError.schemaMismatch(path, "column \(entity.table).\(a.column) is \(type), the model expects \(expected)")
         }
       }

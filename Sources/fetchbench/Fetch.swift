@@ -50,6 +50,7 @@ struct Fetch: ParsableCommand {
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
   @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []
+  @OptionGroup var database: DatabaseOptions
 
   func validate() throws {
     let _: DatasetKind = try OptionValue.kind(dataset, "dataset")
@@ -76,8 +77,9 @@ struct Fetch: ParsableCommand {
 
   func run() throws {
     try postgres.apply()
-    let kind: DatasetKind = try OptionValue.kind(dataset, "dataset")
     let storeKind: StoreKind = try OptionValue.kind(store, "store")
+    if let db = try database.database { return try runOnDatabase(db, storeKind: storeKind) }
+    let kind: DatasetKind = try OptionValue.kind(dataset, "dataset")
     let request = try makeRequest(kind)
     // Checked against the model before the dataset is opened (or generated, or loaded).
     do {
@@ -86,6 +88,34 @@ struct Fetch: ParsableCommand {
       throw ValidationError(String(describing: error))
     }
     let location = DatasetLocation(kind: kind, rows: rows, seed: seed, directory: datasets, indexes: index)
+    try execute(request, location: location, storeKind: storeKind)
+  }
+
+  /// The list over the user's own database: `--entity` names it; `--sort` (default: by
+  /// primary key) is its sort.
+  func runOnDatabase(_ db: UserDatabase, storeKind: StoreKind) throws {
+    guard let entity else {
+      let (model, _) = try db.schema().model(relationships: db.relationships)
+      throw ValidationError(
+        "--db needs --entity NAME, the table or Core Data entity to list; this database has: \(model.entities.map(\.name).joined(separator: ", "))"
+      )
+    }
+    let sortDescriptors: [FetchedResults.SortDescriptor]
+    do {
+      sortDescriptors = try sort.map(QueryParser.sortDescriptors) ?? []
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
+    let (kind, _) = try db.register(entity: entity, sort: sortDescriptors, section: section)
+    var request = try makeRequest(kind)
+    request.entityName = kind.definition.listEntity
+    do {
+      _ = try request.resolve(in: kind.definition.model)
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
+    var location = DatasetLocation(kind: kind)
+    location.database = db
     try execute(request, location: location, storeKind: storeKind)
   }
 

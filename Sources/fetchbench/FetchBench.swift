@@ -10,7 +10,9 @@ struct FetchBench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "fetchbench",
     abstract: "Full fetch or batched faulting, which store, and what keeping a list in sync costs.",
-    subcommands: [Generate.self, Fetch.self, Run.self, Diff.self, Load.self, Check.self, Report.self, RunCase.self, LoadCase.self]
+    subcommands: [
+      Generate.self, Describe.self, Fetch.self, Run.self, Diff.self, Load.self, Check.self, Report.self, RunCase.self, LoadCase.self,
+    ]
   )
 
   /// ArgumentParser's own `main`, but for `FETCHBENCH_VALIDATE_ONLY=1`: the tests fuzz every

@@ -62,6 +62,9 @@ public struct Entity: Sendable, Equatable {
   public var relationships: [Relationship]
   /// The primary-key column; it is also the final sort tie-breaker.
   public var primaryKey: String
+  /// Whether key paths match attribute and relationship names whatever their case, as a Core
+  /// Data store's columns (`ZTIMEHOUR`) do not keep the model's (`timeHour`).
+  public var keysIgnoreCase = false
 
   public init(
     name: String, table: String, attributes: [Attribute], relationships: [Relationship] = [],
@@ -75,11 +78,15 @@ public struct Entity: Sendable, Equatable {
   }
 
   /// The attribute named `name`. O(attributes).
-  public func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
+  public func attribute(_ name: String) -> Attribute? { attributes.first { matches($0.name, name) } }
   /// The index of the attribute named `name`. O(attributes).
-  public func attributeIndex(_ name: String) -> Int? { attributes.firstIndex { $0.name == name } }
+  public func attributeIndex(_ name: String) -> Int? { attributes.firstIndex { matches($0.name, name) } }
   /// The relationship named `name`. O(relationships).
-  public func relationship(_ name: String) -> Relationship? { relationships.first { $0.name == name } }
+  public func relationship(_ name: String) -> Relationship? { relationships.first { matches($0.name, name) } }
+
+  private func matches(_ own: String, _ given: String) -> Bool {
+    own == given || (keysIgnoreCase && own.lowercased() == given.lowercased())
+  }
 }
 
 /// A set of entities (NSManagedObjectModel).
@@ -127,7 +134,8 @@ public struct Model: Sendable, Equatable {
         throw .unknownKeyPath(
           keyPath, entity: entity.name, known: entity.attributes.map(\.name) + entity.relationships.map { "\($0.name).…" })
       }
-      return ResolvedKeyPath(keyPath: keyPath, relationship: nil, attribute: attribute, entity: entity)
+      // The model's spelling: with `keysIgnoreCase`, `depTime` names `deptime`.
+      return ResolvedKeyPath(keyPath: attribute.name, relationship: nil, attribute: attribute, entity: entity)
     }
     guard parts.count == 2, let rel = entity.relationship(parts[0]) else {
       throw .unknownKeyPath(keyPath, entity: entity.name, known: entity.attributes.map(\.name) + entity.relationships.map(\.name))
@@ -136,7 +144,7 @@ public struct Model: Sendable, Equatable {
     guard let attribute = parts[1] == "id" ? Attribute("id", .integer) : destination.attribute(parts[1]) else {
       throw .unknownKeyPath(keyPath, entity: entity.name, known: destination.attributes.map { "\(rel.name).\($0.name)" })
     }
-    return ResolvedKeyPath(keyPath: keyPath, relationship: rel, attribute: attribute, entity: destination)
+    return ResolvedKeyPath(keyPath: "\(rel.name).\(attribute.name)", relationship: rel, attribute: attribute, entity: destination)
   }
 }
 

@@ -1,0 +1,63 @@
+import FetchedResults
+
+/// A user's own database as a dataset: the model read from its schema (see `DatasetStores`'
+/// `UserDatabase`), one entity's list, sorted by the user's sort or by primary key.
+public struct DatabaseDataset: DatasetDefinition {
+  public var name: String
+  public var model: Model
+  public var listEntity: String
+  /// The list's sort; empty: by primary key.
+  public var sortDescriptors: [SortDescriptor]
+  public var sectionKeyPath: String
+
+  /// `name` is the kind's name in results (lowercase letters, digits and `-`). O(1).
+  public init(name: String, model: Model, listEntity: String, sortDescriptors: [SortDescriptor] = [], sectionKeyPath: String) {
+    self.name = name
+    self.model = model
+    self.listEntity = listEntity
+    self.sortDescriptors = sortDescriptors
+    self.sectionKeyPath = sectionKeyPath
+  }
+
+  /// Each entity's table, its primary key first: what index candidates are built from.
+  public var tables: [TableSchema] {
+    model.entities.map { e in
+      TableSchema(
+        name: e.table,
+        columns: [ColumnSchema(e.primaryKey, .integer)]
+          + e.attributes.filter { $0.column != e.primaryKey }.map { a in
+            ColumnSchema(a.column, ColumnType(a.type), nullable: a.isOptional)
+          })
+    }
+  }
+
+  public var sortDescription: String {
+    sortDescriptors.isEmpty
+      ? "primary key"
+      : sortDescriptors.map { "`\($0.keyPath)` \($0.ascending ? "ascending" : "descending")" }.joined(separator: ", ")
+  }
+
+  public func defaultRequest(batchSize: Int) -> FetchRequest {
+    FetchRequest(entityName: listEntity, sortDescriptors: sortDescriptors, fetchBatchSize: batchSize)
+  }
+
+  /// No typed model exists for a user's rows: sums the length of every string read and
+  /// counts every other value. O(objects × attributes).
+  public func mapTyped(_ objects: [FetchedObject], codable: Bool) throws -> Int {
+    objects.reduce(0) { sum, o in
+      o.values.reduce(sum) { s, v in if case .string(let t) = v { s + t.utf8.count } else { s + 1 } }
+    }
+  }
+}
+
+extension ColumnType {
+  /// The storage type of an attribute of `type`.
+  init(_ type: AttributeType) {
+    switch type {
+    case .integer, .bool: self = .integer
+    case .double: self = .real
+    case .date: self = .date
+    case .string: self = .text
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import Datasets
+import FetchedResults
+
+extension DatabaseSchema {
+  /// What was read, for a user to check before measuring: each entity with its row count,
+  /// attributes (type, NULL count), relationships and indexes, then the tables not listed and
+  /// why. O(tables × columns).
+  public func describe(_ model: Model, skipped: [Skipped], opened: String) -> String {
+    var out = "\(path): \(flavour == .coreData ? "a Core Data store" : "an app's SQLite schema"), \(opened)\n"
+    for entity in model.entities {
+      guard let table = table(entity.table) else { continue }
+      out += "\nentity \(entity.name) (table \(table.name), primary key \(entity.primaryKey)): \(table.rowCount.grouped) rows\n"
+      out += attributeLines(entity, table)
+      if !entity.relationships.isEmpty {
+        out += "  relationships (to-one):\n"
+        for r in entity.relationships {
+          out += "    \(r.name) → \(r.destination) (\(table.name).\(r.sourceColumn) = \(r.destination).\(r.destinationColumn))\n"
+        }
+      }
+      if !table.indexes.isEmpty {
+        out += "  indexes:\n"
+        for i in table.indexes { out += "    \(i.name) (\(i.columns.joined(separator: ", ")))\(i.unique ? " unique" : "")\n" }
+      }
+    }
+    if !skipped.isEmpty {
+      out += "\nnot listed:\n"
+      for s in skipped { out += "  \(s.table): \(s.reason)\n" }
+    }
+    return out
+  }
+
+  func attributeLines(_ entity: Entity, _ table: Table) -> String {
+    let width = entity.attributes.map(\.name.count).max() ?? 0
+    var out = "  attributes:\n"
+    for a in entity.attributes {
+      guard let c = table.columns.first(where: { $0.name == a.column }) else { continue }
+      let share = table.rowCount > 0 ? Double(c.nulls) / Double(table.rowCount) * 100 : 0
+      let nulls = c.nulls == 0 ? "no NULL" : "\(c.nulls.grouped) NULL (\(String(format: "%.1f", share)) %)"
+      let declared = c.declaredType.isEmpty ? "no declared type" : "declared \(c.declaredType)"
+      var note = ""
+      if flavour == .coreData && c.declaredType.uppercased() == "TIMESTAMP" { note = ", a date: seconds since 2001-01-01" }
+      out +=
+        "    \(a.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(a.type.rawValue), \(declared)\(a.column != a.name ? ", column \(a.column)" : ""), \(nulls)\(note)\n"
+    }
+    let blobs = table.columns.filter { $0.attributeType == nil }.map(\.name)
+    if !blobs.isEmpty { out += "    (not attributes: \(blobs.joined(separator: ", ")), which hold blobs)\n" }
+    return out
+  }
+}

@@ -1,0 +1,115 @@
+import FetchedResults
+
+extension DatabaseSchema {
+  /// Core Data's bookkeeping columns: not attributes.
+  static let coreDataBookkeeping: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+
+  /// A table FetchBench does not make an entity of, and why.
+  public struct Skipped: Sendable {
+    public var table: String
+    public var reason: String
+  }
+
+  /// The entities of the schema: each table with an integer primary key (each Core Data
+  /// entity), its columns as attributes, and its to-one relationships (declared foreign keys;
+  /// in a Core Data store, integer columns named after an entity or named in
+  /// `relationships` as `column=Entity`). O(tables × columns).
+  public func model(relationships named: [String: String] = [:]) throws -> (model: Model, skipped: [Skipped]) {
+    var entities: [Entity] = []
+    var skipped: [Skipped] = []
+    for table in tables {
+      guard let pk = table.primaryKey else {
+        skipped.append(
+          Skipped(
+            table: table.name,
+            reason:
+              "no INTEGER PRIMARY KEY: FetchBench lists rows by a stable integer ID; a column declared `id INTEGER PRIMARY KEY` makes it usable"
+          ))
+        continue
+      }
+      if flavour == .coreData && coreDataEntities[table.name] == nil {
+        skipped.append(Skipped(table: table.name, reason: "not an entity of Z_PRIMARYKEY"))
+        continue
+      }
+      var entity = Entity(name: entityName(of: table), table: table.name, attributes: attributes(of: table, pk: pk), primaryKey: pk)
+      entity.keysIgnoreCase = true
+      entities.append(entity)
+    }
+    for i in entities.indices {
+      entities[i].relationships = try toOne(from: entities[i], among: entities, named: named)
+    }
+    for i in entities.indices {
+      entities[i].relationships += inverses(to: entities[i], among: entities)
+    }
+    return (Model(entities: entities), skipped)
+  }
+
+  /// The entity name of `table`: Core Data's, or the table's own.
+  public func entityName(of table: Table) -> String { coreDataEntities[table.name] ?? table.name }
+
+  /// A Core Data column's attribute name: without the `Z`, lowercased (`ZTIMEHOUR` →
+  /// `timehour`; key paths match it whatever their case, so `timeHour` finds it).
+  static func coreDataName(_ column: String) -> String {
+    String(column.hasPrefix("Z") ? column.dropFirst() : Substring(column)).lowercased()
+  }
+
+  func attributes(of table: Table, pk: String) -> [Attribute] {
+    table.columns.compactMap { c in
+      guard c.name != pk, !(flavour == .coreData && Self.coreDataBookkeeping.contains(c.name)), let type = c.attributeType else {
+        return nil
+      }
+      let name = flavour == .coreData ? Self.coreDataName(c.name) : c.name
+      return Attribute(name, column: c.name, type, optional: c.nulls > 0)
+    }
+  }
+
+  /// The to-one relationships whose foreign key is a column of `entity`'s table.
+  func toOne(from entity: Entity, among entities: [Entity], named: [String: String]) throws -> [Relationship] {
+    guard let table = table(entity.table) else { return [] }
+    if flavour == .app {
+      return table.foreignKeys.compactMap { fk in
+        guard let destination = entities.first(where: { $0.table.lowercased() == fk.destinationTable.lowercased() }) else { return nil }
+        return Relationship(
+          Self.relationshipName(fk.column), to: destination.name, sourceColumn: fk.column, destinationColumn: fk.destinationColumn)
+      }
+    }
+    return try table.columns.compactMap { c -> Relationship? in
+      guard !Self.coreDataBookkeeping.contains(c.name), c.attributeType == .integer else { return nil }
+      let name = Self.coreDataName(c.name)
+      let target: String
+      if let given = named.first(where: { $0.key.lowercased() == name })?.value {
+        guard let e = entities.first(where: { $0.name.lowercased() == given.lowercased() }) else {
+          throw UserDatabaseError.unknownEntity(given, known: entities.map(\.name))
+        }
+        target = e.name
+      } else if let e = entities.first(where: { $0.name.lowercased() == name }) {
+        target = e.name
+      } else {
+        return nil
+      }
+      return Relationship(name, to: target, sourceColumn: c.name, destinationColumn: "Z_PK")
+    }
+  }
+
+  /// In an app's schema, the other side of each one-to-one (a UNIQUE foreign key) that points
+  /// at `entity`, named after the table that holds the key.
+  func inverses(to entity: Entity, among entities: [Entity]) -> [Relationship] {
+    guard flavour == .app else { return [] }
+    return entities.flatMap { source in
+      (table(source.table)?.foreignKeys ?? []).filter { fk in
+        fk.unique && fk.destinationTable.lowercased() == entity.table.lowercased()
+          && !entity.relationships.contains { $0.name == source.table }
+      }.map { fk in
+        Relationship(source.table, to: source.name, sourceColumn: fk.destinationColumn, destinationColumn: fk.column)
+      }
+    }
+  }
+
+  /// `plane_id` → `plane`, `planeId` → `plane`, `plane` → `plane`.
+  static func relationshipName(_ column: String) -> String {
+    for suffix in ["_id", "_ID", "Id", "ID"] where column.hasSuffix(suffix) && column.count > suffix.count {
+      return String(column.dropLast(suffix.count))
+    }
+    return column
+  }
+}

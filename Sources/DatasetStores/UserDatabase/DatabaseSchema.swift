@@ -1,0 +1,133 @@
+import FetchedResults
+import Foundation
+import GRDB
+import SQLiteStore
+
+/// What FetchBench reads of a SQLite database's schema and contents, before any model is made
+/// of it: tables, their integer primary keys, columns with their declared types, the storage
+/// classes their values really have and their NULL counts, foreign keys and indexes.
+public struct DatabaseSchema: Sendable {
+  /// An app's own schema, or a Core Data store (recognised by `Z_PRIMARYKEY` and `Z_METADATA`).
+  public enum Flavour: String, Sendable {
+    case app
+    case coreData = "Core Data"
+  }
+
+  public struct Column: Sendable {
+    public var name: String
+    public var declaredType: String
+    /// Rows of each storage class: what the values are, whatever the column declares.
+    public var integers = 0
+    public var reals = 0
+    public var texts = 0
+    public var blobs = 0
+    public var nulls = 0
+  }
+
+  public struct ForeignKey: Sendable {
+    public var column: String
+    public var destinationTable: String
+    public var destinationColumn: String
+    /// A UNIQUE foreign key makes a one-to-one link.
+    public var unique: Bool
+  }
+
+  public struct Index: Sendable {
+    public var name: String
+    public var columns: [String]
+    public var unique: Bool
+  }
+
+  public struct Table: Sendable {
+    public var name: String
+    /// The `INTEGER PRIMARY KEY` column (the rowid), if the table has one.
+    public var primaryKey: String?
+    public var columns: [Column]
+    public var foreignKeys: [ForeignKey]
+    public var indexes: [Index]
+    public var rowCount: Int
+  }
+
+  public var path: String
+  public var flavour: Flavour
+  public var tables: [Table]
+  /// Core Data's entity names by table (`ZFLIGHT` → `Flight`); empty for an app's schema.
+  public var coreDataEntities: [String: String] = [:]
+
+  /// The table named `name`, whatever its case.
+  public func table(_ name: String) -> Table? { tables.first { $0.name.lowercased() == name.lowercased() } }
+
+  /// Reads the schema through `queue`. O(rows × columns): one scan per table counts each
+  /// column's storage classes and NULLs.
+  static func read(_ queue: DatabaseQueue, path: String) throws -> DatabaseSchema {
+    try queue.read { db in
+      let names = try String.fetchAll(
+        db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      let isCoreData = names.contains("Z_PRIMARYKEY") && names.contains("Z_METADATA")
+      var schema = DatabaseSchema(path: path, flavour: isCoreData ? .coreData : .app, tables: [])
+      for name in names where !(isCoreData && name.hasPrefix("Z_")) {
+        schema.tables.append(try table(name, db))
+      }
+      if isCoreData {
+        for row in try Row.fetchAll(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY") {
+          let entity: String = row[0]
+          if let t = schema.table("Z" + entity.uppercased()) { schema.coreDataEntities[t.name] = entity }
+        }
+      }
+      return schema
+    }
+  }
+
+  static func table(_ name: String, _ db: Database) throws -> Table {
+    let pk = try db.primaryKey(name)
+    let indexes = try db.indexes(on: name).map { Index(name: $0.name, columns: $0.columns, unique: $0.isUnique) }
+    let uniqueColumns = Set(indexes.filter { $0.unique && $0.columns.count == 1 }.map { $0.columns[0] })
+    var seen = Set<String>()
+    // A key declared twice (on the column and for the table) is one relationship.
+    let foreignKeys = try db.foreignKeys(on: name).compactMap { fk -> ForeignKey? in
+      guard fk.mapping.count == 1, seen.insert(fk.originColumns[0]).inserted else { return nil }
+      return ForeignKey(
+        column: fk.originColumns[0], destinationTable: fk.destinationTable, destinationColumn: fk.destinationColumns[0],
+        unique: uniqueColumns.contains(fk.originColumns[0]))
+    }
+    var columns = try db.columns(in: name).map { Column(name: $0.name, declaredType: $0.type) }
+    let rowCount = try countStorage(of: &columns, in: name, db)
+    return Table(
+      name: name, primaryKey: pk.rowIDColumn, columns: columns, foreignKeys: foreignKeys, indexes: indexes, rowCount: rowCount)
+  }
+
+  /// One scan of `table`: its row count, and each column's storage classes and NULLs.
+  static func countStorage(of columns: inout [Column], in table: String, _ db: Database) throws -> Int {
+    let classes = ["integer", "real", "text", "blob", "null"]
+    let sums = columns.flatMap { c in classes.map { "COALESCE(SUM(typeof(\(c.name.quotedDatabaseIdentifier)) = '\($0)'), 0)" } }
+    guard let row = try Row.fetchOne(db, sql: "SELECT count(*)\(sums.map { ", " + $0 }.joined()) FROM \(table.quotedDatabaseIdentifier)")
+    else { return 0 }
+    for i in columns.indices {
+      let base = 1 + i * classes.count
+      columns[i].integers = row[base]
+      columns[i].reals = row[base + 1]
+      columns[i].texts = row[base + 2]
+      columns[i].blobs = row[base + 3]
+      columns[i].nulls = row[base + 4]
+    }
+    return row[0]
+  }
+}
+
+extension DatabaseSchema.Column {
+  /// The attribute type its values call for: text when any value is text, a double when any
+  /// is real, an integer when all are; a column of NULLs only goes by its declared type. Nil
+  /// for a column holding blobs, which no list sorts or shows.
+  public var attributeType: AttributeType? {
+    guard blobs == 0 else { return nil }
+    if texts > 0 { return .string }
+    if reals > 0 { return .double }
+    if integers > 0 { return .integer }
+    switch Affinity(declaredType: declaredType) {
+    case .integer: return .integer
+    case .real, .numeric: return .double
+    case .text: return .string
+    case .blob: return nil
+    }
+  }
+}

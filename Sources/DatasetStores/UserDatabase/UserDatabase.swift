@@ -1,0 +1,112 @@
+import Catalog
+import FetchedResults
+import Foundation
+import GRDB
+import SQLiteStore
+
+/// A user's own SQLite database (an app's schema, or a Core Data store), read and never
+/// written: opened `immutable=1` when no `-wal` file says an app may be writing it, read-only
+/// otherwise.
+public struct UserDatabase: Sendable, Codable, Equatable {
+  public var path: String
+  /// To-one relationships the column names do not say, `column` → entity (`plane` → `Plane`).
+  public var relationships: [String: String]
+
+  public init(path: String, relationships: [String: String] = [:]) {
+    self.path = path
+    self.relationships = relationships
+  }
+
+  /// How the file is opened: no lock and no `-wal`/`-shm` written when nothing else writes it.
+  public var openMode: SQLiteStore.OpenMode {
+    let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+    return (wal ?? 0) > 0 ? .readOnly : .immutable
+  }
+
+  /// The open mode in words, for the user.
+  public var openModeDescription: String {
+    openMode == .immutable
+      ? "opened read-only and immutable (no -wal file: nothing is writing it)"
+      : "opened read-only, not immutable: its -wal file shows an app may be writing it"
+  }
+
+  /// Reads the schema. Errors name the file and what would make it readable. O(rows × columns).
+  public func schema() throws -> DatabaseSchema {
+    try checkIsSQLite()
+    do {
+      var config = Configuration()
+      config.readonly = true
+      config.busyMode = .timeout(2)
+      let queue = try DatabaseQueue(path: openMode == .immutable ? SQLiteStore.immutableURI(path) : path, configuration: config)
+      return try DatabaseSchema.read(queue, path: path)
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+      throw UserDatabaseError.locked(path)
+    } catch let error as DatabaseError {
+      throw UserDatabaseError.unreadable(path, error.message ?? "\(error)")
+    }
+  }
+
+  func checkIsSQLite() throws {
+    guard FileManager.default.fileExists(atPath: path) else { throw UserDatabaseError.missing(path) }
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw UserDatabaseError.unreadable(path, "permission denied") }
+    defer { try? handle.close() }
+    let head = (try? handle.read(upToCount: SQLiteStore.magic.count)) ?? Data()
+    guard Array(head) == SQLiteStore.magic else { throw UserDatabaseError.notSQLite(path) }
+  }
+
+  /// The kind of a list of `entity` in this database, registered so that the harness reaches
+  /// its definition as any dataset's. The kind is named after the entity (`flight`).
+  public func register(
+    entity: String, sort: [FetchedResults.SortDescriptor] = [], section: String? = nil
+  ) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
+    let schema = try schema()
+    let (model, skipped) = try schema.model(relationships: relationships)
+    guard let e = model.entities.first(where: { $0.name.lowercased() == entity.lowercased() }) else {
+      if let s = skipped.first(where: { $0.table.lowercased() == entity.lowercased() }) {
+        throw UserDatabaseError.notAnEntity(s.table, s.reason)
+      }
+      throw UserDatabaseError.unknownEntity(entity, known: model.entities.map(\.name))
+    }
+    let sectionKeyPath = section ?? e.attributes.first { $0.type == .string }?.name ?? e.attributes.first?.name ?? e.primaryKey
+    let definition = DatabaseDataset(
+      name: Self.kindName(e.name), model: model, listEntity: e.name, sortDescriptors: sort, sectionKeyPath: sectionKeyPath)
+    return (DatasetKind.register(definition), schema)
+  }
+
+  /// Lowercase letters, digits and `-`, never a built-in kind's name.
+  static func kindName(_ entity: String) -> String {
+    let name = String(entity.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+    return DatasetKind.allCases.contains { $0.rawValue == name } ? "db-" + name : name
+  }
+
+  /// Opens the list's store over the file, read-only: SQLite itself, or the memory store
+  /// loaded from it.
+  public func open(_ model: Model, memory: Bool) throws -> any Store {
+    let sqlite = try SQLiteStore(path: path, model: model, mode: openMode)
+    return memory ? try MemoryStore.load(from: sqlite) : sqlite
+  }
+}
+
+/// What is wrong with a user's database, and what to do about it.
+public enum UserDatabaseError: Error, CustomStringConvertible, Equatable {
+  case missing(String)
+  case notSQLite(String)
+  case unreadable(String, String)
+  case locked(String)
+  case unknownEntity(String, known: [String])
+  case notAnEntity(String, String)
+
+  public var description: String {
+    switch self {
+    case .missing(let p): "\(p): no such file; name a SQLite database (an app's, or a Core Data store's .sqlite file)"
+    case .notSQLite(let p):
+      "\(p) is not a SQLite database (it does not start with SQLite's header; an encrypted one, such as SQLCipher's, looks like this too). FetchBench reads unencrypted SQLite files: export a decrypted copy"
+    case .unreadable(let p, let m): "\(p) cannot be read as a SQLite database: \(m)"
+    case .locked(let p):
+      "\(p) is locked by another process; close the app that holds it, or copy the file (with its -wal) and name the copy"
+    case .unknownEntity(let e, let known):
+      "no entity '\(e)' in the database; its entities are: \(known.isEmpty ? "none" : known.joined(separator: ", "))"
+    case .notAnEntity(let t, let reason): "table \(t) cannot be listed: \(reason)"
+    }
+  }
+}
