@@ -38,8 +38,7 @@ struct Describe: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print what FetchBench reads of your database: entities, row counts, attributes, relationships, indexes.",
     discussion: """
-      Check this before measuring: the entities are what --entity names, the attributes and
-      relationships what --sort, --section and --where can use.
+      Check this before measuring: the entities are what --entity names, the attributes and relationships what --sort, --section and --where can use.
 
       Example:
         fetchbench describe --db ~/Library/.../MyApp.sqlite --relationship plane=Plane

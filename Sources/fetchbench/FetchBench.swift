@@ -11,7 +11,7 @@ struct FetchBench: ParsableCommand {
     commandName: "fetchbench",
     abstract: "Full fetch or batched faulting, which store, and what keeping a list in sync costs.",
     subcommands: [
-      Generate.self, Describe.self, Fetch.self, Run.self, Diff.self, Load.self, Check.self, Report.self, RunCase.self, LoadCase.self,
+      Generate.self, Fetch.self, Describe.self, Run.self, Diff.self, Load.self, Check.self, Report.self, RunCase.self, LoadCase.self,
     ]
   )
 

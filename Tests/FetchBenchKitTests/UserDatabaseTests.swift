@@ -1,0 +1,185 @@
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+/// A user's own database, built here: an app's schema (integer ids, declared foreign keys, a
+/// many-to-one and a one-to-one, NULL sort keys and ties, a table without an integer key) and
+/// a Core Data store of the same rows (Z-tables, Z_PRIMARYKEY, Z_METADATA, an index on each
+/// foreign key, dates as seconds since 2001).
+enum UserDatabaseFixture {
+  static let flights = 1_500
+  static let planes = 40
+
+  /// Row `i` of each table, a pure function of `i`.
+  static func plane(_ i: Int) -> (tail: String, maker: String?, seats: Int?) {
+    ("N\(100 + i)", [nil, "Boeing", "Airbus", "Embraer"][i % 4], i % 5 == 0 ? nil : [150, 180, 76][i % 3])
+  }
+  static func flight(_ i: Int) -> (carrier: String, departure: Double?, origin: String, plane: Int?) {
+    (
+      ["AA", "UA", "DL"][i * 7 % 3], i % 9 == 0 ? nil : Double(i * 37 % 40) * 3_600, ["JFK", "LGA", "EWR"][i * 11 % 3],
+      i % 13 == 0 ? nil : i * 17 % planes + 1
+    )
+  }
+
+  static func app(_ path: String) throws {
+    let db = try DatabaseQueue(path: path)
+    try db.write { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE planes (id INTEGER PRIMARY KEY, tail_number VARCHAR(10) NOT NULL, manufacturer TEXT, seats INT);
+          CREATE TABLE plane_specs (id INTEGER PRIMARY KEY, plane_id INTEGER NOT NULL UNIQUE REFERENCES planes(id), engine TEXT);
+          CREATE TABLE flights (id INTEGER PRIMARY KEY, carrier TEXT NOT NULL, departure DATETIME, origin TEXT NOT NULL,
+            plane_id INTEGER REFERENCES planes(id));
+          CREATE INDEX flights_plane ON flights(plane_id);
+          CREATE TABLE notes (body TEXT);
+          """)
+      for i in 1...planes {
+        let p = plane(i)
+        try db.execute(sql: "INSERT INTO planes VALUES (?, ?, ?, ?)", arguments: [i, p.tail, p.maker, p.seats])
+      }
+      for i in 1...planes {
+        try db.execute(sql: "INSERT INTO plane_specs VALUES (?, ?, ?)", arguments: [1_000 + i, planes + 1 - i, i % 2 == 0 ? "CFM" : "RR"])
+      }
+      for i in 1...flights {
+        let f = flight(i)
+        try db.execute(sql: "INSERT INTO flights VALUES (?, ?, ?, ?, ?)", arguments: [i, f.carrier, f.departure, f.origin, f.plane])
+      }
+    }
+  }
+
+  static func coreData(_ path: String) throws {
+    let db = try DatabaseQueue(path: path)
+    try db.write { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE ZFLIGHT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPLANE INTEGER, ZDEPARTURE TIMESTAMP,
+            ZCARRIER VARCHAR, ZORIGIN VARCHAR);
+          CREATE TABLE ZPLANE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSEATS INTEGER, ZSPEC INTEGER,
+            ZTAILNUMBER VARCHAR, ZMANUFACTURER VARCHAR);
+          CREATE TABLE ZPLANESPEC (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPLANE INTEGER, ZENGINE VARCHAR);
+          CREATE INDEX ZFLIGHT_ZPLANE_INDEX ON ZFLIGHT (ZPLANE);
+          CREATE INDEX ZPLANE_ZSPEC_INDEX ON ZPLANE (ZSPEC);
+          CREATE INDEX ZPLANESPEC_ZPLANE_INDEX ON ZPLANESPEC (ZPLANE);
+          CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+          CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+          INSERT INTO Z_PRIMARYKEY VALUES (1, 'Flight', 0, \(flights)), (2, 'Plane', 0, \(planes)), (3, 'PlaneSpec', 0, \(1_000 + planes));
+          INSERT INTO Z_METADATA VALUES (1, 'F00', NULL);
+          """)
+      for i in 1...planes {
+        let p = plane(i)
+        try db.execute(
+          sql: "INSERT INTO ZPLANE VALUES (?, 2, 1, ?, ?, ?, ?)", arguments: [i, p.seats, 1_000 + planes + 1 - i, p.tail, p.maker])
+        try db.execute(
+          sql: "INSERT INTO ZPLANESPEC VALUES (?, 3, 1, ?, ?)", arguments: [1_000 + i, planes + 1 - i, i % 2 == 0 ? "CFM" : "RR"])
+      }
+      for i in 1...flights {
+        let f = flight(i)
+        // Core Data's dates: seconds since 2001-01-01.
+        try db.execute(
+          sql: "INSERT INTO ZFLIGHT VALUES (?, 1, 1, ?, ?, ?, ?)",
+          arguments: [i, f.plane, f.departure.map { $0 - 978_307_200 }, f.carrier, f.origin])
+      }
+    }
+  }
+}
+
+@Suite(.serialized) struct UserDatabaseCommands {
+  /// A list over each database, and the independent answer: the same list as plain SQL through
+  /// LEFT JOINs, ending with the primary key (NULLs as SQLite orders them).
+  struct List {
+    var arguments: [String]
+    var oracle: String
+  }
+
+  static func lists(app: Bool) -> [List] {
+    let (flight, plane, pk, maker, seats, departure, origin, fk) =
+      app
+      ? ("flights", "planes", "id", "manufacturer", "seats", "departure", "origin", "plane_id")
+      : ("ZFLIGHT", "ZPLANE", "Z_PK", "ZMANUFACTURER", "ZSEATS", "ZDEPARTURE", "ZORIGIN", "ZPLANE")
+    let join = "FROM \(flight) f LEFT JOIN \(plane) p ON p.\(pk) = f.\(fk)"
+    let entity = app ? "flights" : "Flight"
+    let (makerKey, seatsKey, departureKey) =
+      app ? ("plane.manufacturer", "plane.seats", "departure") : ("plane.manufacturer", "plane.seats", "departure")
+    return [
+      List(
+        arguments: ["--entity", entity, "--sort", "\(makerKey) asc, \(departureKey) desc"],
+        oracle: "SELECT f.\(pk) \(join) ORDER BY p.\(maker) ASC, f.\(departure) DESC, f.\(pk)"),
+      List(
+        arguments: [
+          "--entity", entity, "--section", "origin", "--sort", "origin asc, \(seatsKey) desc", "--where", "\(makerKey) == 'Boeing'",
+        ],
+        oracle: "SELECT f.\(pk) \(join) WHERE p.\(maker) = 'Boeing' ORDER BY f.\(origin), p.\(seats) DESC, f.\(pk)"),
+      List(arguments: ["--entity", entity], oracle: "SELECT f.\(pk) \(join) ORDER BY f.\(pk)"),
+    ]
+  }
+
+  @Test(arguments: [true, false])
+  func fetchEqualsTheSQLOracleOnEveryStoreAndStrategyAndLeavesTheFileAsItWas(app: Bool) throws {
+    let dir = TestSupport.temporaryFolder("userdb")
+    defer { TestSupport.remove(dir) }
+    let path = dir + (app ? "/app.sqlite" : "/Model.sqlite")
+    try app ? UserDatabaseFixture.app(path) : UserDatabaseFixture.coreData(path)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let oracleDB = try DatabaseQueue(
+      path: path,
+      configuration: {
+        var c = Configuration()
+        c.readonly = true
+        return c
+      }())
+
+    for list in Self.lists(app: app) {
+      let expected = try oracleDB.read { db in try Int64.fetchAll(db, sql: list.oracle) }.map(String.init)
+      #expect(!expected.isEmpty)
+      for store in ["memory", "sqlite"] {
+        for strategy in ["full", "batched", "offset", "keyset"] {
+          let out = try TestSupport.run(["fetch", "--db", path, "--store", store, "--strategy", strategy, "--ids"] + list.arguments)
+          #expect(out.status == 0, "\(list.arguments) \(store) \(strategy): \(out.stderr)")
+          #expect(out.stdout.split(separator: "\n").map(String.init) == expected, "\(list.arguments) \(store) \(strategy)")
+        }
+      }
+    }
+    let described = try TestSupport.run(["describe", "--db", path, "--relationship", "spec=PlaneSpec"])
+    #expect(described.status == 0, "\(described.stderr)")
+    if app {
+      #expect(described.stdout.contains("entity flights (table flights, primary key id): 1,500 rows"), "\(described.stdout)")
+      #expect(described.stdout.contains("plane → planes (flights.plane_id = planes.id)"), "\(described.stdout)")
+      #expect(described.stdout.contains("plane_specs → plane_specs (planes.id = plane_specs.plane_id)"), "\(described.stdout)")
+      #expect(described.stdout.contains("notes: no INTEGER PRIMARY KEY"), "\(described.stdout)")
+    } else {
+      #expect(described.stdout.contains("a Core Data store"), "\(described.stdout)")
+      #expect(described.stdout.contains("entity Flight (table ZFLIGHT, primary key Z_PK): 1,500 rows"), "\(described.stdout)")
+      #expect(described.stdout.contains("spec → PlaneSpec (ZPLANE.ZSPEC = PlaneSpec.Z_PK)"), "\(described.stdout)")
+      #expect(described.stdout.contains("seconds since 2001-01-01"), "\(described.stdout)")
+      #expect(!described.stdout.contains("z_ent") && !described.stdout.contains("z_opt"), "\(described.stdout)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the user's file is byte-identical")
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-shm"))
+  }
+
+  @Test func badDatabasesGetOneClearErrorAndNothingIsWritten() throws {
+    let dir = TestSupport.temporaryFolder("userdb-bad")
+    defer { TestSupport.remove(dir) }
+    let app = dir + "/app.sqlite"
+    try UserDatabaseFixture.app(app)
+    try Data("not a database at all".utf8).write(to: URL(fileURLWithPath: dir + "/text.sqlite"))
+    let cases: [(arguments: [String], message: String)] = [
+      (["--db", dir + "/missing.sqlite", "--entity", "flights"], "no such file"),
+      (["--db", dir + "/text.sqlite", "--entity", "flights"], "is not a SQLite database"),
+      (["--db", app, "--entity", "trains"], "its entities are: flights, plane_specs, planes"),
+      (["--db", app, "--entity", "notes"], "no INTEGER PRIMARY KEY"),
+      (["--db", app, "--entity", "flights", "--sort", "pilot.name asc"], "known: carrier"),
+      (["--db", app, "--entity", "flights", "--relationship", "plane"], "is not column=Entity"),
+    ]
+    let listing = TestSupport.listing(dir)
+    for c in cases {
+      let out = try TestSupport.run(["fetch", "--ids"] + c.arguments)
+      #expect(out.status != 0, "\(c.arguments)")
+      let errors = out.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+      #expect(errors.count == 1 && errors[0].contains(c.message), "\(c.arguments): \(out.stderr)")
+      #expect(out.stdout.isEmpty)
+    }
+    #expect(TestSupport.listing(dir) == listing, "nothing written beside the files")
+  }
+}
