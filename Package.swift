@@ -72,7 +72,7 @@ let package = Package(
       name: "DatasetStores",
       dependencies: [
         "FetchedResults", "Catalog", "Datasets", "SQLiteStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     // jemalloc becomes the allocator of every process that links it: the harness reads its

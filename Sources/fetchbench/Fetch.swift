@@ -148,7 +148,7 @@ struct Fetch: ParsableCommand {
       let store = try location.open(storeKind)
       store.resetCounters()
       if let paging = strategy?.paging {
-        return try page(request, store: store, paging, start: start)
+        return try page(request, store: store, paging, kind: location.kind, start: start)
       }
       let controller = FetchedResultsController(fetchRequest: request, store: store)
       try controller.performFetch()
@@ -160,9 +160,9 @@ struct Fetch: ParsableCommand {
       } else {
         let layout = try request.resolve(in: store.model).rowLayout
         out.line((["id"] + layout.keys).joined(separator: "\t"))
+        let dates = DateColumns(location.kind, keys: layout.keys)
         for i in 0..<min(show, controller.count) {
-          let o = try controller.object(atGlobalIndex: i)
-          out.line(([String(o.id)] + o.values.map(\.displayText)).joined(separator: "\t"))
+          out.line(dates.line(try controller.object(atGlobalIndex: i)))
         }
       }
       out.flush()
@@ -188,7 +188,7 @@ struct Fetch: ParsableCommand {
 
 extension Fetch {
   /// Offset or keyset: the rows read page by page, each page one query, no ID list.
-  func page(_ request: FetchRequest, store: any Store, _ strategy: PagingStrategy, start: DispatchTime) throws {
+  func page(_ request: FetchRequest, store: any Store, _ strategy: PagingStrategy, kind: DatasetKind, start: DispatchTime) throws {
     let pager = try Pager(request, store: store, pageSize: batchSize)
     var out = OutputBuffer()
     var rows: [FetchedObject] = []
@@ -196,13 +196,15 @@ extension Fetch {
       rows = try pager.all(strategy)
       for o in rows { out.line(String(o.id)) }
     } else {
-      out.line((["id"] + (try pager.request.resolve(in: store.model).rowLayout.keys)).joined(separator: "\t"))
+      let keys = try pager.request.resolve(in: store.model).rowLayout.keys
+      out.line((["id"] + keys).joined(separator: "\t"))
       while rows.count < show {
         let page = try strategy == .offset ? pager.page(at: rows.count) : pager.page(after: rows.last)
         rows += page
         if page.count < batchSize { break }
       }
-      for o in rows.prefix(show) { out.line(([String(o.id)] + o.values.map(\.displayText)).joined(separator: "\t")) }
+      let dates = DateColumns(kind, keys: keys)
+      for o in rows.prefix(show) { out.line(dates.line(o)) }
     }
     out.flush()
     printStats(store, rows: rows.count, sections: nil, since: start)
@@ -238,5 +240,27 @@ extension Value {
     case .date(let d): ISO8601.format(seconds: Int64(d))
     default: literalText
     }
+  }
+}
+
+/// How `fetch` prints a row: each value as text, a Core Data store's dates (seconds since 2001)
+/// as the dates they are.
+struct DateColumns {
+  let offsets: [Double?]
+
+  init(_ kind: DatasetKind, keys: [String]) {
+    let definition = kind.definition as? DatabaseDataset
+    offsets = keys.map { definition?.dateOffset(of: $0) }
+  }
+
+  func line(_ o: FetchedObject) -> String {
+    let values = o.values.enumerated().map { i, v -> String in
+      switch (i < offsets.count ? offsets[i] : nil, v) {
+      case (let offset?, .double(let d)): ISO8601.format(seconds: Int64((d + offset).rounded(.down)))
+      case (let offset?, .integer(let n)): ISO8601.format(seconds: n + Int64(offset))
+      default: v.displayText
+      }
+    }
+    return ([String(o.id)] + values).joined(separator: "\t")
   }
 }

@@ -43,6 +43,8 @@ struct Run: CheckedCommand {
   @OptionGroup var memory: MemoryCeilingOption
   @OptionGroup var sittings: ResumeOptions
   @OptionGroup var postgres: PostgresOptions
+  @OptionGroup var database: DatabaseOptions
+  @Option(help: "With --db: the table or Core Data entity whose list is measured.") var entity: String?
 
   /// What to measure, from the options; every check that needs no measuring is here.
   func options() throws -> RunOptions {
@@ -64,7 +66,11 @@ struct Run: CheckedCommand {
     options.memoryCeiling = try memory.bytes()
     try OptionValue.check(memoryBudget, in: OptionRange.memoryBudgetMiB, "memory-budget")
     options.memoryBudget = memoryBudget * 1_048_576
-    if sort != nil || section != nil || predicate != nil {
+    if let db = try database.database {
+      try applyDatabase(db, to: &options)
+    } else if entity != nil {
+      throw ValidationError("--entity names a table of your own database: give --db FILE")
+    } else if sort != nil || section != nil || predicate != nil {
       let request = CustomRequest(sort: sort, section: section, predicate: predicate)
       // Key paths belong to one dataset's model: a list of your own is one dataset's.
       if dataset == nil { options.datasets = [.banks] }
@@ -83,7 +89,7 @@ struct Run: CheckedCommand {
       // --quick narrows only what was not asked for.
       let (datasets, scenarios, repetitions) = (options.datasets, options.scenarios, options.repetitions)
       options.makeQuick()
-      if dataset != nil { options.datasets = datasets }
+      if dataset != nil || database.db != nil { options.datasets = datasets }
       if scenario != nil { options.scenarios = scenarios }
       if self.repetitions != nil { options.repetitions = repetitions }
     }
@@ -101,6 +107,40 @@ struct Run: CheckedCommand {
       }
     }
     return options
+  }
+
+  /// `--db`: the list over the user's database replaces the datasets, at its table's row
+  /// count. No index advice: it builds indexes, and FetchBench does not write to the user's file.
+  func applyDatabase(_ db: UserDatabase, to options: inout RunOptions) throws {
+    guard dataset == nil else { throw ValidationError("--db replaces the datasets: drop --dataset") }
+    guard !options.stores.contains(.postgres) else {
+      throw ValidationError("--db names a SQLite file, which the memory and sqlite stores read: give --store memory,sqlite")
+    }
+    let list: UserList
+    if let entity {
+      list = UserList(database: db, entity: entity)
+    } else {
+      let (model, _) = try db.schema().model(relationships: db.relationships)
+      throw ValidationError(
+        "--db needs --entity NAME, the table or Core Data entity to list; this database has: \(model.entities.map(\.name).joined(separator: ", "))"
+      )
+    }
+    let (kind, schema) = try list.register(sort: sort, section: section)
+    let table = try kind.definition.model.entity(kind.definition.listEntity).table
+    options.datasets = [kind]
+    options.rows = [max(1, schema.table(table)?.rowCount ?? 1)]
+    options.userList = list
+    options.withIndex = false
+    // The cases' processes register the kind again from the file, with this sort and section.
+    if sort != nil || section != nil || predicate != nil {
+      let request = CustomRequest(sort: sort, section: section, predicate: predicate)
+      do {
+        _ = try request.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
+      } catch {
+        throw ValidationError("\(kind.rawValue): \(error)")
+      }
+      options.request = request
+    }
   }
 
   func run() throws {
@@ -188,7 +228,7 @@ struct RunCase: ParsableCommand {
   func run() throws {
     // Stopped by its parent's interrupt: its scratch copies are removed as it ends.
     Interrupts.install()
-    var spec = try JSONDecoder().decode(CaseSpec.self, from: Data(self.spec.utf8))
+    var spec = try CaseSpec.decode(Data(self.spec.utf8))
     // Fault injection for the harness's own tests: a child that really dies by a signal,
     // so the parent's crash path is exercised, not only its error path; and a case that
     // fails with an error (a corrupt dataset no longer reaches a case: it is refused first).

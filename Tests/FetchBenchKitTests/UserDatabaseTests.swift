@@ -153,9 +153,37 @@ enum UserDatabaseFixture {
       #expect(described.stdout.contains("spec → PlaneSpec (ZPLANE.ZSPEC = PlaneSpec.Z_PK)"), "\(described.stdout)")
       #expect(described.stdout.contains("seconds since 2001-01-01"), "\(described.stdout)")
       #expect(!described.stdout.contains("z_ent") && !described.stdout.contains("z_opt"), "\(described.stdout)")
+      // Core Data's seconds since 2001 print as the dates they are.
+      let shown = try TestSupport.run(["fetch", "--db", path, "--entity", "Flight", "--sort", "departure desc", "--show", "1"])
+      #expect(shown.stdout.contains("\t1970-01-02T15:00:00Z\t"), "\(shown.stdout)")
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the user's file is byte-identical")
     #expect(!FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-shm"))
+  }
+
+  @Test(arguments: [true, false])
+  func runRecommendsForTheUsersListAndTheReportRendersAgain(app: Bool) throws {
+    let dir = TestSupport.temporaryFolder("userdb-run")
+    defer { TestSupport.remove(dir) }
+    let path = dir + (app ? "/app.sqlite" : "/Model.sqlite")
+    try app ? UserDatabaseFixture.app(path) : UserDatabaseFixture.coreData(path)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let entity = app ? "flights" : "Flight"
+    let out = try TestSupport.run([
+      "run", "--db", path, "--entity", entity, "--sort", "plane.manufacturer asc, departure desc", "--recommend", "--repetitions", "1",
+      "--out", dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let lines = out.stdout.split(separator: "\n")
+    #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix("\(entity.lowercased()) at 1,500 rows, ") }, "\(out.stdout)")
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("## \(entity.lowercased()), 1,500 rows, your list: `sort: plane.manufacturer asc, departure desc`"))
+    #expect(report.contains("Your database, read and never written: \(path), entity \(entity), SHA-256 "))
+    // A new process, which knows the database only by the name the results recorded.
+    let again = try TestSupport.run(["report", dir + "/out"])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8) == report)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the user's file is byte-identical")
   }
 
   @Test func badDatabasesGetOneClearErrorAndNothingIsWritten() throws {
@@ -172,6 +200,14 @@ enum UserDatabaseFixture {
       (["--db", app, "--entity", "flights", "--sort", "pilot.name asc"], "known: carrier"),
       (["--db", app, "--entity", "flights", "--relationship", "plane"], "is not column=Entity"),
     ]
+    for c in [
+      ["run", "--db", app, "--entity", "flights", "--store", "postgres"],
+      ["run", "--db", app, "--dataset", "banks", "--entity", "flights"],
+    ] {
+      let out = try TestSupport.run(c + ["--out", dir + "/out"])
+      #expect(out.status == 64 && out.stderr.contains("--db"), "\(c): \(out.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
     let listing = TestSupport.listing(dir)
     for c in cases {
       let out = try TestSupport.run(["fetch", "--ids"] + c.arguments)

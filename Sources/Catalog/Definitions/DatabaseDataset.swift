@@ -9,6 +9,10 @@ public struct DatabaseDataset: DatasetDefinition {
   /// The list's sort; empty: by primary key.
   public var sortDescriptors: [SortDescriptor]
   public var sectionKeyPath: String
+  /// Seconds to add to a date column's values for seconds since 1970, by `TABLE.COLUMN`: a
+  /// Core Data store's dates count from 2001. The values sort the same either way; only
+  /// printing them as dates needs it.
+  public var dateOffsets: [String: Double] = [:]
 
   /// `name` is the kind's name in results (lowercase letters, digits and `-`). O(1).
   public init(name: String, model: Model, listEntity: String, sortDescriptors: [SortDescriptor] = [], sectionKeyPath: String) {
@@ -29,6 +33,15 @@ public struct DatabaseDataset: DatasetDefinition {
             ColumnSchema(a.column, ColumnType(a.type), nullable: a.isOptional)
           })
     }
+  }
+
+  /// The offset of the date at `keyPath` (from the list's entity), if it is one of
+  /// `dateOffsets`. O(key path).
+  public func dateOffset(of keyPath: String) -> Double? {
+    guard !dateOffsets.isEmpty, let entity = try? model.entity(listEntity), let k = try? model.resolve(keyPath, from: entity) else {
+      return nil
+    }
+    return dateOffsets["\(k.entity.table).\(k.attribute.column)"]
   }
 
   public var sortDescription: String {

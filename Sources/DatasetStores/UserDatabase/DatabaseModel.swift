@@ -44,6 +44,17 @@ extension DatabaseSchema {
     return (Model(entities: entities), skipped)
   }
 
+  /// Core Data's date columns (declared `TIMESTAMP`, seconds since 2001-01-01) by
+  /// `TABLE.COLUMN`, with the seconds from 1970 to 2001.
+  public var coreDataDateOffsets: [String: Double] {
+    guard flavour == .coreData else { return [:] }
+    var out: [String: Double] = [:]
+    for t in tables {
+      for c in t.columns where c.declaredType.uppercased() == "TIMESTAMP" { out["\(t.name).\(c.name)"] = 978_307_200 }
+    }
+    return out
+  }
+
   /// The entity name of `table`: Core Data's, or the table's own.
   public func entityName(of table: Table) -> String { coreDataEntities[table.name] ?? table.name }
 

@@ -1,4 +1,5 @@
 import Catalog
+import Crypto
 import FetchedResults
 import Foundation
 import GRDB
@@ -68,8 +69,9 @@ public struct UserDatabase: Sendable, Codable, Equatable {
       throw UserDatabaseError.unknownEntity(entity, known: model.entities.map(\.name))
     }
     let sectionKeyPath = section ?? e.attributes.first { $0.type == .string }?.name ?? e.attributes.first?.name ?? e.primaryKey
-    let definition = DatabaseDataset(
+    var definition = DatabaseDataset(
       name: Self.kindName(e.name), model: model, listEntity: e.name, sortDescriptors: sort, sectionKeyPath: sectionKeyPath)
+    definition.dateOffsets = schema.coreDataDateOffsets
     return (DatasetKind.register(definition), schema)
   }
 
@@ -108,5 +110,34 @@ public enum UserDatabaseError: Error, CustomStringConvertible, Equatable {
       "no entity '\(e)' in the database; its entities are: \(known.isEmpty ? "none" : known.joined(separator: ", "))"
     case .notAnEntity(let t, let reason): "table \(t) cannot be listed: \(reason)"
     }
+  }
+}
+
+/// A list over a user's database as a run's cases carry it to their child processes, which
+/// register its kind again from the file.
+public struct UserList: Sendable, Codable, Equatable {
+  public var database: UserDatabase
+  public var entity: String
+
+  public init(database: UserDatabase, entity: String) {
+    self.database = database
+    self.entity = entity
+  }
+
+  /// Registers the list's kind, sorted by `sort` (the `fetch` syntax; nil: by primary key) and
+  /// sectioned by `section`. Throws the parser's and the reader's errors.
+  public func register(sort: String?, section: String?) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
+    try database.register(entity: entity, sort: try sort.map(QueryParser.sortDescriptors) ?? [], section: section)
+  }
+}
+
+extension UserDatabase {
+  /// The file's SHA-256, hex: what a run's results name it by. O(file size).
+  public func sha256() throws -> String {
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw UserDatabaseError.unreadable(path, "permission denied") }
+    defer { try? handle.close() }
+    var hasher = SHA256()
+    while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+    return hasher.finalize().map { String(format: "%02x", $0) }.joined()
   }
 }

@@ -31,6 +31,9 @@ extension Report {
       } else {
         md += "## \(dataset.rawValue), \(n.grouped) rows, sorted by \(dataset.definition.sortDescription)\n\n"
       }
+      if let database {
+        md += "Your database, read and never written: \(Markdown.escape(database.detail)), \(bytes(database.bytes)).\n\n"
+      }
       md += sideBySide(dataset: dataset, rows: n)
       for k in keys where k.dataset == dataset && k.rows == n {
         for batch in batchSizes { md += table(k, batch: batch) + strategiesTable(k, batch: batch) }

@@ -19,6 +19,8 @@ package struct Report {
   /// The allocator's configuration the cases ran with (`MALLOC_CONF`), nil for jemalloc's
   /// defaults.
   let allocatorConfiguration: String?
+  /// The user's own database the run measured (`--db`): its file, entity and checksum, and size.
+  let database: (detail: String, bytes: Double)?
   /// The rows that ended well, by key and metric: every lookup of a figure is O(1).
   let found: [ResultKey: [Metric: ResultRow]]
 
@@ -31,6 +33,7 @@ package struct Report {
     self.found = found
     memoryBudget = Self.memoryBudget(in: rows)
     allocatorConfiguration = rows.first { $0.mode == .settings && $0.metric == .allocatorConfiguration }?.detail
+    database = rows.first { $0.mode == .settings && $0.metric == .database }.map { ($0.detail, $0.value) }
     customRequest = rows.first { $0.mode == .settings && $0.metric == .customRequest }.map {
       row -> (text: String, request: CustomRequest?) in
       let request = CustomRequest(recorded: row.detail)

@@ -102,6 +102,9 @@ package struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The user's list (`--sort`, `--section`, `--where`), a `settings` row: the text is its
   /// `detail`.
   package static let customRequest = Metric("request", .none, better: .neither)
+  /// The user's own database a run measured (`--db`), a `settings` row: its size in bytes;
+  /// the `detail` names the file, the entity and the file's SHA-256.
+  package static let database = Metric("database_bytes", .bytes, better: .neither)
   /// jemalloc's configuration from the environment (`MALLOC_CONF`, which every case's process
   /// inherits), a `settings` row when it is set: the text is its `detail`. Huge pages or a
   /// changed reuse of large blocks move every figure at millions of rows.
@@ -179,7 +182,8 @@ extension Metric {
     .time, .cpu, .heapLive, .heapPeak, .peakRSS, .allocations, .pageFaults, .queries, .rowsMaterialized, .roundTrips, .bytesReceived,
     .mapping, .load, .failed, .doesNotFit, .limit, .engineOverLimit, .pageLimit, .engineOverPageLimit, .floor, .engineOverFloor, .scanLimit,
     .engineOverScanLimit, .unsectioned, .sectionedOverUnsectioned, .smallerSize, .growth, .limitGrowth, .floorGrowth, .scanLimitGrowth,
-    .memoryBudget, .customRequest, .allocatorConfiguration, .timeUs, .overUnindexed, .queryPlan, .floorIDs, .floorIDsArray, .floorFull,
+    .memoryBudget, .customRequest, .database, .allocatorConfiguration, .timeUs, .overUnindexed, .queryPlan, .floorIDs, .floorIDsArray,
+    .floorFull,
     .floorScroll, .floorServerIDs, .floorServerFull, .floorServerBatch, .roundTrip, .batchFaultFixed, .rowCost, .roundTripBatchSize,
     .incremental, .diff, .refetchDiff, .stdlibDiff, .stdlibDiffSkipped, .objectsChanged, .deletes, .inserts, .moves, .movesMinimal,
     .reloads, .sectionChanges, .changeSetSize, .diffChangeSetSize, .rowsAfter, .seconds, .commits, .commitsPerSecond, .attemptsPerSecond,

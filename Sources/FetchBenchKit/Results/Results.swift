@@ -85,7 +85,7 @@ package struct ResultRow: Sendable, Equatable {
       guard let t = make(s) else { throw HarnessError.invalidArgument("results.csv: \(column) '\(s)' is not one FetchBench writes") }
       return t
     }
-    let dataset: DatasetKind? = f[1].isEmpty ? nil : try typed(f[1], "dataset", DatasetKind.init(rawValue:))
+    let dataset: DatasetKind? = f[1].isEmpty ? nil : try typed(f[1], "dataset", DatasetKind.recorded)
     key = ResultKey(
       dataset: dataset, rows: try int(f[2], "rows", max: 1 << 40), store: try typed(f[3], "store", ResultStore.init(csv:)),
       mode: try typed(f[4], "mode", ResultMode.init(csv:)), batchSize: try int(f[5], "batch_size", max: 1 << 30), index: f[6],

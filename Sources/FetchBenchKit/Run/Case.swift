@@ -66,6 +66,8 @@ package struct CaseSpec: Sendable, Codable, Equatable {
   package var emitChanges: String? = nil
   /// The user's list in place of the dataset's (`run --sort/--section/--where`).
   package var request: CustomRequest? = nil
+  /// The user's own database in place of a generated dataset (`run --db`).
+  package var userList: UserList? = nil
   /// A smaller row count of the same dataset: the case also opens it and runs there
   /// alternately with every repetition, so its growth from that size is a ratio per pair from
   /// one process (`Metric.growth`). Set by a run over several row counts, on the memory store
@@ -85,9 +87,23 @@ package struct CaseSpec: Sendable, Codable, Equatable {
   }
 
   package var location: DatasetLocation {
-    DatasetLocation(
+    var location = DatasetLocation(
       kind: dataset, rows: rows, seed: seed, directory: datasetsDirectory,
       indexes: index.map { [$0] } ?? [])
+    location.database = userList?.database
+    return location
+  }
+
+  /// Decodes a case sent by the parent. A list over the user's database registers its kind
+  /// first, from the file, so that the case's `dataset` names a known kind.
+  package static func decode(_ json: Data) throws -> CaseSpec {
+    struct Header: Decodable {
+      var userList: UserList?
+      var request: CustomRequest?
+    }
+    let header = try JSONDecoder().decode(Header.self, from: json)
+    if let list = header.userList { _ = try list.register(sort: header.request?.sort, section: header.request?.section) }
+    return try JSONDecoder().decode(CaseSpec.self, from: json)
   }
 
   /// results.csv's `store` column: floors are `sqlite-raw` and `postgres-raw`.

@@ -36,6 +36,9 @@ package struct RunOptions: Sendable {
   /// Continue the unfinished run into `outDirectory` (nil: the newest under results/runs):
   /// its finished cases are kept, the others run.
   package var resume = false
+  /// A list over the user's own database (`--db`) in place of the generated datasets: its
+  /// kind is `datasets`' only one, its row count `rows`' only one.
+  package var userList: UserList? = nil
   /// Also measure each larger size's performFetch growth from the smallest size in the larger
   /// case's own process (`CaseSpec.growthFrom`). Off by default: the smaller store then lives
   /// beside the case, so those cases' peak RSS includes it (the report leaves them out of its
@@ -117,6 +120,7 @@ package struct RunOptions: Sendable {
               dataset: kind, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store, work: work,
               batchSize: batch, index: nil, repetitions: repetitions, warmups: warmups)
             spec.request = request
+            spec.userList = userList
             return spec
           }
           for scenario in scenarios where request == nil || scenario != .sectioned {

@@ -93,6 +93,12 @@ package enum Runner {
     }
     var rows = [setting(.memoryBudget, options.memoryBudget)]
     if let request = options.request { rows.append(setting(.customRequest, 0, detail: request.recorded)) }
+    if let list = options.userList, let kind = options.datasets.first, let rows0 = options.rows.first {
+      let size = (try? FileManager.default.attributesOfItem(atPath: list.database.path)[.size] as? Int) ?? nil
+      let sha = stamp.checksums["\(kind.rawValue)-\(rows0)"] ?? ""
+      rows.append(
+        setting(.database, Double(size ?? 0), detail: "\(list.database.path), entity \(list.entity), SHA-256 \(sha)"))
+    }
     if let conf = ProcessInfo.processInfo.environment["MALLOC_CONF"], !conf.isEmpty {
       rows.append(setting(.allocatorConfiguration, 0, detail: conf))
     }
@@ -133,6 +139,10 @@ package enum Runner {
   /// checksum by `dataset-rows`.
   static func prepareDatasets(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws -> [String: String] {
     var checksums: [String: String] = [:]
+    if let list = options.userList, let kind = options.datasets.first, let rows = options.rows.first {
+      // The user's file is measured as it is, and its checksum labels the results.
+      return ["\(kind.rawValue)-\(rows)": try list.database.sha256()]
+    }
     for rows in options.rows {
       for kind in options.datasets {
         var variants: [[String]] = [[]]
