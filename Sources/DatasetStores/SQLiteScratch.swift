@@ -1,5 +1,7 @@
+import Catalog
 import Datasets
 import Foundation
+import GRDB
 
 /// A private copy of a dataset's SQLite file for a case that writes (`diff`, `load`, the
 /// gate's change tracking), so that writes never touch the dataset other cases read. It lives
@@ -28,4 +30,21 @@ public final class SQLiteScratch: Sendable {
   public func remove() { AtomicFile.discard(folder) }
 
   deinit { remove() }
+}
+
+extension SQLiteScratch {
+  /// A copy of `location`'s file with `index` built in it: the index advice's variant of a
+  /// user's database, whose own file is never written. O(file size + index build).
+  public static func indexed(_ location: DatasetLocation, _ index: IndexSpec) throws -> SQLiteScratch {
+    let scratch = try SQLiteScratch(location, purpose: "index")
+    do {
+      let queue = try DatabaseQueue(path: scratch.path)
+      try queue.write { db in try db.execute(sql: index.createStatement) }
+      try queue.close()
+    } catch {
+      scratch.remove()
+      throw DatasetError.cannotWrite(path: scratch.path, reason: "\(index.createStatement): \(error)")
+    }
+    return scratch
+  }
 }

@@ -110,7 +110,7 @@ struct Run: CheckedCommand {
   }
 
   /// `--db`: the list over the user's database replaces the datasets, at its table's row
-  /// count. No index advice: it builds indexes, and FetchBench does not write to the user's file.
+  /// count (the index advice builds each candidate in a copy of the file).
   func applyDatabase(_ db: UserDatabase, to options: inout RunOptions) throws {
     guard dataset == nil else { throw ValidationError("--db replaces the datasets: drop --dataset") }
     guard !options.stores.contains(.postgres) else {
@@ -130,7 +130,6 @@ struct Run: CheckedCommand {
     options.datasets = [kind]
     options.rows = [max(1, schema.table(table)?.rowCount ?? 1)]
     options.userList = list
-    options.withIndex = false
     // The cases' processes register the kind again from the file, with this sort and section.
     if sort != nil || section != nil || predicate != nil {
       let request = CustomRequest(sort: sort, section: section, predicate: predicate)

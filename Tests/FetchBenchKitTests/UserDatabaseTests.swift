@@ -179,6 +179,10 @@ enum UserDatabaseFixture {
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("## \(entity.lowercased()), 1,500 rows, your list: `sort: plane.manufacturer asc, departure desc`"))
     #expect(report.contains("Your database, read and never written: \(path), entity \(entity), SHA-256 "))
+    // The index advice's candidates, each built in a copy of the file, removed after.
+    #expect(report.contains(app ? "| `planes(manufacturer)` | sort key |" : "| `ZPLANE(ZMANUFACTURER)` | sort key |"), "\(report)")
+    let scratch = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("fetchbench-index") }
+    #expect(scratch.isEmpty, "\(scratch)")
     // A new process, which knows the database only by the name the results recorded.
     let again = try TestSupport.run(["report", dir + "/out"])
     #expect(again.status == 0, "\(again.stderr)")

@@ -68,6 +68,8 @@ package enum IndexAdvice {
     var enter: () throws -> Void = {}
     var leave: () throws -> Void = {}
     var plan: (String) throws -> String
+    /// What the variant reads and must outlive it (a user's database's indexed copy).
+    var scratch: SQLiteScratch? = nil
 
     /// `body` with the variant's index set in place.
     func within<T>(_ body: () throws -> T) throws -> T {
@@ -126,11 +128,15 @@ package enum IndexAdvice {
       var bare = list
       bare.predicate = nil
       let raw = try RawSQLite(base.location, request: bare, batchSize: spec.batchSize)
-      let variants = try ([nil] + all.map(\.index.tag)).map { tag in
+      let variants = try ([nil] + all.map(\.index)).map { index in
         var s = base
-        s.index = tag
-        let file = tag == nil ? raw : try RawSQLite(s.location, request: bare, batchSize: spec.batchSize)
-        return Variant(tag: tag, store: try s.location.open(.sqlite), forList: true, forSectioned: true, plan: file.plan)
+        s.index = index?.tag
+        // A user's file is never written: each candidate is built in a copy of it.
+        let scratch = try index.flatMap { i in try base.userList.map { _ in try SQLiteScratch.indexed(base.location, i) } }
+        if let scratch { s.userList?.database.path = scratch.path }
+        let file = index == nil ? raw : try RawSQLite(s.location, request: bare, batchSize: spec.batchSize)
+        return Variant(
+          tag: index?.tag, store: try s.location.open(.sqlite), forList: true, forSectioned: true, plan: file.plan, scratch: scratch)
       }
       return (variants, ScanLimit(raw, request: list))
     case .postgres:

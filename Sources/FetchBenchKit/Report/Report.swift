@@ -33,7 +33,9 @@ package struct Report {
     self.found = found
     memoryBudget = Self.memoryBudget(in: rows)
     allocatorConfiguration = rows.first { $0.mode == .settings && $0.metric == .allocatorConfiguration }?.detail
-    database = rows.first { $0.mode == .settings && $0.metric == .database }.map { ($0.detail, $0.value) }
+    database = rows.first { $0.mode == .settings && $0.metric == .database }.map {
+      (DatabaseSetting(recorded: $0.detail)?.description ?? $0.detail, $0.value)
+    }
     customRequest = rows.first { $0.mode == .settings && $0.metric == .customRequest }.map {
       row -> (text: String, request: CustomRequest?) in
       let request = CustomRequest(recorded: row.detail)

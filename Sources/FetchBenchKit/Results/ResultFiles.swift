@@ -37,7 +37,9 @@ package enum ResultFiles {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       throw HarnessError.invalidArgument("\(path) is not UTF-8 text, as every results.csv FetchBench writes is")
     }
-    let report = Report(rows: try ResultsCSV.decode(text))
+    let rows = try ResultsCSV.decode(text)
+    DatabaseSetting.reregister(from: rows)
+    let report = Report(rows: rows)
     var isDir: ObjCBool = false
     if FileManager.default.fileExists(atPath: dir + "/charts", isDirectory: &isDir),
       !isDir.boolValue || DatasetFile.isSymbolicLink(dir + "/charts")

@@ -61,11 +61,16 @@ public struct Pager {
   }
 
   /// The page after `last` (the first page when nil), by seeking past its sort key and
-  /// primary key. One query; with an index on the sort keys O(log n + pageSize) at any depth.
+  /// primary key. One query (two when `last` was read by another request's layout); with an
+  /// index on the sort keys O(log n + pageSize) at any depth.
   public func page(after last: FetchedObject?) throws -> [FetchedObject] {
     guard let last else { return try page(at: 0) }
+    // A row read by another request (a controller's, without the sort's relationships
+    // prefetched) is read again by the pager's own, which holds every sort key: one query more.
+    let row = last.layout == resolved.rowLayout ? last : try store.fetchObjects(resolved, ids: [last.id][...]).first
+    guard let row else { throw FetchError.invalidRequest("the row to page after (ID \(last.id)) is no longer in the list's entity") }
     var r = request
-    let seek = seekPredicate(after: last)
+    let seek = seekPredicate(after: row)
     r.predicate = r.predicate.map { .and([$0, seek]) } ?? seek
     r.fetchLimit = pageSize
     return try store.fetchObjects(try r.resolve(in: store.model))

@@ -1,0 +1,40 @@
+import DatasetStores
+import Foundation
+
+/// The user's own database a run measured, as its `database_bytes` settings row records it
+/// (the row's `detail`, JSON): enough to name the file in the report, and to read its model
+/// again when the report is rendered anew.
+package struct DatabaseSetting: Sendable, Codable, Equatable {
+  package var list: UserList
+  package var sha256: String
+
+  package init(list: UserList, sha256: String) {
+    self.list = list
+    self.sha256 = sha256
+  }
+
+  package var recorded: String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+  }
+
+  package init?(recorded: String) {
+    guard let s = try? JSONDecoder().decode(Self.self, from: Data(recorded.utf8)) else { return nil }
+    self = s
+  }
+
+  /// `path, entity Flight, SHA-256 …`, as the report names the file.
+  package var description: String { "\(list.database.path), entity \(list.entity), SHA-256 \(sha256)" }
+
+  /// Reads the list's model from the file again, when the file is still there and unchanged,
+  /// so that a report rendered anew names candidates and key paths as the run did; otherwise
+  /// the report keeps to what the results recorded.
+  package static func reregister(from rows: [ResultRow]) {
+    guard let row = rows.first(where: { $0.mode == .settings && $0.metric == .database }),
+      let setting = DatabaseSetting(recorded: row.detail), (try? setting.list.database.sha256()) == setting.sha256
+    else { return }
+    let request = rows.first { $0.mode == .settings && $0.metric == .customRequest }.flatMap { CustomRequest(recorded: $0.detail) }
+    _ = try? setting.list.register(sort: request?.sort, section: request?.section)
+  }
+}
