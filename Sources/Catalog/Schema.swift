@@ -60,6 +60,10 @@ public struct TableSchema: Sendable, Equatable {
     return "CREATE TABLE \(name) (\(defs.joined(separator: ", ")))"
   }
 
+  /// The primary key: the first column (`id` in the generated datasets, `Z_PK` in a Core Data
+  /// store).
+  public var primaryKey: String { columns.first?.name ?? "id" }
+
   /// The column named `name`, if any. O(columns).
   public func column(_ name: String) -> ColumnSchema? { columns.first { $0.name == name } }
 }

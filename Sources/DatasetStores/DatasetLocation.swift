@@ -36,13 +36,8 @@ public struct DatasetLocation: Sendable {
   /// to make it.
   public func open(_ store: StoreKind) throws -> any Store {
     let model = DatasetModels.model(for: kind)
-    if let database {
-      guard store != .postgres else {
-        throw HarnessError.invalidArgument(
-          "--db names a SQLite file, which the memory and sqlite stores read; use --store memory or sqlite")
-      }
-      return try database.open(model, memory: store == .memory)
-    }
+    // A user's file is read in place; PostgreSQL gets a copy of its tables, by COPY.
+    if let database, store != .postgres { return try database.open(model, memory: store == .memory) }
     switch store {
     case .postgres:
       // The server first: the SQLite file is needed only when the dataset must be loaded

@@ -133,7 +133,8 @@ public final class PostgresStore: ChangeLogStore {
       var columns: [String: String] = [:]
       try run(
         "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1",
-        [.string(entity.table)]
+        // Unquoted names are folded to lower case: `ZFLIGHT` is created as zflight.
+        [.string(entity.table.lowercased())]
       ) { row in
         columns[try row[0].decode(String.self)] = try row[1].decode(String.self)
       }
@@ -142,7 +143,7 @@ public final class PostgresStore: ChangeLogStore {
           url, "table \(entity.table) (entity \(entity.name)) is missing; load a dataset with `fetchbench generate --store postgres`")
       }
       for a in entity.attributes {
-        guard let type = columns[a.column] else {
+        guard let type = columns[a.column.lowercased()] else {
           throw PostgresStoreError.schemaMismatch(url, "column \(entity.table).\(a.column) (attribute \(entity.name).\(a.name)) is missing")
         }
         let expected = Self.columnType(a.type)

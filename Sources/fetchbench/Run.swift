@@ -113,9 +113,6 @@ struct Run: CheckedCommand {
   /// count (the index advice builds each candidate in a copy of the file).
   func applyDatabase(_ db: UserDatabase, to options: inout RunOptions) throws {
     guard dataset == nil else { throw ValidationError("--db replaces the datasets: drop --dataset") }
-    guard !options.stores.contains(.postgres) else {
-      throw ValidationError("--db names a SQLite file, which the memory and sqlite stores read: give --store memory,sqlite")
-    }
     let list: UserList
     if let entity {
       list = UserList(database: db, entity: entity)

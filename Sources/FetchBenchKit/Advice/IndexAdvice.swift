@@ -140,8 +140,9 @@ package enum IndexAdvice {
       }
       return (variants, ScanLimit(raw, request: list))
     case .postgres:
-      let location = DatasetLocation(
+      var location = DatasetLocation(
         kind: spec.dataset, rows: spec.rows, seed: spec.seed, directory: spec.datasetsDirectory, indexes: all.map(\.index.tag))
+      location.database = spec.userList?.database
       guard let store = try location.open(.postgres) as? PostgresStore else {
         throw HarnessError.invalidArgument("index advice: the PostgreSQL store did not open")
       }

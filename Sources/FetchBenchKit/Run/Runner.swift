@@ -73,7 +73,8 @@ package enum Runner {
     var rows: [ResultRow] = []
     for n in options.rows where options.workload.readsLists {
       for kind in options.datasets {
-        let location = DatasetLocation(kind: kind, rows: n, seed: options.seed, directory: options.datasetsDirectory)
+        var location = DatasetLocation(kind: kind, rows: n, seed: options.seed, directory: options.datasetsDirectory)
+        location.database = options.userList?.database
         log("loading \(kind.rawValue)-\(n) into \(url) …")
         let seconds = try PostgresLoader.load(location, into: url, force: true)
         log(String(format: "loaded %@-%d in %.2f s (COPY, indexes, ANALYZE)", kind.rawValue, n, seconds))
