@@ -11,6 +11,13 @@ struct DatabaseOptions: ParsableArguments {
     help: "With --db: a to-one relationship that its column's name does not say, as column=Entity (e.g. plane=Plane); repeatable.")
   var relationship: [String] = []
 
+  init() {}
+
+  init(db: String?, relationship: [String]) {
+    self.db = db
+    self.relationship = relationship
+  }
+
   func validate() throws {
     _ = try relationships()
     if db == nil && !relationship.isEmpty { throw ValidationError("--relationship needs --db") }

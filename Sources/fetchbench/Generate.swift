@@ -39,8 +39,17 @@ struct Generate: ParsableCommand {
 
   @OptionGroup var postgres: PostgresOptions
 
+  @Option(
+    help:
+      "Your own SQLite database (an app's or a Core Data store): write a synthetic one of --rows rows of --entity whose columns and relationships follow yours, as OUT/ENTITY-like-ROWS-sSEED.sqlite."
+  ) var like: String?
+  @Option(help: "With --like: the table or Core Data entity whose rows are drawn.") var entity: String?
+  @Option(help: "With --like: a to-one relationship that its column's name does not say, as column=Entity; repeatable.")
+  var relationship: [String] = []
+
   func run() throws {
     Interrupts.install()
+    if let like { return try generateLike(like) }
     try postgres.apply()
     if let store, store != "postgres" { throw ValidationError("--store: '\(store)' cannot be loaded into; expected postgres") }
     var request = try makeRequest()
@@ -80,6 +89,22 @@ struct Generate: ParsableCommand {
       let seconds = try PostgresLoader.load(location, into: url, force: true)
       print("\(r.kind.rawValue): loaded into \(url) by COPY in \(String(format: "%.2f", seconds)) s (tables, indexes, ANALYZE)")
     }
+  }
+
+  /// `--like`: a synthetic database drawn from the user's, at `--rows`.
+  func generateLike(_ path: String) throws {
+    guard let entity else { throw ValidationError("--like needs --entity NAME: the table or Core Data entity whose rows are drawn") }
+    guard (1...DatasetKind.maxRows).contains(rows) else { throw ValidationError(DatasetError.invalidRows(rows).description) }
+    let relationships = try DatabaseOptions(db: path, relationship: relationship).relationships()
+    let name = String(entity.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+    let target = "\(out)/\(name)-like-\(rows)-s\(seed).sqlite"
+    if !FileManager.default.fileExists(atPath: out) {
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    }
+    let generation = LikeGeneration(
+      source: UserDatabase(path: path, relationships: relationships), entity: entity, rows: rows, seed: seed, out: target)
+    let description = try generation.run()
+    print("wrote \(target): \(description)")
   }
 
   func makeRequest() throws -> GenerationRequest {

@@ -192,6 +192,57 @@ enum UserDatabaseFixture {
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the user's file is byte-identical")
   }
 
+  /// The sort key's NULL share and tie share (in %), and the mean fan-out of the many-to-one.
+  static func shape(_ path: String, app: Bool) throws -> (nulls: Double, ties: Double, fanOut: Double) {
+    let (flight, plane, departure, fk) =
+      app ? ("flights", "planes", "departure", "plane_id") : ("ZFLIGHT", "ZPLANE", "ZDEPARTURE", "ZPLANE")
+    let db = try DatabaseQueue(
+      path: path,
+      configuration: {
+        var c = Configuration()
+        c.readonly = true
+        return c
+      }())
+    return try db.read { db in
+      let row = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT 100.0 * sum(\(departure) IS NULL) / count(*), 100.0 * (1 - 1.0 * count(DISTINCT \(departure)) / count(\(departure))),
+            1.0 * count(\(fk)) / (SELECT count(*) FROM \(plane)) FROM \(flight)
+          """)!
+      return (row[0], row[1], row[2])
+    }
+  }
+
+  @Test(arguments: [true, false])
+  func generateLikeDrawsTenTimesTheRowsWithTheSameShape(app: Bool) throws {
+    let dir = TestSupport.temporaryFolder("userdb-like")
+    defer { TestSupport.remove(dir) }
+    let path = dir + (app ? "/app.sqlite" : "/Model.sqlite")
+    try app ? UserDatabaseFixture.app(path) : UserDatabaseFixture.coreData(path)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let entity = app ? "flights" : "Flight"
+    let rows = UserDatabaseFixture.flights * 10
+    let out = try TestSupport.run(["generate", "--like", path, "--entity", entity, "--rows", String(rows), "--out", dir + "/like"])
+    #expect(out.status == 0, "\(out.stderr)")
+    let synthetic = dir + "/like/\(entity.lowercased())-like-\(rows)-s1.sqlite"
+    let (mine, drawn) = (try Self.shape(path, app: app), try Self.shape(synthetic, app: app))
+    #expect(abs(mine.nulls - drawn.nulls) <= 1, "NULL share \(mine.nulls) % → \(drawn.nulls) %")
+    #expect(abs(mine.ties - drawn.ties) <= 1, "tie share \(mine.ties) % → \(drawn.ties) %")
+    #expect(abs(drawn.fanOut / mine.fanOut - 1) <= 0.05, "fan-out \(mine.fanOut) → \(drawn.fanOut)")
+    // The synthetic database is read as the user's is, and says what it is.
+    let listed = try TestSupport.run([
+      "fetch", "--db", synthetic, "--entity", entity, "--sort", "plane.manufacturer asc, departure desc", "--ids",
+    ])
+    #expect(listed.stdout.split(separator: "\n").count == rows, "\(listed.stderr)")
+    let described = try TestSupport.run(["describe", "--db", synthetic])
+    #expect(described.stdout.contains("synthetic: \(rows.grouped) rows of "), "\(described.stdout)")
+    // Nothing replaced: the same command again refuses, and the user's file is as it was.
+    let again = try TestSupport.run(["generate", "--like", path, "--entity", entity, "--rows", String(rows), "--out", dir + "/like"])
+    #expect(again.status == 1 && again.stderr.contains("FetchBench does not replace it"), "\(again.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
   @Test func badDatabasesGetOneClearErrorAndNothingIsWritten() throws {
     let dir = TestSupport.temporaryFolder("userdb-bad")
     defer { TestSupport.remove(dir) }

@@ -7,6 +7,7 @@ extension DatabaseSchema {
   /// why. O(tables × columns).
   public func describe(_ model: Model, skipped: [Skipped], opened: String) -> String {
     var out = "\(path): \(flavour == .coreData ? "a Core Data store" : "an app's SQLite schema"), \(opened)\n"
+    if let synthetic { out += "\(synthetic)\n" }
     for entity in model.entities {
       guard let table = table(entity.table) else { continue }
       out += "\nentity \(entity.name) (table \(table.name), primary key \(entity.primaryKey)): \(table.rowCount.grouped) rows\n"

@@ -53,6 +53,8 @@ public struct DatabaseSchema: Sendable {
   public var tables: [Table]
   /// Core Data's entity names by table (`ZFLIGHT` → `Flight`); empty for an app's schema.
   public var coreDataEntities: [String: String] = [:]
+  /// How the rows were drawn, for a database `generate --like` wrote; nil for a user's own.
+  public var synthetic: String? = nil
 
   /// The table named `name`, whatever its case.
   public func table(_ name: String) -> Table? { tables.first { $0.name.lowercased() == name.lowercased() } }
@@ -65,8 +67,11 @@ public struct DatabaseSchema: Sendable {
         db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
       let isCoreData = names.contains("Z_PRIMARYKEY") && names.contains("Z_METADATA")
       var schema = DatabaseSchema(path: path, flavour: isCoreData ? .coreData : .app, tables: [])
-      for name in names where !(isCoreData && name.hasPrefix("Z_")) {
+      for name in names where !(isCoreData && name.hasPrefix("Z_")) && name != LikeGeneration.markerTable {
         schema.tables.append(try table(name, db))
+      }
+      if names.contains(LikeGeneration.markerTable) {
+        schema.synthetic = try String.fetchOne(db, sql: "SELECT description FROM \(LikeGeneration.markerTable)")
       }
       if isCoreData {
         for row in try Row.fetchAll(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY") {

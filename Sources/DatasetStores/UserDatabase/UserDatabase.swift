@@ -47,6 +47,18 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     }
   }
 
+  /// How the rows were drawn when `generate --like` wrote the file; nil for a user's own. O(1).
+  public func syntheticDescription() -> String? {
+    var config = Configuration()
+    config.readonly = true
+    guard let queue = try? DatabaseQueue(path: openMode == .immutable ? SQLiteStore.immutableURI(path) : path, configuration: config)
+    else { return nil }
+    return try? queue.read { db in
+      try db.tableExists(LikeGeneration.markerTable)
+        ? try String.fetchOne(db, sql: "SELECT description FROM \(LikeGeneration.markerTable)") : nil
+    }
+  }
+
   func checkIsSQLite() throws {
     guard FileManager.default.fileExists(atPath: path) else { throw UserDatabaseError.missing(path) }
     guard let handle = FileHandle(forReadingAtPath: path) else { throw UserDatabaseError.unreadable(path, "permission denied") }

@@ -33,6 +33,7 @@ extension Report {
       }
       if let database {
         md += "Your database, read and never written: \(Markdown.escape(database.detail)), \(bytes(database.bytes)).\n\n"
+        if let synthetic = database.synthetic { md += "Its rows are \(Markdown.escape(synthetic)).\n\n" }
       }
       md += sideBySide(dataset: dataset, rows: n)
       for k in keys where k.dataset == dataset && k.rows == n {

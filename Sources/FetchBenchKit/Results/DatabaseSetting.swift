@@ -7,10 +7,13 @@ import Foundation
 package struct DatabaseSetting: Sendable, Codable, Equatable {
   package var list: UserList
   package var sha256: String
+  /// How the rows were drawn, for a database `generate --like` wrote.
+  package var synthetic: String?
 
-  package init(list: UserList, sha256: String) {
+  package init(list: UserList, sha256: String, synthetic: String? = nil) {
     self.list = list
     self.sha256 = sha256
+    self.synthetic = synthetic
   }
 
   package var recorded: String {

@@ -97,7 +97,10 @@ package enum Runner {
     if let list = options.userList, let kind = options.datasets.first, let rows0 = options.rows.first {
       let size = (try? FileManager.default.attributesOfItem(atPath: list.database.path)[.size] as? Int) ?? nil
       let sha = stamp.checksums["\(kind.rawValue)-\(rows0)"] ?? ""
-      rows.append(setting(.database, Double(size ?? 0), detail: DatabaseSetting(list: list, sha256: sha).recorded))
+      rows.append(
+        setting(
+          .database, Double(size ?? 0),
+          detail: DatabaseSetting(list: list, sha256: sha, synthetic: list.database.syntheticDescription()).recorded))
     }
     if let conf = ProcessInfo.processInfo.environment["MALLOC_CONF"], !conf.isEmpty {
       rows.append(setting(.allocatorConfiguration, 0, detail: conf))

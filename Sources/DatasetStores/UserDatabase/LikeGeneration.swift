@@ -1,0 +1,257 @@
+import Catalog
+import Datasets
+import FetchedResults
+import Foundation
+import GRDB
+import SQLiteStore
+
+/// `generate --like`: a synthetic database of N rows of the user's list entity whose columns
+/// follow the user's own: each column's NULL share and tie share (the share of non-NULL rows
+/// that repeat a value of an earlier row), values drawn from the column's own, and each to-one
+/// relationship's fan-out (the destination tables scaled by the same factor, each destination
+/// row as popular as a random one of the user's). The same tables, columns, declared types and
+/// indexes; a Core Data store stays one. Deterministic for a seed.
+public struct LikeGeneration: Sendable {
+  public var source: UserDatabase
+  public var entity: String
+  public var rows: Int
+  public var seed: UInt64
+  /// The new file; nothing may be there.
+  public var out: String
+
+  public init(source: UserDatabase, entity: String, rows: Int, seed: UInt64, out: String) {
+    (self.source, self.entity, self.rows, self.seed, self.out) = (source, entity, rows, seed, out)
+  }
+
+  /// The table that records how a synthetic database was drawn; not an entity.
+  public static let markerTable = "fetchbench_synthetic"
+
+  /// Writes the database under a temporary name and renames it into place. Memory and time
+  /// O(source rows of the tables involved + rows).
+  public func run() throws -> String {
+    try AtomicFile.checkNewFile(out)
+    let schema = try source.schema()
+    let (model, skipped) = try schema.model(relationships: source.relationships)
+    guard let e = model.entities.first(where: { $0.name.lowercased() == entity.lowercased() }) else {
+      if let s = skipped.first(where: { $0.table.lowercased() == entity.lowercased() }) {
+        throw UserDatabaseError.notAnEntity(s.table, s.reason)
+      }
+      throw UserDatabaseError.unknownEntity(entity, known: model.entities.map(\.name))
+    }
+    let involved = [e] + e.relationships.compactMap { r in model.entities.first { $0.name == r.destination && $0.name != e.name } }
+    let sourceRows = max(1, schema.table(e.table)?.rowCount ?? 1)
+    let factor = Double(rows) / Double(sourceRows)
+    let counts = Dictionary(
+      involved.map {
+        ($0.table, $0.table == e.table ? rows : max(1, Int((Double(schema.table($0.table)?.rowCount ?? 1) * factor).rounded())))
+      },
+      uniquingKeysWith: { a, _ in a })
+    let tmp = try AtomicFile.createTemporaryFile(for: out)
+    do {
+      try write(tmp, schema: schema, model: model, involved: involved, counts: counts)
+      try AtomicFile.commitNew(tmp, to: out)
+    } catch {
+      AtomicFile.discard(tmp)
+      throw error
+    }
+    return describe(counts: counts, list: e)
+  }
+
+  /// How the rows were drawn, for the marker table and the command's output.
+  func describe(counts: [String: Int], list: Entity) -> String {
+    let others = counts.filter { $0.key != list.table }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.grouped)" }
+    return "synthetic: \(rows.grouped) rows of \(list.table) drawn like \(source.path) (seed \(seed))"
+      + (others.isEmpty ? "" : "; related tables scaled alike: \(others.joined(separator: ", "))")
+      + "; each column keeps its NULL share and tie share, values drawn from its own, each relationship its fan-out"
+  }
+
+  func write(_ path: String, schema: DatabaseSchema, model: Model, involved: [Entity], counts: [String: Int]) throws {
+    var sourceConfig = Configuration()
+    sourceConfig.readonly = true
+    let sourceQueue = try DatabaseQueue(
+      path: source.openMode == .immutable ? SQLiteStore.immutableURI(source.path) : source.path, configuration: sourceConfig)
+    var config = Configuration()
+    config.foreignKeysEnabled = false
+    let target = try DatabaseQueue(path: path, configuration: config)
+    let names = involved.map(\.table) + (schema.flavour == .coreData ? ["Z_PRIMARYKEY", "Z_METADATA"] : [])
+    let (ddl, bookkeeping) = try sourceQueue.read { db in
+      (
+        try String.fetchAll(
+          db,
+          sql:
+            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND tbl_name IN (\(names.map { "'\($0)'" }.joined(separator: ","))) ORDER BY type = 'index'"
+        ),
+        schema.flavour == .coreData ? try Row.fetchAll(db, sql: "SELECT * FROM Z_PRIMARYKEY") : []
+      )
+    }
+    try target.write { db in
+      for statement in ddl { try db.execute(sql: statement) }
+      if schema.flavour == .coreData {
+        for row in bookkeeping {
+          try db.execute(
+            sql: "INSERT INTO Z_PRIMARYKEY VALUES (\(row.columnNames.map { _ in "?" }.joined(separator: ",")))",
+            arguments: StatementArguments(row.databaseValues))
+        }
+        try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID) VALUES (1, 'fetchbench-synthetic')")
+      }
+      try db.execute(sql: "CREATE TABLE \(Self.markerTable) (description TEXT NOT NULL)")
+    }
+    for (i, entity) in involved.enumerated() {
+      let table = try sourceQueue.read { db in try TableProfile(entity, model: model, involved: involved, schema: schema, db) }
+      var random = SeededRandom(seed: seed, stream: 700 + UInt64(i), index: 0)
+      try table.fill(target, rows: counts[entity.table] ?? 1, counts: counts, random: &random)
+    }
+    try target.write { db in
+      try db.execute(
+        sql: "INSERT INTO \(Self.markerTable) VALUES (?)", arguments: [describe(counts: counts, list: involved[0])])
+    }
+    try target.close()
+  }
+}
+
+/// What one table's rows look like: each column's values, NULL share and tie share, and for a
+/// foreign key into another table written, how many rows point at each destination row.
+struct TableProfile {
+  struct Column {
+    var name: String
+    var values: [DatabaseValue]
+    var nullShare: Double
+    var tieShare: Double
+    var unique: Bool
+    /// The destination table of a to-one relationship written alongside, and its rows' child
+    /// counts in the user's data (zeros included).
+    var destination: (table: String, childCounts: [Int])?
+  }
+
+  let table: String
+  let primaryKey: String
+  var columns: [Column] = []
+
+  init(_ entity: Entity, model: Model, involved: [Entity], schema: DatabaseSchema, _ db: Database) throws {
+    table = entity.table
+    primaryKey = entity.primaryKey
+    let read = schema.table(entity.table)
+    let uniqueColumns = Set((read?.indexes ?? []).filter { $0.unique && $0.columns.count == 1 }.map { $0.columns[0] })
+    for c in read?.columns ?? [] where c.name != entity.primaryKey {
+      let all = try DatabaseValue.fetchAll(db, sql: "SELECT \(c.name.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier)")
+      let values = all.filter { !$0.isNull }
+      let distinct = Set(values).count
+      var column = Column(
+        name: c.name, values: values, nullShare: all.isEmpty ? 0 : Double(all.count - values.count) / Double(all.count),
+        tieShare: values.isEmpty ? 0 : 1 - Double(distinct) / Double(values.count), unique: uniqueColumns.contains(c.name))
+      if let r = entity.relationships.first(where: { $0.sourceColumn == c.name }),
+        let destination = involved.first(where: { $0.name == r.destination && $0.table != table }),
+        r.destinationColumn == destination.primaryKey
+      {
+        let counts = try Int.fetchAll(
+          db,
+          sql: """
+            SELECT (SELECT count(*) FROM \(table.quotedDatabaseIdentifier) s WHERE s.\(c.name.quotedDatabaseIdentifier) = d.\(destination.primaryKey.quotedDatabaseIdentifier))
+            FROM \(destination.table.quotedDatabaseIdentifier) d
+            """)
+        column.destination = (destination.table, counts)
+      }
+      columns.append(column)
+    }
+  }
+
+  func fill(_ target: DatabaseQueue, rows: Int, counts: [String: Int], random: inout SeededRandom) throws {
+    var generated = try columns.map { c in try values(of: c, rows: rows, counts: counts, random: &random) }
+    let names = [primaryKey] + columns.map(\.name)
+    try target.write { db in
+      let insert = try db.makeStatement(
+        sql:
+          "INSERT INTO \(table.quotedDatabaseIdentifier) (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ","))) VALUES (\(names.map { _ in "?" }.joined(separator: ",")))"
+      )
+      for row in 0..<rows {
+        var arguments: [DatabaseValue] = [Int64(row + 1).databaseValue]
+        for i in generated.indices { arguments.append(generated[i][row]) }
+        try insert.execute(arguments: StatementArguments(arguments))
+      }
+    }
+    generated.removeAll()
+  }
+
+  /// A column's values for `rows` rows.
+  func values(of c: Column, rows: Int, counts: [String: Int], random: inout SeededRandom) throws -> [DatabaseValue] {
+    if let destination = c.destination {
+      return keys(of: c, into: destination, rows: rows, count: counts[destination.table] ?? 1, random: &random)
+    }
+    var out: [DatabaseValue] = []
+    out.reserveCapacity(rows)
+    var emitted: [DatabaseValue] = []
+    var seen = Set<DatabaseValue>()
+    for _ in 0..<rows {
+      if c.values.isEmpty || random.chance(c.nullShare) {
+        out.append(.null)
+      } else if !emitted.isEmpty && !c.unique && random.chance(c.tieShare) {
+        out.append(emitted[Int(random.below(UInt64(emitted.count)))])
+      } else {
+        let v = Self.fresh(random.pick(c.values), avoiding: seen, random: &random)
+        seen.insert(v)
+        emitted.append(v)
+        out.append(v)
+      }
+    }
+    return out
+  }
+
+  /// Foreign keys: each destination row as popular as a random one of the user's (its child
+  /// count), each row pointing at one drawn by popularity; a UNIQUE key (one-to-one) points at
+  /// distinct rows.
+  func keys(
+    of c: Column, into destination: (table: String, childCounts: [Int]), rows: Int, count: Int, random: inout SeededRandom
+  ) -> [DatabaseValue] {
+    if c.unique {
+      var ids = Array(1...count)
+      for i in stride(from: ids.count - 1, to: 0, by: -1) { ids.swapAt(i, Int(random.below(UInt64(i + 1)))) }
+      var next = 0
+      return (0..<rows).map { _ in
+        guard !random.chance(c.nullShare), next < ids.count else { return .null }
+        defer { next += 1 }
+        return Int64(ids[next]).databaseValue
+      }
+    }
+    let weights = (0..<count).map { _ in Double(destination.childCounts.isEmpty ? 1 : random.pick(destination.childCounts)) }
+    var cumulative: [Double] = []
+    var total = 0.0
+    for w in weights {
+      total += w
+      cumulative.append(total)
+    }
+    return (0..<rows).map { _ in
+      guard !random.chance(c.nullShare) else { return .null }
+      guard total > 0 else { return Int64(1 + random.below(UInt64(count))).databaseValue }
+      let u = random.unit() * total
+      var lo = 0
+      var hi = cumulative.count - 1
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if cumulative[mid] > u { hi = mid } else { lo = mid + 1 }
+      }
+      return Int64(lo + 1).databaseValue
+    }
+  }
+
+  /// `v`, or a value next to it that no earlier fresh value took: an integer stepped, a real
+  /// moved by a millionth, a text with a number appended.
+  static func fresh(_ v: DatabaseValue, avoiding seen: Set<DatabaseValue>, random: inout SeededRandom) -> DatabaseValue {
+    guard seen.contains(v) else { return v }
+    switch v.storage {
+    case .int64(let n):
+      var k = n
+      repeat { k += Int64(random.int(in: 1...3)) * (random.chance(0.5) ? 1 : -1) } while seen.contains(k.databaseValue)
+      return k.databaseValue
+    case .double(let d):
+      var x = d
+      repeat { x += (random.unit() - 0.5) * 1e-6 * max(1, abs(d)) } while seen.contains(x.databaseValue)
+      return x.databaseValue
+    case .string(let s):
+      var n = 2
+      while seen.contains("\(s) \(n)".databaseValue) { n += 1 }
+      return "\(s) \(n)".databaseValue
+    default:
+      return v
+    }
+  }
+}
