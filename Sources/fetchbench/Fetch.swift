@@ -112,7 +112,7 @@ struct Fetch: ParsableCommand {
     do {
       _ = try request.resolve(in: kind.definition.model)
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(String(describing: (kind.definition as? DatabaseDataset)?.explain(error) ?? error))
     }
     var location = DatasetLocation(kind: kind)
     location.database = db

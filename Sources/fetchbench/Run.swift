@@ -133,7 +133,7 @@ struct Run: CheckedCommand {
       do {
         _ = try request.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
       } catch {
-        throw ValidationError("\(kind.rawValue): \(error)")
+        throw ValidationError("\(kind.rawValue): \((kind.definition as? DatabaseDataset)?.explain(error) ?? error)")
       }
       options.request = request
     }

@@ -256,7 +256,19 @@ enum UserDatabaseFixture {
       (["--db", app, "--entity", "notes"], "no INTEGER PRIMARY KEY"),
       (["--db", app, "--entity", "flights", "--sort", "pilot.name asc"], "known: carrier"),
       (["--db", app, "--entity", "flights", "--relationship", "plane"], "is not column=Entity"),
+      (["--db", app, "--entity", "planes", "--sort", "flights.carrier asc"], "a to-many relationship of planes"),
+      (["--db", dir + "/locked.sqlite", "--entity", "flights"], "is locked by another process"),
     ]
+    // An app holding its database: WAL, exclusive locking, a write under way.
+    try FileManager.default.copyItem(atPath: app, toPath: dir + "/locked.sqlite")
+    var holding = Configuration()
+    holding.allowsUnsafeTransactions = true
+    let holder = try DatabaseQueue(path: dir + "/locked.sqlite", configuration: holding)
+    try holder.inDatabase { db in
+      try db.execute(
+        sql: "PRAGMA journal_mode = WAL; PRAGMA locking_mode = EXCLUSIVE; BEGIN IMMEDIATE; UPDATE flights SET carrier = 'ZZ' WHERE id = 1")
+    }
+    defer { try? holder.inDatabase { db in try db.execute(sql: "ROLLBACK") } }
     for c in [["run", "--db", app, "--dataset", "banks", "--entity", "flights"], ["run", "--entity", "flights"]] {
       let out = try TestSupport.run(c + ["--out", dir + "/out"])
       #expect(out.status == 64 && (out.stderr.contains("--db")), "\(c): \(out.stderr)")

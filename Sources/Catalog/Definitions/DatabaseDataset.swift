@@ -13,6 +13,24 @@ public struct DatabaseDataset: DatasetDefinition {
   /// Core Data store's dates count from 2001. The values sort the same either way; only
   /// printing them as dates needs it.
   public var dateOffsets: [String: Double] = [:]
+  /// The to-many relationships the schema implies, which a list cannot sort, section or filter
+  /// through: for each entity, the tables whose foreign keys point at it (`planes` ←
+  /// `flights.plane_id`), by the name a user would try (the table's).
+  public var toMany: [String: [(name: String, foreignKey: String)]] = [:]
+
+  /// The error to show for `error`: a key path through a to-many relationship is said plainly,
+  /// with what to list instead; any other error is itself. O(relationships).
+  public func explain(_ error: any Error) -> any Error {
+    guard case FetchError.unknownKeyPath(let keyPath, let entity, _) = error,
+      let first = keyPath.split(separator: ".").first.map(String.init),
+      let link = toMany[entity]?.first(where: {
+        [$0.name, $0.name + "s", $0.name + "es"].map { $0.lowercased() }.contains(first.lowercased())
+      })
+    else { return error }
+    return FetchError.invalidRequest(
+      "'\(keyPath)' goes through \(link.name), a to-many relationship of \(entity) (\(link.foreignKey) points at it): a list sorts, sections and filters through to-one relationships only; list \(link.name) instead, through its to-one relationship to \(entity)"
+    )
+  }
 
   /// `name` is the kind's name in results (lowercase letters, digits and `-`). O(1).
   public init(name: String, model: Model, listEntity: String, sortDescriptors: [SortDescriptor] = [], sectionKeyPath: String) {

@@ -55,6 +55,18 @@ extension DatabaseSchema {
     return out
   }
 
+  /// For each entity, the to-one relationships of other entities that point at it, seen from
+  /// its side: to-many, named by the pointing entity (`planes` ← `flights.plane_id`).
+  public func toMany(in model: Model) -> [String: [(name: String, foreignKey: String)]] {
+    var out: [String: [(name: String, foreignKey: String)]] = [:]
+    for source in model.entities {
+      for r in source.relationships where r.sourceColumn != source.primaryKey {
+        out[r.destination, default: []].append((source.name, "\(source.table).\(r.sourceColumn)"))
+      }
+    }
+    return out
+  }
+
   /// The entity name of `table`: Core Data's, or the table's own.
   public func entityName(of table: Table) -> String { coreDataEntities[table.name] ?? table.name }
 

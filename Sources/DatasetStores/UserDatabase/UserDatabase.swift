@@ -20,15 +20,16 @@ public struct UserDatabase: Sendable, Codable, Equatable {
 
   /// How the file is opened: no lock and no `-wal`/`-shm` written when nothing else writes it.
   public var openMode: SQLiteStore.OpenMode {
-    let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
-    return (wal ?? 0) > 0 ? .readOnly : .immutable
+    // A -wal or -journal file, even empty, means a connection may be writing: its locks count.
+    let writing = ["-wal", "-journal"].contains { FileManager.default.fileExists(atPath: path + $0) }
+    return writing ? .readOnly : .immutable
   }
 
   /// The open mode in words, for the user.
   public var openModeDescription: String {
     openMode == .immutable
-      ? "opened read-only and immutable (no -wal file: nothing is writing it)"
-      : "opened read-only, not immutable: its -wal file shows an app may be writing it"
+      ? "opened read-only and immutable (no -wal or -journal file: nothing is writing it)"
+      : "opened read-only, not immutable: a -wal or -journal file beside it shows an app may be writing it"
   }
 
   /// Reads the schema. Errors name the file and what would make it readable. O(rows × columns).
@@ -84,6 +85,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     var definition = DatabaseDataset(
       name: Self.kindName(e.name), model: model, listEntity: e.name, sortDescriptors: sort, sectionKeyPath: sectionKeyPath)
     definition.dateOffsets = schema.coreDataDateOffsets
+    definition.toMany = schema.toMany(in: model)
     return (DatasetKind.register(definition), schema)
   }
 
