@@ -17,6 +17,21 @@ public struct DatabaseDataset: DatasetDefinition {
   /// through: for each entity, the tables whose foreign keys point at it (`planes` ←
   /// `flights.plane_id`), by the name a user would try (the table's).
   public var toMany: [String: [(name: String, foreignKey: String)]] = [:]
+  /// Whether the database is a Core Data store, whose indexes are declared in the model.
+  public var isCoreData = false
+
+  /// For a Core Data store, `index` as the model editor declares it: a fetch index on the
+  /// entity over its attributes (Core Data creates the SQL index itself; `Z_PK` is indexed
+  /// already). Nil otherwise. O(entities × attributes).
+  public func coreDataFetchIndex(_ index: IndexSpec) -> String? {
+    guard isCoreData, let entity = model.entities.first(where: { $0.table == index.table }) else { return nil }
+    let elements = index.columns.compactMap { c in
+      entity.attributes.first { $0.column == c.name }.map { $0.name + (c.descending ? " (descending)" : "") }
+    }
+    guard !elements.isEmpty else { return nil }
+    return
+      "a fetch index on \(entity.name) over \(elements.joined(separator: ", ")) (the entity's Indexes in the model editor, NSFetchIndexDescription)"
+  }
 
   /// The error to show for `error`: a key path through a to-many relationship is said plainly,
   /// with what to list instead; any other error is itself. O(relationships).

@@ -86,6 +86,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
       name: Self.kindName(e.name), model: model, listEntity: e.name, sortDescriptors: sort, sectionKeyPath: sectionKeyPath)
     definition.dateOffsets = schema.coreDataDateOffsets
     definition.toMany = schema.toMany(in: model)
+    definition.isCoreData = schema.flavour == .coreData
     return (DatasetKind.register(definition), schema)
   }
 

@@ -114,9 +114,11 @@ package struct Recommendation: Sendable, Equatable {
     guard let pick = advice.first(where: { $0.scenario == .forAdvice(opening) }) else { return nil }
     let what = opening == .performFetch ? "its ID query" : "its first page"
     if pick.advised, let statement = pick.createStatement {
+      // A Core Data store's indexes are declared in its model, not created by SQL.
+      let coreData = pick.index.flatMap { (pick.dataset.definition as? DatabaseDataset)?.coreDataFetchIndex($0) }
       return (
         pick.tag,
-        "Add the index (\(statement)): \(what) takes \(duration(pick.indexed, range: false)) instead of "
+        "Add the index (\(statement)\(coreData.map { "; in Core Data, \($0)" } ?? "")): \(what) takes \(duration(pick.indexed, range: false)) instead of "
           + "\(duration(pick.unindexed, range: false))" + String(format: " (%.2f× per pair, the index advice).", pick.ratio.value)
       )
     }

@@ -45,7 +45,7 @@ struct ScanLimit {
     }
     let own = keys.filter { $0.relationship == nil }.map(\.column)
     let links = Array(Set(keys.compactMap { $0.relationship?.sourceColumn }))
-    let selected = ["id"] + links + own
+    let selected = [entity.primaryKey] + links + own
     // Where each key comes from: an own column, or a joined table's column through a link.
     let plan: [(link: Int32?, rel: String?, column: Int32)] = keys.map { key in
       guard let rel = key.relationship else { return (nil, nil, Int32(1 + links.count + own.firstIndex(of: key.column)!)) }
