@@ -1,3 +1,5 @@
+import Catalog
+import DatasetStores
 import Foundation
 import GRDB
 import TestSupport
@@ -241,6 +243,18 @@ enum UserDatabaseFixture {
     let again = try TestSupport.run(["generate", "--like", path, "--entity", entity, "--rows", String(rows), "--out", dir + "/like"])
     #expect(again.status == 1 && again.stderr.contains("FetchBench does not replace it"), "\(again.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  @Test func aCoreDataIndexReadsAsTheFetchIndexToDeclare() throws {
+    let dir = TestSupport.temporaryFolder("userdb-index")
+    defer { TestSupport.remove(dir) }
+    try UserDatabaseFixture.coreData(dir + "/Model.sqlite")
+    let (kind, _) = try UserList(database: UserDatabase(path: dir + "/Model.sqlite"), entity: "flight").register(
+      sort: "departure desc", section: nil)
+    let definition = try #require(kind.definition as? DatabaseDataset)
+    let index = IndexSpec(table: "ZFLIGHT", columns: [.init("ZDEPARTURE", descending: true), .init("Z_PK")])
+    #expect(definition.coreDataFetchIndex(index)?.hasPrefix("a fetch index on Flight over departure (descending) (") == true)
+    #expect(definition.coreDataFetchIndex(IndexSpec(table: "ZFLIGHT", columns: [.init("Z_PK")])) == nil)
   }
 
   @Test func badDatabasesGetOneClearErrorAndNothingIsWritten() throws {
