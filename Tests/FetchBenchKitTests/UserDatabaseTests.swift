@@ -50,6 +50,14 @@ enum UserDatabaseFixture {
     }
   }
 
+  /// The app's database (`app.sqlite`) or the Core Data store (`Model.sqlite`) in `dir`, and
+  /// its bytes as written.
+  static func write(app: Bool, in dir: String) throws -> (path: String, bytes: Data) {
+    let path = dir + (app ? "/app.sqlite" : "/Model.sqlite")
+    try app ? Self.app(path) : coreData(path)
+    return (path, try Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+
   static func coreData(_ path: String) throws {
     let db = try DatabaseQueue(path: path)
     try db.write { db in
@@ -120,9 +128,7 @@ enum UserDatabaseFixture {
   func fetchEqualsTheSQLOracleOnEveryStoreAndStrategyAndLeavesTheFileAsItWas(app: Bool) throws {
     let dir = TestSupport.temporaryFolder("userdb")
     defer { TestSupport.remove(dir) }
-    let path = dir + (app ? "/app.sqlite" : "/Model.sqlite")
-    try app ? UserDatabaseFixture.app(path) : UserDatabaseFixture.coreData(path)
-    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let (path, before) = try UserDatabaseFixture.write(app: app, in: dir)
     let oracleDB = try DatabaseQueue(
       path: path,
       configuration: {
@@ -168,9 +174,7 @@ enum UserDatabaseFixture {
   func runRecommendsForTheUsersListAndTheReportRendersAgain(app: Bool) throws {
     let dir = TestSupport.temporaryFolder("userdb-run")
     defer { TestSupport.remove(dir) }
-    let path = dir + (app ? "/app.sqlite" : "/Model.sqlite")
-    try app ? UserDatabaseFixture.app(path) : UserDatabaseFixture.coreData(path)
-    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let (path, before) = try UserDatabaseFixture.write(app: app, in: dir)
     let entity = app ? "flights" : "Flight"
     let stores = ["memory", "sqlite"] + (LoadCommand.postgresUp ? ["postgres"] : [])
     let out = try TestSupport.run([
@@ -220,9 +224,7 @@ enum UserDatabaseFixture {
   func generateLikeDrawsTenTimesTheRowsWithTheSameShape(app: Bool) throws {
     let dir = TestSupport.temporaryFolder("userdb-like")
     defer { TestSupport.remove(dir) }
-    let path = dir + (app ? "/app.sqlite" : "/Model.sqlite")
-    try app ? UserDatabaseFixture.app(path) : UserDatabaseFixture.coreData(path)
-    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let (path, before) = try UserDatabaseFixture.write(app: app, in: dir)
     let entity = app ? "flights" : "Flight"
     let rows = UserDatabaseFixture.flights * 10
     let out = try TestSupport.run(["generate", "--like", path, "--entity", entity, "--rows", String(rows), "--out", dir + "/like"])
