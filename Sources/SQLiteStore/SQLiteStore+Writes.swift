@@ -39,7 +39,7 @@ extension SQLiteStore {
   /// One INSERT; the new row's links recorded for observers.
   private func insert(_ name: String, _ values: [String: Value], _ db: Database, _ recorder: inout ChangeRecorder) throws {
     let entity = try model.entity(name)
-    var columns = ["id"]
+    var columns = [entity.primaryKey]
     var args: [DatabaseValue] = [values["id"].map(Self.databaseValue) ?? .null]
     for (key, v) in values where key != "id" {
       guard let a = entity.attribute(key) else {
@@ -78,7 +78,8 @@ extension SQLiteStore {
     // The same read gives the link attributes, which observers need.
     let linkAttributes = model.linkAttributes(of: entity)
     let columns = keys.map { entity.attribute($0)!.column } + linkAttributes.map(\.column)
-    let old = try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ",")) FROM \(entity.table) WHERE id = ?", arguments: [id])
+    let old = try Row.fetchOne(
+      db, sql: "SELECT \(columns.joined(separator: ",")) FROM \(entity.table) WHERE \(entity.primaryKey) = ?", arguments: [id])
     counters.queries += 1
     guard let old else { throw FetchError.store("\(name): no row with id \(id) to update") }
     var changed: [String: Value] = [:]
@@ -87,7 +88,7 @@ extension SQLiteStore {
       if before != values[k]! { changed[k] = before }
     }
     try db.execute(
-      sql: "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE id = ?",
+      sql: "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE \(entity.primaryKey) = ?",
       arguments: StatementArguments(args + [id.databaseValue]))
     counters.queries += 1
     recorder.updated(name, id, old: changed)
@@ -103,10 +104,11 @@ extension SQLiteStore {
   private func delete(_ name: String, _ id: Int64, _ db: Database, _ recorder: inout ChangeRecorder) throws {
     let entity = try model.entity(name)
     let old = try Row.fetchOne(
-      db, sql: "SELECT \(entity.attributes.map(\.column).joined(separator: ",")) FROM \(entity.table) WHERE id = ?", arguments: [id])
+      db, sql: "SELECT \(entity.attributes.map(\.column).joined(separator: ",")) FROM \(entity.table) WHERE \(entity.primaryKey) = ?",
+      arguments: [id])
     counters.queries += 1
     guard let old else { throw FetchError.store("\(name): no row with id \(id) to delete") }
-    try db.execute(sql: "DELETE FROM \(entity.table) WHERE id = ?", arguments: [id])
+    try db.execute(sql: "DELETE FROM \(entity.table) WHERE \(entity.primaryKey) = ?", arguments: [id])
     counters.queries += 1
     var values: [String: Value] = [:]
     for (i, a) in entity.attributes.enumerated() { values[a.name] = Self.value(old, i, a.type) }

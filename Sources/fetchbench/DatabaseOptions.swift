@@ -1,5 +1,7 @@
 import ArgumentParser
+import Catalog
 import DatasetStores
+import FetchBenchKit
 
 /// `--db` and what goes with it: the user's own database in place of a generated dataset.
 struct DatabaseOptions: ParsableArguments {
@@ -38,6 +40,39 @@ struct DatabaseOptions: ParsableArguments {
   /// The database named by `--db`, if any.
   var database: UserDatabase? {
     get throws { try db.map { UserDatabase(path: $0, relationships: try relationships()) } }
+  }
+}
+
+extension DatabaseOptions {
+  /// The list over the user's database in place of the datasets, at its table's row count:
+  /// `run` and `diff` measure it as a dataset's. `list`'s parts are the user's `--sort`,
+  /// `--section` and `--where`, each optional. `sectionLeads`: the section must be the first
+  /// sort key (`run`'s list); otherwise it is what the sectioned variant groups by, first
+  /// (`diff`).
+  func apply(_ db: UserDatabase, entity: String?, list: CustomRequest, sectionLeads: Bool = true, to options: inout RunOptions) throws {
+    guard let entity else {
+      let (model, _) = try db.schema().model(relationships: db.relationships)
+      throw ValidationError(
+        "--db needs --entity NAME, the table or Core Data entity to list; this database has: \(model.entities.map(\.name).joined(separator: ", "))"
+      )
+    }
+    let userList = UserList(database: db, entity: entity)
+    let (kind, schema) = try userList.register(sort: list.sort, section: list.section)
+    let table = try kind.definition.model.entity(kind.definition.listEntity).table
+    options.datasets = [kind]
+    options.rows = [max(1, schema.table(table)?.rowCount ?? 1)]
+    options.userList = userList
+    // The cases' processes register the kind again from the file, with this sort and section.
+    guard list.sort != nil || list.section != nil || list.predicate != nil else { return }
+    do {
+      var checked = list
+      if !sectionLeads { checked.section = nil }
+      _ = try checked.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
+      if !sectionLeads { _ = try DatasetModels.sectionedRequest(for: kind).resolve(in: kind.definition.model) }
+    } catch {
+      throw ValidationError("\(kind.rawValue): \((kind.definition as? DatabaseDataset)?.explain(error) ?? error)")
+    }
+    options.request = list
   }
 }
 

@@ -38,6 +38,10 @@ struct Diff: CheckedCommand {
   @OptionGroup var memory: MemoryCeilingOption
   @OptionGroup var sittings: ResumeOptions
   @OptionGroup var postgres: PostgresOptions
+  @OptionGroup var database: DatabaseOptions
+  @Option(help: "With --db: the table or Core Data entity whose list is kept in sync.") var entity: String?
+  @Option(help: "With --db: the list's sort descriptors, as fetch takes them (default: by primary key).") var sort: String?
+  @Option(help: "With --db: the key path the sectioned list is grouped by (--sections section).") var section: String?
 
   /// What to measure, from the options; every check that needs no measuring is here.
   func options() throws -> RunOptions {
@@ -45,15 +49,23 @@ struct Diff: CheckedCommand {
     try sittings.apply(to: &options)
     options.stores = try OptionValue.kinds(store, "store")
     options.rows = try OptionValue.rowCounts(rows)
+    let db = try database.database
+    if let db {
+      // Writes go to a private copy of the file; the user's is only read.
+      try database.apply(db, entity: entity, list: CustomRequest(sort: sort, section: section), sectionLeads: false, to: &options)
+    } else if entity != nil || sort != nil || section != nil {
+      throw ValidationError("--entity, --sort and --section describe a list of your own database: give --db FILE")
+    }
     // --quick narrows only what was not asked for.
     var diff = DiffOptions()
     diff.ks = try OptionValue.ints(k ?? (quick ? "1,100" : "1,10,100,1000,10000"), "k", in: OptionRange.transactionSize)
     diff.edit = !noEdit && !quick
-    diff.sections = try OptionValue.items(sections ?? (quick ? "none" : "none,state"), "sections").map {
+    let sectioned = db == nil ? "state" : "section"
+    diff.sections = try OptionValue.items(sections ?? (quick ? "none" : "none,\(sectioned)"), "sections").map {
       switch $0 {
       case "none": return false
-      case "state": return true
-      default: throw ValidationError("--sections: '\($0)' is neither none nor state")
+      case sectioned: return true
+      default: throw ValidationError("--sections: '\($0)' is neither none nor \(sectioned)")
       }
     }
     try OptionValue.check(batchSize, in: OptionRange.batchSize, "batch-size")

@@ -113,30 +113,7 @@ struct Run: CheckedCommand {
   /// count (the index advice builds each candidate in a copy of the file).
   func applyDatabase(_ db: UserDatabase, to options: inout RunOptions) throws {
     guard dataset == nil else { throw ValidationError("--db replaces the datasets: drop --dataset") }
-    let list: UserList
-    if let entity {
-      list = UserList(database: db, entity: entity)
-    } else {
-      let (model, _) = try db.schema().model(relationships: db.relationships)
-      throw ValidationError(
-        "--db needs --entity NAME, the table or Core Data entity to list; this database has: \(model.entities.map(\.name).joined(separator: ", "))"
-      )
-    }
-    let (kind, schema) = try list.register(sort: sort, section: section)
-    let table = try kind.definition.model.entity(kind.definition.listEntity).table
-    options.datasets = [kind]
-    options.rows = [max(1, schema.table(table)?.rowCount ?? 1)]
-    options.userList = list
-    // The cases' processes register the kind again from the file, with this sort and section.
-    if sort != nil || section != nil || predicate != nil {
-      let request = CustomRequest(sort: sort, section: section, predicate: predicate)
-      do {
-        _ = try request.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
-      } catch {
-        throw ValidationError("\(kind.rawValue): \((kind.definition as? DatabaseDataset)?.explain(error) ?? error)")
-      }
-      options.request = request
-    }
+    try database.apply(db, entity: entity, list: CustomRequest(sort: sort, section: section, predicate: predicate), to: &options)
   }
 
   func run() throws {

@@ -247,6 +247,25 @@ enum UserDatabaseFixture {
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
   }
 
+  @Test(arguments: [true, false])
+  func diffKeepsTheUsersListInSyncOnACopy(app: Bool) throws {
+    let dir = TestSupport.temporaryFolder("userdb-diff")
+    defer { TestSupport.remove(dir) }
+    let (path, before) = try UserDatabaseFixture.write(app: app, in: dir)
+    let entity = app ? "flights" : "Flight"
+    let stores = ["memory", "sqlite"] + (LoadCommand.postgresUp ? ["postgres"] : [])
+    let out = try TestSupport.run([
+      "diff", "--db", path, "--entity", entity, "--sort", "plane.manufacturer asc, departure desc", "--section", "origin", "--k", "1,100",
+      "--repetitions", "2", "--store", stores.joined(separator: ","), "--out", dir + "/out",
+    ])
+    // Every change set was replayed under UIKit's rules and equalled a fresh fetch, or the case failed.
+    #expect(out.status == 0, "\(out.stderr)")
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("\(entity) of your database sorted by `plane.manufacturer` ascending, `departure` descending"), "\(report)")
+    #expect(report.contains("rows, sections by origin") && !report.contains("## Failed"), "\(report)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the writes went to a copy")
+  }
+
   @Test func aCoreDataIndexReadsAsTheFetchIndexToDeclare() throws {
     let dir = TestSupport.temporaryFolder("userdb-index")
     defer { TestSupport.remove(dir) }

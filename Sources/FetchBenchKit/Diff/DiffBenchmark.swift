@@ -22,19 +22,18 @@ package enum DiffBenchmark {
   /// never touch the user's file: each repetition commits one seeded transaction and measures
   /// it (`DiffStep`). O(repetitions · (k log n + n)).
   static func measure(_ spec: CaseSpec, k: Int?, sections: Bool) throws -> CaseResult {
-    guard spec.dataset == .banks else { throw HarnessError.invalidArgument("the diff benchmark runs on banks") }
     let scratch = try ScratchStore(spec.location, spec.store, purpose: "diff")
     defer { scratch.close() }
     let store = scratch.store
     let request =
       sections
-      ? DatasetModels.sectionedRequest(for: .banks, batchSize: max(1, spec.batchSize))
-      : DatasetModels.defaultRequest(for: .banks, batchSize: max(1, spec.batchSize))
+      ? DatasetModels.sectionedRequest(for: spec.dataset, batchSize: max(1, spec.batchSize))
+      : DatasetModels.defaultRequest(for: spec.dataset, batchSize: max(1, spec.batchSize))
     let controller = FetchedResultsController(fetchRequest: request, store: store)
     controller.tracksChanges = true
     controller.observesStore = false
     try controller.performFetch()
-    var writer = try BankWorkload(store: store, seed: 1_000 + UInt64(k ?? 0))
+    var writer = try Transactions(spec.dataset, store: store, seed: 1_000 + UInt64(k ?? 0))
     let emitter = try spec.emitChanges.map { try ChangeEmitter(path: $0, initial: controller.snapshot()) }
     var series: [Metric: [Double]] = [:]
     var stdlibSkipped = false
@@ -74,6 +73,42 @@ package enum DiffBenchmark {
     guard done.wait(timeout: .now() + budget) == .success, let ms = result.get() else { return nil }
     // The worker may finish before this thread even starts waiting: judge by its own clock.
     return ms <= budget * 1_000 ? ms : nil
+  }
+}
+
+/// The diff benchmark's transactions: the banks' own workload on banks, the generic one on
+/// any other list (a user's own database).
+enum Transactions {
+  case banks(BankWorkload)
+  case list(ListWorkload)
+
+  init(_ kind: DatasetKind, store: any Store, seed: UInt64) throws {
+    self =
+      kind == .banks
+      ? .banks(try BankWorkload(store: store, seed: seed))
+      : .list(try ListWorkload(store: store, entity: kind.definition.listEntity, seed: seed))
+  }
+
+  mutating func mixed(_ k: Int) -> [WriteOperation] {
+    switch self {
+    case .banks(var w):
+      defer { self = .banks(w) }
+      return w.mixed(k)
+    case .list(var w):
+      defer { self = .list(w) }
+      return w.mixed(k)
+    }
+  }
+
+  mutating func edit(tenPercentOf n: Int) -> [WriteOperation] {
+    switch self {
+    case .banks(var w):
+      defer { self = .banks(w) }
+      return w.edit(tenPercentOf: n)
+    case .list(var w):
+      defer { self = .list(w) }
+      return w.edit(tenPercentOf: n)
+    }
   }
 }
 

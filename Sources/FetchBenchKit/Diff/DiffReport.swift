@@ -52,12 +52,18 @@ extension Report {
     let reps = rows.first { $0.metric == .incremental }?.repetitions ?? 0
     var md = "# FetchBench diff results\n\n"
     md += Markdown.provenance(rows)
+    let kind = rows.first { $0.dataset != nil }?.dataset ?? .banks
     md +=
-      "Banks sorted by `details.closeDate` descending, a batched controller (batch 20) tracking changes. Each repetition commits one seeded "
+      kind == .banks
+      ? "Banks sorted by `details.closeDate` descending, a batched controller (batch 20) tracking changes. Each repetition commits one seeded "
+      : "\(kind.definition.listEntity) of your database sorted by \(kind.definition.sortDescription), a batched controller (batch 20) tracking changes, on a private copy of the file. Each repetition commits one seeded "
     md +=
-      "transaction of k changed objects (a third re-sorted, a sixth each renamed, deleted, inserted, moved to another state) or a 10% edit "
+      kind == .banks
+      ? "transaction of k changed objects (a third re-sorted, a sixth each renamed, deleted, inserted, moved to another state) or a 10% edit "
+      : "transaction of k changed objects (six in ten updated, one or two attributes set to values other rows hold; two deleted; two inserted as copies of other rows) or a 10% edit "
     md +=
-      "(10% deleted, 10% inserted, 2% re-sorted), then times: **incremental** (`FetchedResultsController.apply`: the change set from the changed "
+      (kind == .banks ? "(10% deleted, 10% inserted, 2% re-sorted)" : "(a tenth of the rows changed in the same mix)")
+      + ", then times: **incremental** (`FetchedResultsController.apply`: the change set from the changed "
     md +=
       "objects only, the list updated in place); **our diff** (the whole-list diff of the same two snapshots, minimal moves); the **stdlib**'s "
     md +=
@@ -68,7 +74,8 @@ extension Report {
       "under UIKit's rules (`BatchUpdateValidator`) and equalled a fresh fetch. `moves` counts rows relocated (moves, and moves written as "
     md += "delete + insert where both paths coincide); `minimal` is what our whole-list diff needs for the same step.\n\n"
     for table in diffTables {
-      md += "## \(table.store.displayName), \(table.rows.grouped) rows, \(table.sections ? "sections by state" : "one section")\n\n"
+      let grouping = kind == .banks ? "state" : kind.definition.sectionKeyPath
+      md += "## \(table.store.displayName), \(table.rows.grouped) rows, \(table.sections ? "sections by \(grouping)" : "one section")\n\n"
       md +=
         "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | peak RSS (process) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |\n"
       md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"

@@ -96,10 +96,11 @@ package struct RunOptions: Sendable {
         for sections in diff.sections {
           for k in diff.ks.map(Optional.some) + (diff.edit ? [nil] : []) {
             var spec = CaseSpec(
-              dataset: .banks, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store,
+              dataset: datasets.first ?? .banks, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store,
               work: .diff(k: k, sections: sections), batchSize: batchSizes.first ?? 20, index: nil, repetitions: repetitions,
               warmups: warmups)
             spec.emitChanges = diff.emitChanges
+            (spec.userList, spec.request) = (userList, request)
             out.append(spec)
           }
         }
