@@ -187,3 +187,26 @@ public struct SQLBuilder: Sendable {
     }
   }
 }
+
+extension SQLBuilder {
+  /// `sql` (one of this request's PostgreSQL statements) with each `$n` replaced by the
+  /// predicate's n-th argument as a literal: for EXPLAIN, which plans no unbound parameter.
+  /// O(sql × arguments).
+  public func inliningArguments(_ sql: String) -> String {
+    var out = sql
+    // From the last: `$1` must not match the start of `$10`.
+    for (i, v) in arguments.enumerated().reversed() { out = out.replacing("$\(i + 1)", with: Self.literal(v)) }
+    return out
+  }
+
+  /// `v` as an SQL literal; text quoted with its quotes doubled, dates as their seconds.
+  static func literal(_ v: Value) -> String {
+    switch v {
+    case .null: "NULL"
+    case .integer(let n): String(n)
+    case .double(let d), .date(let d): String(d)
+    case .string(let s): "'" + s.replacing("'", with: "''") + "'"
+    case .bool(let b): b ? "TRUE" : "FALSE"
+    }
+  }
+}

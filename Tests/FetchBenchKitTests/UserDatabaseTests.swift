@@ -178,14 +178,20 @@ enum UserDatabaseFixture {
     let entity = app ? "flights" : "Flight"
     let stores = ["memory", "sqlite"] + (LoadCommand.postgresUp ? ["postgres"] : [])
     let out = try TestSupport.run([
-      "run", "--db", path, "--entity", entity, "--sort", "plane.manufacturer asc, departure desc", "--recommend", "--repetitions", "1",
+      "run", "--db", path, "--entity", entity, "--sort", "plane.manufacturer asc, departure desc", "--where", "carrier != 'AA'",
+      "--recommend", "--repetitions", "1",
       "--out", dir + "/out", "--store", stores.joined(separator: ","),
     ])
     #expect(out.status == 0, "\(out.stderr)")
     let lines = out.stdout.split(separator: "\n")
     #expect(lines.count == stores.count && lines.allSatisfy { $0.hasPrefix("\(entity.lowercased()) at 1,500 rows, ") }, "\(out.stdout)")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
-    #expect(report.contains("## \(entity.lowercased()), 1,500 rows, your list: `sort: plane.manufacturer asc, departure desc`"))
+    // The list is the predicate's rows, not the table's.
+    let listed = (1...UserDatabaseFixture.flights).filter { UserDatabaseFixture.flight($0).carrier != "AA" }.count
+    #expect(
+      report.contains(
+        "## \(entity.lowercased()), 1,500 rows, your list: `sort: plane.manufacturer asc, departure desc; where: carrier != 'AA'` (\(listed.grouped) rows in it)"
+      ), "\(report)")
     #expect(report.contains("Your database, read and never written: \(path), entity \(entity), SHA-256 "))
     // The index advice's candidates, each built in a copy of the file, removed after.
     #expect(report.contains(app ? "| `planes(manufacturer)` | sort key |" : "| `ZPLANE(ZMANUFACTURER)` | sort key |"), "\(report)")

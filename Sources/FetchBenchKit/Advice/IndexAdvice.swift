@@ -260,12 +260,18 @@ package enum IndexAdvice {
       ? sql.rowsByIDArrayQuery(parameter: 1).replacingOccurrences(
         of: "$1", with: "'{\(ids.map(String.init).joined(separator: ","))}'::bigint[]")
       : sql.rowsByIDQuery(count: batchSize)
+    // PostgreSQL plans no unbound parameter: a predicate's arguments are written in.
+    func bound(_ builder: SQLBuilder, _ text: String) -> String { dialect == .postgres ? builder.inliningArguments(text) : text }
+    let page = SQLBuilder(firstPage, dialect: dialect)
     var out: [Work: String] = [
-      .performFetch: list.section == nil ? sql.idQuery : sql.idAndSectionQuery,
+      .performFetch: bound(sql, list.section == nil ? sql.idQuery : sql.idAndSectionQuery),
       .batchFault: batch,
-      .firstPage: SQLBuilder(firstPage, dialect: dialect).fullQuery,
+      .firstPage: bound(page, page.fullQuery),
     ]
-    out[.sectioned] = sectioned.map { SQLBuilder($0, dialect: dialect).idAndSectionQuery }
+    out[.sectioned] = sectioned.map { r in
+      let s = SQLBuilder(r, dialect: dialect)
+      return bound(s, s.idAndSectionQuery)
+    }
     return out
   }
 }

@@ -114,27 +114,26 @@ struct LoadReport {
 
   /// What ran and how it is measured.
   func method(_ c: LoadConfig) -> String {
-    var md = """
-      **What ran.** Banks, \(c.rows.grouped) rows, sorted by `details.closeDate` descending. \(c.writers) writers commit seeded \
-      transactions of \(c.transactionSizeMin)–\(c.transactionSizeMax) changed objects (re-sorting updates, renames, deletes, \
-      inserts, moves between state sections) at a target rate shared among them, each on its own connection; \
-      \(Int(c.failureRate * 100))% of them fail after their writes and must roll back. \(c.observers) observers each hold a \
-      batched controller (batch \(c.batchSize); even-numbered ones one list, odd-numbered ones sectioned by state) on a \
-      connection of their own and replay every change set on a mirror under UIKit's batch-update rules; a scroller per \
-      observer reads a screen (20 rows at a random position) \(Int(c.screensPerSecond)) times a second through the same \
-      controller, never at the same time as a delivery (one main thread). Each store ran in a fresh process.
+    """
+    **What ran.** Banks, \(c.rows.grouped) rows, sorted by `details.closeDate` descending. \(c.writers) writers commit seeded \
+    transactions of \(c.transactionSizeMin)–\(c.transactionSizeMax) changed objects (re-sorting updates, renames, deletes, \
+    inserts, moves between state sections) at a target rate shared among them, each on its own connection; \
+    \(Int(c.failureRate * 100))% of them fail after their writes and must roll back. \(c.observers) observers each hold a \
+    batched controller (batch \(c.batchSize); even-numbered ones one list, odd-numbered ones sectioned by state) on a \
+    connection of their own and replay every change set on a mirror under UIKit's batch-update rules; a scroller per \
+    observer reads a screen (20 rows at a random position) \(Int(c.screensPerSecond)) times a second through the same \
+    controller, never at the same time as a delivery (one main thread). Each store ran in a fresh process.
 
-      **How it is measured.** Delivery latency runs from a transaction's commit (the earliest of its writer's `commit()` \
-      returning and an observer receiving it) to the end of the observer's `apply`; a transaction coalesced with others \
-      counts once per transaction. Percentiles come from HdrHistogram (3 significant digits) over every transaction and \
-      every observer; change-set time is `apply` alone; fault latency is a scroller's read that faulted a batch. A \
-      stale read is a fault that found a row already deleted by a transaction not yet delivered (Core Data's "could not \
-      fulfill a fault"; an app shows a placeholder until the change set arrives). Heap is \
-      jemalloc's live bytes of the whole process, sampled each second.
+    **How it is measured.** Delivery latency runs from a transaction's commit (the earliest of its writer's `commit()` \
+    returning and an observer receiving it) to the end of the observer's `apply`; a transaction coalesced with others \
+    counts once per transaction. Percentiles come from HdrHistogram (3 significant digits) over every transaction and \
+    every observer; change-set time is `apply` alone; fault latency is a scroller's read that faulted a batch. A \
+    stale read is a fault that found a row already deleted by a transaction not yet delivered (Core Data's "could not \
+    fulfill a fault"; an app shows a placeholder until the change set arrives). Heap is \
+    jemalloc's live bytes of the whole process, sampled each second.
 
 
-      """
-    return md
+    """
   }
 
   /// One row of figures per store and rate, then the sample counts.

@@ -27,7 +27,9 @@ extension Report {
     for k in keys where !datasets.contains(where: { $0 == (k.dataset, k.rows) }) { datasets.append((k.dataset, k.rows)) }
     for (dataset, n) in datasets {
       if let request = customRequest {
-        md += "## \(dataset.rawValue), \(n.grouped) rows, your list: \(Markdown.code(request.text))\n\n"
+        // A predicate's list is not the table: say how many rows it holds.
+        let listed = listCount(dataset: dataset, rows: n).flatMap { $0 == n ? nil : " (\($0.grouped) rows in it)" } ?? ""
+        md += "## \(dataset.rawValue), \(n.grouped) rows, your list: \(Markdown.code(request.text))\(listed)\n\n"
       } else {
         md += "## \(dataset.rawValue), \(n.grouped) rows, sorted by \(dataset.definition.sortDescription)\n\n"
       }

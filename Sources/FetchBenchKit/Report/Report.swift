@@ -68,6 +68,16 @@ package struct Report {
     find(k, mode: .fetch(mode), batch: batch, scenario: .scenario(scenario), metric: metric)
   }
 
+  /// How many rows the list of `dataset` at `rows` holds: what a full fetch materialized on
+  /// opening it (a predicate's list is smaller than its table). Nil without a full fetch. O(rows).
+  func listCount(dataset: DatasetKind, rows n: Int) -> Int? {
+    let opening: [ResultScenario] = [.scenario(.performFetch), .scenario(.firstScreen), .scenario(.scrollThrough)]
+    return rows.first {
+      $0.dataset == dataset && $0.rows == n && $0.mode == .fetch(.full) && $0.metric == .rowsMaterialized && opening.contains($0.scenario)
+        && $0.isOK
+    }.map { Int($0.value) }
+  }
+
   /// The list a row measures through the engine; nil for floors, loads and settings.
   static func key(of r: ResultRow) -> Key? {
     guard case .engine(let store) = r.store, let dataset = r.dataset, r.scenario != .load else { return nil }
