@@ -44,10 +44,16 @@ struct FetchBench: ParsableCommand {
 enum Interrupts {
   nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
+  /// Returns once every source is registered: libdispatch registers them on its own threads,
+  /// whose allocations would otherwise land inside the first measured operation's heap window
+  /// (jemalloc's `stats.allocated` counts every thread).
   static func install() {
-    for sig in [SIGINT, SIGTERM, SIGHUP] {
+    let registered = DispatchSemaphore(value: 0)
+    let signals = [SIGINT, SIGTERM, SIGHUP]
+    for sig in signals {
       signal(sig, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+      source.setRegistrationHandler { registered.signal() }
       source.setEventHandler {
         // The children first: each removes its own temporary files and scratch copies.
         ChildProcess.stopAll(sig)
@@ -59,6 +65,7 @@ enum Interrupts {
       source.resume()
       sources.append(source)
     }
+    for _ in signals { registered.wait() }
   }
 }
 
