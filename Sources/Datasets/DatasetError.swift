@@ -39,16 +39,3 @@ public enum DatasetError: Error, CustomStringConvertible, Equatable {
     }
   }
 }
-
-extension Int {
-  /// `244292` → `244,292`, independent of locale.
-  public var grouped: String {
-    let digits = String(self.magnitude)
-    var out = ""
-    for (i, c) in digits.enumerated() {
-      if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-      out.append(c)
-    }
-    return self < 0 ? "-" + out : out
-  }
-}

@@ -6,7 +6,7 @@ extension DatabaseSchema {
   /// attributes (type, NULL count), relationships and indexes, then the tables not listed and
   /// why. O(tables × columns).
   public func describe(_ model: Model, skipped: [Skipped], opened: String) -> String {
-    var out = "\(path): \(flavour == .coreData ? "a Core Data store" : "an app's SQLite schema"), \(opened)\n"
+    var out = "\(path)\n" + "\(flavour == .coreData ? "a Core Data store" : "an app's SQLite schema"), \(opened)".wrapped(indent: "  ")
     if let synthetic { out += "\(synthetic)\n" }
     for entity in model.entities {
       guard let table = table(entity.table) else { continue }
@@ -25,7 +25,7 @@ extension DatabaseSchema {
     }
     if !skipped.isEmpty {
       out += "\nnot listed:\n"
-      for s in skipped { out += "  \(s.table): \(s.reason)\n" }
+      for s in skipped { out += "\(s.table): \(s.reason)".wrapped(indent: "  ") }
     }
     return out
   }
@@ -38,10 +38,11 @@ extension DatabaseSchema {
       let share = table.rowCount > 0 ? Double(c.nulls) / Double(table.rowCount) * 100 : 0
       let nulls = c.nulls == 0 ? "no NULL" : "\(c.nulls.grouped) NULL (\(String(format: "%.1f", share)) %)"
       let declared = c.declaredType.isEmpty ? "no declared type" : "declared \(c.declaredType)"
-      var note = ""
-      if flavour == .coreData && c.declaredType.uppercased() == "TIMESTAMP" { note = ", a date: seconds since 2001-01-01" }
-      out +=
-        "    \(a.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(a.type.rawValue), \(declared)\(a.column != a.name ? ", column \(a.column)" : ""), \(nulls)\(note)\n"
+      var details = "\(a.type.rawValue), \(declared)\(a.column != a.name ? ", column \(a.column)" : ""), \(nulls)"
+      if flavour == .coreData && c.declaredType.uppercased() == "TIMESTAMP" { details += ", a date: seconds since 2001-01-01" }
+      let name = "    " + a.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+      // The details wrap under themselves, beside the name column.
+      out += name + String(details.wrapped(indent: String(repeating: " ", count: name.count)).dropFirst(name.count))
     }
     let blobs = table.columns.filter { $0.attributeType == nil }.map(\.name)
     if !blobs.isEmpty { out += "    (not attributes: \(blobs.joined(separator: ", ")), which hold blobs)\n" }
