@@ -36,7 +36,12 @@ public struct DatasetLocation: Sendable {
   /// to make it.
   public func open(_ store: StoreKind) throws -> any Store {
     let model = DatasetModels.model(for: kind)
-    // A user's file is read in place; PostgreSQL gets a copy of its tables, by COPY.
+    // A user's file is read in place; PostgreSQL gets a copy of its tables, by COPY. A user's
+    // server schema is read in place by PostgreSQL and the memory store.
+    if let database, try database.server != nil {
+      guard store != .sqlite else { throw UserDatabaseError.serverNotSQLite(database.path) }
+      return try database.open(model, memory: store == .memory)
+    }
     if let database, store != .postgres { return try database.open(model, memory: store == .memory) }
     switch store {
     case .postgres:

@@ -40,6 +40,26 @@ public final class PostgresAdmin {
     }
   }
 
+  /// Every row of `sql`, each column as text (NULL as nil): a query casts what is not text.
+  /// O(rows × columns).
+  public func rows(_ sql: String) throws -> [[String?]] {
+    do {
+      let result = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+      return try result.rows.map { row in try row.makeRandomAccess().map { try $0.decode(String?.self) } }
+    } catch {
+      throw PostgresStoreError.query(url, PostgresStore.describe(error), sql)
+    }
+  }
+
+  /// Makes every later transaction of this session read-only: the server refuses any write.
+  public func readOnly() throws { try execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY") }
+
+  /// `text` as an SQL string literal, its quotes doubled.
+  public static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+  /// `name` as a quoted SQL identifier, its double quotes doubled.
+  public static func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
   /// The first column of every row of `sql`, as text.
   public func column(_ sql: String) throws -> [String] {
     do {

@@ -41,7 +41,7 @@ extension PostgresStore {
         try statement.execute([array]) { try received($0, binary: true) }.wait()
       } else {
         var binds = PostgresBindings()
-        for v in arguments { Self.bind(v, &binds) }
+        for v in arguments { Self.bind(v, &binds, datesAsTimestamps: userSchema != nil) }
         if let ids { binds.append(ids) }
         _ = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) { try received($0, binary: false) }.wait()
       }
@@ -73,12 +73,16 @@ extension PostgresStore {
     return p
   }
 
-  static func bind(_ v: Value, _ binds: inout PostgresBindings) {
+  /// `datesAsTimestamps`: a user's own schema, whose date columns are timestamps and whose
+  /// booleans are `boolean` (FetchBench's own tables hold seconds and integers).
+  static func bind(_ v: Value, _ binds: inout PostgresBindings, datesAsTimestamps: Bool = false) {
     switch v {
     case .null: binds.appendNull()
     case .integer(let i): binds.append(i)
+    case .date(let d) where datesAsTimestamps: binds.append(Date(timeIntervalSince1970: d))
     case .double(let d), .date(let d): binds.append(d)
     case .string(let s): binds.append(s)
+    case .bool(let b) where datesAsTimestamps: binds.append(b)
     case .bool(let b): binds.append(Int64(b ? 1 : 0))
     }
   }
@@ -108,12 +112,16 @@ extension PostgresStore {
       default: break
       }
     }
-    switch t {
-    case .string: return .string(try cell.decode(String.self))
-    case .integer: return .integer(try cell.decode(Int64.self))
-    case .bool: return .bool(try cell.decode(Int64.self) != 0)
-    case .double: return .double(try cell.decode(Double.self))
-    case .date: return .date(try cell.decode(Double.self))
+    switch (t, cell.dataType) {
+    case (.string, _): return .string(try cell.decode(String.self))
+    case (.integer, _): return .integer(try cell.decode(Int64.self))
+    case (.bool, .bool): return .bool(try cell.decode(Bool.self))
+    case (.bool, _): return .bool(try cell.decode(Int64.self) != 0)
+    // A user's own column types (`readOnlySchema`).
+    case (.double, .numeric): return .double(NSDecimalNumber(decimal: try cell.decode(Decimal.self)).doubleValue)
+    case (.date, .timestamp), (.date, .timestamptz), (.date, .date): return .date(try cell.decode(Date.self).timeIntervalSince1970)
+    case (.double, _): return .double(try cell.decode(Double.self))
+    case (.date, _): return .date(try cell.decode(Double.self))
     }
   }
 

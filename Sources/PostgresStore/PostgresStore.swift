@@ -41,6 +41,8 @@ public final class PostgresStore: ChangeLogStore {
   let signal = NotificationSignal()
   var listenContext: PostgresListenContext?
   var closed = false
+  /// The user's schema this store reads, read-only; nil for a dataset FetchBench loaded.
+  public let userSchema: String?
 
   /// The change log's table and notification channel.
   public static let changeLog = ChangeLogSQL.table
@@ -55,10 +57,25 @@ public final class PostgresStore: ChangeLogStore {
   public init(url: PostgresURL, model: Model) throws {
     self.model = model
     self.url = url
+    userSchema = nil
     connection = try Self.connect(url, logger: logger)
     try checkSchema()
     try listen()
     cursor = ChangeLogCursor(after: try logHead())
+  }
+
+  /// A store over a user's own schema, read only: every transaction of its session is
+  /// read-only (the server refuses any write), tables are found through `search_path`, and
+  /// there is no change log. Columns keep their own types (integer, numeric, varchar,
+  /// timestamp…): their values are converted as rows arrive.
+  public init(url: PostgresURL, model: Model, readOnlySchema schema: String) throws {
+    self.model = model
+    self.url = url
+    userSchema = schema
+    connection = try Self.connect(url, logger: logger)
+    try run("SET search_path TO \"\(schema.replacingOccurrences(of: "\"", with: "\"\""))\"", []) { _ in }
+    try run("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", []) { _ in }
+    try checkSchema()
   }
 
   deinit { close() }
@@ -132,9 +149,9 @@ public final class PostgresStore: ChangeLogStore {
     for entity in model.entities {
       var columns: [String: String] = [:]
       try run(
-        "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1",
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2",
         // Unquoted names are folded to lower case: `ZFLIGHT` is created as zflight.
-        [.string(entity.table.lowercased())]
+        [.string(userSchema ?? "public"), .string(entity.table.lowercased())]
       ) { row in
         columns[try row[0].decode(String.self)] = try row[1].decode(String.self)
       }
@@ -147,7 +164,8 @@ public final class PostgresStore: ChangeLogStore {
           throw PostgresStoreError.schemaMismatch(url, "column \(entity.table).\(a.column) (attribute \(entity.name).\(a.name)) is missing")
         }
         let expected = Self.columnType(a.type)
-        guard type == expected else {
+        // A user's columns were read from this schema: their own types are converted.
+        guard type == expected || userSchema != nil else {
           throw PostgresStoreError.schemaMismatch(url, "column \(entity.table).\(a.column) is \(type), the model expects \(expected)")
         }
       }

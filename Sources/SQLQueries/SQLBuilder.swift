@@ -104,7 +104,7 @@ public struct SQLBuilder: Sendable {
 
   /// Rows by an array of IDs bound as parameter `n` (PostgreSQL: `= ANY($n)`, one statement).
   public func rowsByIDArrayQuery(parameter n: Int) -> String {
-    "SELECT \(selectColumns) FROM \(from) WHERE \(primaryKey) = ANY(\(dialect.parameter(n)))"
+    "SELECT \(selectColumns) FROM \(from) WHERE \(primaryKey) = ANY(\(dialect.parameter(n))::bigint[])"
   }
 
   func parameters(from first: Int, count: Int) -> String {
@@ -118,7 +118,7 @@ public struct SQLBuilder: Sendable {
   }
   /// Keys of an array of IDs bound after the predicate's arguments (PostgreSQL).
   public var keysByIDArrayQuery: String {
-    let ids = "\(primaryKey) = ANY(\(dialect.parameter(arguments.count + 1)))"
+    let ids = "\(primaryKey) = ANY(\(dialect.parameter(arguments.count + 1))::bigint[])"
     return "SELECT \(keyColumns) FROM \(from)\(whereClause.isEmpty ? " WHERE " : whereClause + " AND ")\(ids)"
   }
 

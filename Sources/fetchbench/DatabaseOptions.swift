@@ -7,7 +7,7 @@ import FetchBenchKit
 struct DatabaseOptions: ParsableArguments {
   @Option(
     help:
-      "Your own SQLite database instead of a dataset: an app's schema or a Core Data store's .sqlite file, opened read-only and never written."
+      "Your own database instead of a dataset: a SQLite file (an app's schema or a Core Data store's .sqlite) or postgres://user@host:port/database?schema=NAME; read only, never written."
   ) var db: String?
   @Option(
     help: "With --db: a to-one relationship that its column's name does not say, as column=Entity (e.g. plane=Plane); repeatable.")
@@ -39,7 +39,7 @@ struct DatabaseOptions: ParsableArguments {
 
   /// The database named by `--db`, if any.
   var database: UserDatabase? {
-    get throws { try db.map { UserDatabase(path: $0, relationships: try relationships()) } }
+    get throws { try db.map { try UserDatabase.named($0, relationships: try relationships()) } }
   }
 }
 
@@ -55,6 +55,11 @@ extension DatabaseOptions {
       throw ValidationError(
         "--db needs --entity NAME, the table or Core Data entity to list; this database has: \(model.entities.map(\.name).joined(separator: ", "))"
       )
+    }
+    if try db.server != nil {
+      if options.stores.contains(.sqlite) { throw UserDatabaseError.serverNotSQLite(db.path) }
+      // No index is created on the user's server: the advice needs candidates built.
+      options.withIndex = false
     }
     let userList = UserList(database: db, entity: entity)
     let (kind, schema) = try userList.register(sort: list.sort, section: list.section)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
@@ -51,6 +52,7 @@ struct Diff: CheckedCommand {
     options.rows = try OptionValue.rowCounts(rows)
     let db = try database.database
     if let db {
+      if try db.server != nil { throw UserDatabaseError.serverReadOnly(db.path, "diff, which writes,") }
       // Writes go to a private copy of the file; the user's is only read.
       try database.apply(db, entity: entity, list: CustomRequest(sort: sort, section: section), sectionLeads: false, to: &options)
     } else if entity != nil || sort != nil || section != nil {

@@ -20,8 +20,8 @@ struct Fetch: ParsableCommand {
   @Option(help: "banks or wells.") var dataset = "banks"
   @Option(
     help:
-      "memory, sqlite, or postgres (FETCHBENCH_POSTGRES_URL, default the private server of scripts/postgres; the dataset is loaded by COPY when missing)."
-  ) var store = "sqlite"
+      "memory, sqlite, or postgres (FETCHBENCH_POSTGRES_URL, default the private server of scripts/postgres; the dataset is loaded by COPY when missing). Default: sqlite; postgres for a --db on a server."
+  ) var store: String?
   @Option(help: "Entity to fetch (default: FailedBankInfo for banks, Well for wells).") var entity: String?
   @Option(help: "Sort descriptors, e.g. 'details.closeDate desc, name asc' (default: the dataset's).")
   var sort: String?
@@ -54,7 +54,7 @@ struct Fetch: ParsableCommand {
 
   func validate() throws {
     let _: DatasetKind = try OptionValue.kind(dataset, "dataset")
-    let _: StoreKind = try OptionValue.kind(store, "store")
+    if let store { let _: StoreKind = try OptionValue.kind(store, "store") }
     guard !(ids && sections) else { throw ValidationError("--ids and --sections exclude each other") }
     try OptionValue.check(show, in: OptionRange.count, "show")
     try OptionValue.check(batchSize, in: OptionRange.fetchBatchSize, "batch-size")
@@ -77,8 +77,9 @@ struct Fetch: ParsableCommand {
 
   func run() throws {
     try postgres.apply()
-    let storeKind: StoreKind = try OptionValue.kind(store, "store")
-    if let db = try database.database { return try runOnDatabase(db, storeKind: storeKind) }
+    let db = try database.database
+    let storeKind: StoreKind = try OptionValue.kind(store ?? (try db?.server != nil ? "postgres" : "sqlite"), "store")
+    if let db { return try runOnDatabase(db, storeKind: storeKind) }
     let kind: DatasetKind = try OptionValue.kind(dataset, "dataset")
     let request = try makeRequest(kind)
     // Checked against the model before the dataset is opened (or generated, or loaded).

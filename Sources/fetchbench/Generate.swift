@@ -96,6 +96,7 @@ struct Generate: ParsableCommand {
     guard let entity else { throw ValidationError("--like needs --entity NAME: the table or Core Data entity whose rows are drawn") }
     guard (1...DatasetKind.maxRows).contains(rows) else { throw ValidationError(DatasetError.invalidRows(rows).description) }
     let relationships = try DatabaseOptions(db: path, relationship: relationship).relationships()
+    if ServerSchema.isURL(path) { throw UserDatabaseError.serverReadOnly(try ServerSchema(path).description, "generate --like") }
     let name = String(entity.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
     let target = "\(out)/\(name)-like-\(rows)-s\(seed).sqlite"
     if !FileManager.default.fileExists(atPath: out) {

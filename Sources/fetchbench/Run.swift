@@ -10,7 +10,8 @@ struct Run: CheckedCommand {
     abstract: "Measure full fetch against batched faulting, per store and dataset, and write CSV, JSON and a Markdown report.")
 
   @Option(help: "Datasets: banks, wells, or all (comma-separated; default all, banks with --quick).") var dataset: String?
-  @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "memory,sqlite"
+  @Option(help: "Stores, comma-separated: memory, sqlite, postgres (default memory,sqlite; memory,postgres for a --db on a server).")
+  var store: String?
   @Option(help: "Modes, comma-separated: full, batched, offset, keyset (pages of the batch size).") var mode = "full,batched,offset,keyset"
   @Option(help: "Batch sizes to sweep, comma-separated \(OptionRange.help(OptionRange.batchSize)).") var batchSize = "20"
   @Option(help: "Row counts, comma-separated; missing datasets are generated.") var rows = String(DatasetKind.defaultRows)
@@ -51,7 +52,8 @@ struct Run: CheckedCommand {
     var options = RunOptions()
     try sittings.apply(to: &options)
     if let dataset { options.datasets = try OptionValue.datasets(dataset) }
-    options.stores = try OptionValue.kinds(store, "store")
+    let onServer = try database.database?.server != nil
+    options.stores = try OptionValue.kinds(store ?? (onServer ? "memory,postgres" : "memory,sqlite"), "store")
     options.modes = try OptionValue.kinds(mode, "mode")
     options.batchSizes = try OptionValue.ints(batchSize, "batch-size", in: OptionRange.batchSize)
     options.rows = try OptionValue.rowCounts(rows)

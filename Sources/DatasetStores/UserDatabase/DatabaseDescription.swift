@@ -6,7 +6,8 @@ extension DatabaseSchema {
   /// attributes (type, NULL count), relationships and indexes, then the tables not listed and
   /// why. O(tables × columns).
   public func describe(_ model: Model, skipped: [Skipped], opened: String) -> String {
-    var out = "\(path)\n" + "\(flavour == .coreData ? "a Core Data store" : "an app's SQLite schema"), \(opened)".wrapped(indent: "  ")
+    let what = onServer ? "a PostgreSQL schema" : flavour == .coreData ? "a Core Data store" : "an app's SQLite schema"
+    var out = "\(path)\n" + "\(what), \(opened)".wrapped(indent: "  ")
     if let synthetic { out += "\(synthetic)\n" }
     for entity in model.entities {
       guard let table = table(entity.table) else { continue }
@@ -44,8 +45,10 @@ extension DatabaseSchema {
       // The details wrap under themselves, beside the name column.
       out += name + String(details.wrapped(indent: String(repeating: " ", count: name.count)).dropFirst(name.count))
     }
-    let blobs = table.columns.filter { $0.attributeType == nil }.map(\.name)
-    if !blobs.isEmpty { out += "    (not attributes: \(blobs.joined(separator: ", ")), which hold blobs)\n" }
+    let unread = table.columns.filter { $0.attributeType == nil }.map { c in
+      if case .unread(let reason) = c.serverType { "\(c.name) (\(reason))" } else { "\(c.name) (blobs)" }
+    }
+    if !unread.isEmpty { out += "not attributes: \(unread.joined(separator: ", "))".wrapped(indent: "    ") }
     return out
   }
 }

@@ -22,9 +22,14 @@ extension DatabaseSchema {
         skipped.append(
           Skipped(
             table: table.name,
-            reason:
-              "no INTEGER PRIMARY KEY: FetchBench lists rows by a stable integer ID; a column declared `id INTEGER PRIMARY KEY` makes it usable"
+            reason: onServer
+              ? "no single-column integer primary key: FetchBench lists rows by a stable integer ID; a column `id bigint PRIMARY KEY` makes it usable"
+              : "no INTEGER PRIMARY KEY: FetchBench lists rows by a stable integer ID; a column declared `id INTEGER PRIMARY KEY` makes it usable"
           ))
+        continue
+      }
+      if let reason = table.unlistable {
+        skipped.append(Skipped(table: table.name, reason: reason))
         continue
       }
       if flavour == .coreData && coreDataEntities[table.name] == nil {

@@ -22,6 +22,15 @@ public struct DatabaseSchema: Sendable {
     public var texts = 0
     public var blobs = 0
     public var nulls = 0
+    /// On a PostgreSQL server the declared type is the values' type: the attribute type it
+    /// maps to (`Unread`: none FetchBench reads), in place of counting storage classes.
+    public var serverType: ServerType? = nil
+  }
+
+  /// A PostgreSQL column's attribute type, or why it is not an attribute.
+  public enum ServerType: Sendable, Equatable {
+    case attribute(AttributeType)
+    case unread(String)
   }
 
   public struct ForeignKey: Sendable {
@@ -46,6 +55,8 @@ public struct DatabaseSchema: Sendable {
     public var foreignKeys: [ForeignKey]
     public var indexes: [Index]
     public var rowCount: Int
+    /// Why the table cannot be listed although it has an integer primary key.
+    public var unlistable: String? = nil
   }
 
   public var path: String
@@ -55,6 +66,8 @@ public struct DatabaseSchema: Sendable {
   public var coreDataEntities: [String: String] = [:]
   /// How the rows were drawn, for a database `generate --like` wrote; nil for a user's own.
   public var synthetic: String? = nil
+  /// Read from a PostgreSQL server's schema rather than a SQLite file.
+  public var onServer = false
 
   /// The table named `name`, whatever its case.
   public func table(_ name: String) -> Table? { tables.first { $0.name.lowercased() == name.lowercased() } }
@@ -124,6 +137,11 @@ extension DatabaseSchema.Column {
   /// is real, an integer when all are; a column of NULLs only goes by its declared type. Nil
   /// for a column holding blobs, which no list sorts or shows.
   public var attributeType: AttributeType? {
+    switch serverType {
+    case .attribute(let t): return t
+    case .unread: return nil
+    case nil: break
+    }
     guard blobs == 0 else { return nil }
     if texts > 0 { return .string }
     if reals > 0 { return .double }

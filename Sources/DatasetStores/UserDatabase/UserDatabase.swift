@@ -3,12 +3,15 @@ import Crypto
 import FetchedResults
 import Foundation
 import GRDB
+import PostgresStore
 import SQLiteStore
 
-/// A user's own SQLite database (an app's schema, or a Core Data store), read and never
-/// written: opened `immutable=1` when no `-wal` file says an app may be writing it, read-only
-/// otherwise.
+/// A user's own database, read and never written: a SQLite file (an app's schema, or a Core
+/// Data store), opened `immutable=1` when no `-wal` file says an app may be writing it,
+/// read-only otherwise; or a PostgreSQL schema, read in read-only transactions.
 public struct UserDatabase: Sendable, Codable, Equatable {
+  /// The file's path, or the server's `postgres://user@host:port/database?schema=NAME`
+  /// (without its password, which `named` moves to the environment).
   public var path: String
   /// To-one relationships the column names do not say, `column` → entity (`plane` → `Plane`).
   public var relationships: [String: String]
@@ -16,6 +19,27 @@ public struct UserDatabase: Sendable, Codable, Equatable {
   public init(path: String, relationships: [String: String] = [:]) {
     self.path = path
     self.relationships = relationships
+  }
+
+  /// The database `--db` names: a file, or a server's URL whose password is handed to this
+  /// process's children through the environment (`passwordVariable`), never in their
+  /// arguments or in results. Throws the URL's errors.
+  public static func named(_ text: String, relationships: [String: String] = [:]) throws -> UserDatabase {
+    guard ServerSchema.isURL(text) else { return UserDatabase(path: text, relationships: relationships) }
+    var server = try ServerSchema(text)
+    if let password = server.url.password { setenv(ServerSchema.passwordVariable, password, 1) }
+    server.url.password = nil
+    return UserDatabase(path: server.description, relationships: relationships)
+  }
+
+  /// The PostgreSQL schema `path` names, nil for a file.
+  public var server: ServerSchema? {
+    get throws {
+      guard ServerSchema.isURL(path) else { return nil }
+      var server = try ServerSchema(path)
+      if server.url.password == nil { server.url.password = ProcessInfo.processInfo.environment[ServerSchema.passwordVariable] }
+      return server
+    }
   }
 
   /// How the file is opened: no lock and no `-wal`/`-shm` written when nothing else writes it.
@@ -27,13 +51,15 @@ public struct UserDatabase: Sendable, Codable, Equatable {
 
   /// The open mode in words, for the user.
   public var openModeDescription: String {
-    openMode == .immutable
+    if let server = try? server { return "read in read-only transactions (schema \(server.schema)): the server refuses any write" }
+    return openMode == .immutable
       ? "opened read-only and immutable (no -wal or -journal file: nothing is writing it)"
       : "opened read-only, not immutable: a -wal or -journal file beside it shows an app may be writing it"
   }
 
   /// Reads the schema. Errors name the file and what would make it readable. O(rows × columns).
   public func schema() throws -> DatabaseSchema {
+    if let server = try server { return try DatabaseSchema.read(server.url, schema: server.schema, shownAs: path) }
     try checkIsSQLite()
     do {
       var config = Configuration()
@@ -50,6 +76,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
 
   /// How the rows were drawn when `generate --like` wrote the file; nil for a user's own. O(1).
   public func syntheticDescription() -> String? {
+    guard (try? server) == nil else { return nil }
     var config = Configuration()
     config.readonly = true
     guard let queue = try? DatabaseQueue(path: openMode == .immutable ? SQLiteStore.immutableURI(path) : path, configuration: config)
@@ -99,6 +126,12 @@ public struct UserDatabase: Sendable, Codable, Equatable {
   /// Opens the list's store over the file, read-only: SQLite itself, or the memory store
   /// loaded from it.
   public func open(_ model: Model, memory: Bool) throws -> any Store {
+    if let server = try server {
+      let store = try PostgresStore(url: server.url, model: model, readOnlySchema: server.schema)
+      guard memory else { return store }
+      defer { store.close() }
+      return try MemoryStore.load(from: store)
+    }
     let sqlite = try SQLiteStore(path: path, model: model, mode: openMode)
     return memory ? try MemoryStore.load(from: sqlite) : sqlite
   }
@@ -112,10 +145,13 @@ public enum UserDatabaseError: Error, CustomStringConvertible, Equatable {
   case locked(String)
   case unknownEntity(String, known: [String])
   case notAnEntity(String, String)
+  case serverNotSQLite(String)
+  case serverReadOnly(String, String)
 
   public var description: String {
     switch self {
-    case .missing(let p): "\(p): no such file; name a SQLite database (an app's, or a Core Data store's .sqlite file)"
+    case .missing(let p):
+      "\(p): no such file; name a SQLite database (an app's, or a Core Data store's .sqlite file) or a PostgreSQL schema (postgres://user@host:port/database?schema=NAME)"
     case .notSQLite(let p):
       "\(p) is not a SQLite database (it does not start with SQLite's header; an encrypted one, such as SQLCipher's, looks like this too). FetchBench reads unencrypted SQLite files: export a decrypted copy"
     case .unreadable(let p, let m): "\(p) cannot be read as a SQLite database: \(m)"
@@ -124,6 +160,10 @@ public enum UserDatabaseError: Error, CustomStringConvertible, Equatable {
     case .unknownEntity(let e, let known):
       "no entity '\(e)' in the database; its entities are: \(known.isEmpty ? "none" : known.joined(separator: ", "))"
     case .notAnEntity(let t, let reason): "table \(t) cannot be listed: \(reason)"
+    case .serverNotSQLite(let p):
+      "\(p) is a PostgreSQL schema: it is measured where it is, with --store postgres or memory (the memory store loads it); the SQLite store needs a SQLite file"
+    case .serverReadOnly(let p, let what):
+      "\(p) is a PostgreSQL schema, which FetchBench only reads: \(what) needs a SQLite file (FetchBench writes only to a private copy of one)"
     }
   }
 }
@@ -147,8 +187,16 @@ public struct UserList: Sendable, Codable, Equatable {
 }
 
 extension UserDatabase {
-  /// The file's SHA-256, hex: what a run's results name it by. O(file size).
+  /// The file's SHA-256, hex: what a run's results name it by. O(file size). On a server,
+  /// where there is no file, the SHA-256 of what `describe` prints of its schema (tables,
+  /// columns, row and NULL counts, relationships, indexes): O(rows × columns).
   public func sha256() throws -> String {
+    if try server != nil {
+      let schema = try schema()
+      let (model, skipped) = try schema.model(relationships: relationships)
+      let text = schema.describe(model, skipped: skipped, opened: "")
+      return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
     guard let handle = FileHandle(forReadingAtPath: path) else { throw UserDatabaseError.unreadable(path, "permission denied") }
     defer { try? handle.close() }
     var hasher = SHA256()

@@ -34,8 +34,11 @@ extension Report {
         md += "## \(dataset.rawValue), \(n.grouped) rows, sorted by \(dataset.definition.sortDescription)\n\n"
       }
       if let database {
-        md += "Your database, read and never written: \(Markdown.escape(database.detail)), \(bytes(database.bytes)).\n\n"
+        // A server's schema has no file size.
+        let size = database.bytes > 0 ? ", \(bytes(database.bytes))" : ""
+        md += "Your database, read and never written: \(Markdown.escape(database.detail))\(size).\n\n"
         if let synthetic = database.synthetic { md += "Its rows are \(Markdown.escape(synthetic)).\n\n" }
+        if database.onServer { md += "No index was tried: FetchBench creates no index on your server.\n\n" }
       }
       md += sideBySide(dataset: dataset, rows: n)
       for k in keys where k.dataset == dataset && k.rows == n {

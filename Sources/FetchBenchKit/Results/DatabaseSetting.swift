@@ -27,8 +27,12 @@ package struct DatabaseSetting: Sendable, Codable, Equatable {
     self = s
   }
 
-  /// `path, entity Flight, SHA-256 …`, as the report names the file.
-  package var description: String { "\(list.database.path), entity \(list.entity), SHA-256 \(sha256)" }
+  /// `path, entity Flight, SHA-256 …`, as the report names the file (a server's schema by
+  /// the SHA-256 of its description: it has no file to hash).
+  package var description: String {
+    let hash = ServerSchema.isURL(list.database.path) ? "schema SHA-256" : "SHA-256"
+    return "\(list.database.path), entity \(list.entity), \(hash) \(sha256)"
+  }
 
   /// Reads the list's model from the file again, when the file is still there and unchanged,
   /// so that a report rendered anew names candidates and key paths as the run did; otherwise

@@ -68,6 +68,11 @@ package enum Runner {
   /// have been restarted in between.
   static func loadIntoPostgres(_ options: RunOptions, _ stamp: RowStamp, log: (String) -> Void) throws -> [ResultRow] {
     guard options.stores.contains(.postgres) else { return [] }
+    // A user's own server schema is measured where it is.
+    if let server = try options.userList?.database.server {
+      _ = try PostgresAdmin(url: server.url)
+      return []
+    }
     let url = try PostgresLocation.url(nil)
     _ = try PostgresAdmin(url: url)
     var rows: [ResultRow] = []

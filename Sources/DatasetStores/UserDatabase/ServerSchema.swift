@@ -1,0 +1,35 @@
+import PostgresStore
+
+/// A schema on a PostgreSQL server, as `--db` names it:
+/// `postgres://user[:password]@host[:port]/database[?schema=NAME]` (schema `public` when
+/// not named).
+public struct ServerSchema: Sendable, Equatable, CustomStringConvertible {
+  public var url: PostgresURL
+  public var schema: String
+
+  /// Where a password given in the URL is handed to child processes.
+  public static let passwordVariable = "FETCHBENCH_DB_PASSWORD"
+
+  /// Whether `text` is a PostgreSQL URL rather than a file's path.
+  public static func isURL(_ text: String) -> Bool { text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") }
+
+  /// Parses the URL; `schema` is taken out before the rest is parsed as the store's URL.
+  /// Throws `PostgresStoreError.badURL` naming what is wrong.
+  public init(_ text: String) throws {
+    var rest = text
+    var schema = "public"
+    if let q = text.firstIndex(of: "?") {
+      var kept: [Substring] = []
+      for item in text[text.index(after: q)...].split(separator: "&") {
+        if item.hasPrefix("schema=") { schema = String(item.dropFirst("schema=".count)) } else { kept.append(item) }
+      }
+      rest = String(text[..<q]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+    }
+    url = try PostgresURL(rest)
+    guard !schema.isEmpty else { throw PostgresStoreError.badURL(url.description, "schema= names no schema") }
+    self.schema = schema.removingPercentEncoding ?? schema
+  }
+
+  /// The URL without its password, with its schema.
+  public var description: String { "\(url)?schema=\(schema)" }
+}
