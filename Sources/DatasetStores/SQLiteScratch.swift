@@ -2,6 +2,7 @@ import Catalog
 import Datasets
 import Foundation
 import GRDB
+import SQLiteStore
 
 /// A private copy of a dataset's SQLite file for a case that writes (`diff`, `load`, the
 /// gate's change tracking), so that writes never touch the dataset other cases read. It lives
@@ -13,16 +14,21 @@ public final class SQLiteScratch: Sendable {
   private let folder: String
 
   /// Copies `location`'s file after checking it as the store would open it. O(file size).
-  public init(_ location: DatasetLocation, purpose: String) throws {
+  public convenience init(_ location: DatasetLocation, purpose: String) throws {
     _ = try location.open(.sqlite)  // a missing or foreign file fails here, with the store's words
-    folder = try AtomicFile.createTemporaryFolder(for: NSTemporaryDirectory() + "fetchbench-\(purpose)")
-    path = folder + "/db.sqlite"
+    try self.init(purpose: purpose)
     do {
       try FileManager.default.copyItem(atPath: location.sqlitePath, toPath: path)
     } catch {
       AtomicFile.discard(folder)
       throw DatasetError.cannotWrite(path: path, reason: AtomicFile.describe(error))
     }
+  }
+
+  /// An empty folder for a new file at `path`, which the caller writes.
+  init(purpose: String) throws {
+    folder = try AtomicFile.createTemporaryFolder(for: NSTemporaryDirectory() + "fetchbench-\(purpose)")
+    path = folder + "/db.sqlite"
   }
 
   /// Removes the copy (and its `-wal`/`-shm`); every store on it must be closed first.
@@ -33,18 +39,65 @@ public final class SQLiteScratch: Sendable {
 }
 
 extension SQLiteScratch {
-  /// A copy of `location`'s file with `index` built in it: the index advice's variant of a
-  /// user's database, whose own file is never written. O(file size + index build).
+  /// A copy of a user's database with `index` built in it: the index advice's variant of it,
+  /// whose own file is never written. Every table is created as the file declares it, but
+  /// only the list's table and those its to-one relationships reach get their rows (with
+  /// Core Data's `Z_` bookkeeping tables): a large file's unrelated tables are not copied.
+  /// Read through SQLite from the file (its WAL included), not copied byte for byte.
+  /// O(rows of the tables involved + index build).
   public static func indexed(_ location: DatasetLocation, _ index: IndexSpec) throws -> SQLiteScratch {
-    let scratch = try SQLiteScratch(location, purpose: "index")
+    guard let database = location.database else {
+      throw DatasetError.cannotWrite(path: location.sqlitePath, reason: "not a user's database")
+    }
+    let scratch = try SQLiteScratch(purpose: "index")
+    let source = SQLiteStore.fileURI(database.path, query: database.openMode == .immutable ? "immutable=1" : "mode=ro")
+    let involved = Self.tablesReached(from: location.kind)
+    var statement = ""
     do {
       let queue = try DatabaseQueue(path: scratch.path)
-      try queue.write { db in try db.execute(sql: index.createStatement) }
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [source])
+        try db.inTransaction {
+          let objects = try Row.fetchAll(
+            db,
+            sql: """
+              SELECT type, name, tbl_name, sql FROM src.sqlite_master
+              WHERE type IN ('table', 'index') AND sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
+              ORDER BY type = 'index', rowid
+              """)
+          for object in objects {
+            let (type, name, table, sql): (String, String, String, String) = (object[0], object[1], object[2], object[3])
+            statement = sql
+            try db.execute(sql: sql)
+            if type == "table" && (involved.contains(name.lowercased()) || name.hasPrefix("Z_")) {
+              statement = "INSERT INTO main.\(name.quotedDatabaseIdentifier) SELECT * FROM src.\(table.quotedDatabaseIdentifier)"
+              try db.execute(sql: statement)
+            }
+          }
+          statement = index.createStatement
+          try db.execute(sql: statement)
+          return .commit
+        }
+        try db.execute(sql: "DETACH DATABASE src")
+      }
       try queue.close()
     } catch {
       scratch.remove()
-      throw DatasetError.cannotWrite(path: scratch.path, reason: "\(index.createStatement): \(error)")
+      throw DatasetError.cannotWrite(path: scratch.path, reason: "\(statement): \(error)")
     }
     return scratch
+  }
+
+  /// The list entity's table and every table its to-one relationships reach, lowercased.
+  /// O(entities × relationships).
+  static func tablesReached(from kind: DatasetKind) -> Set<String> {
+    let model = kind.definition.model
+    var seen: Set<String> = []
+    var queue = [kind.definition.listEntity]
+    while let name = queue.popLast() {
+      guard let entity = model.entities.first(where: { $0.name == name }), seen.insert(entity.table.lowercased()).inserted else { continue }
+      queue += entity.relationships.map(\.destination)
+    }
+    return seen
   }
 }

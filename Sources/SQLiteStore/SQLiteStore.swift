@@ -102,11 +102,15 @@ public final class SQLiteStore: ChangeLogStore {
     }
   }
 
-  public static func immutableURI(_ path: String) -> String {
+  /// `path` as a URI filename that opens it without locks or a journal: nothing may be writing it.
+  public static func immutableURI(_ path: String) -> String { fileURI(path, query: "immutable=1") }
+
+  /// `path` as a URI filename (absolute, escaped) with `query`, e.g. `mode=ro`.
+  public static func fileURI(_ path: String, query: String) -> String {
     var allowed = CharacterSet.urlPathAllowed
     allowed.remove(charactersIn: "?#%")
     let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-    return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
+    return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?" + query
   }
 
   static func checkSchema(_ db: Database, model: Model, path: String) throws {

@@ -284,6 +284,34 @@ enum UserDatabaseFixture {
     #expect(definition.coreDataFetchIndex(IndexSpec(table: "ZFLIGHT", columns: [.init("Z_PK")])) == nil)
   }
 
+  @Test func anIndexCandidateIsBuiltInACopyOfOnlyTheListsTables() throws {
+    let dir = TestSupport.temporaryFolder("userdb-scratch")
+    defer { TestSupport.remove(dir) }
+    let (path, _) = try UserDatabaseFixture.write(app: true, in: dir)
+    // A table the list does not reach, and rows in it that the copy must leave out.
+    try DatabaseQueue(path: path).write { db in
+      try db.execute(sql: "CREATE TABLE attachments (id INTEGER PRIMARY KEY, data BLOB); INSERT INTO notes VALUES ('kept out')")
+      for i in 1...50 { try db.execute(sql: "INSERT INTO attachments VALUES (?, zeroblob(4096))", arguments: [i]) }
+    }
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let database = UserDatabase(path: path)
+    let (kind, _) = try database.register(entity: "flights", sort: [.init("plane.seats", ascending: false)])
+    var location = DatasetLocation(kind: kind)
+    location.database = database
+    let index = IndexSpec(table: "planes", columns: [.init("id"), .init("seats", descending: true)])
+    let scratch = try SQLiteScratch.indexed(location, index)
+    defer { scratch.remove() }
+    let counts = try DatabaseQueue(path: scratch.path).read { db in
+      try ["flights", "planes", "plane_specs", "notes", "attachments"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)")! }
+    }
+    #expect(counts == [UserDatabaseFixture.flights, UserDatabaseFixture.planes, UserDatabaseFixture.planes, 0, 0])
+    let indexes = try DatabaseQueue(path: scratch.path).read { db in
+      try db.indexes(on: "planes").map(\.name) + db.indexes(on: "flights").map(\.name)
+    }
+    #expect(indexes.contains(index.name) && indexes.contains("flights_plane"), "\(indexes)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the user's file is byte-identical")
+  }
+
   @Test func badDatabasesGetOneClearErrorAndNothingIsWritten() throws {
     let dir = TestSupport.temporaryFolder("userdb-bad")
     defer { TestSupport.remove(dir) }

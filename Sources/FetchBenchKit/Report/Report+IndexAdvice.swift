@@ -25,13 +25,18 @@ extension Report {
     let store = any.store.kind ?? .sqlite
     let picks = IndexPick.all(advice).filter { $0.dataset == dataset && $0.rows == n }
     return "### Index advice, \(dataset.rawValue) at \(n.grouped) rows (\(store.displayName))\n\n"
-      + Self.adviceMethod(store, repetitions: any.repetitions, batchSize: any.batchSize)
+      + Self.adviceMethod(store, repetitions: any.repetitions, batchSize: any.batchSize, usersFile: database != nil)
       + candidatesTable(here, dataset) + pickSentences(picks, here) + Self.plansTable(picks, here, store)
   }
 
-  static func adviceMethod(_ store: StoreKind, repetitions: Int, batchSize: Int) -> String {
-    "Each candidate index is timed against none in one process: on SQLite each lives in a dataset file of its own (the "
-      + "same rows) and the case opens every file. It times the operations on each variant in turn, no index included, in every one of its \(repetitions) repetitions after a "
+  /// `usersFile`: the list is a user's database, whose candidates are built in copies of it.
+  static func adviceMethod(_ store: StoreKind, repetitions: Int, batchSize: Int, usersFile: Bool = false) -> String {
+    let files =
+      usersFile
+      ? "in a temporary copy of your database of its own (your tables as declared, with the rows of the list's table and the tables its relationships reach; your file is only read)"
+      : "in a dataset file of its own (the same rows)"
+    return
+      "Each candidate index is timed against none in one process: on SQLite each lives \(files) and the case opens every file. It times the operations on each variant in turn, no index included, in every one of its \(repetitions) repetitions after a "
       + "warm-up, so each `× none` is the median of per-pair ratios [min–max] in one process. Every variant returns the unindexed "
       + "IDs in the same order (checked before timing). The candidates come from the requests: the sort key alone; for "
       + "a to-one sort key, the join column and the sort key; the list's whole order (each key in its direction, then the "
