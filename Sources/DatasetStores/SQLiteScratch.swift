@@ -51,7 +51,7 @@ extension SQLiteScratch {
     }
     let scratch = try SQLiteScratch(purpose: "index")
     let source = SQLiteStore.fileURI(database.path, query: database.openMode == .immutable ? "immutable=1" : "mode=ro")
-    let involved = Self.tablesReached(from: location.kind)
+    let involved = location.kind.listTables
     var statement = ""
     do {
       let queue = try DatabaseQueue(path: scratch.path)
@@ -86,18 +86,5 @@ extension SQLiteScratch {
       throw DatasetError.cannotWrite(path: scratch.path, reason: "\(statement): \(error)")
     }
     return scratch
-  }
-
-  /// The list entity's table and every table its to-one relationships reach, lowercased.
-  /// O(entities × relationships).
-  static func tablesReached(from kind: DatasetKind) -> Set<String> {
-    let model = kind.definition.model
-    var seen: Set<String> = []
-    var queue = [kind.definition.listEntity]
-    while let name = queue.popLast() {
-      guard let entity = model.entities.first(where: { $0.name == name }), seen.insert(entity.table.lowercased()).inserted else { continue }
-      queue += entity.relationships.map(\.destination)
-    }
-    return seen
   }
 }

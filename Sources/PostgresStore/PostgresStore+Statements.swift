@@ -117,7 +117,7 @@ extension PostgresStore {
     case (.integer, _): return .integer(try cell.decode(Int64.self))
     case (.bool, .bool): return .bool(try cell.decode(Bool.self))
     case (.bool, _): return .bool(try cell.decode(Int64.self) != 0)
-    // A user's own column types (`readOnlySchema`).
+    // A user's own column types (`init(url:model:userSchema:readOnly:)`).
     case (.double, .numeric): return .double(NSDecimalNumber(decimal: try cell.decode(Decimal.self)).doubleValue)
     case (.date, .timestamp), (.date, .timestamptz), (.date, .date): return .date(try cell.decode(Date.self).timeIntervalSince1970)
     case (.double, _): return .double(try cell.decode(Double.self))

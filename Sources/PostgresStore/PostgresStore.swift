@@ -64,17 +64,18 @@ public final class PostgresStore: ChangeLogStore {
     cursor = ChangeLogCursor(after: try logHead())
   }
 
-  /// A store over a user's own schema, read only: every transaction of its session is
-  /// read-only (the server refuses any write), tables are found through `search_path`, and
-  /// there is no change log. Columns keep their own types (integer, numeric, varchar,
-  /// timestamp…): their values are converted as rows arrive.
-  public init(url: PostgresURL, model: Model, readOnlySchema schema: String) throws {
+  /// A store over a user's own schema: tables are found through `search_path`, and there is
+  /// no change log. Columns keep their own types (integer, numeric, varchar, timestamp…):
+  /// their values are converted as rows arrive. `readOnly`: every transaction of the session
+  /// is read-only, so the server refuses any write (false only for FetchBench's own copy,
+  /// where the index trials drop indexes inside transactions they roll back).
+  public init(url: PostgresURL, model: Model, userSchema schema: String, readOnly: Bool = true) throws {
     self.model = model
     self.url = url
     userSchema = schema
     connection = try Self.connect(url, logger: logger)
     try run("SET search_path TO \"\(schema.replacingOccurrences(of: "\"", with: "\"\""))\"", []) { _ in }
-    try run("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", []) { _ in }
+    if readOnly { try run("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", []) { _ in } }
     try checkSchema()
   }
 

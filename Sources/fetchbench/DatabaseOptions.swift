@@ -58,8 +58,9 @@ extension DatabaseOptions {
     }
     if try db.server != nil {
       if options.stores.contains(.sqlite) { throw UserDatabaseError.serverNotSQLite(db.path) }
-      // No index is created on the user's server: the advice needs candidates built.
-      options.withIndex = false
+      // No index is created on the user's server: candidates are built only in a copy of
+      // FetchBench's own, when allowed.
+      if db.allowsIndexTrials != true { options.withIndex = false }
     }
     let userList = UserList(database: db, entity: entity)
     let (kind, schema) = try userList.register(sort: list.sort, section: list.section)

@@ -59,6 +59,7 @@ enum Interrupts {
         ChildProcess.stopAll(sig)
         AtomicFile.discardAll()
         PostgresScratch.dropAll()
+        PostgresTrials.dropAll()
         FileHandle.standardError.write(Data("\ninterrupted; child processes stopped, temporary files and scratch databases removed\n".utf8))
         exit(128 + sig)
       }

@@ -46,6 +46,11 @@ struct Run: CheckedCommand {
   @OptionGroup var postgres: PostgresOptions
   @OptionGroup var database: DatabaseOptions
   @Option(help: "With --db: the table or Core Data entity whose list is measured.") var entity: String?
+  @Flag(
+    help: ArgumentHelp(
+      "With --db on a PostgreSQL server: try index candidates in a schema of FetchBench's own, on a copy of the list's tables.",
+      discussion: "Needs CREATE on the database; the schema is dropped when the case ends. Your schema is only read."))
+  var allowIndexTrials = false
 
   /// What to measure, from the options; every check that needs no measuring is here.
   func options() throws -> RunOptions {
@@ -70,6 +75,8 @@ struct Run: CheckedCommand {
     options.memoryBudget = memoryBudget * 1_048_576
     if let db = try database.database {
       try applyDatabase(db, to: &options)
+    } else if allowIndexTrials {
+      throw ValidationError("--allow-index-trials needs --db on a PostgreSQL server")
     } else if entity != nil {
       throw ValidationError("--entity names a table of your own database: give --db FILE")
     } else if sort != nil || section != nil || predicate != nil {
@@ -115,6 +122,13 @@ struct Run: CheckedCommand {
   /// count (the index advice builds each candidate in a copy of the file).
   func applyDatabase(_ db: UserDatabase, to options: inout RunOptions) throws {
     guard dataset == nil else { throw ValidationError("--db replaces the datasets: drop --dataset") }
+    var db = db
+    if allowIndexTrials {
+      guard try db.server != nil else {
+        throw ValidationError("--allow-index-trials is for a --db on a PostgreSQL server; a file's candidates are tried in copies of it")
+      }
+      db.allowsIndexTrials = true
+    }
     try database.apply(db, entity: entity, list: CustomRequest(sort: sort, section: section, predicate: predicate), to: &options)
   }
 

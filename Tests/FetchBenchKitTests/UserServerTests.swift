@@ -121,10 +121,24 @@ import Testing
     #expect(run.stdout.contains("flights at 1,500 rows, PostgreSQL: "), "\(run.stdout)")
     let report = try String(contentsOfFile: dir + "/run/report.md", encoding: .utf8)
     #expect(report.contains("Your database, read and never written: postgres://"), "\(report)")
-    #expect(report.contains("No index was tried: FetchBench creates no index on your server."))
+    #expect(report.contains("No index was tried: FetchBench creates no index on your server (`--allow-index-trials`"))
     for file in ["report.md", "results.csv", "results.json"] {
       #expect(try !String(contentsOfFile: "\(dir)/run/\(file)", encoding: .utf8).contains("s3cret-pw"), "\(file)")
     }
+
+    // Index candidates only when allowed, in a schema of FetchBench's own that is gone after.
+    let trials = try TestSupport.run(
+      [
+        "run", "--db", db, "--entity", "flights", "--sort", "plane.seats desc, departure asc", "--store", "postgres", "--recommend",
+        "--allow-index-trials", "--repetitions", "2", "--out", dir + "/trials",
+      ])
+    #expect(trials.status == 0, "\(trials.stderr)")
+    let advised = try String(contentsOfFile: dir + "/trials/report.md", encoding: .utf8)
+    #expect(advised.contains("### Index advice, flights at 1,500 rows (PostgreSQL)"), "\(advised)")
+    #expect(advised.contains("`planes(id, seats)`") && advised.contains("copied into a schema of FetchBench's own"), "\(advised)")
+    #expect(try admin.column("SELECT nspname::text FROM pg_namespace WHERE nspname LIKE 'fetchbench\\_trials\\_%'") == [])
+    let misplaced = try TestSupport.run(["run", "--allow-index-trials", "--quick"])
+    #expect(misplaced.status == 64 && misplaced.stderr.contains("--allow-index-trials needs --db on a PostgreSQL server"))
 
     // What would write, or needs a file, is refused in one line.
     for (arguments, message) in [

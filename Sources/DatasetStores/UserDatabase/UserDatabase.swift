@@ -15,6 +15,9 @@ public struct UserDatabase: Sendable, Codable, Equatable {
   public var path: String
   /// To-one relationships the column names do not say, `column` → entity (`plane` → `Plane`).
   public var relationships: [String: String]
+  /// On a server: whether index candidates may be tried in a schema of FetchBench's own
+  /// (`PostgresTrials`); nil or false, none is. A file's candidates are always tried in copies.
+  public var allowsIndexTrials: Bool? = nil
 
   public init(path: String, relationships: [String: String] = [:]) {
     self.path = path
@@ -127,7 +130,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
   /// loaded from it.
   public func open(_ model: Model, memory: Bool) throws -> any Store {
     if let server = try server {
-      let store = try PostgresStore(url: server.url, model: model, readOnlySchema: server.schema)
+      let store = try PostgresStore(url: server.url, model: model, userSchema: server.schema)
       guard memory else { return store }
       defer { store.close() }
       return try MemoryStore.load(from: store)

@@ -70,6 +70,8 @@ package enum IndexAdvice {
     var plan: (String) throws -> String
     /// What the variant reads and must outlive it (a user's database's indexed copy).
     var scratch: SQLiteScratch? = nil
+    /// The copy of a user's server tables the variant reads, dropped once no variant holds it.
+    var trials: PostgresTrials? = nil
 
     /// `body` with the variant's index set in place.
     func within<T>(_ body: () throws -> T) throws -> T {
@@ -140,12 +142,7 @@ package enum IndexAdvice {
       }
       return (variants, ScanLimit(raw, request: list))
     case .postgres:
-      var location = DatasetLocation(
-        kind: spec.dataset, rows: spec.rows, seed: spec.seed, directory: spec.datasetsDirectory, indexes: all.map(\.index.tag))
-      location.database = spec.userList?.database
-      guard let store = try location.open(.postgres) as? PostgresStore else {
-        throw HarnessError.invalidArgument("index advice: the PostgreSQL store did not open")
-      }
+      let (store, trials) = try postgresStore(spec, candidates: all.map(\.index))
       let variants = ([nil] + all.map(\.index)).map { kept in
         Variant(
           tag: kept?.tag, store: store, forList: true, forSectioned: true,
@@ -154,12 +151,33 @@ package enum IndexAdvice {
             for c in all where c.index != kept { _ = try store.scalarText("DROP INDEX \(c.index.name)") }
           },
           leave: { _ = try store.scalarText("ROLLBACK") },
-          plan: { sql in try PostgresPlan.summary(try store.scalarText("EXPLAIN (FORMAT JSON) \(sql)") ?? "") })
+          plan: { sql in try PostgresPlan.summary(try store.scalarText("EXPLAIN (FORMAT JSON) \(sql)") ?? "") }, trials: trials)
       }
       return (variants, nil)
     case .memory:
       throw HarnessError.invalidArgument("index advice runs on the SQL stores")
     }
+  }
+
+  /// The PostgreSQL store holding every candidate: FetchBench's own database, loaded with them;
+  /// or for a user's server, a copy of the list's tables in a schema of FetchBench's own
+  /// (`--allow-index-trials`), which the variants keep alive.
+  private static func postgresStore(_ spec: CaseSpec, candidates: [IndexSpec]) throws -> (PostgresStore, PostgresTrials?) {
+    let model = DatasetModels.model(for: spec.dataset)
+    if let database = spec.userList?.database, let server = try database.server {
+      guard database.allowsIndexTrials == true else {
+        throw HarnessError.invalidArgument("index advice on \(database.path) needs --allow-index-trials")
+      }
+      let trials = try PostgresTrials(server, kind: spec.dataset, indexes: candidates)
+      return (try PostgresStore(url: server.url, model: model, userSchema: trials.schema, readOnly: false), trials)
+    }
+    var location = DatasetLocation(
+      kind: spec.dataset, rows: spec.rows, seed: spec.seed, directory: spec.datasetsDirectory, indexes: candidates.map(\.tag))
+    location.database = spec.userList?.database
+    guard let store = try location.open(.postgres) as? PostgresStore else {
+      throw HarnessError.invalidArgument("index advice: the PostgreSQL store did not open")
+    }
+    return (store, nil)
   }
 
   /// Correct before fast: every variant reads the unindexed order. Returns the list's IDs.

@@ -25,12 +25,20 @@ extension Report {
     let store = any.store.kind ?? .sqlite
     let picks = IndexPick.all(advice).filter { $0.dataset == dataset && $0.rows == n }
     return "### Index advice, \(dataset.rawValue) at \(n.grouped) rows (\(store.displayName))\n\n"
-      + Self.adviceMethod(store, repetitions: any.repetitions, batchSize: any.batchSize, usersFile: database != nil)
+      + Self.adviceMethod(
+        store, repetitions: any.repetitions, batchSize: any.batchSize, usersFile: database != nil, usersServer: database?.onServer == true)
       + candidatesTable(here, dataset) + pickSentences(picks, here) + Self.plansTable(picks, here, store)
   }
 
-  /// `usersFile`: the list is a user's database, whose candidates are built in copies of it.
-  static func adviceMethod(_ store: StoreKind, repetitions: Int, batchSize: Int, usersFile: Bool = false) -> String {
+  /// `usersFile`: the list is a user's database, whose candidates are built in copies of it;
+  /// `usersServer`: on a PostgreSQL server, in a schema of FetchBench's own.
+  static func adviceMethod(_ store: StoreKind, repetitions: Int, batchSize: Int, usersFile: Bool = false, usersServer: Bool = false)
+    -> String
+  {
+    let loaded =
+      usersServer
+      ? "the list's tables are copied into a schema of FetchBench's own in your database (your schema is only read; the copy is dropped after) with every candidate"
+      : "the dataset is loaded with every candidate"
     let files =
       usersFile
       ? "in a temporary copy of your database of its own (your tables as declared, with the rows of the list's table and the tables its relationships reach; your file is only read)"
@@ -43,7 +51,7 @@ extension Report {
       + "primary key) when it lives in one table; the section key with the sort keys of its table. A batch fault is the mean "
       + "of ten spread over the list; the pages hold \(batchSize) rows."
       + (store == .postgres
-        ? " On PostgreSQL the dataset is loaded with every candidate, and each variant runs inside a transaction that drops the "
+        ? " On PostgreSQL \(loaded), and each variant runs inside a transaction that drops the "
           + "others and is rolled back after it: the same table and statistics, one index set at a time.\n\n" : "\n\n")
   }
 

@@ -38,7 +38,11 @@ extension Report {
         let size = database.bytes > 0 ? ", \(bytes(database.bytes))" : ""
         md += "Your database, read and never written: \(Markdown.escape(database.detail))\(size).\n\n"
         if let synthetic = database.synthetic { md += "Its rows are \(Markdown.escape(synthetic)).\n\n" }
-        if database.onServer { md += "No index was tried: FetchBench creates no index on your server.\n\n" }
+        if database.onServer && !advice.contains(where: { $0.dataset == dataset && $0.rows == n }) {
+          md +=
+            "No index was tried: FetchBench creates no index on your server (`--allow-index-trials` tries candidates "
+            + "in a schema of its own, on a copy of the list's tables).\n\n"
+        }
       }
       md += sideBySide(dataset: dataset, rows: n)
       for k in keys where k.dataset == dataset && k.rows == n {
