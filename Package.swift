@@ -91,7 +91,7 @@ let package = Package(
     .executableTarget(
       name: "fetchbench",
       dependencies: [
-        "FetchBenchKit", "Catalog", "Datasets", "DatasetStores", "FetchedResults", "SQLiteStore",
+        "FetchBenchKit", "Catalog", "Datasets", "DatasetStores", "FetchedResults", "SQLQueries", "SQLiteStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -26,12 +26,19 @@ extension PostgresStore {
     guard !connection.isClosed else { throw PostgresStoreError.disconnected(url) }
     let box = UncheckedBox(onRow)
     let bytes = UncheckedBox(0)
+    let rows = UncheckedBox(0)
     counters.roundTrips += 1
-    defer { counters.bytesReceived += bytes.value }
+    let started = DispatchTime.now().uptimeNanoseconds
+    defer {
+      counters.bytesReceived += bytes.value
+      let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+      statementLog?.record(sql: sql, binds: arguments.count + (ids == nil ? 0 : 1), rows: rows.value, seconds: seconds)
+    }
     // A DataRow message: type byte, length and column count here; a length and the bytes
     // per column as the callback reads the cells.
     @Sendable func received(_ row: PostgresRow, binary: Bool) throws {
       bytes.value += 7
+      rows.value += 1
       try box.value(ResultCells(row: row, binary: binary, bytes: bytes))
     }
     do {

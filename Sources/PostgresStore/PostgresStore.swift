@@ -43,6 +43,8 @@ public final class PostgresStore: ChangeLogStore {
   var closed = false
   /// The user's schema this store reads, read-only; nil for a dataset FetchBench loaded.
   public let userSchema: String?
+  /// `--sql-debug`'s log of every statement this store sends once it is open; nil when it is off.
+  var statementLog: StatementLog?
 
   /// The change log's table and notification channel.
   public static let changeLog = ChangeLogSQL.table
@@ -62,6 +64,7 @@ public final class PostgresStore: ChangeLogStore {
     try checkSchema()
     try listen()
     cursor = ChangeLogCursor(after: try logHead())
+    statementLog = StatementLog.forStore()
   }
 
   /// A store over a user's own schema: tables are found through `search_path`, and there is
@@ -77,6 +80,7 @@ public final class PostgresStore: ChangeLogStore {
     try run("SET search_path TO \"\(schema.replacingOccurrences(of: "\"", with: "\"\""))\"", []) { _ in }
     if readOnly { try run("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", []) { _ in } }
     try checkSchema()
+    statementLog = StatementLog.forStore()
   }
 
   deinit { close() }

@@ -25,6 +25,8 @@ public final class SQLiteStore: ChangeLogStore {
   var changeLogEnabled = false
   var bellGeneration = 0
   let bellLock = NSLock()
+  /// `--sql-debug`'s log of every statement on this connection; nil when it is off.
+  let statementLog = StatementLog.forStore()
 
   /// How a store opens its file.
   public enum OpenMode: Sendable {
@@ -77,6 +79,29 @@ public final class SQLiteStore: ChangeLogStore {
       throw SQLiteStoreError.notADatabase(path, error.message ?? "\(error)")
     }
     try queue.inDatabase { db in try Self.checkSchema(db, model: model, path: path) }
+    if let statementLog { try queue.inDatabase { db in Self.trace(db.sqliteConnection, into: statementLog) } }
+  }
+
+  /// Reports every statement of `connection` to `log` as SQLite finishes it (its rows counted
+  /// as they are stepped): the statements the store's own code runs and GRDB's alike.
+  static func trace(_ connection: OpaquePointer?, into log: StatementLog) {
+    let mask = UInt32(SQLITE_TRACE_PROFILE | SQLITE_TRACE_ROW)
+    sqlite3_trace_v2(
+      connection, mask,
+      { event, context, p, x in
+        guard let context, let p else { return 0 }
+        let log = Unmanaged<StatementLog>.fromOpaque(context).takeUnretainedValue()
+        let key = Int(bitPattern: p)
+        if event == UInt32(SQLITE_TRACE_ROW) {
+          log.row(key)
+        } else if event == UInt32(SQLITE_TRACE_PROFILE), let x {
+          let statement = OpaquePointer(p)
+          let sql = sqlite3_sql(statement).map { String(cString: $0) } ?? ""
+          let nanos = x.load(as: Int64.self)
+          log.finished(key, sql: sql, binds: Int(sqlite3_bind_parameter_count(statement)), seconds: Double(nanos) / 1e9)
+        }
+        return 0
+      }, Unmanaged.passUnretained(log).toOpaque())
   }
 
   /// What every connection to a dataset sets, the store's and the floors' alike, so that both

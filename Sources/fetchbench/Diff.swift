@@ -39,6 +39,7 @@ struct Diff: CheckedCommand {
   @OptionGroup var memory: MemoryCeilingOption
   @OptionGroup var sittings: ResumeOptions
   @OptionGroup var postgres: PostgresOptions
+  @OptionGroup var sqlDebug: SQLDebugOption
   @OptionGroup var database: DatabaseOptions
   @Option(help: "With --db: the table or Core Data entity whose list is kept in sync.") var entity: String?
   @Option(help: "With --db: the list's sort descriptors, as fetch takes them (default: by primary key).") var sort: String?
@@ -48,6 +49,7 @@ struct Diff: CheckedCommand {
   func options() throws -> RunOptions {
     var options = RunOptions.diff()
     try sittings.apply(to: &options)
+    if sqlDebug.sqlDebug { options.warmups = 0 }
     options.stores = try OptionValue.kinds(store, "store")
     options.rows = try OptionValue.rowCounts(rows)
     let db = try database.database
@@ -98,6 +100,7 @@ struct Diff: CheckedCommand {
   }
 
   func run() throws {
+    sqlDebug.apply()
     setenv("FETCHBENCH_STDLIB_BUDGET_S", String(stdlibBudget), 1)
     try Command.measure(try options(), out: out, postgres: postgres, extra: emitChanges.map { "wrote \($0)" })
   }

@@ -49,6 +49,7 @@ struct Fetch: ParsableCommand {
   @Option(parsing: .unconditional, help: "Dataset seed (0 to 18,446,744,073,709,551,615).") var seed: UInt64 = 1
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
+  @OptionGroup var sqlDebug: SQLDebugOption
   @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []
   @OptionGroup var database: DatabaseOptions
 
@@ -77,6 +78,7 @@ struct Fetch: ParsableCommand {
 
   func run() throws {
     try postgres.apply()
+    sqlDebug.apply()
     let db = try database.database
     let storeKind: StoreKind = try OptionValue.kind(store ?? (try db?.server != nil ? "postgres" : "sqlite"), "store")
     if let db { return try runOnDatabase(db, storeKind: storeKind) }

@@ -4,6 +4,7 @@ import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
+import SQLQueries
 
 @main
 struct FetchBench: ParsableCommand {
@@ -128,4 +129,16 @@ struct PostgresOptions: ParsableArguments {
     }
     setenv("FETCHBENCH_POSTGRES_URL", postgresURL, 1)
   }
+}
+
+/// `--sql-debug` for the commands that read lists: every statement on standard error.
+struct SQLDebugOption: ParsableArguments {
+  @Flag(
+    help: ArgumentHelp(
+      "Print every SQL statement, with its binds, rows and time, as Core Data's -com.apple.CoreData.SQLDebug 1 does (standard error).",
+      discussion: "With run: cases run without their warm-up, so each statement appears once per repetition; use --repetitions 1."))
+  var sqlDebug = false
+
+  /// Turns the log on for this process and its children.
+  func apply() { if sqlDebug { StatementLog.enable() } }
 }

@@ -4,6 +4,7 @@ import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
+import SQLQueries
 
 struct Run: CheckedCommand {
   static let configuration = CommandConfiguration(
@@ -44,6 +45,7 @@ struct Run: CheckedCommand {
   @OptionGroup var memory: MemoryCeilingOption
   @OptionGroup var sittings: ResumeOptions
   @OptionGroup var postgres: PostgresOptions
+  @OptionGroup var sqlDebug: SQLDebugOption
   @OptionGroup var database: DatabaseOptions
   @Option(help: "With --db: the table or Core Data entity whose list is measured.") var entity: String?
   @Flag(
@@ -68,6 +70,7 @@ struct Run: CheckedCommand {
       options.repetitions = repetitions
     }
     options.withIndex = !noIndex
+    if sqlDebug.sqlDebug { options.warmups = 0 }
     options.growthInProcess = growth
     options.datasetsDirectory = datasets
     options.memoryCeiling = try memory.bytes()
@@ -133,6 +136,7 @@ struct Run: CheckedCommand {
   }
 
   func run() throws {
+    sqlDebug.apply()
     guard recommend else {
       try Command.measure(try options(), out: out, postgres: postgres)
       return
@@ -218,6 +222,7 @@ struct RunCase: ParsableCommand {
     // Stopped by its parent's interrupt: its scratch copies are removed as it ends.
     Interrupts.install()
     var spec = try CaseSpec.decode(Data(self.spec.utf8))
+    if StatementLog.isEnabled { FileHandle.standardError.write(Data("FetchBench: case \(spec.label)\n".utf8)) }
     // Fault injection for the harness's own tests: a child that really dies by a signal,
     // so the parent's crash path is exercised, not only its error path; and a case that
     // fails with an error (a corrupt dataset no longer reaches a case: it is refused first).

@@ -5,6 +5,7 @@ import Datasets
 import FetchedResults
 import Foundation
 import PostgresStore
+import SQLQueries
 
 /// The outcome of a run.
 package struct RunOutcome: Sendable {
@@ -188,7 +189,8 @@ package enum Runner {
     let output: ChildProcess.Output
     do {
       output = try ChildProcess.run(
-        ChildProcess.currentExecutable, ["_case", String(decoding: json, as: UTF8.self)], memoryCeiling: memoryCeiling)
+        ChildProcess.currentExecutable, ["_case", String(decoding: json, as: UTF8.self)],
+        relayStandardError: StatementLog.isEnabled, memoryCeiling: memoryCeiling)
     } catch {
       return .failure("cannot start \(ChildProcess.currentExecutable): \(error)")
     }
