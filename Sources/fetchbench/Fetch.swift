@@ -51,6 +51,8 @@ struct Fetch: ParsableCommand {
   @OptionGroup var postgres: PostgresOptions
   @OptionGroup var sqlDebug: SQLDebugOption
   @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []
+  @Option(help: "fetchbench, or coredata: read the dataset's file in Core Data's schema (written by generate --schema coredata).")
+  var schema = PhysicalSchema.fetchbench.rawValue
   @OptionGroup var database: DatabaseOptions
 
   func validate() throws {
@@ -91,7 +93,13 @@ struct Fetch: ParsableCommand {
       throw ValidationError(String(describing: error))
     }
     let location = DatasetLocation(kind: kind, rows: rows, seed: seed, directory: datasets, indexes: index)
-    try execute(request, location: location, storeKind: storeKind)
+    let physical: PhysicalSchema = try OptionValue.kind(schema, "schema")
+    guard physical == .coreData else { return try execute(request, location: location, storeKind: storeKind) }
+    guard index.isEmpty else {
+      throw ValidationError("--index names a column of FetchBench's schema; Core Data's file has its own indexes")
+    }
+    let (file, listKind) = try CoreDataFile.open(location)
+    try executeOnDatabase(file, kind: listKind, storeKind: storeKind)
   }
 
   /// The list over the user's own database: `--entity` names it; `--sort` (default: by
@@ -110,6 +118,11 @@ struct Fetch: ParsableCommand {
       throw ValidationError(String(describing: error))
     }
     let (kind, _) = try db.register(entity: entity, sort: sortDescriptors, section: section)
+    try executeOnDatabase(db, kind: kind, storeKind: storeKind)
+  }
+
+  /// The list of `kind`, registered over the user's database `db`, as the options ask.
+  func executeOnDatabase(_ db: UserDatabase, kind: DatasetKind, storeKind: StoreKind) throws {
     var request = try makeRequest(kind)
     request.entityName = kind.definition.listEntity
     do {

@@ -40,6 +40,14 @@ struct Generate: ParsableCommand {
   @OptionGroup var postgres: PostgresOptions
 
   @Option(
+    help: ArgumentHelp(
+      "fetchbench, or coredata: also write the rows as Core Data's SQLite store holds them, as OUT/DATASET-ROWS-sSEED.coredata.sqlite.",
+      discussion:
+        "Core Data's schema: Z-tables with Z_PK, Z_ENT and Z_OPT, a to-one's key on both sides of a one-to-one, an index on each, dates as seconds since 2001, Z_PRIMARYKEY and Z_METADATA."
+    ))
+  var schema = PhysicalSchema.fetchbench.rawValue
+
+  @Option(
     help:
       "Your own SQLite database (an app's or a Core Data store): write a synthetic one of --rows rows of --entity whose columns and relationships follow yours, as OUT/ENTITY-like-ROWS-sSEED.sqlite."
   ) var like: String?
@@ -53,8 +61,9 @@ struct Generate: ParsableCommand {
     try postgres.apply()
     if let store, store != "postgres" { throw ValidationError("--store: '\(store)' cannot be loaded into; expected postgres") }
     var request = try makeRequest()
-    // PostgreSQL is loaded from the SQLite file.
-    if store != nil { request.writeSQLite = true }
+    // PostgreSQL and Core Data's schema are written from the SQLite file.
+    let physical: PhysicalSchema = try OptionValue.kind(schema, "schema")
+    if store != nil || physical == .coreData { request.writeSQLite = true }
     let progress = ProgressLine()
     let results: [GeneratedDataset]
     do {
@@ -80,6 +89,13 @@ struct Generate: ParsableCommand {
       print(
         "  dataset sha256 \(r.entry.sha256)"
           + (r.verifiedAgainstManifest ? " (matches the manifest)" : " (added to the manifest)"))
+    }
+    if physical == .coreData {
+      for r in results {
+        let location = DatasetLocation(kind: r.kind, rows: request.rows, seed: request.seed, directory: request.outDirectory)
+        let path = try CoreDataFile.write(from: location)
+        print("\(r.kind.rawValue): wrote \(path) (Core Data's schema): sha256 \(try UserDatabase(path: path).sha256())")
+      }
     }
     guard store != nil else { return }
     for r in results {

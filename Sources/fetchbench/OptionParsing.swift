@@ -9,6 +9,7 @@ extension StoreKind: ExpressibleByArgument {}
 extension FetchMode: ExpressibleByArgument {}
 extension Scenario: ExpressibleByArgument {}
 extension DatasetKind: ExpressibleByArgument {}
+extension PhysicalSchema: ExpressibleByArgument {}
 
 /// Option values, parsed one way for every command: comma-separated lists (`--store
 /// memory,sqlite`), kinds by their names, positive numbers. Every failure is a

@@ -100,8 +100,9 @@ public struct UserDatabase: Sendable, Codable, Equatable {
 
   /// The kind of a list of `entity` in this database, registered so that the harness reaches
   /// its definition as any dataset's. The kind is named after the entity (`flight`).
+  /// `name`: the kind's name, when not the entity's.
   public func register(
-    entity: String, sort: [FetchedResults.SortDescriptor] = [], section: String? = nil
+    entity: String, sort: [FetchedResults.SortDescriptor] = [], section: String? = nil, name: String? = nil
   ) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
     let schema = try schema()
     let (model, skipped) = try schema.model(relationships: relationships)
@@ -113,7 +114,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     }
     let sectionKeyPath = section ?? e.attributes.first { $0.type == .string }?.name ?? e.attributes.first?.name ?? e.primaryKey
     var definition = DatabaseDataset(
-      name: Self.kindName(e.name), model: model, listEntity: e.name, sortDescriptors: sort, sectionKeyPath: sectionKeyPath)
+      name: name ?? Self.kindName(e.name), model: model, listEntity: e.name, sortDescriptors: sort, sectionKeyPath: sectionKeyPath)
     definition.dateOffsets = schema.coreDataDateOffsets
     definition.toMany = schema.toMany(in: model)
     definition.isCoreData = schema.flavour == .coreData
