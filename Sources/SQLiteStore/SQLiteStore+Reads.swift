@@ -8,6 +8,7 @@ import SQLQueries
 extension SQLiteStore {
 
   public func fetchIDs(_ request: ResolvedRequest) throws -> [Int64] {
+    if plan == .coreData { return try coreDataIDs(request) }
     let sql = SQLBuilder(request)
     var ids: [Int64] = []
     try stepRows(sql.idQuery, sql.arguments) { ids.append(sqlite3_column_int64($0, 0)) }
@@ -17,6 +18,8 @@ extension SQLiteStore {
   /// One query: the ID query with the section key beside each ID, counted by its runs. A text
   /// key is compared as bytes with the run's first, so only a new section allocates a string.
   public func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
+    // Core Data: the ID query, then the grouped count.
+    if plan == .coreData { return (try coreDataIDs(request), try coreDataSectionCounts(request)) }
     guard let section = request.section else {
       throw FetchError.invalidRequest("section counts need a section key path")
     }
@@ -49,7 +52,7 @@ extension SQLiteStore {
 
   /// Runs a read statement, stepping it through the C API: converting each of 244k IDs
   /// through DatabaseValue cost 1.6× the floor on a join-free query. One query.
-  private func stepRows(_ query: String, _ arguments: [Value], _ row: (OpaquePointer) -> Void) throws {
+  func stepRows(_ query: String, _ arguments: [Value], _ row: (OpaquePointer) -> Void) throws {
     try read { db in
       let statement = try db.cachedStatement(sql: query)
       statement.setUncheckedArguments(StatementArguments(arguments.map(Self.databaseValue)))
@@ -69,6 +72,7 @@ extension SQLiteStore {
 
   public func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject] {
     guard !ids.isEmpty else { return [] }
+    if plan == .coreData { return try coreDataObjects(request, ids: ids) }
     if batchCache?.request != request.request {
       batchCache = (request.request, request.rowLayout, [:])
     }
@@ -150,6 +154,7 @@ extension SQLiteStore {
   }
 
   public func fetchObjects(_ request: ResolvedRequest) throws -> [FetchedObject] {
+    if plan == .coreData { return try coreDataObjects(request) }
     let sql = SQLBuilder(request)
     let layout = request.rowLayout
     return try read { db in
@@ -163,6 +168,7 @@ extension SQLiteStore {
   }
 
   public func count(_ request: ResolvedRequest) throws -> Int {
+    if plan == .coreData { return try coreDataCount(request) }
     let sql = SQLBuilder(request)
     return try read { db in
       counters.queries += 1
@@ -171,6 +177,7 @@ extension SQLiteStore {
   }
 
   public func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] {
+    if plan == .coreData { return try coreDataSectionCounts(request) }
     guard let section = request.section else {
       throw FetchError.invalidRequest("section counts need a section key path")
     }

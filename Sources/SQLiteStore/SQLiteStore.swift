@@ -25,6 +25,10 @@ public final class SQLiteStore: ChangeLogStore {
   var changeLogEnabled = false
   var bellGeneration = 0
   let bellLock = NSLock()
+  /// Which statements the store issues: its own (`tuned`) or Core Data's.
+  public var plan = StatementPlan.tuned
+  /// Whether each table has Core Data's `Z_OPT` column, read once per table.
+  var versionedTables: [String: Bool] = [:]
   /// `--sql-debug`'s log of every statement on this connection; nil when it is off.
   let statementLog = StatementLog.forStore()
 

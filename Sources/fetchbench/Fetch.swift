@@ -5,6 +5,8 @@ import Datasets
 import FetchBenchKit
 import FetchedResults
 import Foundation
+import SQLQueries
+import SQLiteStore
 
 struct Fetch: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -53,11 +55,17 @@ struct Fetch: ParsableCommand {
   @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []
   @Option(help: "fetchbench, or coredata: read the dataset's file in Core Data's schema (written by generate --schema coredata).")
   var schema = PhysicalSchema.fetchbench.rawValue
+  @Option(help: "SQLite's statements: tuned (FetchBench's), or coredata (what Core Data issues: see --sql-debug).")
+  var plan = StatementPlan.tuned.rawValue
   @OptionGroup var database: DatabaseOptions
 
   func validate() throws {
     let _: DatasetKind = try OptionValue.kind(dataset, "dataset")
     if let store { let _: StoreKind = try OptionValue.kind(store, "store") }
+    let statements: StatementPlan = try OptionValue.kind(plan, "plan")
+    if statements == .coreData && store != nil && store != "sqlite" {
+      throw ValidationError("--plan coredata is SQLite's: Core Data's statements run on SQLite only; drop --store or give --store sqlite")
+    }
     guard !(ids && sections) else { throw ValidationError("--ids and --sections exclude each other") }
     try OptionValue.check(show, in: OptionRange.count, "show")
     try OptionValue.check(batchSize, in: OptionRange.fetchBatchSize, "batch-size")
@@ -162,6 +170,7 @@ struct Fetch: ParsableCommand {
     let start = DispatchTime.now()
     do {  // one scope for the store's lifetime
       let store = try location.open(storeKind)
+      (store as? SQLiteStore)?.plan = try OptionValue.kind(plan, "plan")
       store.resetCounters()
       if let paging = strategy?.paging {
         return try page(request, store: store, paging, kind: location.kind, start: start)

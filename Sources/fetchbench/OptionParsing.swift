@@ -3,6 +3,7 @@ import Catalog
 import DatasetStores
 import Datasets
 import FetchBenchKit
+import SQLQueries
 
 // The harness's kinds are arguments as they are spelled in results.csv.
 extension StoreKind: ExpressibleByArgument {}
@@ -10,6 +11,7 @@ extension FetchMode: ExpressibleByArgument {}
 extension Scenario: ExpressibleByArgument {}
 extension DatasetKind: ExpressibleByArgument {}
 extension PhysicalSchema: ExpressibleByArgument {}
+extension StatementPlan: ExpressibleByArgument {}
 
 /// Option values, parsed one way for every command: comma-separated lists (`--store
 /// memory,sqlite`), kinds by their names, positive numbers. Every failure is a

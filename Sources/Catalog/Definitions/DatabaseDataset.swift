@@ -19,6 +19,9 @@ public struct DatabaseDataset: DatasetDefinition {
   public var toMany: [String: [(name: String, foreignKey: String)]] = [:]
   /// Whether the database is a Core Data store, whose indexes are declared in the model.
   public var isCoreData = false
+  /// The relationships the list prefetches, as a cell shows them (a generated dataset's in
+  /// Core Data's schema: its own list's); none for a user's.
+  public var prefetch: [String] = []
 
   /// For a Core Data store, `index` as the model editor declares it: a fetch index on the
   /// entity over its attributes (Core Data creates the SQL index itself; `Z_PK` is indexed
@@ -84,7 +87,8 @@ public struct DatabaseDataset: DatasetDefinition {
   }
 
   public func defaultRequest(batchSize: Int) -> FetchRequest {
-    FetchRequest(entityName: listEntity, sortDescriptors: sortDescriptors, fetchBatchSize: batchSize)
+    FetchRequest(
+      entityName: listEntity, sortDescriptors: sortDescriptors, fetchBatchSize: batchSize, relationshipKeyPathsForPrefetching: prefetch)
   }
 
   /// No typed model exists for a user's rows: sums the length of every string read and

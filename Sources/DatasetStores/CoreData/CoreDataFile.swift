@@ -127,10 +127,10 @@ extension CoreDataFile {
       )
     }
     let database = UserDatabase(path: path, relationships: relationships(location.kind))
-    let definition = location.kind.definition
+    let list = location.kind.definition.defaultRequest(batchSize: 0)
     let (kind, _) = try database.register(
-      entity: definition.listEntity, sort: definition.defaultRequest(batchSize: 0).sortDescriptors, section: definition.sectionKeyPath,
-      name: location.kind.rawValue + "-coredata")
+      entity: list.entityName, sort: list.sortDescriptors, section: location.kind.definition.sectionKeyPath,
+      name: location.kind.rawValue + "-coredata", prefetch: list.relationshipKeyPathsForPrefetching)
     return (database, kind)
   }
 }

@@ -100,9 +100,10 @@ public struct UserDatabase: Sendable, Codable, Equatable {
 
   /// The kind of a list of `entity` in this database, registered so that the harness reaches
   /// its definition as any dataset's. The kind is named after the entity (`flight`).
-  /// `name`: the kind's name, when not the entity's.
+  /// `name`: the kind's name, when not the entity's; `prefetch`: the relationships its
+  /// default request prefetches.
   public func register(
-    entity: String, sort: [FetchedResults.SortDescriptor] = [], section: String? = nil, name: String? = nil
+    entity: String, sort: [FetchedResults.SortDescriptor] = [], section: String? = nil, name: String? = nil, prefetch: [String] = []
   ) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
     let schema = try schema()
     let (model, skipped) = try schema.model(relationships: relationships)
@@ -118,6 +119,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     definition.dateOffsets = schema.coreDataDateOffsets
     definition.toMany = schema.toMany(in: model)
     definition.isCoreData = schema.flavour == .coreData
+    definition.prefetch = prefetch
     return (DatasetKind.register(definition), schema)
   }
 

@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+/// `--plan coredata`: the statements Core Data issues on SQLite, in sequence and shape (as its
+/// SQL debug log shows them), beside FetchBench's tuned plan, which is unchanged; and the IDs
+/// they list equal the SQL oracle's, as sets within each group of equal sort keys (Core Data
+/// orders by the sort keys alone).
+@Suite(.serialized) struct CoreDataPlan {
+  static let rows = "1500"
+
+  /// A folder with banks and wells in both schemas, made once.
+  static let datasets: String = {
+    let dir = TestSupport.temporaryFolder("coredata-plan")
+    _ = try? TestSupport.run(["generate", "--rows", rows, "--out", dir, "--format", "sqlite", "--schema", "coredata"])
+    return dir
+  }()
+
+  /// The statements `fetch` issues, as `--sql-debug` prints them.
+  static func statements(_ arguments: [String]) throws -> [String] {
+    let out = try TestSupport.run(["fetch", "--rows", rows, "--datasets", datasets, "--sql-debug"] + arguments)
+    #expect(out.status == 0, "\(arguments): \(out.stderr)")
+    return out.stderr.split(separator: "\n").filter { $0.hasPrefix("FetchBench: sql: ") }.map { String($0.dropFirst(17)) }
+  }
+
+  static func binds(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ",") }
+
+  @Test func banksInCoreDatasSchemaIssueCoreDatasStatements() throws {
+    let list = ["--dataset", "banks", "--schema", "coredata", "--plan", "coredata"]
+    let idQuery =
+      "SELECT 0, t0.Z_PK FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK ORDER BY t1.ZCLOSEDATE DESC"
+    let batch =
+      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZDETAILS, t0.ZNAME, t0.ZCITY, t0.ZSTATE FROM ZFAILEDBANKINFO t0 WHERE t0.Z_PK IN (\(Self.binds(20)))"
+    let details =
+      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZINFO, t0.ZCLOSEDATE, t0.ZUPDATEDDATE, t0.ZZIP, t0.ZCERT, t0.ZACQUIRINGINSTITUTION, t0.ZFUND FROM ZFAILEDBANKDETAILS t0"
+    // The first screen, batched: the ID query, the batch without a join, the prefetch by key.
+    #expect(try Self.statements(list + ["--show", "20"]) == [idQuery, batch, details + " WHERE t0.Z_PK IN (\(Self.binds(20)))"])
+    // Sectioned: the ID query, the grouped count, then the batch and its prefetch.
+    #expect(
+      try Self.statements(list + ["--sort", "state asc, details.closeDate desc", "--section", "state", "--show", "20"]) == [
+        "SELECT 0, t0.Z_PK FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK ORDER BY t0.ZSTATE, t1.ZCLOSEDATE DESC",
+        "SELECT t0.ZSTATE, COUNT(DISTINCT t0.Z_PK) FROM ZFAILEDBANKINFO t0 GROUP BY t0.ZSTATE ORDER BY t0.ZSTATE", batch,
+        details + " WHERE t0.Z_PK IN (\(Self.binds(20)))",
+      ])
+    // A full fetch: every row's own columns, then the prefetch of all their keys as one array.
+    #expect(
+      try Self.statements(list + ["--strategy", "full", "--show", "1"]) == [
+        "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZDETAILS, t0.ZNAME, t0.ZCITY, t0.ZSTATE FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK ORDER BY t1.ZCLOSEDATE DESC",
+        details + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?))",
+      ])
+  }
+
+  @Test func wellsAndTheTunedPlanKeepTheirShapes() throws {
+    let wells = ["--dataset", "wells", "--plan", "coredata", "--section", "state", "--sort", "state asc, spudDate desc"]
+    let sectioned = try Self.statements(wells + ["--show", "20"])
+    #expect(sectioned.count == 3, "\(sectioned)")
+    #expect(sectioned.first == "SELECT 0, t0.id FROM wells t0 ORDER BY t0.state, t0.spud_date DESC")
+    #expect(sectioned.dropFirst().first == "SELECT t0.state, COUNT(DISTINCT t0.id) FROM wells t0 GROUP BY t0.state ORDER BY t0.state")
+    #expect(sectioned.last?.hasSuffix("FROM wells t0 WHERE t0.id IN (\(Self.binds(20)))") == true)
+    // The tuned plan, as before: one statement for the IDs with their sections, one batch
+    // with the prefetched relationship joined in.
+    let tuned = try Self.statements([
+      "--dataset", "banks", "--sort", "state asc, details.closeDate desc", "--section", "state", "--show", "20",
+    ])
+    #expect(tuned.count == 2, "\(tuned)")
+    #expect(
+      tuned.first
+        == "SELECT t0.id, t0.state FROM failed_bank_info t0 LEFT JOIN failed_bank_details t1 ON t1.info_id = t0.id ORDER BY t0.state ASC, t1.close_date DESC, t0.id ASC"
+    )
+    #expect(tuned.last?.contains("LEFT JOIN failed_bank_details t1 ON t1.info_id = t0.id WHERE t0.id IN (") == true)
+    let refused = try TestSupport.run([
+      "fetch", "--rows", Self.rows, "--datasets", Self.datasets, "--plan", "coredata", "--store", "postgres",
+    ])
+    #expect(refused.status == 64 && refused.stderr.contains("--plan coredata is SQLite's"), "\(refused.stderr)")
+  }
+
+  /// Both plans list the oracle's rows; Core Data's in the oracle's order of sort keys, any
+  /// order within a group of equal keys.
+  @Test(arguments: ["banks", "wells"])
+  func bothPlansListTheOraclesRowsTiesAsSets(dataset: String) throws {
+    let banks = dataset == "banks"
+    let file = "\(Self.datasets)/\(dataset)-\(Self.rows).sqlite"
+    let (keys, sectionedKeys) =
+      banks
+      ? ("d.close_date DESC", "i.state ASC, d.close_date DESC")
+      : ("w.spud_date DESC", "w.state ASC, w.spud_date DESC")
+    let from = banks ? "failed_bank_info i LEFT JOIN failed_bank_details d ON d.info_id = i.id" : "wells w"
+    let id = banks ? "i.id" : "w.id"
+    let db = try DatabaseQueue(path: file)
+    let lists: [(arguments: [String], order: String)] = [
+      ([], keys),
+      (
+        banks
+          ? ["--sort", "state asc, details.closeDate desc", "--section", "state"]
+          : ["--sort", "state asc, spudDate desc", "--section", "state"], sectionedKeys
+      ),
+    ]
+    for list in lists {
+      let oracle = try db.read { db in
+        try Row.fetchAll(
+          db,
+          sql:
+            "SELECT \(id), \(list.order.replacingOccurrences(of: " DESC", with: "").replacingOccurrences(of: " ASC", with: "")) FROM \(from) ORDER BY \(list.order), \(id)"
+        )
+      }
+      var keyOf: [Int64: [String]] = [:]
+      for row in oracle { keyOf[row[0] as Int64] = Array(row.databaseValues.dropFirst().map(\.description)) }
+      let expected = oracle.map { $0[0] as Int64 }
+      for schema in ["fetchbench", "coredata"] {
+        for plan in ["tuned", "coredata"] {
+          for strategy in ["full", "batched"] {
+            let out = try TestSupport.run(
+              [
+                "fetch", "--dataset", dataset, "--rows", Self.rows, "--datasets", Self.datasets, "--ids", "--schema", schema, "--plan",
+                plan,
+                "--strategy", strategy,
+              ] + list.arguments)
+            #expect(out.status == 0, "\(out.stderr)")
+            let ids = out.stdout.split(separator: "\n").compactMap { Int64($0) }
+            let label = "\(list.arguments) \(schema) \(plan) \(strategy)"
+            if plan == "tuned" {
+              #expect(ids == expected, "\(label)")
+            } else {
+              #expect(ids.sorted() == expected.sorted(), "\(label): the same rows")
+              let got: [[String]] = ids.map { keyOf[$0] ?? [] }
+              let want: [[String]] = expected.map { keyOf[$0] ?? [] }
+              #expect(got == want, "\(label): in the order of the sort keys")
+            }
+          }
+        }
+      }
+    }
+  }
+}
