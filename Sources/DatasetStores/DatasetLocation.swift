@@ -3,6 +3,7 @@ import Datasets
 import FetchedResults
 import Foundation
 import PostgresStore
+import SQLQueries
 import SQLiteStore
 
 /// Which dataset file a command works on.
@@ -39,10 +40,10 @@ public struct DatasetLocation: Sendable {
     // A user's file is read in place; PostgreSQL gets a copy of its tables, by COPY. A user's
     // server schema is read in place by PostgreSQL and the memory store.
     if let database, try database.server != nil {
-      guard store != .sqlite else { throw UserDatabaseError.serverNotSQLite(database.path) }
+      guard !store.isSQLite else { throw UserDatabaseError.serverNotSQLite(database.path) }
       return try database.open(model, memory: store == .memory)
     }
-    if let database, store != .postgres { return try database.open(model, memory: store == .memory) }
+    if let database, store != .postgres { return try planned(database.open(model, memory: store == .memory), store) }
     switch store {
     case .postgres:
       // The server first: the SQLite file is needed only when the dataset must be loaded
@@ -50,7 +51,7 @@ public struct DatasetLocation: Sendable {
       let url = try PostgresLocation.url(nil)
       try PostgresLoader.load(self, into: url)
       return try PostgresStore(url: url, model: model)
-    case .sqlite, .memory: break
+    case .sqlite, .sqliteCoreData, .memory: break
     }
     guard try DatasetFile.checkReadable(sqlitePath) else {
       let index = indexes.map { " --index \($0)" }.joined()
@@ -58,8 +59,14 @@ public struct DatasetLocation: Sendable {
         sqlitePath,
         hint: "fetchbench generate --dataset \(kind.rawValue) --rows \(rows) --seed \(seed) --out \(directory) --format sqlite\(index)")
     }
-    return store == .sqlite
-      ? try SQLiteStore(path: sqlitePath, model: model)
+    return store.isSQLite
+      ? try planned(SQLiteStore(path: sqlitePath, model: model), store)
       : try MemoryStore.load(from: SQLiteStore(path: sqlitePath, model: model, mode: .immutable))
+  }
+
+  /// `store` issuing the statements `kind` names: Core Data's for `sqliteCoreData`.
+  func planned(_ store: any Store, _ kind: StoreKind) -> any Store {
+    if kind == .sqliteCoreData { (store as? SQLiteStore)?.plan = .coreData }
+    return store
   }
 }

@@ -1,6 +1,7 @@
 import Catalog
 import FetchedResults
 import PostgresStore
+import SQLQueries
 import SQLiteStore
 
 /// A store of `kind` over a private copy of a dataset, for a case that writes (`diff`, the
@@ -17,9 +18,11 @@ public final class ScratchStore {
     switch kind {
     case .memory:
       store = try location.open(.memory)
-    case .sqlite:
+    case .sqlite, .sqliteCoreData:
       let scratch = try SQLiteScratch(location, purpose: purpose)
-      store = try SQLiteStore(path: scratch.path, model: model)
+      let sqlite = try SQLiteStore(path: scratch.path, model: model)
+      if kind == .sqliteCoreData { sqlite.plan = .coreData }
+      store = sqlite
       release = { scratch.remove() }
     case .postgres:
       let scratch = try PostgresScratch(location, purpose: purpose)

@@ -1,7 +1,10 @@
 /// The storage engines FetchBench measures. A new kind is a case here, its module, and its
 /// line in `DatasetLocation.open`.
 public enum StoreKind: String, Sendable, Codable, CaseIterable {
-  case memory, sqlite, postgres
+  case memory, sqlite
+  /// SQLite issuing Core Data's statements (`StatementPlan.coreData`) rather than FetchBench's.
+  case sqliteCoreData = "sqlite-coredata"
+  case postgres
 }
 
 extension StoreKind {
@@ -11,6 +14,10 @@ extension StoreKind {
     case .memory: "in-memory store"
     case .sqlite: "SQLite"
     case .postgres: "PostgreSQL"
+    case .sqliteCoreData: "SQLite, Core Data's statements"
     }
   }
+
+  /// The SQLite file's store, whichever statements it issues.
+  public var isSQLite: Bool { self == .sqlite || self == .sqliteCoreData }
 }

@@ -9,7 +9,8 @@ struct Diff: CheckedCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure what keeping a list in sync costs: incremental change sets against whole-list diffs and refetching, on banks.")
 
-  @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "memory,sqlite"
+  @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store =
+    "memory,sqlite"
   @Option(help: "Row counts, comma-separated; missing datasets are generated.") var rows = String(DatasetKind.defaultRows)
   @Option(
     name: .customLong("k"),
@@ -51,6 +52,11 @@ struct Diff: CheckedCommand {
     try sittings.apply(to: &options)
     if sqlDebug.sqlDebug { options.warmups = 0 }
     options.stores = try OptionValue.kinds(store, "store")
+    if options.stores.contains(.sqliteCoreData) {
+      throw ValidationError(
+        "--store sqlite-coredata: Core Data's change rules are not measured yet; its statements order equal sort keys as SQLite returns them, which the change sets here do not follow"
+      )
+    }
     options.rows = try OptionValue.rowCounts(rows)
     let db = try database.database
     if let db {

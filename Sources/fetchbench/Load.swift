@@ -134,6 +134,10 @@ struct Load: CheckedCommand {
     c.seed = seed
     c.datasetsDirectory = datasets
     let stores: [StoreKind] = try OptionValue.kinds(store, "store")
+    if stores.contains(.sqliteCoreData) {
+      throw ValidationError(
+        "--store sqlite-coredata: the load test runs FetchBench's statements; measure Core Data's with run, fetch and diff")
+    }
     let step = try Self.seconds(stepDuration, "step-duration", in: OptionRange.stepDuration)
     let runLength = findMaxRate ? step : c.duration
     if let at = dropConnectionAt {

@@ -11,7 +11,10 @@ struct Run: CheckedCommand {
     abstract: "Measure full fetch against batched faulting, per store and dataset, and write CSV, JSON and a Markdown report.")
 
   @Option(help: "Datasets: banks, wells, or all (comma-separated; default all, banks with --quick).") var dataset: String?
-  @Option(help: "Stores, comma-separated: memory, sqlite, postgres (default memory,sqlite; memory,postgres for a --db on a server).")
+  @Option(
+    help:
+      "Stores, comma-separated: memory, sqlite, sqlite-coredata (SQLite issuing Core Data's statements), postgres (default memory,sqlite; memory,postgres for a --db on a server)."
+  )
   var store: String?
   @Option(help: "Modes, comma-separated: full, batched, offset, keyset (pages of the batch size).") var mode = "full,batched,offset,keyset"
   @Option(help: "Batch sizes to sweep, comma-separated \(OptionRange.help(OptionRange.batchSize)).") var batchSize = "20"

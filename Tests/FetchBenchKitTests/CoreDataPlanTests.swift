@@ -75,6 +75,38 @@ import Testing
     #expect(refused.status == 64 && refused.stderr.contains("--plan coredata is SQLite's"), "\(refused.stderr)")
   }
 
+  @Test func runPutsCoreDatasStatementsBesideTheTunedOnes() throws {
+    let out = TestSupport.temporaryFolder("coredata-run")
+    defer { TestSupport.remove(out) }
+    let run = try TestSupport.run([
+      "run", "--dataset", "banks", "--rows", Self.rows, "--datasets", Self.datasets, "--store", "sqlite,sqlite-coredata", "--mode",
+      "full,batched", "--scenario", "first_screen,sectioned", "--repetitions", "1", "--no-index", "--out", out + "/r",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let csv = try String(contentsOfFile: out + "/r/results.csv", encoding: .utf8)
+    let header = csv.split(separator: "\n").first!.split(separator: ",").map(String.init)
+    let at = { (name: String) in header.firstIndex(of: name)! }
+    // Statements per case: the tuned plan's and Core Data's (the prefetch of details is one
+    // more statement each time rows are read; sections one more grouped statement).
+    var queries: [String: Int] = [:]
+    for line in csv.split(separator: "\n").dropFirst() {
+      let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      guard f[at("metric")] == "queries" else { continue }
+      queries["\(f[at("store")]) \(f[at("mode")]) \(f[at("scenario")])"] = Int(Double(f[at("value")])!)
+    }
+    #expect(
+      queries == [
+        "sqlite full first_screen": 1, "sqlite batched first_screen": 2, "sqlite full sectioned": 1, "sqlite batched sectioned": 2,
+        "sqlite-coredata full first_screen": 2, "sqlite-coredata batched first_screen": 3, "sqlite-coredata full sectioned": 2,
+        "sqlite-coredata batched sectioned": 4,
+      ], "\(queries)")
+    let report = try String(contentsOfFile: out + "/r/report.md", encoding: .utf8)
+    #expect(
+      report.contains(
+        "| scenario | SQLite full | SQLite batched | SQLite, Core Data's statements full | SQLite, Core Data's statements batched |"))
+    #expect(report.contains("is what Core Data issues for the same list on the same file"))
+  }
+
   /// Both plans list the oracle's rows; Core Data's in the oracle's order of sort keys, any
   /// order within a group of equal keys.
   @Test(arguments: ["banks", "wells"])

@@ -154,8 +154,8 @@ package enum IndexAdvice {
           plan: { sql in try PostgresPlan.summary(try store.scalarText("EXPLAIN (FORMAT JSON) \(sql)") ?? "") }, trials: trials)
       }
       return (variants, nil)
-    case .memory:
-      throw HarnessError.invalidArgument("index advice runs on the SQL stores")
+    case .memory, .sqliteCoreData:
+      throw HarnessError.invalidArgument("index advice runs on the SQL stores' own statements")
     }
   }
 

@@ -54,6 +54,9 @@ final class LoadRun: @unchecked Sendable {
     let model = DatasetModels.banks
     let t0 = Clock.wallNanos
     switch kind {
+    case .sqliteCoreData:
+      throw HarnessError.invalidArgument(
+        "the load test runs on memory, sqlite and postgres; Core Data's statements are measured by run, fetch and diff")
     case .memory:
       let base = try config.location.open(.memory) as! MemoryStore
       memoryBase = base

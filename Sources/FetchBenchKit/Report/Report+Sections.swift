@@ -4,6 +4,14 @@ import Foundation
 
 // The page's sections beside the per-store tables: stores side by side, floors, scaling.
 extension Report {
+  /// What the two SQLite plans are, under a table that shows both.
+  static let planNote =
+    "\n\"SQLite, Core Data's statements\" is what Core Data issues for the same list on the same file: the ID query ordered by the sort "
+    + "keys alone (no tie-breaker), each batch by primary key without a join, one more statement per prefetched relationship and "
+    + "batch, section counts by a separate grouped statement (see `fetch --plan coredata --sql-debug`). \"SQLite\" is FetchBench's "
+    + "tuned statements. PostgreSQL keeps its own plan. Each figure is its own case's median, in its own process: their ratio is "
+    + "not computed here.\n"
+
   func sideBySide(dataset: DatasetKind, rows n: Int) -> String {
     let stores = StoreKind.allCases.filter { st in
       storeKeys.contains { $0.dataset == dataset && $0.rows == n && $0.store == st }
@@ -35,6 +43,7 @@ extension Report {
       }
       md += "\n"
     }
+    if stores.contains(.sqliteCoreData) { md += Self.planNote }
     if let load = rows.first(where: { $0.dataset == dataset && $0.rows == n && $0.scenario == .load && $0.isOK }) {
       md += String(
         format:

@@ -133,10 +133,11 @@ package struct RunOptions: Sendable {
               }
             }
           }
-          if store != .memory && request == nil {
+          // The floors time the tuned statements: Core Data's plan is held to the same ones.
+          if (store == .sqlite || store == .postgres) && request == nil {
             for batch in batchSizes { out.append(spec(.floor, batch)) }
           }
-          if withIndex && store != .memory { out.append(spec(.indexAdvice, batchSizes.first ?? 20)) }
+          if withIndex && (store == .sqlite || store == .postgres) { out.append(spec(.indexAdvice, batchSizes.first ?? 20)) }
         }
       }
     }
