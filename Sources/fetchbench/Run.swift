@@ -51,6 +51,10 @@ struct Run: CheckedCommand {
   @OptionGroup var sqlDebug: SQLDebugOption
   @OptionGroup var database: DatabaseOptions
   @Option(help: "With --db: the table or Core Data entity whose list is measured.") var entity: String?
+  @Option(
+    help:
+      "fetchbench, or coredata: measure the dataset's file in Core Data's schema (one --dataset, one --rows; written when missing)."
+  ) var schema = PhysicalSchema.fetchbench.rawValue
   @Flag(
     help: ArgumentHelp(
       "With --db on a PostgreSQL server: try index candidates in a schema of FetchBench's own, on a copy of the list's tables.",
@@ -79,7 +83,10 @@ struct Run: CheckedCommand {
     options.memoryCeiling = try memory.bytes()
     try OptionValue.check(memoryBudget, in: OptionRange.memoryBudgetMiB, "memory-budget")
     options.memoryBudget = memoryBudget * 1_048_576
-    if let db = try database.database {
+    let physical: PhysicalSchema = try OptionValue.kind(schema, "schema")
+    if physical == .coreData {
+      try applyCoreDataSchema(to: &options)
+    } else if let db = try database.database {
       try applyDatabase(db, to: &options)
     } else if allowIndexTrials {
       throw ValidationError("--allow-index-trials needs --db on a PostgreSQL server")
@@ -136,6 +143,24 @@ struct Run: CheckedCommand {
       db.allowsIndexTrials = true
     }
     try database.apply(db, entity: entity, list: CustomRequest(sort: sort, section: section, predicate: predicate), to: &options)
+  }
+
+  /// `--schema coredata`: the dataset's list over its file in Core Data's schema, written
+  /// from the dataset's own file when missing, measured as a list of a database.
+  func applyCoreDataSchema(to options: inout RunOptions) throws {
+    guard database.db == nil else { throw ValidationError("--schema coredata reads a generated dataset's file; --db names your own") }
+    let kinds = dataset == nil ? [DatasetKind.banks] : options.datasets
+    guard kinds.count == 1, let kind = kinds.first, options.rows.count == 1, let rows = options.rows.first else {
+      throw ValidationError("--schema coredata measures one dataset at one row count: give --dataset banks or wells and one --rows")
+    }
+    guard sort == nil && section == nil && predicate == nil else {
+      throw ValidationError("--schema coredata measures the dataset's own list; --sort, --section and --where are for --db")
+    }
+    let location = DatasetLocation(kind: kind, rows: rows, seed: options.seed, directory: options.datasetsDirectory)
+    try CoreDataFile.generateIfMissing(location)
+    let list = CoreDataFile.list(location)
+    options.datasets = [try list.register(sort: nil, section: nil).kind]
+    options.userList = list
   }
 
   func run() throws {

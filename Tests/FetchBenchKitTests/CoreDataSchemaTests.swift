@@ -76,4 +76,23 @@ import Testing
     let missing = try TestSupport.run(["fetch", "--dataset", dataset, "--rows", "999", "--datasets", dir, "--schema", "coredata"])
     #expect(missing.status == 1 && missing.stderr.contains("--schema coredata"), "\(missing.stderr)")
   }
+
+  @Test func runMeasuresTheListInCoreDatasSchemaWritingTheFileWhenMissing() throws {
+    let dir = TestSupport.temporaryFolder("coredata-run")
+    defer { TestSupport.remove(dir) }
+    let run = try TestSupport.run([
+      "run", "--schema", "coredata", "--dataset", "wells", "--rows", "1500", "--datasets", dir + "/datasets", "--store",
+      "sqlite,sqlite-coredata", "--scenario", "first_screen", "--repetitions", "1", "--no-index", "--out", dir + "/out",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(FileManager.default.fileExists(atPath: dir + "/datasets/wells-1500.coredata.sqlite"))
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("## wells-coredata, 1,500 rows"), "\(report)")
+    #expect(
+      report.contains(
+        "The dataset in Core Data's schema (`generate --schema coredata`), read and never written: \(dir)/datasets/wells-1500.coredata.sqlite"
+      ))
+    let two = try TestSupport.run(["run", "--schema", "coredata", "--dataset", "banks,wells", "--datasets", dir + "/datasets"])
+    #expect(two.status == 64 && two.stderr.contains("--schema coredata measures one dataset at one row count"), "\(two.stderr)")
+  }
 }

@@ -126,11 +126,32 @@ extension CoreDataFile {
           "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) --out \(location.directory) --schema coredata"
       )
     }
-    let database = UserDatabase(path: path, relationships: relationships(location.kind))
-    let list = location.kind.definition.defaultRequest(batchSize: 0)
-    let (kind, _) = try database.register(
-      entity: list.entityName, sort: list.sortDescriptors, section: location.kind.definition.sectionKeyPath,
-      name: location.kind.rawValue + "-coredata", prefetch: list.relationshipKeyPathsForPrefetching)
-    return (database, kind)
+    let list = self.list(location)
+    return (list.database, try list.register(sort: nil, section: nil).kind)
+  }
+
+  /// Writes the Core Data file of `location`'s dataset unless it is there, generating the
+  /// dataset's own file first when that is missing too. Checked against the manifest as any
+  /// dataset is.
+  public static func generateIfMissing(_ location: DatasetLocation) throws {
+    guard !FileManager.default.fileExists(atPath: path(for: location)) else { return }
+    var request = GenerationRequest(
+      datasets: [location.kind], rows: location.rows, seed: location.seed, outDirectory: location.directory, writeCSV: false,
+      ifMissing: true)
+    request.verification = .contents
+    _ = try Generation.run(request, progress: ProgressLine())
+    _ = try write(from: location)
+  }
+
+  /// The dataset's list over its Core Data file, as a run's cases carry it to their processes.
+  public static func list(_ location: DatasetLocation) -> UserList {
+    let request = location.kind.definition.defaultRequest(batchSize: 0)
+    var list = UserList(
+      database: UserDatabase(path: path(for: location), relationships: relationships(location.kind)), entity: request.entityName)
+    list.kindName = location.kind.rawValue + "-coredata"
+    list.defaultSort = request.sortDescriptors.map { "\($0.keyPath) \($0.ascending ? "asc" : "desc")" }.joined(separator: ", ")
+    list.defaultSection = location.kind.definition.sectionKeyPath
+    list.prefetch = request.relationshipKeyPathsForPrefetching
+    return list
   }
 }

@@ -179,16 +179,25 @@ public enum UserDatabaseError: Error, CustomStringConvertible, Equatable {
 public struct UserList: Sendable, Codable, Equatable {
   public var database: UserDatabase
   public var entity: String
+  /// The kind's name when not the entity's (a generated dataset in Core Data's schema:
+  /// `banks-coredata`), with the sort, section and prefetch its list has when none is given.
+  public var kindName: String? = nil
+  public var defaultSort: String? = nil
+  public var defaultSection: String? = nil
+  public var prefetch: [String]? = nil
 
   public init(database: UserDatabase, entity: String) {
     self.database = database
     self.entity = entity
   }
 
-  /// Registers the list's kind, sorted by `sort` (the `fetch` syntax; nil: by primary key) and
-  /// sectioned by `section`. Throws the parser's and the reader's errors.
+  /// Registers the list's kind, sorted by `sort` (the `fetch` syntax; nil: the default sort,
+  /// else by primary key) and sectioned by `section`. Throws the parser's and the reader's
+  /// errors.
   public func register(sort: String?, section: String?) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
-    try database.register(entity: entity, sort: try sort.map(QueryParser.sortDescriptors) ?? [], section: section)
+    try database.register(
+      entity: entity, sort: try (sort ?? defaultSort).map(QueryParser.sortDescriptors) ?? [], section: section ?? defaultSection,
+      name: kindName, prefetch: prefetch ?? [])
   }
 }
 

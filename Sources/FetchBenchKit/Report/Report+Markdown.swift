@@ -36,7 +36,7 @@ extension Report {
       if let database {
         // A server's schema has no file size.
         let size = database.bytes > 0 ? ", \(bytes(database.bytes))" : ""
-        md += "Your database, read and never written: \(Markdown.escape(database.detail))\(size).\n\n"
+        md += "\(database.lead): \(Markdown.escape(database.detail))\(size).\n\n"
         if let synthetic = database.synthetic { md += "Its rows are \(Markdown.escape(synthetic)).\n\n" }
         if database.onServer && !advice.contains(where: { $0.dataset == dataset && $0.rows == n }) {
           md +=

@@ -20,7 +20,9 @@ package struct Report {
   /// defaults.
   let allocatorConfiguration: String?
   /// The user's own database the run measured (`--db`): its file, entity and checksum, and size.
-  let database: (detail: String, bytes: Double, synthetic: String?, onServer: Bool)?
+  /// The database a list was measured over: its sentence's lead (the user's, or a generated
+  /// dataset's file in Core Data's schema), what names it, its size.
+  let database: (lead: String, detail: String, bytes: Double, synthetic: String?, onServer: Bool)?
   /// The rows that ended well, by key and metric: every lookup of a figure is O(1).
   let found: [ResultKey: [Metric: ResultRow]]
 
@@ -35,8 +37,13 @@ package struct Report {
     allocatorConfiguration = rows.first { $0.mode == .settings && $0.metric == .allocatorConfiguration }?.detail
     database = rows.first { $0.mode == .settings && $0.metric == .database }.map {
       let setting = DatabaseSetting(recorded: $0.detail)
+      let lead =
+        setting?.list.kindName != nil
+        ? "The dataset in Core Data's schema (`generate --schema coredata`), read and never written"
+        : "Your database, read and never written"
       return (
-        setting?.description ?? $0.detail, $0.value, setting?.synthetic, setting.map { ServerSchema.isURL($0.list.database.path) } ?? false
+        lead, setting?.description ?? $0.detail, $0.value, setting?.synthetic,
+        setting.map { ServerSchema.isURL($0.list.database.path) } ?? false
       )
     }
     customRequest = rows.first { $0.mode == .settings && $0.metric == .customRequest }.map {
