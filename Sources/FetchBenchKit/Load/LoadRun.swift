@@ -51,73 +51,14 @@ final class LoadRun: @unchecked Sendable {
   func request(forObserver i: Int) -> FetchRequest { i % 2 == 1 ? sectionedRequest : request }
 
   func setUp() throws {
-    let model = DatasetModels.banks
     let t0 = Clock.wallNanos
     switch kind {
     case .sqliteCoreData:
       throw HarnessError.invalidArgument(
         "the load test runs on memory, sqlite and postgres; Core Data's statements are measured by run, fetch and diff")
-    case .memory:
-      let base = try config.location.open(.memory) as! MemoryStore
-      memoryBase = base
-      let lock = NSLock()
-      writerStores = (0..<config.writers).map { _ in LockedStore(base, lock: lock) }
-      inboxes = (0..<config.observers).map { _ in Inbox() }
-      let inboxes = self.inboxes
-      let ledger = self.ledger
-      // Inside the commit, under the store's lock: the moment the transaction is visible.
-      _ = base.observers.add { t in
-        ledger.record(t.sequence, Clock.wallNanos)
-        for inbox in inboxes { inbox.push(t) }
-      }
-      for i in 0..<config.observers {
-        observers.append(
-          try LoadObserver(
-            index: i, store: LockedStore(base, lock: lock), feed: .inbox(inboxes[i]), request: request(forObserver: i), startSequence: 0))
-      }
-      freshStore = { LockedStore(base, lock: lock) }
-    case .sqlite:
-      let scratch = try SQLiteScratch(config.location, purpose: "load")
-      cleanup.append { scratch.remove() }
-      let path = scratch.path
-      for _ in 0..<config.writers {
-        let s = try SQLiteStore(path: path, model: model)
-        try s.enableChangeLog()
-        writerStores.append(s)
-      }
-      startSequence = (writerStores[0] as! SQLiteStore).deliveredSequence
-      for i in 0..<config.observers {
-        let s = try SQLiteStore(path: path, model: model)
-        try s.enableChangeLog()
-        observers.append(
-          try LoadObserver(index: i, store: s, feed: .changeLog(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
-      }
-      freshStore = { try SQLiteStore(path: path, model: model) }
-    case .postgres:
-      let scratch = try PostgresScratch(config.location, purpose: "load")
-      var stores: [PostgresStore] = []
-      cleanup.append {
-        for s in stores { s.close() }
-        scratch.drop()
-      }
-      for _ in 0..<config.writers {
-        let s = try PostgresStore(url: scratch.url, model: model)
-        stores.append(s)
-        writerStores.append(s)
-      }
-      startSequence = stores[0].deliveredSequence
-      for i in 0..<config.observers {
-        let s = try PostgresStore(url: scratch.url, model: model)
-        stores.append(s)
-        observers.append(
-          try LoadObserver(index: i, store: s, feed: .changeLog(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
-      }
-      admin = try PostgresAdmin(url: scratch.url)
-      freshStore = {
-        let s = try PostgresStore(url: scratch.url, model: model)
-        stores.append(s)
-        return s
-      }
+    case .memory: try setUpMemory()
+    case .sqlite: try setUpSQLite(DatasetModels.banks)
+    case .postgres: try setUpPostgres(DatasetModels.banks)
     }
     // Writers own disjoint banks and disjoint new IDs: no two transactions touch one row.
     let banks = try BankWorkload.banks(of: writerStores[0])
@@ -132,6 +73,78 @@ final class LoadRun: @unchecked Sendable {
       String(
         format: "load %@: %d writers, %d observers (batch %d) on %@ rows ready in %.1f s", kind.rawValue, config.writers, config.observers,
         config.batchSize, config.rows.grouped, Double(Clock.wallNanos - t0) / 1e9))
+  }
+
+  /// Writers and observers on one in-memory store under a lock, observers fed by inboxes.
+  private func setUpMemory() throws {
+    let base = try config.location.open(.memory) as! MemoryStore
+    memoryBase = base
+    let lock = NSLock()
+    writerStores = (0..<config.writers).map { _ in LockedStore(base, lock: lock) }
+    inboxes = (0..<config.observers).map { _ in Inbox() }
+    let inboxes = self.inboxes
+    let ledger = self.ledger
+    // Inside the commit, under the store's lock: the moment the transaction is visible.
+    _ = base.observers.add { t in
+      ledger.record(t.sequence, Clock.wallNanos)
+      for inbox in inboxes { inbox.push(t) }
+    }
+    for i in 0..<config.observers {
+      observers.append(
+        try LoadObserver(
+          index: i, store: LockedStore(base, lock: lock), feed: .inbox(inboxes[i]), request: request(forObserver: i), startSequence: 0))
+    }
+    freshStore = { LockedStore(base, lock: lock) }
+  }
+
+  /// Writers and observers on their own connections to a scratch copy, observers fed by the
+  /// change log.
+  private func setUpSQLite(_ model: Model) throws {
+    let scratch = try SQLiteScratch(config.location, purpose: "load")
+    cleanup.append { scratch.remove() }
+    let path = scratch.path
+    for _ in 0..<config.writers {
+      let s = try SQLiteStore(path: path, model: model)
+      try s.enableChangeLog()
+      writerStores.append(s)
+    }
+    startSequence = (writerStores[0] as! SQLiteStore).deliveredSequence
+    for i in 0..<config.observers {
+      let s = try SQLiteStore(path: path, model: model)
+      try s.enableChangeLog()
+      observers.append(
+        try LoadObserver(index: i, store: s, feed: .changeLog(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
+    }
+    freshStore = { try SQLiteStore(path: path, model: model) }
+  }
+
+  /// Writers and observers on their own sessions to a scratch database, observers fed by the
+  /// change log.
+  private func setUpPostgres(_ model: Model) throws {
+    let scratch = try PostgresScratch(config.location, purpose: "load")
+    var stores: [PostgresStore] = []
+    cleanup.append {
+      for s in stores { s.close() }
+      scratch.drop()
+    }
+    for _ in 0..<config.writers {
+      let s = try PostgresStore(url: scratch.url, model: model)
+      stores.append(s)
+      writerStores.append(s)
+    }
+    startSequence = stores[0].deliveredSequence
+    for i in 0..<config.observers {
+      let s = try PostgresStore(url: scratch.url, model: model)
+      stores.append(s)
+      observers.append(
+        try LoadObserver(index: i, store: s, feed: .changeLog(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
+    }
+    admin = try PostgresAdmin(url: scratch.url)
+    freshStore = {
+      let s = try PostgresStore(url: scratch.url, model: model)
+      stores.append(s)
+      return s
+    }
   }
 
   func close() {
