@@ -86,6 +86,18 @@ public final class SQLiteStore: ChangeLogStore {
     if let statementLog { try queue.inDatabase { db in Self.trace(db.sqliteConnection, into: statementLog) } }
   }
 
+  /// The file's and its WAL's sizes and modification times: a commit changes the WAL, a
+  /// checkpoint the file. An empty WAL (a connection opened it, nothing was committed) is no
+  /// change. O(1): two `stat` calls.
+  public var dataVersion: String? {
+    func stamp(_ p: String) -> String {
+      guard let a = try? FileManager.default.attributesOfItem(atPath: p), let size = a[.size] as? Int, size > 0 else { return "-" }
+      let modified = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+      return "\(size)@\(modified)"
+    }
+    return stamp(path) + "+" + stamp(path + "-wal")
+  }
+
   /// Reports every statement of `connection` to `log` as SQLite finishes it (its rows counted
   /// as they are stepped): the statements the store's own code runs and GRDB's alike.
   static func trace(_ connection: OpaquePointer?, into log: StatementLog) {

@@ -57,6 +57,11 @@ struct Fetch: ParsableCommand {
   var schema = PhysicalSchema.fetchbench.rawValue
   @Option(help: "SQLite's statements: tuned (FetchBench's), or coredata (what Core Data issues: see --sql-debug).")
   var plan = StatementPlan.tuned.rawValue
+  @Option(
+    help: ArgumentHelp(
+      "Keep the section counts under this name, as NSFetchedResultsController's cacheName: the next fetch of the same list on unchanged data reads them instead of asking the store.",
+      discussion: "Kept in the temporary directory's fetchbench-section-cache folder; a write to the database invalidates them."))
+  var cacheName: String?
   @OptionGroup var database: DatabaseOptions
 
   func validate() throws {
@@ -176,6 +181,10 @@ struct Fetch: ParsableCommand {
         return try page(request, store: store, paging, kind: location.kind, start: start)
       }
       let controller = FetchedResultsController(fetchRequest: request, store: store)
+      if let cacheName {
+        controller.sectionCache = SectionCacheFolder()
+        controller.cacheName = cacheName
+      }
       try controller.performFetch()
       var out = OutputBuffer()
       if ids {
@@ -192,6 +201,9 @@ struct Fetch: ParsableCommand {
       }
       out.flush()
       printStats(store, rows: controller.count, sections: controller.sections.count, since: start)
+      if stats && cacheName != nil {
+        FileHandle.standardError.write(Data("section_cache\t\(controller.sectionCacheHits == 1 ? "hit" : "miss")\n".utf8))
+      }
     }
   }
 

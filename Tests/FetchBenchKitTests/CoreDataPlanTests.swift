@@ -165,3 +165,41 @@ import Testing
     }
   }
 }
+
+/// `--cache-name`: section counts kept across launches, as NSFetchedResultsController's
+/// `cacheName`, used while the file is unchanged and asked again after a write.
+@Suite(.serialized) struct SectionCacheFiles {
+  @Test func aSecondLaunchReadsNoSectionsAndAWriteInvalidatesThem() throws {
+    let dir = TestSupport.temporaryFolder("section-cache")
+    defer { TestSupport.remove(dir) }
+    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "1500", "--out", dir, "--format", "sqlite"]).status == 0)
+    let name = "test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    for plan in ["coredata", "tuned"] {
+      let list = [
+        "fetch", "--dataset", "banks", "--rows", "1500", "--datasets", dir, "--plan", plan, "--sort", "state asc, name asc", "--section",
+        "state", "--sections", "--stats", "--sql-debug", "--cache-name", name + plan,
+      ]
+      func launch() throws -> (statements: Int, hit: Bool, sections: String) {
+        let out = try TestSupport.run(list)
+        #expect(out.status == 0, "\(out.stderr)")
+        let statements = out.stderr.split(separator: "\n").filter { $0.hasPrefix("FetchBench: sql: ") }.count
+        return (statements, out.stderr.contains("section_cache\thit"), out.stdout)
+      }
+      // Core Data: the ID query and the grouped count, then the ID query alone. Tuned: the
+      // ID query with the section keys, then the ID query alone.
+      let asked = plan == "coredata" ? 2 : 1
+      let first = try launch()
+      #expect(first.statements == asked && !first.hit, "\(plan)")
+      let second = try launch()
+      #expect(second.statements == 1 && second.hit && second.sections == first.sections, "\(plan)")
+      try DatabaseQueue(path: dir + "/banks-1500.sqlite").write { db in
+        try db.execute(sql: "UPDATE failed_bank_info SET state = ? WHERE id = 7", arguments: ["Z" + plan.prefix(1).uppercased()])
+      }
+      let written = try launch()
+      #expect(written.statements == asked && !written.hit, "\(plan): the write invalidates the cache")
+      #expect(written.sections.contains("Z\(plan.prefix(1).uppercased())\t1"), "\(written.sections)")
+      let again = try launch()
+      #expect(again.hit && again.sections == written.sections, "\(plan)")
+    }
+  }
+}

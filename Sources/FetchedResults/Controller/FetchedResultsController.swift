@@ -52,6 +52,12 @@ public final class FetchedResultsController {
   private var nextContinuation = 0
   /// What change tracking has done, for tests and the benchmark.
   public internal(set) var trackingStats = TrackingStats()
+  /// Where section info is kept across launches, under `cacheName` (see `SectionCache`);
+  /// takes effect at the next `performFetch`.
+  public var sectionCache: (any SectionCache)?
+  public var cacheName: String?
+  /// Fetches whose section counts came from `sectionCache`.
+  public internal(set) var sectionCacheHits = 0
   /// The last error met while applying a store transaction from the observer; the results
   /// were refetched when it happened.
   public internal(set) var lastTrackingError: (any Error)?
@@ -103,7 +109,7 @@ public final class FetchedResultsController {
         if let i = resolved.rowLayout.index(of: section.keyPath) {
           sections = SectionInfo.from(Self.group(objects.lazy.map { $0.values[i] }))
         } else {
-          sections = SectionInfo.from(try store.sectionCounts(resolved))
+          sections = SectionInfo.from(try cachedSections() ?? storeSections(resolved))
         }
       } else {
         sections = SectionInfo.from([SectionCount(value: .null, count: ids.count)])
@@ -118,10 +124,15 @@ public final class FetchedResultsController {
         let keyed = try store.fetchKeyedIDs(resolved, ids: nil)
         list = SortedIDList(ids: keyed.ids, keys: keyed.keys, objects: nil, ascending: keyDirections, idAscending: idAscending)
         if resolved.section != nil { counts = Self.group(keyed.keys[0]) }
+      } else if resolved.section != nil, let cached = cachedSections() {
+        list = SortedIDList(ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
+        // Counts that do not add up to the IDs are stale: asked again.
+        counts = cached.reduce(0) { $0 + $1.count } == list.count ? cached : try storeSections(resolved)
       } else if resolved.section != nil {
         let (ids, sectionCounts) = try store.fetchIDsAndSections(resolved)
         list = SortedIDList(ids: ids, keys: nil, objects: nil, ascending: [], idAscending: idAscending)
         counts = sectionCounts
+        saveSections(sectionCounts)
       } else {
         list = SortedIDList(ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
       }
@@ -145,6 +156,13 @@ public final class FetchedResultsController {
       observerToken = store.observers.add { [weak self] t in self?.storeDidCommit(t) }
     }
     InternalChecks.check("FetchedResultsController after performFetch", invariantViolations())
+  }
+
+  /// The store's section counts, saved in the section cache for the next fetch.
+  private func storeSections(_ resolved: ResolvedRequest) throws -> [SectionCount] {
+    let counts = try store.sectionCounts(resolved)
+    saveSections(counts)
+    return counts
   }
 
   private static func group<S: Sequence<Value>>(_ values: S) -> [SectionCount] {

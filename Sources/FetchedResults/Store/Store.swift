@@ -184,9 +184,16 @@ public protocol Store: AnyObject {
 
   /// Called after each transaction this store commits, on the committing thread.
   var observers: TransactionObservers { get }
+
+  /// What changes whenever the stored data may have, across processes (a file's size and
+  /// modification time); nil when the store cannot say, which disables the section cache.
+  var dataVersion: String? { get }
 }
 
 extension Store {
+  /// No version: the section cache is never used.
+  public var dataVersion: String? { nil }
+
   /// The two queries, for stores without a single-query form.
   public func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
     (try fetchIDs(request), try sectionCounts(request))
