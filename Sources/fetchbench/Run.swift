@@ -272,5 +272,7 @@ struct RunCase: ParsableCommand {
       result = CaseResult(spec: spec, measurements: [], error: String(describing: error))
     }
     FileHandle.standardOutput.write(try JSONEncoder().encode(result))
+    // What the case kept in temporary files (the cached sections' folder) ends with it.
+    AtomicFile.discardAll()
   }
 }

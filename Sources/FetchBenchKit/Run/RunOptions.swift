@@ -124,7 +124,8 @@ package struct RunOptions: Sendable {
             spec.userList = userList
             return spec
           }
-          for scenario in scenarios where request == nil || scenario != .sectioned {
+          // The cached sections need a store that reports its data version: SQLite's file.
+          for scenario in scenarios where (request == nil || !scenario.isSectioned) && (store.isSQLite || scenario != .sectionedCached) {
             for mode in modes where scenario.applies(to: mode) {
               for batch in (mode == .full ? [0] : batchSizes) {
                 var s = spec(.scenario(scenario, mode), batch)

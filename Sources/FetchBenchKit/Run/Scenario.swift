@@ -2,6 +2,7 @@ import Catalog
 import DatasetStores
 import Datasets
 import FetchedResults
+import Foundation
 
 /// What a user does with a list, measured from creating the controller.
 package enum Scenario: String, Sendable, Codable, CaseIterable {
@@ -20,6 +21,10 @@ package enum Scenario: String, Sendable, Codable, CaseIterable {
   case randomAccess = "random_access"
   /// performFetch with sections by state, then the first screen.
   case sectioned = "sectioned"
+  /// The sectioned scenario on a relaunch that finds its section cache valid (`cacheName`):
+  /// the counts read from the cache's file instead of the store. The warm-up fills the
+  /// cache. SQLite only: the other stores report no data version.
+  case sectionedCached = "sectioned_cached"
   /// performFetch, then the 20 rows from the middle (n/2) read: a jump, as by the index bar.
   case jumpMiddle = "jump_middle"
   /// performFetch, then the last 20 rows read.
@@ -38,14 +43,25 @@ package enum Scenario: String, Sendable, Codable, CaseIterable {
   /// strategy.
   package func applies(to mode: FetchMode) -> Bool {
     guard mode.paging != nil else { return true }
+    // Pages carry no section counts to cache.
     return [.performFetch, .firstScreen, .sectioned, .jumpMiddle, .jumpEnd, .scrollFirst1000].contains(self)
   }
 
   /// The request this scenario runs. Sectioned sorts by state first, as sections require.
   package func request(_ kind: DatasetKind, batchSize: Int) -> FetchRequest {
-    self == .sectioned
+    isSectioned
       ? DatasetModels.sectionedRequest(for: kind, batchSize: batchSize) : DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
   }
+
+  /// The sectioned scenarios, with or without a cache.
+  package var isSectioned: Bool { self == .sectioned || self == .sectionedCached }
+
+  /// Where `sectioned_cached` keeps its counts: a folder of this process's, removed with its
+  /// temporary files when the process ends or is interrupted.
+  nonisolated(unsafe) static var sectionCache: SectionCacheFolder = {
+    let folder = (try? AtomicFile.createTemporaryFolder(for: NSTemporaryDirectory() + "fetchbench-sections")) ?? NSTemporaryDirectory()
+    return SectionCacheFolder(folder: folder)
+  }()
 
   /// The sectioned scenario's request without its sections: the same sort, so the two differ
   /// only by what sections cost (the section counts, and on SQL stores their grouped query).
@@ -63,13 +79,17 @@ package enum Scenario: String, Sendable, Codable, CaseIterable {
     controller: FetchedResultsController, mappingNanos: UInt64?
   ) {
     let controller = FetchedResultsController(fetchRequest: request ?? self.request(kind, batchSize: batchSize), store: store)
+    if self == .sectionedCached {
+      controller.sectionCache = Self.sectionCache
+      controller.cacheName = rawValue
+    }
     try controller.performFetch()
     var mappingNanos: UInt64?
     var sink = 0
     switch self {
     case .performFetch:
       break
-    case .firstScreen, .sectioned:
+    case .firstScreen, .sectioned, .sectionedCached:
       for i in 0..<min(20, controller.count) { sink &+= Self.read(try controller.object(atGlobalIndex: i)) }
     case .firstScreenMapped, .firstScreenMappedCodable:
       // Fault the rows first, then time the mapping alone: it is microseconds beside a
@@ -137,7 +157,7 @@ package enum Scenario: String, Sendable, Codable, CaseIterable {
         read += page.count
         if page.count < pageSize { break }
       }
-    case .firstScreenMapped, .firstScreenMappedCodable, .scrollThrough, .randomAccess:
+    case .firstScreenMapped, .firstScreenMappedCodable, .scrollThrough, .randomAccess, .sectionedCached:
       throw HarnessError.invalidArgument("\(rawValue) is not measured page by page")
     }
     blackHole(sink)
