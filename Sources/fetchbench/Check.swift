@@ -8,17 +8,17 @@ struct Check: CheckedCommand {
   static let configuration = CommandConfiguration(
     abstract: "The regression gate: run the CI matrix and compare with a baseline.",
     discussion: """
-      Gated: exact counters (queries, rows materialized, change-set sizes), heap figures within a
-      few percent, and time ratios measured in one process with interleaved repetitions, within
+      Gated: exact counters (queries, rows materialized, change-set sizes), heap figures within a \
+      few percent, and time ratios measured in one process with interleaved repetitions, within \
       a tolerance derived from their spread. Absolute times are never gated.
 
-      Counters and heap figures are judged on any machine of the baseline's kind. A time ratio
-      of unlike work is judged only on the baseline's processor (model and cache sizes), and
-      no ratio is judged when other processes kept the machine busy during its case: those
+      Counters and heap figures are judged on any machine of the baseline's kind. A time ratio \
+      of unlike work is judged only on the baseline's processor (model and cache sizes), and \
+      no ratio is judged when other processes kept the machine busy during its case: those \
       lines read "not judged" with the reason.
 
-      Exit codes: 0 within tolerance, 2 regression, 3 cannot judge (no baseline, other
-      datasets, another machine kind, or nothing judged), 4 improvement beyond tolerance with
+      Exit codes: 0 within tolerance, 2 regression, 3 cannot judge (no baseline, other \
+      datasets, another machine kind, or nothing judged), 4 improvement beyond tolerance with \
       --fail-on-improvement, 1 error.
       """)
 

@@ -89,7 +89,8 @@ struct Describe: ParsableCommand {
       Check this before measuring: the entities are what --entity names, the attributes and relationships what --sort, --section and --where can use.
 
       Example:
-        fetchbench describe --db ~/Library/.../MyApp.sqlite --relationship plane=Plane
+        fetchbench describe --db MyApp.sqlite --relationship plane=Plane
+        fetchbench describe --db 'postgres://me@localhost/app?schema=public'
       """)
 
   @OptionGroup var database: DatabaseOptions

@@ -14,9 +14,14 @@ struct Fetch: ParsableCommand {
     discussion: """
       Examples:
         fetchbench fetch --dataset banks --store sqlite --ids | head
-        fetchbench fetch --dataset banks --strategy keyset --ids | head   # page by page, seeking
-        fetchbench fetch --dataset banks --section state --sort 'state asc, name asc' --sections
-        fetchbench fetch --dataset banks --where "state IN {'TX','CA'} AND details.closeDate > 2009-01-01" --stats
+        # the same order, page by page, seeking past each page's last row
+        fetchbench fetch --dataset banks --strategy keyset --ids | head
+        fetchbench fetch --dataset banks --section state \\
+          --sort 'state asc, name asc' --sections
+        fetchbench fetch --dataset banks --stats \\
+          --where "state IN {'TX','CA'} AND details.closeDate > 2009-01-01"
+        # the statements Core Data would issue for the same list
+        fetchbench fetch --dataset banks --plan coredata --show 20 --sql-debug
       """)
 
   @Option(help: "banks or wells.") var dataset = "banks"

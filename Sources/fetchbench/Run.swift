@@ -8,7 +8,9 @@ import SQLQueries
 
 struct Run: CheckedCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Measure full fetch against batched faulting, per store and dataset, and write CSV, JSON and a Markdown report.")
+    abstract:
+      "Measure a list read four ways (full fetch, batched faulting, offset and keyset pages) per store and dataset, or your own list; write CSV, JSON and a Markdown report."
+  )
 
   @Option(help: "Datasets: banks, wells, or all (comma-separated; default all, banks with --quick).") var dataset: String?
   @Option(
