@@ -82,9 +82,11 @@ import Testing
     o.batchSizes = [20, 50]
     let cases = o.cases()
     // 2 datasets × (memory + sqlite) × (10 scenarios × (full + 2 batch sizes) + offset and
-    // keyset × 6 paged scenarios × 2 page sizes) + 2 datasets × 2 floors + 2 datasets × the
-    // index advice on SQLite.
-    #expect(cases.count == 2 * 2 * (10 * 3 + 2 * 6 * 2) + 2 * 2 + 2)
+    // keyset × 6 paged scenarios × 2 page sizes) + 2 datasets × the cached sections on SQLite
+    // × (full + 2 batch sizes) + 2 datasets × 2 floors + 2 datasets × the index advice on
+    // SQLite.
+    #expect(cases.count == 2 * 2 * (10 * 3 + 2 * 6 * 2) + 2 * 3 + 2 * 2 + 2)
+    #expect(cases.filter { $0.scenario == .scenario(.sectionedCached) }.allSatisfy { $0.store == .sqlite })
     #expect(cases.filter { $0.work == .indexAdvice }.map { "\($0.dataset) \($0.store)" } == ["banks sqlite", "wells sqlite"])
     #expect(cases.allSatisfy { $0.index == nil }, "the advice opens its candidates' files itself")
     let paged = cases.filter { $0.mode == .fetch(.offset) || $0.mode == .fetch(.keyset) }
