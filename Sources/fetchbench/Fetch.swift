@@ -60,8 +60,11 @@ struct Fetch: ParsableCommand {
   @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []
   @Option(help: "fetchbench, or coredata: read the dataset's file in Core Data's schema (written by generate --schema coredata).")
   var schema = PhysicalSchema.fetchbench.rawValue
-  @Option(help: "SQLite's statements: tuned (FetchBench's), or coredata (what Core Data issues: see --sql-debug).")
-  var plan = StatementPlan.tuned.rawValue
+  @Option(
+    help:
+      "SQLite's statements: tuned (FetchBench's; the default), or coredata (what Core Data issues, as --store sqlite-coredata: see --sql-debug)."
+  )
+  var plan: String?
   @Option(
     help: ArgumentHelp(
       "Keep the section counts under this name, as NSFetchedResultsController's cacheName: the next fetch of the same list on unchanged data reads them instead of asking the store.",
@@ -72,8 +75,8 @@ struct Fetch: ParsableCommand {
   func validate() throws {
     let _: DatasetKind = try OptionValue.kind(dataset, "dataset")
     if let store { let _: StoreKind = try OptionValue.kind(store, "store") }
-    let statements: StatementPlan = try OptionValue.kind(plan, "plan")
-    if statements == .coreData && store != nil && store != "sqlite" {
+    let statements: StatementPlan? = try plan.map { try OptionValue.kind($0, "plan") }
+    if statements == .coreData && store != nil && store != "sqlite" && store != StoreKind.sqliteCoreData.rawValue {
       throw ValidationError("--plan coredata is SQLite's: Core Data's statements run on SQLite only; drop --store or give --store sqlite")
     }
     guard !(ids && sections) else { throw ValidationError("--ids and --sections exclude each other") }
@@ -180,7 +183,7 @@ struct Fetch: ParsableCommand {
     let start = DispatchTime.now()
     do {  // one scope for the store's lifetime
       let store = try location.open(storeKind)
-      (store as? SQLiteStore)?.plan = try OptionValue.kind(plan, "plan")
+      if let plan { (store as? SQLiteStore)?.plan = try OptionValue.kind(plan, "plan") }
       store.resetCounters()
       if let paging = strategy?.paging {
         return try page(request, store: store, paging, kind: location.kind, start: start)

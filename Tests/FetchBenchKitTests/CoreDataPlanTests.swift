@@ -69,6 +69,10 @@ import Testing
         == "SELECT t0.id, t0.state FROM failed_bank_info t0 LEFT JOIN failed_bank_details t1 ON t1.info_id = t0.id ORDER BY t0.state ASC, t1.close_date DESC, t0.id ASC"
     )
     #expect(tuned.last?.contains("LEFT JOIN failed_bank_details t1 ON t1.info_id = t0.id WHERE t0.id IN (") == true)
+    // --store sqlite-coredata is SQLite with Core Data's statements, as --plan coredata.
+    let asStore = try Self.statements(["--dataset", "banks", "--store", "sqlite-coredata", "--show", "20"])
+    let asPlan = try Self.statements(["--dataset", "banks", "--plan", "coredata", "--show", "20"])
+    #expect(asStore.count == 3 && asStore == asPlan, "\(asStore)")
     let refused = try TestSupport.run([
       "fetch", "--rows", Self.rows, "--datasets", Self.datasets, "--plan", "coredata", "--store", "postgres",
     ])
