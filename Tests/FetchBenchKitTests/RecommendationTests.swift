@@ -94,5 +94,16 @@ import Testing
         )
       },
       "\(pick.reasons)")
+
+    // A fixed cost of 0.1 µs a batch against 2 µs a row is under a tenth from one row on:
+    // every size measured qualifies, and the sentence says so instead of "from about 0 rows".
+    let cheap = { (b: Int) in 1000 * 0.002 + (1000.0 / Double(b)).rounded(.up) * 0.0001 }
+    let small = [20, 50, 100].map { b in Measured(store: .sqlite, mode: .batched, batch: b, openMs: 10, heap: 2_000_000, flingMs: cheap(b))
+    }
+    let first = try #require(Recommendation.all(try ResultsCSV.decode(Self.csv(small))).first)
+    #expect(first.batchSize == 20, "\(first)")
+    #expect(
+      first.reasons.contains { $0.contains("so at every size measured its fixed cost is under a tenth of a batch") }, "\(first.reasons)")
+    #expect(!first.reasons.contains { $0.contains("from about 0 rows") })
   }
 }

@@ -193,12 +193,18 @@ extension Recommendation {
         reasons.append(String(format: "%@: %.1f ms, %@ live%@.", other.mode.rawValue, other.openMs, bytes(other.heap), why))
       }
       if let fit, let amortized, let fling = chosen.flingMs {
+        let measured = sizes.map(\.batch).sorted()
+        // A fixed cost already under a tenth at the smallest size measured has no size to start from.
+        let from =
+          amortized < Double(measured.first ?? 1)
+          ? "so at every size measured its fixed cost is under a tenth of a batch"
+          : String(format: "so from about %.0f rows a batch its fixed cost is under a tenth", amortized)
         reasons.append(
           String(
             format:
-              "Batch size %d: fitted over %@ (a fling through %@ rows), a batch costs %.1f µs fixed plus %.2f µs a row, so from about %.0f rows a batch its fixed cost is under a tenth; the fling takes %.1f ms.",
-            chosen.batch, sizes.map(\.batch).sorted().map(String.init).joined(separator: ", "), chosen.flingRows.grouped,
-            fit.fixedMs * 1000, fit.perRowMs * 1000, amortized, fling))
+              "Batch size %d: fitted over %@ (a fling through %@ rows), a batch costs %.1f µs fixed plus %.2f µs a row, %@; the fling takes %.1f ms.",
+            chosen.batch, measured.map(String.init).joined(separator: ", "), chosen.flingRows.grouped, fit.fixedMs * 1000,
+            fit.perRowMs * 1000, from, fling))
       } else if chosen.mode != .full, sizes.count > 1, let fling = chosen.flingMs {
         reasons.append(
           String(
