@@ -51,7 +51,10 @@ extension SQLiteStore {
   }
 
   private func statements(_ request: ResolvedRequest) -> CoreDataStatements {
-    CoreDataStatements(request, versioned: isVersioned(request.entity.table))
+    if let cached = coreDataCache, cached.request == request.request { return cached.statements }
+    let statements = CoreDataStatements(request, versioned: isVersioned(request.entity.table))
+    coreDataCache = (request.request, statements)
+    return statements
   }
 
   /// Whether `table` has Core Data's `Z_OPT` column, which its statements select.

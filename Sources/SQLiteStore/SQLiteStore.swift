@@ -29,6 +29,9 @@ public final class SQLiteStore: ChangeLogStore {
   public var plan = StatementPlan.tuned
   /// Whether each table has Core Data's `Z_OPT` column, read once per table.
   var versionedTables: [String: Bool] = [:]
+  /// The last request's Core Data statements: compiled once per request, not per batch
+  /// fault, as the tuned plan's `batchCache`.
+  var coreDataCache: (request: FetchedResults.FetchRequest, statements: CoreDataStatements)?
   /// `--sql-debug`'s log of every statement on this connection; nil when it is off.
   let statementLog = StatementLog.forStore()
 
