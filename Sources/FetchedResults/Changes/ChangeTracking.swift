@@ -68,7 +68,9 @@ extension FetchedResultsController {
       old: sections, placement, sectioned: resolved.section != nil, ascending: resolved.sorts.first?.ascending ?? true)
     result.sectionDeletes = merge.deletedOld
     result.newSectionCounts = merge.newSections.map(\.numberOfObjects)
-    RowChanges(placement, merge, old: sections, contentChanged: touched.contentChanged).write(into: &result)
+    let alwaysMoved = changeRules == .coreData ? placement.keyChanged(in: list) : []
+    RowChanges(placement, merge, old: sections, contentChanged: touched.contentChanged, alwaysMoved: alwaysMoved)
+      .write(into: &result)
     result.normalize()
     try update(list, placement, merge.newSections, touched.contentChanged, resolved)
     return result
@@ -84,7 +86,8 @@ extension FetchedResultsController {
     if let own = transaction.changes(for: resolved.entity.name) {
       touched.add(own, relevant: ordering[resolved.entity.name] ?? [])
     }
-    for r in resolved.joins {
+    // Core Data does not observe related objects: what they order or filter goes stale.
+    for r in resolved.joins where changeRules == .minimal {
       guard let d = transaction.changes(for: r.destination) else { continue }
       let relevant = ordering[r.destination] ?? []
       // A destination row inserted, deleted, or changed in what orders or filters the list.

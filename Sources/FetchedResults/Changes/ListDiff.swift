@@ -46,6 +46,20 @@ public enum ListDiff {
     return c
   }
 
+  /// The rows of `shown` that are not where `fresh` has them: those the fewest moves,
+  /// inserts and deletes that turn one into the other touch, each counted once. What a list
+  /// kept under Core Data's change rules (`ChangeRules.coreData`) shows wrongly until its next
+  /// fetch. O(n log n).
+  public static func staleRows(_ shown: ListSnapshot, against fresh: ListSnapshot) -> Int {
+    let d = diff(from: shown, to: fresh)
+    var ids = Set(d.deletes.map(\.id))
+    ids.formUnion(d.inserts.map(\.id))
+    ids.formUnion(d.moves.map(\.id))
+    for s in d.sectionInserts { ids.formUnion(s.ids) }
+    for s in d.sectionDeletes { ids.formUnion(shown.sections[s].ids) }
+    return ids.count
+  }
+
   /// Sections on both sides keep their order (an LIS over their old indexes); the others are
   /// deleted and inserted.
   struct SectionMatch {

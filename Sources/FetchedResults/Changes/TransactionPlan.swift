@@ -53,6 +53,12 @@ struct Placement {
     for (j, a) in added.enumerated() { newPosition[a.id] = a.gap + j }
     for (rank, r) in removed.enumerated() { oldPosition[r.id] = (r.position, rank) }
   }
+
+  /// The objects on both sides whose sort key (the section key first) is not the one `list`
+  /// kept: Core Data moves each of them. O(k).
+  func keyChanged(in list: SortedIDList) -> Set<Int64> {
+    Set(added.compactMap { a in oldPosition[a.id].flatMap { list.key(at: $0.position) != a.key ? a.id : nil } })
+  }
 }
 
 /// The sections after a transaction: old counts less the removed rows, plus the added rows
@@ -124,9 +130,11 @@ struct RowChanges {
   let merge: SectionMerge
   let old: [SectionInfo]
   let contentChanged: Set<Int64>
+  /// Objects reported as moved even where they could stay (Core Data's rules).
+  let alwaysMoved: Set<Int64>
 
-  init(_ p: Placement, _ merge: SectionMerge, old: [SectionInfo], contentChanged: Set<Int64>) {
-    (self.p, self.merge, self.old, self.contentChanged) = (p, merge, old, contentChanged)
+  init(_ p: Placement, _ merge: SectionMerge, old: [SectionInfo], contentChanged: Set<Int64>, alwaysMoved: Set<Int64> = []) {
+    (self.p, self.merge, self.old, self.contentChanged, self.alwaysMoved) = (p, merge, old, contentChanged, alwaysMoved)
   }
 
   /// The objects that keep their place, and those that move.
@@ -142,6 +150,7 @@ struct RowChanges {
     stayCandidates.sort { $0.new < $1.new }
     var staying = Set<Int64>()
     for i in longestIncreasingSubsequence(stayCandidates.map(\.old)) { staying.insert(stayCandidates[i].id) }
+    staying.subtract(alwaysMoved)
     moving += stayCandidates.filter { !staying.contains($0.id) }.map(\.id)
     return (staying, moving)
   }

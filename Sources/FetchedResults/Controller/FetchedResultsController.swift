@@ -47,6 +47,8 @@ public final class FetchedResultsController {
   /// With tracking, whether the controller registers with its store's observers. Turn it off
   /// to feed transactions to `apply(_:)` yourself (benchmarks; transactions from elsewhere).
   public var observesStore = true
+  /// Which changes a transaction reports, and whether related objects are followed.
+  public var changeRules = ChangeRules.minimal
   private var observerToken: Int?
   var continuations: [Int: AsyncStream<ChangeSet>.Continuation] = [:]
   private var nextContinuation = 0
