@@ -89,16 +89,31 @@ public final class SQLiteStore: ChangeLogStore {
     if let statementLog { try queue.inDatabase { db in Self.trace(db.sqliteConnection, into: statementLog) } }
   }
 
-  /// The file's and its WAL's sizes and modification times: a commit changes the WAL, a
-  /// checkpoint the file. An empty WAL (a connection opened it, nothing was committed) is no
-  /// change. O(1): two `stat` calls.
+  /// The file's size and modification time (a checkpoint writes it) and the WAL index's
+  /// header, which SQLite rewrites on every commit (its transaction counter, last frame, that
+  /// frame's checksum and the WAL's salts). File times alone tick in jiffies: two commits a
+  /// few milliseconds apart could leave the same stamp. Without a WAL index (no connection
+  /// open since the last checkpoint) the WAL's own size and time stand in. O(1): a `stat` and
+  /// a 96-byte read.
   public var dataVersion: String? {
-    func stamp(_ p: String) -> String {
-      guard let a = try? FileManager.default.attributesOfItem(atPath: p), let size = a[.size] as? Int, size > 0 else { return "-" }
-      let modified = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-      return "\(size)@\(modified)"
-    }
-    return stamp(path) + "+" + stamp(path + "-wal")
+    stamp(path) + "+" + (Self.walIndexHeader(path + "-shm") ?? stamp(path + "-wal"))
+  }
+
+  private func stamp(_ p: String) -> String {
+    guard let a = try? FileManager.default.attributesOfItem(atPath: p), let size = a[.size] as? Int, size > 0 else { return "-" }
+    let modified = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+    return "\(size)@\(modified)"
+  }
+
+  /// Bytes 8..<48 of the WAL index's header (after its version field), when both copies that
+  /// SQLite keeps agree; nil when there is no index, or a writer is between the two copies.
+  static func walIndexHeader(_ shm: String) -> String? {
+    guard let handle = FileHandle(forReadingAtPath: shm) else { return nil }
+    defer { try? handle.close() }
+    guard let data = try? handle.read(upToCount: 96), data.count == 96 else { return nil }
+    let bytes = [UInt8](data)
+    guard bytes[8..<48] == bytes[56..<96], bytes[12] == 1 else { return nil }
+    return bytes[8..<48].map { String(format: "%02x", $0) }.joined()
   }
 
   /// Reports every statement of `connection` to `log` as SQLite finishes it (its rows counted
