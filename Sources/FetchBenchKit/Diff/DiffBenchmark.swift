@@ -33,17 +33,25 @@ package enum DiffBenchmark {
     controller.tracksChanges = true
     controller.observesStore = false
     try controller.performFetch()
+    let coreData = FetchedResultsController(fetchRequest: request, store: store)
+    (coreData.tracksChanges, coreData.observesStore, coreData.changeRules) = (true, false, .coreData)
+    try coreData.performFetch()
     var writer = try Transactions(spec.dataset, store: store, seed: 1_000 + UInt64(k ?? 0))
     let emitter = try spec.emitChanges.map { try ChangeEmitter(path: $0, initial: controller.snapshot()) }
     var series: [Metric: [Double]] = [:]
     var stdlibSkipped = false
     _ = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
       let ops = k.map { writer.mixed($0) } ?? writer.edit(tenPercentOf: controller.count)
-      let step = try DiffStep(ops, controller, request, stdlib: !stdlibSkipped, budget: stdlibBudget)
+      let step = try DiffStep(ops, controller, coreData, request, stdlib: !stdlibSkipped, budget: stdlibBudget)
       try emitter?.write(step.changes)
       if step.stdlibMs == nil { stdlibSkipped = true }
       guard measured else { return }
       for (metric, value) in step.figures(onServer: spec.store == .postgres) { series[metric, default: []].append(value) }
+      if sections && store.dataVersion != nil {
+        let relaunch = try SectionCacheRelaunch(request, store: store)
+        series[.relaunchAfterSave, default: []].append(relaunch.afterSaveMs)
+        series[.relaunchCached, default: []].append(relaunch.cachedMs)
+      }
     }
     try emitter?.finish(controller.snapshot())
     var measurements = series.keys.sorted { $0.name < $1.name }.map { Measurement($0, Summary(series[$0]!)) }
@@ -128,9 +136,11 @@ struct DiffStep {
   let refetchMs: Double
   /// nil when skipped, or when it did not finish within the budget.
   let stdlibMs: Double?
+  let coreData: CoreDataRulesStep
 
   init(
-    _ ops: [WriteOperation], _ controller: FetchedResultsController, _ request: FetchRequest, stdlib: Bool, budget: Double
+    _ ops: [WriteOperation], _ controller: FetchedResultsController, _ coreDataController: FetchedResultsController,
+    _ request: FetchRequest, stdlib: Bool, budget: Double
   ) throws {
     let store = controller.store
     let before = controller.snapshot()
@@ -157,6 +167,7 @@ struct DiffStep {
     }
     refetchMs = Double(refetchNanos) / 1e6
     guard freshSnapshot.sameRows(as: after) else { throw HarnessError.invalidArgument("tracked results differ from a fresh fetch") }
+    coreData = try CoreDataRulesStep(transaction, coreDataController, fresh: freshSnapshot)
     blackHole(refetchDiff.size)
     stdlibMs = stdlib ? DiffBenchmark.stdlibDiff(before.allIDs, after.allIDs, budget: budget) : nil
   }
@@ -175,7 +186,27 @@ struct DiffStep {
       (.moves, Double(changes.relocations)), (.movesMinimal, Double(diff.relocations)),
       (.reloads, Double(changes.reloads.count + changes.moves.filter(\.contentChanged).count)),
       (.sectionChanges, Double(changes.sectionInserts.count + changes.sectionDeletes.count)), (.changeSetSize, Double(changes.size)),
-      (.diffChangeSetSize, Double(diff.size)),
+      (.diffChangeSetSize, Double(diff.size)), (.movesCoreData, Double(coreData.changes.relocations)),
+      (.reloadsCoreData, Double(coreData.changes.reloads.count)), (.staleRowsCoreData, Double(coreData.staleRows)),
     ]
+  }
+}
+
+/// The same transaction applied by a second controller of the list under Core Data's change
+/// rules: its change set checked under UIKit's rules against that controller's own results,
+/// and the rows those show out of place against the fresh fetch. Counted, not timed: what
+/// the rules change is what a table view animates and what it shows.
+struct CoreDataRulesStep {
+  let changes: ChangeSet
+  let staleRows: Int
+
+  init(_ transaction: StoreTransaction, _ controller: FetchedResultsController, fresh: ListSnapshot) throws {
+    let before = controller.snapshot()
+    changes = try controller.apply(transaction)
+    let after = controller.snapshot()
+    guard try BatchUpdateValidator.apply(changes, to: before).sameRows(as: after) else {
+      throw HarnessError.invalidArgument("a change set under Core Data's rules does not replay to its controller's results")
+    }
+    staleRows = ListDiff.staleRows(after, against: fresh)
   }
 }

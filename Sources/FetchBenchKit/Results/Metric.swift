@@ -72,6 +72,10 @@ package struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   /// store, alternately with the case: what sections add.
   package static let unsectioned = Metric("unsectioned_ms", .ms)
   package static let sectionedOverUnsectioned = Metric("sectioned_over_unsectioned", .ratio)
+  /// A case issuing Core Data's statements (`sqlite-coredata`) beside the same case with
+  /// FetchBench's tuned statements on the same file, alternately in the case's process.
+  package static let tunedPlan = Metric("tuned_plan_ms", .ms)
+  package static let coreDataOverTuned = Metric("coredata_over_tuned", .ratio)
 
   /// The same case at the run's smallest row count (`CaseSpec.growthFrom`), opened beside the
   /// case's store and timed alternately with it in the case's process; the row's detail names
@@ -151,6 +155,16 @@ package struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   package static let changeSetSize = Metric("change_set_size", .count)
   package static let diffChangeSetSize = Metric("diff_change_set_size", .count)
   package static let rowsAfter = Metric("rows_after", .count, better: .neither)
+  /// The same transaction under Core Data's change rules (`ChangeRules.coreData`).
+  package static let movesCoreData = Metric("moves_coredata", .count)
+  package static let reloadsCoreData = Metric("reloads_coredata", .count)
+  /// Rows a list kept under Core Data's rules shows out of place (against a fresh fetch),
+  /// since it was opened.
+  package static let staleRowsCoreData = Metric("stale_rows_coredata", .count)
+  /// performFetch of a sectioned list with a section cache, after a save (the cache is stale
+  /// and rebuilt) and again (the cache is valid).
+  package static let relaunchAfterSave = Metric("relaunch_after_save_ms", .ms)
+  package static let relaunchCached = Metric("relaunch_cached_ms", .ms)
 
   // MARK: the load test (fetchbench load, summary.csv)
   package static let seconds = Metric("seconds", .s, better: .neither)
@@ -181,12 +195,14 @@ extension Metric {
   static let all: [Metric] = [
     .time, .cpu, .heapLive, .heapPeak, .peakRSS, .allocations, .pageFaults, .queries, .rowsMaterialized, .roundTrips, .bytesReceived,
     .mapping, .load, .failed, .doesNotFit, .limit, .engineOverLimit, .pageLimit, .engineOverPageLimit, .floor, .engineOverFloor, .scanLimit,
-    .engineOverScanLimit, .unsectioned, .sectionedOverUnsectioned, .smallerSize, .growth, .limitGrowth, .floorGrowth, .scanLimitGrowth,
+    .engineOverScanLimit, .unsectioned, .sectionedOverUnsectioned, .tunedPlan, .coreDataOverTuned, .smallerSize, .growth, .limitGrowth,
+    .floorGrowth, .scanLimitGrowth,
     .memoryBudget, .customRequest, .database, .allocatorConfiguration, .timeUs, .overUnindexed, .queryPlan, .floorIDs, .floorIDsArray,
     .floorFull,
     .floorScroll, .floorServerIDs, .floorServerFull, .floorServerBatch, .roundTrip, .batchFaultFixed, .rowCost, .roundTripBatchSize,
     .incremental, .diff, .refetchDiff, .stdlibDiff, .stdlibDiffSkipped, .objectsChanged, .deletes, .inserts, .moves, .movesMinimal,
-    .reloads, .sectionChanges, .changeSetSize, .diffChangeSetSize, .rowsAfter, .seconds, .commits, .commitsPerSecond, .attemptsPerSecond,
+    .reloads, .sectionChanges, .changeSetSize, .diffChangeSetSize, .rowsAfter, .movesCoreData, .reloadsCoreData, .staleRowsCoreData,
+    .relaunchAfterSave, .relaunchCached, .seconds, .commits, .commitsPerSecond, .attemptsPerSecond,
     .targetCommitsPerSecond, .failedCommits, .changeSets, .coalescedTransactions, .faults, .faultsPerSecond, .reconnects, .staleReads,
     .invalidChangeSets, .missedTransactions, .repeatedTransactions, .mirrorsMatch, .rolledBackRowsVisible, .heapGrowth,
   ]
