@@ -93,8 +93,12 @@ import Testing
     // Statements per case: the tuned plan's and Core Data's (the prefetch of details is one
     // more statement each time rows are read; sections one more grouped statement).
     var queries: [String: Int] = [:]
+    var paired: [String: Set<String>] = [:]
     for line in csv.split(separator: "\n").dropFirst() {
       let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      if ["tuned_plan_ms", "coredata_over_tuned"].contains(f[at("metric")]) {
+        paired["\(f[at("store")]) \(f[at("mode")]) \(f[at("scenario")])", default: []].insert(f[at("metric")])
+      }
       guard f[at("metric")] == "queries" else { continue }
       queries["\(f[at("store")]) \(f[at("mode")]) \(f[at("scenario")])"] = Int(Double(f[at("value")])!)
     }
@@ -107,7 +111,18 @@ import Testing
         "sqlite full sectioned_cached": 1, "sqlite batched sectioned_cached": 2, "sqlite-coredata full sectioned_cached": 2,
         "sqlite-coredata batched sectioned_cached": 3,
       ], "\(queries)")
+    // Every case on Core Data's statements is paired with the tuned statements in its process;
+    // no case of the tuned plan is.
+    #expect(
+      paired
+        == Dictionary(
+          uniqueKeysWithValues: queries.keys.filter { $0.hasPrefix("sqlite-coredata ") }.map {
+            ($0, ["tuned_plan_ms", "coredata_over_tuned"])
+          }
+        ), "\(paired)")
     let report = try String(contentsOfFile: out + "/r/report.md", encoding: .utf8)
+    #expect(report.contains("| scenario | strategy | Core Data's statements | tuned statements | Core Data / tuned |"))
+    #expect(report.contains("| sectioned_cached | batched (20) |") && report.contains("| first_screen | full |"))
     #expect(
       report.contains(
         "| scenario | SQLite full | SQLite batched | SQLite, Core Data's statements full | SQLite, Core Data's statements batched |"))

@@ -45,6 +45,7 @@ extension Report {
         }
       }
       md += sideBySide(dataset: dataset, rows: n)
+      md += planComparison(dataset: dataset, rows: n)
       for k in keys where k.dataset == dataset && k.rows == n {
         for batch in batchSizes { md += table(k, batch: batch) + strategiesTable(k, batch: batch) }
       }

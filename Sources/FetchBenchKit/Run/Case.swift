@@ -272,6 +272,21 @@ package enum CaseExecutor {
       }
     }
     return try Self.limits(spec, scenario: scenario, mode: mode, limit: limit) + (unsectioned.map { [$0] } ?? [])
+      + tunedPlan(spec, scenario: scenario, mode: mode)
+  }
+
+  /// For a case issuing Core Data's statements, the same case issuing the tuned ones, on a
+  /// second connection to the same file, timed as the case is.
+  static func tunedPlan(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode) throws -> [Reference] {
+    guard spec.store == .sqliteCoreData, mode.paging == nil else { return [] }
+    let tuned = try spec.location.open(.sqlite)
+    let batchSize = mode == .full ? 0 : spec.batchSize
+    let custom = try spec.customRequest(scenario, batchSize: batchSize)
+    return [
+      Reference(time: .tunedPlan, ratio: .coreDataOverTuned, numerator: nil, detail: nil) {
+        try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: tuned, request: custom).sample.wallNanos
+      }
+    ]
   }
 
   static func limits(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, limit: Limit?) throws -> [Reference] {
