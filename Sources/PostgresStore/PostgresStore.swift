@@ -90,7 +90,21 @@ public final class PostgresStore: ChangeLogStore {
     guard !closed else { return }
     closed = true
     listenContext?.stop()
-    try? connection.close().wait()
+    // The last reference can go on the connection's own event loop (a row callback that
+    // captured the store, released after the query), where waiting would deadlock and NIO
+    // traps: close there without waiting.
+    if connection.eventLoop.inEventLoop {
+      connection.close().whenComplete { _ in }
+    } else {
+      try? connection.close().wait()
+    }
+  }
+
+  /// Runs a closure on the connection's event loop and waits for it, without holding the
+  /// store: for tests of a store released there.
+  package var runOnEventLoop: @Sendable (@escaping @Sendable () -> Void) throws -> Void {
+    let loop = connection.eventLoop
+    return { body in try loop.submit(body).wait() }
   }
 
   static func connect(_ url: PostgresURL, logger: Logger) throws -> PostgresConnection {
