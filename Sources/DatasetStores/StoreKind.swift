@@ -12,7 +12,7 @@ extension StoreKind {
   public var displayName: String {
     switch self {
     case .memory: "in-memory store"
-    case .sqlite: "SQLite"
+    case .sqlite: "SQLite, tuned statements"
     case .postgres: "PostgreSQL"
     case .sqliteCoreData: "SQLite, Core Data's statements"
     }

@@ -15,7 +15,7 @@ struct Run: CheckedCommand {
   @Option(help: "Datasets: banks, wells, or all (comma-separated; default all, banks with --quick).") var dataset: String?
   @Option(
     help:
-      "Stores, comma-separated: memory, sqlite, sqlite-coredata (SQLite issuing Core Data's statements), postgres (default memory,sqlite; memory,postgres for a --db on a server)."
+      "Stores, comma-separated: memory, sqlite, sqlite-coredata (SQLite issuing Core Data's statements), postgres (default memory,sqlite,sqlite-coredata; memory,sqlite for a --db file, memory,postgres for one on a server)."
   )
   var store: String?
   @Option(help: "Modes, comma-separated: full, batched, offset, keyset (pages of the batch size).") var mode = "full,batched,offset,keyset"
@@ -69,7 +69,9 @@ struct Run: CheckedCommand {
     try sittings.apply(to: &options)
     if let dataset { options.datasets = try OptionValue.datasets(dataset) }
     let onServer = try database.database?.server != nil
-    options.stores = try OptionValue.kinds(store ?? (onServer ? "memory,postgres" : "memory,sqlite"), "store")
+    let ownDatabase = try database.database != nil
+    let defaultStores = onServer ? "memory,postgres" : ownDatabase ? "memory,sqlite" : "memory,sqlite,sqlite-coredata"
+    options.stores = try OptionValue.kinds(store ?? defaultStores, "store")
     options.modes = try OptionValue.kinds(mode, "mode")
     options.batchSizes = try OptionValue.ints(batchSize, "batch-size", in: OptionRange.batchSize)
     options.rows = try OptionValue.rowCounts(rows)

@@ -125,7 +125,8 @@ import Testing
     #expect(report.contains("| sectioned_cached | batched (20) |") && report.contains("| first_screen | full |"))
     #expect(
       report.contains(
-        "| scenario | SQLite full | SQLite batched | SQLite, Core Data's statements full | SQLite, Core Data's statements batched |"))
+        "| scenario | SQLite, tuned statements full | SQLite, tuned statements batched | SQLite, Core Data's statements full | SQLite, Core Data's statements batched |"
+      ))
     #expect(report.contains("is what Core Data issues for the same list on the same file"))
   }
 

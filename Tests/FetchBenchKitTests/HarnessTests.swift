@@ -402,7 +402,7 @@ extension RunCommand {
       }
     }
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
-    #expect(report.contains("### SQLite: every strategy (batches and pages of 20)"))
+    #expect(report.contains("### SQLite, tuned statements: every strategy (batches and pages of 20)"))
     #expect(report.contains("| after a save | page refresh | page refresh |"))
   }
 }

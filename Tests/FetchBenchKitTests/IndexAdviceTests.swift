@@ -151,7 +151,7 @@ extension RunCommand {
     #expect(plain.contains("USE TEMP B-TREE FOR ORDER BY"), "\(plain)")
     #expect(ordered.contains("idx_wells_spud_date_desc_id") && !ordered.contains("TEMP B-TREE"), "\(ordered)")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
-    #expect(report.contains("### Index advice, wells at 300 rows (SQLite)"))
+    #expect(report.contains("### Index advice, wells at 300 rows (SQLite, tuned statements)"))
     #expect(report.contains("| `wells(spud_date DESC, id)` | the list's order |"), "\(report)")
     #expect(report.contains("USE TEMP B-TREE FOR ORDER BY"))
     // The advice's rows stay out of the cases' tables: no table for an indexed store.
@@ -217,7 +217,7 @@ extension RunCommand {
     let lines = out.stdout.split(separator: "\n")
     #expect(lines.count == 2, "\(out.stdout)")
     #expect(lines.contains { $0.hasPrefix("wells at 400 rows, in-memory store: ") }, "\(out.stdout)")
-    #expect(lines.contains { $0.hasPrefix("wells at 400 rows, SQLite: ") }, "\(out.stdout)")
+    #expect(lines.contains { $0.hasPrefix("wells at 400 rows, SQLite, tuned statements: ") }, "\(out.stdout)")
     let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
     // The scenarios the recommendation reads, on every strategy; no sectioned scenario, no floor.
     #expect(Set(rows.filter { $0.mode.fetchMode != nil }.map(\.scenario.csv)) == ["first_screen", "scroll_first_1000"])

@@ -100,7 +100,8 @@ struct LoadReport {
     ms == LoadRunner.frameMs ? "one frame at 60 Hz (\(f(ms, 1)) ms)" : "\(f(ms, 1)) ms (--frame-budget-ms)"
   }
 
-  static func storeName(_ s: StoreKind) -> String { s == .memory ? "in-memory" : s.displayName }
+  /// Short names: the load test runs on one SQLite plan, so it needs no plan in the name.
+  static func storeName(_ s: StoreKind) -> String { s == .memory ? "in-memory" : s == .sqlite ? "SQLite" : s.displayName }
 
   func markdown() -> String {
     guard let c = results.first?.config else { return "# FetchBench load test\n\nNo results.\n" }

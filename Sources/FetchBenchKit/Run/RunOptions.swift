@@ -126,7 +126,8 @@ package struct RunOptions: Sendable {
           }
           // The cached sections need a store that reports its data version: SQLite's file.
           for scenario in scenarios where (request == nil || !scenario.isSectioned) && (store.isSQLite || scenario != .sectionedCached) {
-            for mode in modes where scenario.applies(to: mode) {
+            // Core Data fetches whole or in batches; pages are not its strategies.
+            for mode in modes where scenario.applies(to: mode) && (store != .sqliteCoreData || mode.paging == nil) {
               for batch in (mode == .full ? [0] : batchSizes) {
                 var s = spec(.scenario(scenario, mode), batch)
                 s.growthFrom = growthFrom(rows: rows, store: store, scenario: scenario, mode: mode)
