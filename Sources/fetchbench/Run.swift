@@ -41,6 +41,7 @@ struct Run: CheckedCommand {
     help:
       "Print only the recommendation (strategy, batch size, index, and the figures behind them) for each store and size; with no --scenario, the scenarios it reads."
   ) var recommend = false
+  @Flag(help: "With --recommend: print the recommendation as JSON (as the run folder's recommendation.json).") var json = false
   @Flag(
     help:
       "With several --rows: also measure each larger size's performFetch growth from the smallest in one process, the two alternating (memory and SQLite); those cases' peak RSS then includes the smaller store."
@@ -65,6 +66,7 @@ struct Run: CheckedCommand {
 
   /// What to measure, from the options; every check that needs no measuring is here.
   func options() throws -> RunOptions {
+    if json && !recommend { throw ValidationError("--json prints the recommendation as JSON: give --recommend too") }
     var options = RunOptions()
     try sittings.apply(to: &options)
     if let dataset { options.datasets = try OptionValue.datasets(dataset) }
@@ -170,7 +172,12 @@ struct Run: CheckedCommand {
   func run() throws {
     sqlDebug.apply()
     guard recommend else {
-      try Command.measure(try options(), out: out, postgres: postgres)
+      let outcome = try Command.measure(try options(), out: out, postgres: postgres)
+      // The answer first: what the report's recommendation section says, one line per list.
+      let picks = Recommendation.all(outcome.rows)
+      guard !picks.isEmpty else { return }
+      print("\nRecommendation (the report's recommendation section says how it is chosen):")
+      for p in picks { print("- " + p.text.wrapped(width: 78).split(separator: "\n").joined(separator: "\n  ")) }
       return
     }
     let outcome = try Command.measure(try options(), out: out, postgres: postgres, quiet: true)
@@ -188,7 +195,11 @@ struct Run: CheckedCommand {
       throw HarnessError.invalidArgument(
         "no recommendation: no strategy's open list fits the memory budget (see \(outcome.directory)/report.md)")
     }
-    for p in picks { print(p.text) }
+    if json {
+      print(String(decoding: try Recommendation.json(picks), as: UTF8.self))
+    } else {
+      for p in picks { print(p.text) }
+    }
   }
 }
 

@@ -16,6 +16,11 @@ import Testing
     #expect(out.stderr.contains("'details' is a to-one relationship of FailedBankInfo, not an attribute"), "\(out.stderr)")
   }
 
+  @Test func jsonWithoutRecommendIsAUsageError() throws {
+    let out = try TestSupport.run(["run", "--json", "--datasets", "/nonexistent"])
+    #expect(out.status == 64 && out.stderr.contains("--json prints the recommendation as JSON: give --recommend too"), "\(out.stderr)")
+  }
+
   /// `report DIR` on a folder that is not a run's, and a run's whose `charts` is a file of the
   /// user's: each problem in one `Error:` line, nothing replaced.
   @Test func reportNamesWhatIsWrongWithItsFolder() throws {

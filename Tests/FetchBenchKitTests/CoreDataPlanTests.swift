@@ -87,6 +87,14 @@ import Testing
       "full,batched", "--scenario", "first_screen,sectioned,sectioned_cached", "--repetitions", "1", "--no-index", "--out", out + "/r",
     ])
     #expect(run.status == 0, "\(run.stderr)")
+    // The answer first: the run ends with its recommendation, one item per store, which
+    // recommendation.json holds too.
+    #expect(
+      run.stdout.contains("\nRecommendation (the report's recommendation section says how it is chosen):\n- banks at "), "\(run.stdout)")
+    #expect(run.stdout.contains(", SQLite, tuned statements: ") && run.stdout.contains(", SQLite, Core Data's statements: "))
+    #expect(run.stdout.split(separator: "\n").filter { $0.hasPrefix("- ") || $0.hasPrefix("  ") }.allSatisfy { $0.count <= 80 })
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/r/recommendation.json")))
+    #expect((json as? [[String: Any]])?.compactMap { $0["store"] as? String }.sorted() == ["sqlite", "sqlite-coredata"])
     let csv = try String(contentsOfFile: out + "/r/results.csv", encoding: .utf8)
     let header = csv.split(separator: "\n").first!.split(separator: ",").map(String.init)
     let at = { (name: String) in header.firstIndex(of: name)! }

@@ -4,6 +4,7 @@ import Datasets
 import FetchBenchKit
 import FetchedResults
 import Foundation
+import GRDB
 import PostgresStore
 import TestSupport
 import Testing
@@ -216,8 +217,12 @@ extension RunCommand {
     #expect(out.status == 0, "\(out.stderr)")
     let lines = out.stdout.split(separator: "\n")
     #expect(lines.count == 2, "\(out.stdout)")
-    #expect(lines.contains { $0.hasPrefix("wells at 400 rows, in-memory store: ") }, "\(out.stdout)")
-    #expect(lines.contains { $0.hasPrefix("wells at 400 rows, SQLite, tuned statements: ") }, "\(out.stdout)")
+    // The table's rows, and the list's: the Texan wells a full fetch read.
+    let texan = try DatabaseQueue(path: datasets + "/wells-400.sqlite").read { db in
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM wells WHERE state = 'TX'")!
+    }
+    #expect(lines.contains { $0.hasPrefix("wells at 400 rows, a list of \(texan), in-memory store: ") }, "\(out.stdout)")
+    #expect(lines.contains { $0.hasPrefix("wells at 400 rows, a list of \(texan), SQLite, tuned statements: ") }, "\(out.stdout)")
     let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
     // The scenarios the recommendation reads, on every strategy; no sectioned scenario, no floor.
     #expect(Set(rows.filter { $0.mode.fetchMode != nil }.map(\.scenario.csv)) == ["first_screen", "scroll_first_1000"])

@@ -51,8 +51,16 @@ import Testing
     // Every paged and batched way opens within a frame; batched keeps row-level change sets;
     // 50 flings fastest; the index saves 4 %, under the 10 % that counts.
     #expect(sqlite.mode == .batched && sqlite.batchSize == 50 && sqlite.index == nil, "\(sqlite)")
-    #expect(sqlite.reasons.first?.contains("batched faulting opens the list in 13.0 ms (within one frame)") == true, "\(sqlite.reasons)")
-    #expect(sqlite.reasons.contains { $0.contains("full: 800.0 ms, 150.0 MiB live, over the 100.0 MiB budget") }, "\(sqlite.reasons)")
+    #expect(
+      sqlite.reasons.first?.contains("batched faulting opens the list in 13.0 ms (within one frame), 20.0 ms through the first 1,000 rows")
+        == true, "\(sqlite.reasons)")
+    // Every other strategy with its fling: offset's 400 ms beside batched's 20 ms.
+    #expect(
+      sqlite.reasons.contains {
+        $0.contains("full: 800.0 ms, 800.0 ms through the first 1,000 rows, 150.0 MiB live, over the 100.0 MiB budget")
+      },
+      "\(sqlite.reasons)")
+    #expect(sqlite.reasons.contains("offset: 9.0 ms, 400.0 ms through the first 1,000 rows, 9.8 KiB live."), "\(sqlite.reasons)")
     // On memory only offset opens within a frame.
     let memory = try #require(picks.first { $0.store == .memory })
     #expect(memory.mode == .offset && memory.batchSize == 20, "\(memory)")
@@ -105,5 +113,34 @@ import Testing
     #expect(
       first.reasons.contains { $0.contains("so at every size measured its fixed cost is under a tenth of a batch") }, "\(first.reasons)")
     #expect(!first.reasons.contains { $0.contains("from about 0 rows") })
+  }
+}
+
+extension RecommendationTests {
+  /// A list smaller than its table says both sizes; recommendation.json holds what the
+  /// sentence says, a full fetch with no batch size.
+  @Test func theListsOwnSizeAndTheJSON() throws {
+    var rows = try ResultsCSV.decode(Self.csv(Self.figures))
+    rows.append(
+      figure(
+        rows: 244_292, store: .engine(.sqlite), mode: .fetch(.full), batch: 0, index: ResultKey.noIndex,
+        scenario: .scenario(.firstScreen), metric: .rowsMaterialized, value: 18_455, min: 18_455, max: 18_455))
+    let picks = Recommendation.all(try ResultsCSV.decode(ResultsCSV.encode(rows)))
+    let sqlite = try #require(picks.first { $0.store == .sqlite })
+    #expect(sqlite.text.hasPrefix("banks at 244,292 rows, a list of 18,455, SQLite, tuned statements: batched of 50."), "\(sqlite.text)")
+    let memory = try #require(picks.first { $0.store == .memory })
+    #expect(memory.text.hasPrefix("banks at 244,292 rows, in-memory store: offset of 20."), "\(memory.text)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Recommendation.json(picks)) as? [[String: Any]])
+    #expect(json.count == 2)
+    let first = try #require(json.first { $0["store"] as? String == "sqlite" })
+    #expect(first["dataset"] as? String == "banks" && first["rows"] as? Int == 244_292 && first["list_rows"] as? Int == 18_455)
+    #expect(first["strategy"] as? String == "batched" && first["batch_size"] as? Int == 50 && first["index"] is NSNull)
+    #expect(first["text"] as? String == sqlite.text && (first["reasons"] as? [String]) == sqlite.reasons)
+
+    var full = Self.figures.filter { $0.mode == .full }
+    full[0].heap = 1_000_000
+    let fullPick = try #require(Recommendation.all(try ResultsCSV.decode(Self.csv(full))).first)
+    let fullJSON = try #require(try JSONSerialization.jsonObject(with: Recommendation.json([fullPick])) as? [[String: Any]])
+    #expect(fullPick.mode == .full && fullJSON.first?["batch_size"] is NSNull && fullJSON.first?["strategy"] as? String == "full")
   }
 }

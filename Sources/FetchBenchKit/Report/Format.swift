@@ -18,3 +18,9 @@ func duration(_ r: ResultRow, range: Bool = true) -> String {
   let text = String(format: "%.1f", r.value * scale)
   return range ? text + String(format: " [%.1f–%.1f] %@", r.min * scale, r.max * scale, unit) : "\(text) \(unit)"
 }
+
+/// Milliseconds as a person reads them: `45 µs`, `4.5 ms`, `154.5 ms`, `6.6 s`.
+func milliseconds(_ ms: Double) -> String {
+  if ms >= 1000 { return String(format: "%.1f s", ms / 1000) }
+  return ms < 1 ? String(format: "%.0f µs", ms * 1000) : String(format: "%.1f ms", ms)
+}

@@ -21,6 +21,9 @@ import Foundation
 package struct Recommendation: Sendable, Equatable {
   package var dataset: DatasetKind
   package var rows: Int
+  /// The rows of the list itself, where a full fetch measured them (a predicate's list is
+  /// smaller than its table).
+  package var listRows: Int? = nil
   package var store: StoreKind
   package var mode: FetchMode
   package var batchSize: Int
@@ -77,9 +80,14 @@ package struct Recommendation: Sendable, Equatable {
       advised = tag
       reasons.append(reason)
     }
+    // A full fetch's first screen materializes the whole list: with a predicate, fewer rows
+    // than the table holds.
+    let listRows = rows.first { r in
+      r.mode == .fetch(.full) && r.scenario == .scenario(.firstScreen) && r.metric == .rowsMaterialized && r.index == ResultKey.noIndex
+    }.map { Int($0.value) }
     return Recommendation(
-      dataset: list.dataset, rows: list.rows, store: list.store, mode: chosen.mode, batchSize: chosen.batch, index: advised,
-      reasons: reasons)
+      dataset: list.dataset, rows: list.rows, listRows: listRows, store: list.store, mode: chosen.mode, batchSize: chosen.batch,
+      index: advised, reasons: reasons)
   }
 
   /// One candidate per (mode, batch size, index) with a first screen and its live heap. O(rows).
@@ -176,6 +184,11 @@ extension Recommendation {
       chosen = byFit ?? fastestFling ?? best
     }
 
+    /// `, 106.0 ms through the first 1,000 rows`: the fling measured with a candidate, if any.
+    static func fling(_ c: Candidate) -> String {
+      c.flingMs.map { ", \(milliseconds($0)) through the first \(c.flingRows.grouped) rows" } ?? ""
+    }
+
     /// The figures behind the choice, as sentences: the chosen strategy, each other one at its
     /// fastest opening, the batch size, the index.
     func explanation(others candidates: [Candidate], memoryBudget: Double) -> [String] {
@@ -183,14 +196,14 @@ extension Recommendation {
       let name = chosen.mode == .full ? "full fetch" : chosen.mode == .batched ? "batched faulting" : "\(chosen.mode.rawValue) paging"
       reasons.append(
         String(
-          format: "%@ opens the list in %.1f ms (%@ one frame) and holds %@ live", name, chosen.openMs,
-          chosen.openMs <= Report.frameMs ? "within" : "over", bytes(chosen.heap))
+          format: "%@ opens the list in %@ (%@ one frame)%@ and holds %@ live", name, milliseconds(chosen.openMs),
+          chosen.openMs <= Report.frameMs ? "within" : "over", Self.fling(chosen), bytes(chosen.heap))
           + "; it gives \(chosen.mode.changeSets) after a save.")
       for mode in FetchMode.allCases where mode != chosen.mode {
         guard let other = candidates.filter({ $0.mode == mode && $0.index == chosen.index }).min(by: { $0.openMs < $1.openMs })
         else { continue }
         let why = other.heap > memoryBudget ? ", over the \(bytes(memoryBudget)) budget" : ""
-        reasons.append(String(format: "%@: %.1f ms, %@ live%@.", other.mode.rawValue, other.openMs, bytes(other.heap), why))
+        reasons.append("\(other.mode.rawValue): \(milliseconds(other.openMs))\(Self.fling(other)), \(bytes(other.heap)) live\(why).")
       }
       if let fit, let amortized, let fling = chosen.flingMs {
         let measured = sizes.map(\.batch).sorted()
@@ -243,5 +256,11 @@ extension Recommendation {
   }
 
   /// The recommendation as `run --recommend` prints it: where, what, and why, on one line.
-  package var text: String { "\(dataset.rawValue) at \(rows.grouped) rows, \(headline). " + reasons.joined(separator: " ") }
+  package var text: String { "\(dataset.rawValue) at \(rowsText), \(headline). " + reasons.joined(separator: " ") }
+
+  /// `50,000 rows`, or `50,000 rows, a list of 18,455` when the list is smaller than its table.
+  package var rowsText: String {
+    guard let listRows, listRows != rows else { return "\(rows.grouped) rows" }
+    return "\(rows.grouped) rows, a list of \(listRows.grouped)"
+  }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// Writes a run's files as an `OutputFolder`.
 package enum ResultFiles {
   /// What a run folder holds; an unmarked `latest` folder of these alone is FetchBench's own.
-  package static let names: Set<String> = ["results.csv", "results.json", "report.md", "charts"]
+  package static let names: Set<String> = ["results.csv", "results.json", "recommendation.json", "report.md", "charts"]
 
   package static func write(_ measured: [ResultRow], to dir: String, command: OutputFolder.Command) throws {
     // Everything is rendered from the CSV's text (3 decimals), so `fetchbench report DIR`
@@ -18,6 +18,8 @@ package enum ResultFiles {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       try encoder.encode(rows).write(to: URL(fileURLWithPath: tmp + "/results.json"))
+      let picks = Recommendation.all(rows)
+      if !picks.isEmpty { try Recommendation.json(picks).write(to: URL(fileURLWithPath: tmp + "/recommendation.json")) }
       let report = Report(rows: rows)
       for (name, svg) in report.charts() {
         try Data(svg.utf8).write(to: URL(fileURLWithPath: try OutputFolder.child(tmp + "/charts", name)))
@@ -56,6 +58,8 @@ package enum ResultFiles {
       try AtomicFile.write(Data(svg.utf8), to: try OutputFolder.child(dir + "/charts", name))
     }
     try AtomicFile.write(Data(report.markdown().utf8), to: dir + "/report.md")
+    let picks = Recommendation.all(rows)
+    if !picks.isEmpty { try AtomicFile.write(try Recommendation.json(picks), to: dir + "/recommendation.json") }
     try OutputFolder.addToMarker(["charts/", "report.md"] + charts.map { "charts/\($0.0)" }, in: dir)
   }
 }
