@@ -144,3 +144,31 @@ extension RecommendationTests {
     #expect(fullPick.mode == .full && fullJSON.first?["batch_size"] is NSNull && fullJSON.first?["strategy"] as? String == "full")
   }
 }
+
+/// The per-store charts draw bars to scale: a linear axis from zero with its ticks, every
+/// strategy measured, the frame.
+@Suite struct BarCharts {
+  /// The widths of the bars (not the legend's 10 px squares), in the order drawn.
+  static func barWidths(_ svg: String) -> [Double] {
+    svg.split(separator: "<rect ").compactMap { r in
+      guard let w = r.firstMatch(of: /width="([0-9.]+)" height="12"/) else { return nil }
+      return Double(w.1)
+    }
+  }
+
+  @Test func barsAreToScaleOnALinearAxis() throws {
+    let rows = try ResultsCSV.decode(RecommendationTests.csv(RecommendationTests.figures.filter { $0.store == .sqlite }))
+    let charts = Dictionary(uniqueKeysWithValues: Report(rows: rows).charts())
+    let heap = try #require(charts["banks-244292-sqlite-heap-b20.svg"])
+    // First screen, full against batched: 150 MiB against 2,000,000 B, 78.6 times as long.
+    let widths = Self.barWidths(heap)
+    #expect(widths.count == 4, "full, batched, offset and keyset on the first screen: \(widths)")
+    let ratio = widths[0] / widths[1]
+    #expect(abs(ratio - 150 * 1_048_576 / 2_000_000) < 1, "\(widths)")
+    #expect(!heap.contains("log"))
+    for tick in [">0<", ">50.0 MiB<", ">100.0 MiB<", ">150.0 MiB<"] { #expect(heap.contains(tick), "\(tick)") }
+    for legend in [">full<", ">batched (20)<", ">offset (20)<", ">keyset (20)<"] { #expect(heap.contains(legend), "\(legend)") }
+    let time = try #require(charts["banks-244292-sqlite-time-b20.svg"])
+    #expect(time.contains("one frame, 16.7 ms") && time.contains(">median time<"))
+  }
+}

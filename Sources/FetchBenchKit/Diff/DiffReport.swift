@@ -48,6 +48,14 @@ extension Report {
     return String(format: "\(f) [\(f)–\(f)]", r.value, r.min, r.max)
   }
 
+  /// What the Core Data columns are, under the page's introduction.
+  static let coreDataRulesNote =
+    "**Under Core Data's change rules** a second controller of the same list applies each transaction as NSFetchedResultsController "
+    + "does: a move for every changed object whose sort or section key changed (even where its place did not), an update otherwise, and "
+    + "changes to related objects not observed. Its change sets replay under UIKit's rules too; `stale rows` counts the rows it then shows "
+    + "out of place against a fresh fetch (those a refetch would move, insert or delete), accumulated since the list was opened (the most seen in the run): a bank "
+    + "whose `details.closeDate` changed stays where it was until the app fetches again.\n\n"
+
   func diffMarkdown() -> String {
     let reps = rows.first { $0.metric == .incremental }?.repetitions ?? 0
     var md = "# FetchBench diff results\n\n"
@@ -73,21 +81,18 @@ extension Report {
     md +=
       "under UIKit's rules (`BatchUpdateValidator`) and equalled a fresh fetch. `moves` counts rows relocated (moves, and moves written as "
     md += "delete + insert where both paths coincide); `minimal` is what our whole-list diff needs for the same step.\n\n"
-    md +=
-      "**Under Core Data's change rules** a second controller of the same list applies each transaction as NSFetchedResultsController "
-    md +=
-      "does: a move for every changed object whose sort or section key changed (even where its place did not), an update otherwise, and "
-    md +=
-      "changes to related objects not observed. Its change sets replay under UIKit's rules too; `stale rows` counts the rows it then shows "
-    md +=
-      "out of place against a fresh fetch (those a refetch would move, insert or delete), accumulated since the list was opened (the most seen in the run): a bank "
-    md += "whose `details.closeDate` changed stays where it was until the app fetches again.\n\n"
+    // Runs before Core Data's change rules were measured have none of their figures.
+    let coreDataRules = rows.contains { $0.metric == .staleRowsCoreData }
+    if coreDataRules {
+      md += Self.coreDataRulesNote
+    }
     for table in diffTables {
       let grouping = kind == .banks ? "state" : kind.definition.sectionKeyPath
       md += "## \(table.store.displayName), \(table.rows.grouped) rows, \(table.sections ? "sections by \(grouping)" : "one section")\n\n"
       md +=
-        "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | peak RSS (process) | queries | deletes / inserts / moves / reloads | moves minimal | section changes | Core Data's rules: moves / reloads | stale rows (most) |\n"
-      md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | peak RSS (process) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |"
+      md += coreDataRules ? " Core Data's rules: moves / reloads | stale rows (most) |\n" : "\n"
+      md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + (coreDataRules ? "---:|---:|\n" : "\n")
       let seen = workloads(table)
       for s in seen {
         func v(_ m: Metric) -> ResultRow? { diffRow(table, s, m) }
@@ -101,8 +106,11 @@ extension Report {
         md += "| \(bytes(v(.heapPeak)?.value)) | \(bytes(v(.peakRSS)?.value)) | \(count(v(.queries)?.value))\(wire) "
         md +=
           "| \(count(v(.deletes)?.value)) / \(count(v(.inserts)?.value)) / \(count(v(.moves)?.value)) / \(count(v(.reloads)?.value)) "
-        md += "| \(count(v(.movesMinimal)?.value)) | \(count(v(.sectionChanges)?.value)) "
-        md += "| \(count(v(.movesCoreData)?.value)) / \(count(v(.reloadsCoreData)?.value)) | \(count(v(.staleRowsCoreData)?.max)) |\n"
+        md += "| \(count(v(.movesMinimal)?.value)) | \(count(v(.sectionChanges)?.value)) |"
+        if coreDataRules {
+          md += " \(count(v(.movesCoreData)?.value)) / \(count(v(.reloadsCoreData)?.value)) | \(count(v(.staleRowsCoreData)?.max)) |"
+        }
+        md += "\n"
       }
       md += "\n"
       if let k100 = seen.first(where: { $0.k == 100 }),
@@ -151,8 +159,8 @@ extension Report {
         (
           Self.diffSlug(table),
           SVG.bars(
-            title: "diff, \(table.store.rawValue), \(table.rows.grouped) rows\(table.sections ? ", by state" : ""): time (ms, log scale)",
-            categories: scenarios.map(\.label), series: series, format: { String(format: "%.2f ms", $0) })
+            title: "diff, \(table.store.rawValue), \(table.rows.grouped) rows\(table.sections ? ", by state" : ""): time per transaction",
+            axisTitle: "median time", categories: scenarios.map(\.label), series: series, format: milliseconds)
         ))
     }
     return out

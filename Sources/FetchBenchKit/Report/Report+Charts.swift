@@ -2,6 +2,10 @@ import Foundation
 
 // The charts under charts/, one SVG each.
 extension Report {
+  /// Each strategy's bar colour, in the order the charts list them.
+  static let strategyColors: [(FetchMode, String)] = [
+    (.full, "#d9534f"), (.batched, "#0275d8"), (.offset, "#f0ad4e"), (.keyset, "#5cb85c"),
+  ]
 
   package func charts() -> [(String, String)] {
     if isDiff { return diffCharts() }
@@ -10,31 +14,38 @@ extension Report {
       for batch in batchSizes {
         let cats = scenarios.map(\.csv)
         func series(_ metric: Metric) -> [(String, String, [Double?])] {
-          [
-            ("full", "#d9534f", scenarios.map { find(k, mode: .fetch(.full), batch: 0, scenario: $0, metric: metric)?.value }),
-            (
-              "batched (\(batch))", "#0275d8",
-              scenarios.map { find(k, mode: .fetch(.batched), batch: batch, scenario: $0, metric: metric)?.value }
-            ),
-          ]
+          Self.strategyColors.map { mode, color in
+            let b = mode == .full ? 0 : batch
+            return (
+              mode == .full ? "full" : "\(mode.rawValue) (\(batch))", color,
+              scenarios.map { find(k, mode: .fetch(mode), batch: b, scenario: $0, metric: metric)?.value }
+            )
+          }
         }
         out.append(
           (
             Self.slug(k, "time-b\(batch)"),
             SVG.bars(
-              title: "\(k.dataset.rawValue) \(k.rows.grouped), \(Self.storeName(k)): time (ms, log scale)", categories: cats,
-              series: series(.time), format: { String(format: "%.1f ms", $0) })
+              title: "\(k.dataset.rawValue) \(k.rows.grouped), \(Self.storeName(k)): time per scenario", axisTitle: "median time",
+              categories: cats, series: series(.time), format: milliseconds,
+              threshold: (Report.frameMs, "one frame, \(String(format: "%.1f", Report.frameMs)) ms"))
           ))
         out.append(
           (
             Self.slug(k, "heap-b\(batch)"),
             SVG.bars(
-              title: "\(k.dataset.rawValue) \(k.rows.grouped), \(Self.storeName(k)): heap live (log scale)", categories: cats,
-              series: series(.heapLive), format: { bytes($0) })
+              title: "\(k.dataset.rawValue) \(k.rows.grouped), \(Self.storeName(k)): heap live with the list open", axisTitle: "bytes live",
+              categories: cats, series: series(.heapLive), format: { bytes($0) }, unit: Self.byteUnit(series(.heapLive)))
           ))
       }
     }
     out += scalingCharts()
     return out
+  }
+
+  /// The binary unit the largest value is written in, for round ticks: MiB, KiB or bytes.
+  static func byteUnit(_ series: [(String, String, [Double?])]) -> Double {
+    let largest = series.flatMap { $0.2.compactMap { $0 } }.max() ?? 0
+    return largest >= 1_048_576 ? 1_048_576 : largest >= 1024 ? 1024 : 1
   }
 }

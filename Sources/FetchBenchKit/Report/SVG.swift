@@ -6,38 +6,82 @@ enum SVG {
     s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
   }
 
-  /// Horizontal grouped bars on a log axis.
-  static func bars(title: String, categories: [String], series: [(String, String, [Double?])], format: (Double) -> String) -> String {
+  /// Horizontal grouped bars on a linear axis from zero, with ticks, gridlines and the axis's
+  /// title, so that a bar twice as long is twice the value; each bar is labelled with its
+  /// value, so that a short bar still reads. Series with no value are left out of the legend.
+  /// Ticks fall on round multiples of `unit` (a MiB for bytes). `threshold` (one frame) is
+  /// drawn as a dashed line when it falls within the axis. O(categories · series).
+  static func bars(
+    title: String, axisTitle: String, categories: [String], series: [(String, String, [Double?])], format: (Double) -> String,
+    unit: Double = 1, threshold: (value: Double, label: String)? = nil
+  ) -> String {
+    // Categories and series without a value take no room.
+    let shown = categories.indices.filter { c in series.contains { ($0.2[c] ?? 0) > 0 } }
+    let categories = shown.map { categories[$0] }
+    let series = series.filter { $0.2.contains { ($0 ?? 0) > 0 } }.map { s in (s.0, s.1, shown.map { s.2[$0] }) }
     let values = series.flatMap { $0.2.compactMap { $0 } }.filter { $0 > 0 }
-    let lo = log10(max(values.min() ?? 1, 1e-3)) - 0.3
-    let hi = log10(max(values.max() ?? 10, 1e-3)) + 0.1
-    // Room for the longest category name (about 6.5 px a character at 11 px sans-serif):
-    // a fixed margin clipped `first_screen_mapped_codable` at the left edge.
+    let ticks = niceTicks(upTo: (values.max() ?? 1) / unit).map { $0 * unit }
+    let top = ticks.last ?? 1
+    // Room for the longest category name (about 6.5 px a character at 11 px sans-serif), and
+    // for the value labels right of the longest bar.
     let left = max(120, 6.5 * Double(categories.map(\.count).max() ?? 0) + 16)
-    let width = 560.0
+    let labelRoom = 6.5 * Double(values.map { format($0).count }.max() ?? 6) + 10
+    let width = 480.0
     let barH = 14.0
     let gap = 10.0
     let groupH = Double(series.count) * barH + gap
-    let height = 50 + Double(categories.count) * groupH + 30
+    // A threshold's label sits between the legend and the plot.
+    let plotTop = threshold == nil ? 50.0 : 64.0
+    let plotH = Double(categories.count) * groupH
+    let height = plotTop + plotH + 44
+    func x(_ v: Double) -> Double { left + v / top * width }
     var s =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + 130))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + labelRoom))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">\n"
     s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
-    for (i, (name, color, _)) in series.enumerated() {
-      s +=
-        "<rect x=\"\(Int(left) + i * 120)\" y=\"28\" width=\"10\" height=\"10\" fill=\"\(color)\"/><text x=\"\(Int(left) + i * 120 + 14)\" y=\"37\">\(esc(name))</text>\n"
+    var legendX = left
+    for (name, color, _) in series {
+      s += "<rect x=\"\(Int(legendX))\" y=\"28\" width=\"10\" height=\"10\" fill=\"\(color)\"/>"
+      s += "<text x=\"\(Int(legendX + 14))\" y=\"37\">\(esc(name))</text>\n"
+      legendX += 14 + 6.5 * Double(name.count) + 16
     }
+    for t in ticks {
+      let tx = String(format: "%.1f", x(t))
+      s += "<line x1=\"\(tx)\" y1=\"\(Int(plotTop))\" x2=\"\(tx)\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#ddd\"/>"
+      s +=
+        "<text x=\"\(tx)\" y=\"\(Int(plotTop + plotH + 14))\" text-anchor=\"middle\" fill=\"#555\">\(t == 0 ? "0" : esc(format(t)))</text>\n"
+    }
+    s += "<text x=\"\(Int(left + width / 2))\" y=\"\(Int(plotTop + plotH + 32))\" text-anchor=\"middle\">\(esc(axisTitle))</text>\n"
     for (c, cat) in categories.enumerated() {
-      let y0 = 50 + Double(c) * groupH
+      let y0 = plotTop + Double(c) * groupH
       s += "<text x=\"\(Int(left) - 6)\" y=\"\(Int(y0 + groupH / 2))\" text-anchor=\"end\">\(esc(cat))</text>\n"
       for (i, (_, color, vals)) in series.enumerated() {
         guard let v = vals[c], v > 0 else { continue }
-        let w = max(1, (log10(v) - lo) / (hi - lo) * width)
+        let w = max(1, v / top * width)
         let y = y0 + Double(i) * barH
-        s += "<rect x=\"\(Int(left))\" y=\"\(Int(y))\" width=\"\(Int(w))\" height=\"\(Int(barH - 2))\" fill=\"\(color)\"/>"
+        s +=
+          "<rect x=\"\(Int(left))\" y=\"\(Int(y))\" width=\"\(String(format: "%.1f", w))\" height=\"\(Int(barH - 2))\" fill=\"\(color)\"/>"
         s += "<text x=\"\(Int(left + w + 4))\" y=\"\(Int(y + barH - 4))\">\(esc(format(v)))</text>\n"
       }
     }
+    s += "<line x1=\"\(Int(left))\" y1=\"\(Int(plotTop))\" x2=\"\(Int(left))\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#333\"/>\n"
+    if let threshold, threshold.value <= top {
+      let tx = String(format: "%.1f", x(threshold.value))
+      s +=
+        "<line x1=\"\(tx)\" y1=\"\(Int(plotTop - 4))\" x2=\"\(tx)\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#d9534f\" stroke-dasharray=\"4 3\"/>"
+      s += "<text x=\"\(tx)\" y=\"\(Int(plotTop - 8))\" fill=\"#d9534f\" font-size=\"10\">\(esc(threshold.label))</text>\n"
+    }
     return s + "</svg>\n"
+  }
+
+  /// Ticks from zero at a step of 1, 2, 2.5 or 5 times a power of ten, the last at or above
+  /// `max`: four to six steps, so the axis ends near the longest bar. O(1).
+  static func niceTicks(upTo max: Double) -> [Double] {
+    guard max > 0, max.isFinite else { return [0, 1] }
+    let raw = max / 5
+    let power = pow(10, floor(log10(raw)))
+    let step = [1.0, 2, 2.5, 5, 10].map { $0 * power }.first { $0 >= raw } ?? 10 * power
+    let count = Int((max / step).rounded(.up))
+    return (0...count).map { Double($0) * step }
   }
 
   /// Whether a chart labels each point with its value: on a log axis, with few points.
