@@ -65,6 +65,12 @@ struct Load: CheckedCommand {
   @Option(parsing: .unconditional, help: "Seed of the writers' transactions (0 to 18,446,744,073,709,551,615).") var seed: UInt64 = 1
   @Option(help: "Output folder (default: results/load/runs/<UTC timestamp>, copied to results/load/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
+  @Option(
+    help: ArgumentHelp(
+      "The observers' change rules: minimal, or coredata (NSFetchedResultsController's: changes to related objects not followed).",
+      discussion:
+        "With coredata each mirror is checked against its controller's list, and the rows out of place against a fresh fetch are counted."
+    )) var changeRules = "minimal"
   @OptionGroup var postgres: PostgresOptions
 
   /// `60`, `60s` or `10m` in seconds, within `range`.
@@ -133,6 +139,7 @@ struct Load: CheckedCommand {
     c.heapBoundBytes = heapBoundMib << 20
     c.seed = seed
     c.datasetsDirectory = datasets
+    c.changeRules = try OptionValue.kind(changeRules, "change-rules")
     let stores: [StoreKind] = try OptionValue.kinds(store, "store")
     if stores.contains(.sqliteCoreData) {
       throw ValidationError(

@@ -3,6 +3,7 @@ import Catalog
 import DatasetStores
 import Datasets
 import FetchBenchKit
+import FetchedResults
 import SQLQueries
 
 // The harness's kinds are arguments as they are spelled in results.csv.
@@ -10,6 +11,7 @@ extension StoreKind: ExpressibleByArgument {}
 extension FetchMode: ExpressibleByArgument {}
 extension Scenario: ExpressibleByArgument {}
 extension DatasetKind: ExpressibleByArgument {}
+extension ChangeRules: ExpressibleByArgument {}
 extension PhysicalSchema: ExpressibleByArgument {}
 extension StatementPlan: ExpressibleByArgument {}
 

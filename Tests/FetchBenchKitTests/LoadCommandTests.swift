@@ -47,6 +47,26 @@ import Testing
       .map { $0.split(separator: ",", omittingEmptySubsequences: false) }.flatMap { Double($0[6]) }
   }
 
+  /// Observers on Core Data's change rules: every change set valid and delivered once, each
+  /// mirror equal to its controller's list, and the rows left out of place by re-dated banks
+  /// (a related object) counted against a fresh fetch.
+  @Test func observersOnCoreDatasRulesCountTheirStaleRows() throws {
+    let dir = TestSupport.temporaryFolder("load-coredata")
+    defer { TestSupport.remove(dir) }
+    let out = try TestSupport.run([
+      "load", "--store", "sqlite", "--rows", "2000", "--writers", "2", "--observers", "2", "--rate", "150", "--duration", "30s",
+      "--transactions", "80", "--transaction-size", "1...20", "--failure-rate", "0", "--change-rules", "coredata", "--datasets",
+      dir + "/datasets", "--out", dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    try Self.expectAllChecksPass(dir + "/out", "sqlite", observers: 2)
+    #expect((try Self.summary(dir + "/out")["sqlite"]?["stale_rows_coredata"] ?? 0) > 0, "re-dated banks stay where they were")
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("The observers kept Core Data's change rules (`--change-rules coredata`)"))
+    let bad = try TestSupport.run(["load", "--change-rules", "uikit", "--datasets", dir + "/datasets"])
+    #expect(bad.status == 64 && bad.stderr.contains("unknown change-rules 'uikit'; expected minimal or coredata"), "\(bad.stderr)")
+  }
+
   @Test func observersStayRightUnderConcurrentWriters() throws {
     let dir = TestSupport.temporaryFolder("load")
     defer { TestSupport.remove(dir) }

@@ -43,6 +43,10 @@ package struct LoadConfig: Codable, Sendable, Equatable {
   package var screensPerSecond = 30.0
   /// Bytes the live heap may grow between the early part of the run and its end.
   package var heapBoundBytes = 64 << 20
+  /// The observers' change rules: the minimal ones (each mirror must equal a fresh fetch at
+  /// the end) or Core Data's (each mirror must equal its controller's list, and the rows that
+  /// list shows out of place against a fresh fetch are counted).
+  package var changeRules = ChangeRules.minimal
   /// Seconds the observers get to catch up once the writers stop.
   package var drainTimeout = 60.0
 

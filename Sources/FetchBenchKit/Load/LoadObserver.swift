@@ -28,11 +28,12 @@ final class LoadObserver: @unchecked Sendable {
   var repeated = 0
   var errors: [String] = []
 
-  init(index: Int, store: any Store, feed: Feed, request: FetchRequest, startSequence: Int) throws {
+  init(index: Int, store: any Store, feed: Feed, request: FetchRequest, rules: ChangeRules, startSequence: Int) throws {
     self.index = index
     self.store = store
     self.feed = feed
     controller = FetchedResultsController(fetchRequest: request, store: store)
+    controller.changeRules = rules
     controller.tracksChanges = true
     controller.observesStore = false
     try controller.performFetch()

@@ -66,6 +66,9 @@ package struct LoadResult: Codable, Sendable {
   package var repeatedTransactions = 0
   package var mirrorsMatch = true
   package var rolledBackRowsVisible = 0
+  /// Under Core Data's change rules: the rows the observers' lists show out of place at the
+  /// end, against a fresh fetch (all observers together).
+  package var staleRows = 0
   package var heapGrowthBytes: Int?
   package var peakRSSBytes = 0
   package var timeline: [LoadSecond] = []

@@ -34,14 +34,21 @@ extension LoadRun {
     if result.invalidChangeSets > 0 { failures.append("\(result.invalidChangeSets) change set(s) broke UIKit's batch-update rules") }
     if result.missedTransactions > 0 { failures.append("\(result.missedTransactions) transaction(s) missed") }
     if result.repeatedTransactions > 0 { failures.append("\(result.repeatedTransactions) transaction(s) applied twice") }
-    // Every mirror equals a fresh fetch on a new connection.
+    // Every mirror equals a fresh fetch on a new connection; under Core Data's rules, its own
+    // controller's list, whose rows out of place against the fresh fetch are counted.
     let fresh = try freshStore()
     for o in observers {
       let controller = FetchedResultsController(fetchRequest: request(forObserver: o.index), store: fresh)
       try controller.performFetch()
       let now = controller.snapshot()
       let (mirror, tracked) = o.lock.withLock { (o.mirror, o.controller.snapshot()) }
-      if !mirror.sameRows(as: now) || !tracked.sameRows(as: now) {
+      if config.changeRules == .coreData {
+        result.staleRows += ListDiff.staleRows(tracked, against: now)
+        if !mirror.sameRows(as: tracked) {
+          result.mirrorsMatch = false
+          failures.append("observer \(o.index)'s mirror differs from its controller's list (\(mirror.count) and \(tracked.count) rows)")
+        }
+      } else if !mirror.sameRows(as: now) || !tracked.sameRows(as: now) {
         result.mirrorsMatch = false
         failures.append(
           "observer \(o.index)'s mirror (\(mirror.count) rows, \(mirror.sections.count) sections) differs from a fresh fetch (\(now.count) rows, \(now.sections.count) sections)"

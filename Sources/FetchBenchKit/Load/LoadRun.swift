@@ -92,7 +92,8 @@ final class LoadRun: @unchecked Sendable {
     for i in 0..<config.observers {
       observers.append(
         try LoadObserver(
-          index: i, store: LockedStore(base, lock: lock), feed: .inbox(inboxes[i]), request: request(forObserver: i), startSequence: 0))
+          index: i, store: LockedStore(base, lock: lock), feed: .inbox(inboxes[i]), request: request(forObserver: i),
+          rules: config.changeRules, startSequence: 0))
     }
     freshStore = { LockedStore(base, lock: lock) }
   }
@@ -113,7 +114,9 @@ final class LoadRun: @unchecked Sendable {
       let s = try SQLiteStore(path: path, model: model)
       try s.enableChangeLog()
       observers.append(
-        try LoadObserver(index: i, store: s, feed: .changeLog(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
+        try LoadObserver(
+          index: i, store: s, feed: .changeLog(s), request: request(forObserver: i), rules: config.changeRules,
+          startSequence: s.deliveredSequence))
     }
     freshStore = { try SQLiteStore(path: path, model: model) }
   }
@@ -137,7 +140,9 @@ final class LoadRun: @unchecked Sendable {
       let s = try PostgresStore(url: scratch.url, model: model)
       stores.append(s)
       observers.append(
-        try LoadObserver(index: i, store: s, feed: .changeLog(s), request: request(forObserver: i), startSequence: s.deliveredSequence))
+        try LoadObserver(
+          index: i, store: s, feed: .changeLog(s), request: request(forObserver: i), rules: config.changeRules,
+          startSequence: s.deliveredSequence))
     }
     admin = try PostgresAdmin(url: scratch.url)
     freshStore = {

@@ -9,7 +9,8 @@ extension Report {
     "\n\"SQLite, Core Data's statements\" is what Core Data issues for the same list on the same file: the ID query ordered by the sort "
     + "keys alone (no tie-breaker), each batch by primary key without a join, one more statement per prefetched relationship and "
     + "batch, section counts by a separate grouped statement (see `fetch --plan coredata --sql-debug`). \"SQLite, tuned statements\" "
-    + "is FetchBench's own. PostgreSQL keeps its own plan. Each figure here is its own case's median, in its own process; the "
+    + "is FetchBench's own. With no tie-breaker, rows with equal sort keys come in SQLite's order, which Core Data does not "
+    + "guarantee either: the tests compare them with the oracle as sets within each group of equal keys. PostgreSQL keeps its own plan. Each figure here is its own case's median, in its own process; the "
     + "two plans' ratio, per pair in one process, is in the next table.\n"
 
   func sideBySide(dataset: DatasetKind, rows n: Int) -> String {

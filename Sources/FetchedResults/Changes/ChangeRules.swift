@@ -1,5 +1,5 @@
 /// How a controller turns a committed transaction into a change set.
-public enum ChangeRules: String, Sendable, CaseIterable {
+public enum ChangeRules: String, Sendable, Codable, CaseIterable {
   /// The fewest moves that reorder the rows (a longest increasing run of the touched rows
   /// stays), and changes to related objects followed: a bank whose `details.closeDate`
   /// changed moves. The list always equals a fresh fetch.
