@@ -89,55 +89,68 @@ extension Report {
     for table in diffTables {
       let grouping = kind == .banks ? "state" : kind.definition.sectionKeyPath
       md += "## \(table.store.displayName), \(table.rows.grouped) rows, \(table.sections ? "sections by \(grouping)" : "one section")\n\n"
-      md +=
-        "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | peak RSS (process) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |"
-      md += coreDataRules ? " Core Data's rules: moves / reloads | stale rows (most) |\n" : "\n"
-      md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + (coreDataRules ? "---:|---:|\n" : "\n")
-      let seen = workloads(table)
-      for s in seen {
-        func v(_ m: Metric) -> ResultRow? { diffRow(table, s, m) }
-        let stdlib =
-          v(.stdlibDiff).map { precise($0) }
-          ?? (v(.stdlibDiffSkipped).map { String(format: "skipped (> %.0f s)", $0.value) } ?? "—")
-        md +=
-          "| \(s.label) | \(precise(v(.incremental))) | \(precise(v(.diff))) | \(stdlib) | \(precise(v(.refetchDiff))) "
-        // On a server, a query is a round trip; the bytes are the rows it returned.
-        let wire = v(.roundTrips).map { " (\(count($0.value)) round trips, \(bytes(v(.bytesReceived)?.value)))" } ?? ""
-        md += "| \(bytes(v(.heapPeak)?.value)) | \(bytes(v(.peakRSS)?.value)) | \(count(v(.queries)?.value))\(wire) "
-        md +=
-          "| \(count(v(.deletes)?.value)) / \(count(v(.inserts)?.value)) / \(count(v(.moves)?.value)) / \(count(v(.reloads)?.value)) "
-        md += "| \(count(v(.movesMinimal)?.value)) | \(count(v(.sectionChanges)?.value)) |"
-        if coreDataRules {
-          md += " \(count(v(.movesCoreData)?.value)) / \(count(v(.reloadsCoreData)?.value)) | \(count(v(.staleRowsCoreData)?.max)) |"
-        }
-        md += "\n"
-      }
-      md += "\n"
-      if let k100 = seen.first(where: { $0.k == 100 }),
-        let inc = diffRow(table, k100, .incremental), let ref = diffRow(table, k100, .refetchDiff)
-      {
-        let ratio = ref.value / max(inc.value, 1e-9)
-        let relation =
-          ratio >= 1.5
-          ? String(format: "%.0f× less than", ratio) : ratio > 1 / 1.5 ? "about as long as" : String(format: "%.1f× longer than", 1 / ratio)
-        md += String(
-          format: "For 100 changed objects, incremental tracking takes %.3f ms (target ≤ 1 ms), %@ refetching and diffing (%.1f ms).",
-          inc.value, relation, ref.value)
-      }
-      if let edit = seen.first(where: { $0.k == nil }), let d = diffRow(table, edit, .diff) {
-        let moves = diffRow(table, edit, .movesMinimal)?.value ?? 0
-        md += String(
-          format: " For the 10%% edit our whole-list diff takes %.1f ms (target ≤ 25 ms) with %@ moves, the minimal number.", d.value,
-          Int(moves).grouped)
-      }
-      if let w = seen.first, let stale = diffRow(table, w, .relaunchAfterSave), let valid = diffRow(table, w, .relaunchCached) {
-        md += " A relaunch with a section cache (`cacheName`) after each save takes \(precise(stale)) ms: the save made the cache stale, "
-        md += "so the sections are counted again (and saved); the next relaunch, the cache valid, takes \(precise(valid)) ms (\(w.label))."
-      }
+      md += diffTable(table, coreDataRules: coreDataRules) + "\n" + diffSummary(table)
       md += "\n\n![times](charts/\(Self.diffSlug(table)))\n\n"
     }
     md += MemoryFit.section(rows) { "\($0.store.csv) \($0.scenario.csv)" }
     md += Markdown.caseOutcomes(rows) { "\($0.rows) \($0.store.csv) \($0.scenario.csv)" }
+    return md
+  }
+
+  /// One table of the diff page: a row per transaction, the Core Data columns when measured.
+  func diffTable(_ table: DiffTable, coreDataRules: Bool) -> String {
+    var md = ""
+    md +=
+      "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | peak RSS (process) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |"
+    md += coreDataRules ? " Core Data's rules: moves / reloads | stale rows (most) |\n" : "\n"
+    md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + (coreDataRules ? "---:|---:|\n" : "\n")
+    let seen = workloads(table)
+    for s in seen {
+      func v(_ m: Metric) -> ResultRow? { diffRow(table, s, m) }
+      let stdlib =
+        v(.stdlibDiff).map { precise($0) }
+        ?? (v(.stdlibDiffSkipped).map { String(format: "skipped (> %.0f s)", $0.value) } ?? "—")
+      md +=
+        "| \(s.label) | \(precise(v(.incremental))) | \(precise(v(.diff))) | \(stdlib) | \(precise(v(.refetchDiff))) "
+      // On a server, a query is a round trip; the bytes are the rows it returned.
+      let wire = v(.roundTrips).map { " (\(count($0.value)) round trips, \(bytes(v(.bytesReceived)?.value)))" } ?? ""
+      md += "| \(bytes(v(.heapPeak)?.value)) | \(bytes(v(.peakRSS)?.value)) | \(count(v(.queries)?.value))\(wire) "
+      md +=
+        "| \(count(v(.deletes)?.value)) / \(count(v(.inserts)?.value)) / \(count(v(.moves)?.value)) / \(count(v(.reloads)?.value)) "
+      md += "| \(count(v(.movesMinimal)?.value)) | \(count(v(.sectionChanges)?.value)) |"
+      if coreDataRules {
+        md += " \(count(v(.movesCoreData)?.value)) / \(count(v(.reloadsCoreData)?.value)) | \(count(v(.staleRowsCoreData)?.max)) |"
+      }
+      md += "\n"
+    }
+    return md
+  }
+
+  /// The sentences under a table: 100 objects against refetching, the 10% edit, the relaunch.
+  func diffSummary(_ table: DiffTable) -> String {
+    var md = ""
+    let seen = workloads(table)
+    if let k100 = seen.first(where: { $0.k == 100 }),
+      let inc = diffRow(table, k100, .incremental), let ref = diffRow(table, k100, .refetchDiff)
+    {
+      let ratio = ref.value / max(inc.value, 1e-9)
+      let relation =
+        ratio >= 1.5
+        ? String(format: "%.0f× less than", ratio) : ratio > 1 / 1.5 ? "about as long as" : String(format: "%.1f× longer than", 1 / ratio)
+      md += String(
+        format: "For 100 changed objects, incremental tracking takes %.3f ms (target ≤ 1 ms), %@ refetching and diffing (%.1f ms).",
+        inc.value, relation, ref.value)
+    }
+    if let edit = seen.first(where: { $0.k == nil }), let d = diffRow(table, edit, .diff) {
+      let moves = diffRow(table, edit, .movesMinimal)?.value ?? 0
+      md += String(
+        format: " For the 10%% edit our whole-list diff takes %.1f ms (target ≤ 25 ms) with %@ moves, the minimal number.", d.value,
+        Int(moves).grouped)
+    }
+    if let w = seen.first, let stale = diffRow(table, w, .relaunchAfterSave), let valid = diffRow(table, w, .relaunchCached) {
+      md += " A relaunch with a section cache (`cacheName`) after each save takes \(precise(stale)) ms: the save made the cache stale, "
+      md += "so the sections are counted again (and saved); the next relaunch, the cache valid, takes \(precise(valid)) ms (\(w.label))."
+    }
     return md
   }
 
