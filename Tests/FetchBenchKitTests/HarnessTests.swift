@@ -420,14 +420,14 @@ extension RunCommand {
     let journal = out + ".unfinished"
     let run = [
       "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "full,batched", "--scenario",
-      "perform_fetch,first_screen", "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", out,
+      "perform_fetch,first_screen", "--repetitions", "2", "--no-index", "--datasets", datasets, "--out", out,
     ]
     func kept() -> [String] { TestSupport.listing(journal).filter { $0.hasPrefix("case-") }.sorted() }
 
     let first = try TestSupport.run(run + ["--max-minutes", "0"])
     #expect(first.status == 75, "\(first.stderr)")
     #expect(first.stderr.contains("1 of 4 cases finished"), "\(first.stderr)")
-    #expect(kept() == ["case-00000.csv"])
+    #expect(kept() == ["case-00000.csv", "case-00000.samples.json"])
     #expect(!FileManager.default.fileExists(atPath: out), "nothing is written to the run's folder before its last case")
     let firstCase = try String(contentsOfFile: journal + "/case-00000.csv", encoding: .utf8)
 
@@ -436,7 +436,7 @@ extension RunCommand {
       run + ["--resume", "--max-minutes", "0"], environment: ["FETCHBENCH_INJECT_FAILURE": "batched(20) perform_fetch"])
     #expect(second.status == 75, "\(second.stderr)")
     #expect(second.stderr.contains("resuming: 1 of 4 cases finished before") && second.stderr.contains("FAILED"), "\(second.stderr)")
-    #expect(kept() == ["case-00000.csv"])
+    #expect(kept() == ["case-00000.csv", "case-00000.samples.json"])
 
     let otherOptions = try TestSupport.run(run.map { $0 == "perform_fetch,first_screen" ? "perform_fetch" : $0 } + ["--resume"])
     #expect(otherOptions.status == 1 && otherOptions.stderr.contains("was started with other options"), "\(otherOptions.stderr)")
@@ -444,7 +444,7 @@ extension RunCommand {
     #expect(over.status == 1 && over.stderr.contains("holds an unfinished run"), "\(over.stderr)")
     let nothing = try TestSupport.run(run.map { $0 == out ? dir + "/elsewhere" : $0 } + ["--resume"])
     #expect(nothing.status == 1 && nothing.stderr.contains("no unfinished run into"), "\(nothing.stderr)")
-    #expect(kept() == ["case-00000.csv"], "a refused command changes nothing")
+    #expect(kept() == ["case-00000.csv", "case-00000.samples.json"], "a refused command changes nothing")
 
     let last = try TestSupport.run(run + ["--resume"])
     #expect(last.status == 0, "\(last.stderr)")
@@ -459,6 +459,15 @@ extension RunCommand {
     // The first sitting's case is the one measured then, not measured again.
     let kept0 = try ResultsCSV.decode(firstCase)
     #expect(rows.prefix(kept0.count).elementsEqual(kept0) { $0.metric == $1.metric && $0.value == $1.value && $0.min == $1.min })
+    // results.json keeps each timed figure's two repetitions, the first sitting's included.
+    let json = try JSONDecoder().decode([ResultRow].self, from: Data(contentsOf: URL(fileURLWithPath: out + "/results.json")))
+    let times = json.filter { $0.metric == .time }
+    #expect(times.count == 4 && times.allSatisfy { $0.samples.count == 2 }, "\(times.map(\.samples))")
+    for t in times {
+      #expect(
+        abs((t.samples.min() ?? -1) - t.min) < 0.001 && abs((t.samples.max() ?? -1) - t.max) < 0.001, "\(t.samples) \(t.min) \(t.max)")
+    }
+    #expect(json.filter { $0.metric == .queries }.allSatisfy { $0.samples.isEmpty }, "a counter is measured once")
   }
 }
 

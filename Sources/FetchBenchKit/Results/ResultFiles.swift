@@ -11,7 +11,9 @@ package enum ResultFiles {
     // Everything is rendered from the CSV's text (3 decimals), so `fetchbench report DIR`
     // gives the same page and JSON holds the same figures as the CSV.
     let csv = ResultsCSV.encode(measured)
-    let rows = try ResultsCSV.decode(csv)
+    var rows = try ResultsCSV.decode(csv)
+    // results.json keeps every repetition too, which results.csv's summary columns do not.
+    for i in rows.indices where i < measured.count { rows[i].samples = measured[i].samples }
     try OutputFolder.write(to: dir, command: command) { tmp in
       try FileManager.default.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: false)
       try Data(csv.utf8).write(to: URL(fileURLWithPath: tmp + "/results.csv"))

@@ -22,6 +22,9 @@ package struct ResultRow: Sendable, Equatable {
   package var datasetSHA256: String
   /// Text a figure carries, such as a query plan; empty for most.
   package var detail: String = ""
+  /// Every repetition's value in the order measured, for a figure measured more than once:
+  /// in results.json (`samples`) and a run's journal, not in results.csv.
+  package var samples: [Double] = []
 
   package init(
     runID: String, key: ResultKey, metric: Metric, summary: Summary, status: ResultStatus = .ok, error: String = "",
@@ -29,6 +32,8 @@ package struct ResultRow: Sendable, Equatable {
   ) {
     (self.runID, self.key, self.metric) = (runID, key, metric)
     (value, min, max, repetitions) = (summary.median, summary.min, summary.max, summary.count)
+    // A figure measured once has no spread to compare.
+    samples = summary.count > 1 ? summary.samples : []
     (self.status, self.error, self.machine, self.datasetSHA256, self.detail) = (status, error, machine, datasetSHA256, detail)
   }
 
@@ -122,6 +127,7 @@ extension ResultRow: Codable {
         try c.encode(text, forKey: key)
       }
     }
+    if !samples.isEmpty { try c.encode(samples, forKey: Column(stringValue: "samples")) }
   }
 
   package init(from decoder: any Decoder) throws {
@@ -133,6 +139,7 @@ extension ResultRow: Codable {
       return try c.decode(String.self, forKey: key)
     }
     try self.init(fields: fields)
+    samples = try c.decodeIfPresent([Double].self, forKey: Column(stringValue: "samples")) ?? []
   }
 
   static let integerColumns: Set<String> = ["rows", "batch_size", "repetitions", "cores", "memory_bytes"]

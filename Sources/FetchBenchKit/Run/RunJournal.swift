@@ -7,7 +7,8 @@ import Foundation
 /// (`--resume`) instead of losing hours of measuring.
 ///
 /// `OUT.unfinished/` holds `plan.json` (the run's ID, commit and every case, in order) and one
-/// `case-K.csv` per finished case, each written whole under a temporary name. A case that
+/// `case-K.csv` per finished case, with its rows' repetitions in `case-K.samples.json`, each
+/// written whole under a temporary name (the repetitions first). A case that
 /// failed is not kept: a resumed run tries it again. The folder is removed once the run's
 /// results are written.
 struct RunJournal {
@@ -70,7 +71,14 @@ struct RunJournal {
     for k in plan.cases.indices {
       guard let text = try? String(contentsOfFile: path(k), encoding: .utf8) else { continue }
       do {
-        out[k] = try ResultsCSV.decode(text)
+        var rows = try ResultsCSV.decode(text)
+        // Each row's repetitions, kept beside the CSV (a case journaled without them has none).
+        if let data = FileManager.default.contents(atPath: samplesPath(k)),
+          let samples = try? JSONDecoder().decode([[Double]].self, from: data), samples.count == rows.count
+        {
+          for i in rows.indices { rows[i].samples = samples[i] }
+        }
+        out[k] = rows
       } catch {
         throw HarnessError.invalidArgument(
           "\(path(k)), a finished case kept by the unfinished run, is unreadable (\(error)); remove that file and --resume runs the case again"
@@ -93,6 +101,7 @@ struct RunJournal {
       }
     }
     do {
+      try AtomicFile.write(try JSONEncoder().encode(rows.map(\.samples)), to: samplesPath(k))
       try AtomicFile.write(Data(ResultsCSV.encode(rows).utf8), to: path(k))
     } catch DatasetError.cannotWrite(let path, let reason) {
       throw DatasetError.cannotWrite(
@@ -103,6 +112,7 @@ struct RunJournal {
   func remove() { try? FileManager.default.removeItem(atPath: directory) }
 
   private func path(_ k: Int) -> String { String(format: "%@/case-%05d.csv", directory, k) }
+  private func samplesPath(_ k: Int) -> String { String(format: "%@/case-%05d.samples.json", directory, k) }
 
   private static let encoder: JSONEncoder = {
     let e = JSONEncoder()
