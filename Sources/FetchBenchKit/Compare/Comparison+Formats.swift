@@ -1,0 +1,44 @@
+import Foundation
+
+// `compare`'s outputs: the verdict first, then what changed either way, then the rest.
+extension Comparison {
+  /// `regressed: 2, improved: 1, changed: 0, unchanged: 140, not judged: 12`.
+  var counts: String {
+    Verdict.allCases.map { v in "\(v.rawValue): \(lines.filter { $0.verdict == v }.count)" }.joined(separator: ", ")
+  }
+
+  /// One sentence: what the exit code means for these runs.
+  var verdictSentence: String {
+    if let refusal { return "Not compared: \(refusal) (--allow-differences compares them anyway)." }
+    let bad = lines.filter { $0.verdict == .regressed || $0.verdict == .changed }.count
+    return bad > 0 ? "\(bad) figure(s) regressed or changed." : "No figure regressed."
+  }
+
+  /// Plain text for a terminal. O(lines).
+  package func text() -> String {
+    var out = verdictSentence + "\n" + counts + "\n"
+    guard refusal == nil else { return out }
+    for v in [Verdict.regressed, .changed, .improved] {
+      let these = lines.filter { $0.verdict == v }
+      guard !these.isEmpty else { continue }
+      out += "\n\(v.rawValue):\n" + these.map { "  \($0.name): \($0.detail)" }.joined(separator: "\n") + "\n"
+    }
+    return out
+  }
+
+  /// A pull-request summary for `$GITHUB_STEP_SUMMARY`: the verdict, the changed figures in a
+  /// table, and every other figure in a collapsed `<details>`. O(lines).
+  package func markdown() -> String {
+    var md = "### FetchBench: \(verdictSentence)\n\n\(counts)\n\n"
+    guard refusal == nil else { return md }
+    func table(_ rows: [Line]) -> String {
+      "| figure | verdict | base → head |\n|---|---|---|\n"
+        + rows.map { "| `\($0.name)` | \($0.verdict.rawValue) | \(Markdown.escape($0.detail)) |" }.joined(separator: "\n") + "\n"
+    }
+    let changed = lines.filter { [.regressed, .changed, .improved].contains($0.verdict) }
+    if !changed.isEmpty { md += table(changed) + "\n" }
+    let rest = lines.filter { ![.regressed, .changed, .improved].contains($0.verdict) }
+    if !rest.isEmpty { md += "<details><summary>\(rest.count) other figures</summary>\n\n" + table(rest) + "\n</details>\n" }
+    return md
+  }
+}

@@ -1,0 +1,144 @@
+import DatasetStores
+import Foundation
+
+/// Two runs' figures joined on their full key and judged, one line per figure: exact
+/// counters exactly, heap figures within a percentage, times and rates by their repetitions (a
+/// change counts when the Mann–Whitney test finds it at `alpha` *and* the ratio of medians is
+/// beyond `threshold`), with the bootstrap interval of that ratio beside it.
+package struct Comparison: Sendable {
+  package enum Verdict: String, Sendable, CaseIterable {
+    case regressed, improved
+    /// A counter that has no better direction differs: the work is not the same.
+    case changed
+    case unchanged
+    case notJudged = "not judged"
+    case onlyInBase = "only in base"
+    case onlyInHead = "only in head"
+  }
+
+  package struct Line: Sendable {
+    package var name: String
+    package var verdict: Verdict
+    /// The two values and how they were judged, in words.
+    package var detail: String
+  }
+
+  package struct Options: Sendable {
+    /// The smallest change of a time or rate that counts, as a fraction of the base.
+    package var threshold = 0.10
+    /// The change a heap figure may show either way, as a fraction of the base.
+    package var heapTolerance = 0.05
+    /// The rank test's significance level: 5 repetitions a side, wholly apart, give p = 0.012.
+    package var alpha = 0.05
+    /// Repetitions each side needs before its times are judged: with fewer, no change can
+    /// reach `alpha` in the rank test.
+    package var minimumSamples = 5
+    /// Compare runs measured on other machines, toolchains or datasets anyway.
+    package var allowDifferences = false
+    package init() {}
+  }
+
+  package var lines: [Line]
+  /// Why the two runs cannot be compared (other datasets, machine or toolchain); nil if they can.
+  package var refusal: String?
+
+  /// 3 when the runs cannot be compared, 2 when a figure regressed or a counter changed, else 0.
+  package var exitCode: Int32 {
+    if refusal != nil { return 3 }
+    return lines.contains { $0.verdict == .regressed || $0.verdict == .changed } ? 2 : 0
+  }
+
+  /// O(rows · (samples log samples + bootstrap)).
+  package init(base: [ResultRow], head: [ResultRow], options: Options = Options()) {
+    let base = base.filter { $0.isOK && $0.mode != .settings }
+    let head = head.filter { $0.isOK && $0.mode != .settings }
+    refusal = options.allowDifferences ? nil : Self.differences(base, head)
+    func index(_ rows: [ResultRow]) -> [String: ResultRow] {
+      Dictionary(rows.map { (Self.name($0), $0) }, uniquingKeysWith: { a, _ in a })
+    }
+    let (b, h) = (index(base), index(head))
+    var lines: [Line] = []
+    for name in Set(b.keys).union(h.keys).sorted() {
+      switch (b[name], h[name]) {
+      case (let x?, let y?): if let line = Self.judge(name, x, y, options) { lines.append(line) }
+      case (let x?, nil): lines.append(Line(name: name, verdict: .onlyInBase, detail: Self.value(x)))
+      case (nil, let y?): lines.append(Line(name: name, verdict: .onlyInHead, detail: Self.value(y)))
+      case (nil, nil): break
+      }
+    }
+    self.lines = lines
+  }
+
+  /// A figure's full key: `banks/244292/sqlite/batched/20/none/first_screen/time_ms`.
+  static func name(_ r: ResultRow) -> String {
+    let f = r.fields
+    return ([r.dataset?.rawValue ?? "-"] + f[2...8]).joined(separator: "/")
+  }
+
+  /// What differs between the runs that makes their figures incomparable. O(rows).
+  static func differences(_ base: [ResultRow], _ head: [ResultRow]) -> String? {
+    guard let x = base.first?.machine, let y = head.first?.machine else { return nil }
+    if x.swiftVersion != y.swiftVersion { return "the toolchains differ (\(x.swiftVersion) and \(y.swiftVersion))" }
+    if x.cores != y.cores || x.os != y.os || x.memoryBytes != y.memoryBytes {
+      return
+        "the machines differ (\(x.cores) cores, \(bytes(Double(x.memoryBytes))), \(x.os) and \(y.cores) cores, \(bytes(Double(y.memoryBytes))), \(y.os))"
+    }
+    func checksums(_ rows: [ResultRow]) -> [String: String] {
+      Dictionary(
+        rows.filter { !$0.datasetSHA256.isEmpty }.map { ("\($0.dataset?.rawValue ?? "")-\($0.rows)", $0.datasetSHA256) },
+        uniquingKeysWith: { a, _ in a })
+    }
+    let (cx, cy) = (checksums(base), checksums(head))
+    if let d = cx.keys.sorted().first(where: { cy[$0] != nil && cy[$0] != cx[$0] }) { return "the datasets differ (\(d): other checksums)" }
+    return nil
+  }
+
+  static func value(_ r: ResultRow) -> String { "\(ResultRow.number(r.value)) \(r.unit.rawValue)".trimmingCharacters(in: .whitespaces) }
+
+  /// One figure on both sides; nil for a figure with no value to judge (text, context).
+  static func judge(_ name: String, _ x: ResultRow, _ y: ResultRow, _ o: Options) -> Line? {
+    let both = "\(value(x)) → \(value(y))"
+    switch x.unit {
+    case .none: return nil
+    case .count, .rows, .bool:
+      // A count that varies between repetitions (page faults) is judged as a time is.
+      if x.samples.count > 1 || y.samples.count > 1 { return timed(name, x, y, o) }
+      if x.value == y.value { return Line(name: name, verdict: .unchanged, detail: "\(value(x)), exactly") }
+      switch x.metric.better {
+      case .neither: return Line(name: name, verdict: .changed, detail: both)
+      case .lower: return Line(name: name, verdict: y.value < x.value ? .improved : .regressed, detail: both)
+      case .higher: return Line(name: name, verdict: y.value > x.value ? .improved : .regressed, detail: both)
+      }
+    case .bytes where x.metric == .peakRSS:
+      return Line(name: name, verdict: .notJudged, detail: both + " (the process's peak, which varies with the allocator's state)")
+    case .bytes where !x.metric.name.hasPrefix("heap_"):
+      if x.value == y.value { return Line(name: name, verdict: .unchanged, detail: "\(value(x)), exactly") }
+      return Line(name: name, verdict: (y.value < x.value) == (x.metric.better == .lower) ? .improved : .regressed, detail: both)
+    case .bytes:
+      let change = x.value == 0 ? (y.value == 0 ? 0 : .infinity) : (y.value - x.value) / x.value
+      let detail = both + String(format: " (%+.1f %%, tolerance ±%.0f %%)", change * 100, o.heapTolerance * 100)
+      guard abs(change) > o.heapTolerance, x.metric.better != .neither else { return Line(name: name, verdict: .unchanged, detail: detail) }
+      return Line(name: name, verdict: (change < 0) == (x.metric.better == .lower) ? .improved : .regressed, detail: detail)
+    case .ms, .us, .s, .ratio, .perSecond:
+      return timed(name, x, y, o)
+    }
+  }
+
+  /// A figure measured several times: judged by its repetitions. nil for context figures.
+  static func timed(_ name: String, _ x: ResultRow, _ y: ResultRow, _ o: Options) -> Line? {
+    let both = "\(value(x)) → \(value(y))"
+    guard x.metric.better != .neither else { return nil }
+    guard x.samples.count >= o.minimumSamples && y.samples.count >= o.minimumSamples else {
+      return Line(
+        name: name, verdict: .notJudged,
+        detail: both + " (too few samples: \(x.samples.count) and \(y.samples.count); the rank test needs \(o.minimumSamples) a side)")
+    }
+    let ratio = RankStatistics.median(y.samples) / RankStatistics.median(x.samples)
+    let p = RankStatistics.mannWhitneyP(x.samples, y.samples)
+    let (lo, hi) = RankStatistics.ratioInterval(x.samples, y.samples)
+    let detail = both + String(format: " (×%.3f [%.3f–%.3f], p = %.4f)", ratio, lo, hi, p)
+    guard p < o.alpha, abs(ratio - 1) > o.threshold else { return Line(name: name, verdict: .unchanged, detail: detail) }
+    let better = x.metric.better == .lower ? ratio < 1 : ratio > 1
+    return Line(name: name, verdict: better ? .improved : .regressed, detail: detail)
+  }
+}

@@ -1,0 +1,37 @@
+import DatasetStores
+import Datasets
+import Foundation
+
+/// The rows of a run that `compare` reads: a run folder's results.json (which keeps every
+/// repetition), else its results.csv (medians only: times are then not judged), or either
+/// file named directly.
+package enum RunRows {
+  /// O(rows).
+  package static func read(_ path: String) throws -> [ResultRow] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw HarnessError.invalidArgument("\(path): no such run; name a folder that `fetchbench run` wrote, or its results.json")
+    }
+    let file: String
+    if isDirectory.boolValue {
+      let json = path + "/results.json"
+      file = FileManager.default.fileExists(atPath: json) ? json : path + "/results.csv"
+    } else {
+      file = path
+    }
+    guard let data = FileManager.default.contents(atPath: file) else {
+      throw HarnessError.invalidArgument("\(file): cannot be read; name a folder that `fetchbench run` wrote")
+    }
+    if file.hasSuffix(".json") {
+      do {
+        return try JSONDecoder().decode([ResultRow].self, from: data)
+      } catch {
+        throw HarnessError.invalidArgument("\(file) is not a results.json that FetchBench wrote (\(error.localizedDescription))")
+      }
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw HarnessError.invalidArgument("\(file) is not UTF-8 text, as every results.csv FetchBench writes is")
+    }
+    return try ResultsCSV.decode(text)
+  }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import FetchBenchKit
+import Foundation
+
+struct Compare: CheckedCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Compare two runs figure by figure: what regressed, what improved, with significance.",
+    discussion: """
+      BASE and HEAD are run folders (their results.json keeps every repetition) or results \
+      files. Figures are joined on their full key. Exact counters are compared exactly; heap \
+      figures within --heap-tolerance; times and rates by their repetitions: a change counts \
+      when the Mann-Whitney rank test finds it (p < 0.05) and the ratio of medians is beyond \
+      --threshold, and the 95 % bootstrap interval of that ratio is printed beside it. With \
+      fewer than 5 repetitions a side a time reads "not judged: too few samples".
+
+      Exit codes: 0 no figure regressed, 2 a figure regressed or a counter changed, 3 the runs \
+      cannot be compared (other toolchain, machine or datasets; --allow-differences compares \
+      them anyway), 1 error.
+      """)
+
+  @Argument(help: "The run to compare against (a folder, results.json or results.csv).") var base: String
+  @Argument(help: "The run to judge.") var head: String
+  @Option(help: "Smallest change of a time that counts, in percent (1 to 1,000).") var threshold = 10.0
+  @Option(help: "Change a heap figure may show either way, in percent (0 to 1,000).") var heapTolerance = 5.0
+  @Option(help: "text, or markdown (a pull-request summary for $GITHUB_STEP_SUMMARY).") var format = "text"
+  @Flag(help: "Compare runs from other toolchains, machines or datasets anyway.") var allowDifferences = false
+
+  func options() throws -> Comparison.Options {
+    guard (1...1000).contains(threshold) else {
+      throw ValidationError("--threshold must be between 1 and 1,000 (percent), got \(threshold)")
+    }
+    guard (0...1000).contains(heapTolerance) else {
+      throw ValidationError("--heap-tolerance must be between 0 and 1,000 (percent), got \(heapTolerance)")
+    }
+    guard ["text", "markdown"].contains(format) else { throw ValidationError("unknown format '\(format)'; expected text or markdown") }
+    var o = Comparison.Options()
+    (o.threshold, o.heapTolerance, o.allowDifferences) = (threshold / 100, heapTolerance / 100, allowDifferences)
+    return o
+  }
+
+  func run() throws {
+    let comparison = Comparison(base: try RunRows.read(base), head: try RunRows.read(head), options: try options())
+    print(format == "markdown" ? comparison.markdown() : comparison.text(), terminator: "")
+    if comparison.exitCode != 0 { throw ExitCode(comparison.exitCode) }
+  }
+}
