@@ -54,7 +54,7 @@ struct Diff: CheckedCommand {
     options.stores = try OptionValue.kinds(store, "store")
     if options.stores.contains(.sqliteCoreData) {
       throw ValidationError(
-        "--store sqlite-coredata: Core Data's change rules are not measured yet; its statements order equal sort keys as SQLite returns them, which the change sets here do not follow"
+        "--store sqlite-coredata: diff applies Core Data's change rules beside the minimal ones on every store, tracking changes with FetchBench's statements; use --store sqlite"
       )
     }
     options.rows = try OptionValue.rowCounts(rows)

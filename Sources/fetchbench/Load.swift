@@ -143,7 +143,7 @@ struct Load: CheckedCommand {
     let stores: [StoreKind] = try OptionValue.kinds(store, "store")
     if stores.contains(.sqliteCoreData) {
       throw ValidationError(
-        "--store sqlite-coredata: the load test runs FetchBench's statements; measure Core Data's with run, fetch and diff")
+        "--store sqlite-coredata: the load test runs FetchBench's statements; for Core Data's change rules give --change-rules coredata")
     }
     let step = try Self.seconds(stepDuration, "step-duration", in: OptionRange.stepDuration)
     let runLength = findMaxRate ? step : c.duration

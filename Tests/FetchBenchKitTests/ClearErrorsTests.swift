@@ -16,6 +16,15 @@ import Testing
     #expect(out.stderr.contains("'details' is a to-one relationship of FailedBankInfo, not an attribute"), "\(out.stderr)")
   }
 
+  /// diff and load track changes with FetchBench's statements: Core Data's statements are
+  /// refused there, and the refusal says where Core Data's change rules are.
+  @Test func coreDatasStatementsPointToCoreDatasChangeRules() throws {
+    let diff = try TestSupport.run(["diff", "--store", "sqlite-coredata", "--datasets", "/nonexistent"])
+    #expect(diff.status == 64 && diff.stderr.contains("diff applies Core Data's change rules beside the minimal ones"), "\(diff.stderr)")
+    let load = try TestSupport.run(["load", "--store", "sqlite-coredata", "--datasets", "/nonexistent"])
+    #expect(load.status == 64 && load.stderr.contains("for Core Data's change rules give --change-rules coredata"), "\(load.stderr)")
+  }
+
   @Test func jsonWithoutRecommendIsAUsageError() throws {
     let out = try TestSupport.run(["run", "--json", "--datasets", "/nonexistent"])
     #expect(out.status == 64 && out.stderr.contains("--json prints the recommendation as JSON: give --recommend too"), "\(out.stderr)")
