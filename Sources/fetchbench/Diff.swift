@@ -37,6 +37,10 @@ struct Diff: CheckedCommand {
   var quick = false
   @Option(help: "Output folder (default: results/diff/runs/<UTC timestamp>, copied to results/diff/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
+  @Option(
+    help:
+      "fetchbench, or coredata: keep banks in sync on its file in Core Data's schema (one --rows; written when missing; sections: none,section)."
+  ) var schema = PhysicalSchema.fetchbench.rawValue
   @OptionGroup var memory: MemoryCeilingOption
   @OptionGroup var sittings: ResumeOptions
   @OptionGroup var postgres: PostgresOptions
@@ -59,7 +63,18 @@ struct Diff: CheckedCommand {
     }
     options.rows = try OptionValue.rowCounts(rows)
     let db = try database.database
-    if let db {
+    let coreDataFile = try OptionValue.kind(schema, "schema") as PhysicalSchema == .coreData
+    if coreDataFile {
+      guard db == nil else { throw ValidationError("--schema coredata reads a generated dataset's file; --db names your own") }
+      guard entity == nil && sort == nil && section == nil else {
+        throw ValidationError("--schema coredata keeps the dataset's own list; --entity, --sort and --section are for --db")
+      }
+      guard options.rows.count == 1, let n = options.rows.first else {
+        throw ValidationError("--schema coredata keeps one file in sync: give one --rows")
+      }
+      options.datasetsDirectory = datasets
+      try options.useCoreDataFile(.banks, rows: n)
+    } else if let db {
       if try db.server != nil { throw UserDatabaseError.serverReadOnly(db.path, "diff, which writes,") }
       // Writes go to a private copy of the file; the user's is only read.
       try database.apply(db, entity: entity, list: CustomRequest(sort: sort, section: section), sectionLeads: false, to: &options)
@@ -70,7 +85,7 @@ struct Diff: CheckedCommand {
     var diff = DiffOptions()
     diff.ks = try OptionValue.ints(k ?? (quick ? "1,100" : "1,10,100,1000,10000"), "k", in: OptionRange.transactionSize)
     diff.edit = !noEdit && !quick
-    let sectioned = db == nil ? "state" : "section"
+    let sectioned = db == nil && !coreDataFile ? "state" : "section"
     diff.sections = try OptionValue.items(sections ?? (quick ? "none" : "none,\(sectioned)"), "sections").map {
       switch $0 {
       case "none": return false

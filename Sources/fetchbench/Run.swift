@@ -162,11 +162,7 @@ struct Run: CheckedCommand {
     guard sort == nil && section == nil && predicate == nil else {
       throw ValidationError("--schema coredata measures the dataset's own list; --sort, --section and --where are for --db")
     }
-    let location = DatasetLocation(kind: kind, rows: rows, seed: options.seed, directory: options.datasetsDirectory)
-    try CoreDataFile.generateIfMissing(location)
-    let list = CoreDataFile.list(location)
-    options.datasets = [try list.register(sort: nil, section: nil).kind]
-    options.userList = list
+    try options.useCoreDataFile(kind, rows: rows)
   }
 
   func run() throws {

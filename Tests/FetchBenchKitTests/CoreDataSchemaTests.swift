@@ -1,4 +1,5 @@
 import DatasetStores
+import FetchBenchKit
 import Foundation
 import GRDB
 import TestSupport
@@ -94,5 +95,36 @@ import Testing
       ))
     let two = try TestSupport.run(["run", "--schema", "coredata", "--dataset", "banks,wells", "--datasets", dir + "/datasets"])
     #expect(two.status == 64 && two.stderr.contains("--schema coredata measures one dataset at one row count"), "\(two.stderr)")
+  }
+
+  /// `diff --schema coredata` keeps banks in sync on a private copy of the Core Data file,
+  /// which stays as it was: every change set replayed under UIKit's rules, one keys query a
+  /// transaction, Core Data's rules beside.
+  @Test func diffKeepsTheListInSyncOnTheCoreDataFile() throws {
+    let dir = TestSupport.temporaryFolder("coredata-diff")
+    defer { TestSupport.remove(dir) }
+    let diff = try TestSupport.run([
+      "diff", "--schema", "coredata", "--rows", "1200", "--store", "sqlite", "--k", "10", "--no-edit", "--sections", "none,section",
+      "--repetitions", "3", "--datasets", dir + "/datasets", "--out", dir + "/out",
+    ])
+    #expect(diff.status == 0, "\(diff.stderr)")
+    let file = dir + "/datasets/banks-1200.coredata.sqlite"
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    let queries = rows.filter { $0.metric == .queries }
+    #expect(queries.count == 2 && queries.allSatisfy { $0.max == 1 }, "one keys query a transaction, with and without sections")
+    #expect(rows.contains { $0.metric == .staleRowsCoreData } && rows.allSatisfy { $0.isOK })
+    // A second run writes to its own copy too: the file is byte for byte what the first wrote.
+    let before = try Data(contentsOf: URL(fileURLWithPath: file))
+    let again = try TestSupport.run([
+      "diff", "--schema", "coredata", "--rows", "1200", "--store", "sqlite", "--k", "1", "--no-edit", "--sections", "none",
+      "--repetitions", "1", "--datasets", dir + "/datasets", "--out", dir + "/again",
+    ])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+    let written = try TestSupport.run([
+      "diff", "--schema", "coredata", "--rows", "1200", "--datasets", dir + "/datasets", "--sort", "name asc",
+    ])
+    #expect(written.status == 64 && written.stderr.contains("--entity, --sort and --section are for --db"), "\(written.stderr)")
+    #expect(FileManager.default.fileExists(atPath: file))
   }
 }

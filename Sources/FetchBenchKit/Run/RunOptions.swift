@@ -186,3 +186,16 @@ package struct DiffOptions: Sendable {
 
   package init() {}
 }
+
+extension RunOptions {
+  /// `--schema coredata`: the dataset's list over its file in Core Data's schema, written
+  /// from the dataset's own file when missing, measured as a list of a database. O(rows)
+  /// when it writes the file, O(1) otherwise.
+  package mutating func useCoreDataFile(_ kind: DatasetKind, rows: Int) throws {
+    let location = DatasetLocation(kind: kind, rows: rows, seed: seed, directory: datasetsDirectory)
+    try CoreDataFile.generateIfMissing(location)
+    let list = CoreDataFile.list(location)
+    datasets = [try list.register(sort: nil, section: nil).kind]
+    userList = list
+  }
+}
