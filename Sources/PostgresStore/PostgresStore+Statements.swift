@@ -21,41 +21,79 @@ extension PostgresStore {
     _ sql: String, _ arguments: [Value], ids: [Int64]? = nil,
     onRow: @escaping (ResultCells) throws -> Void
   ) throws {
+    guard let ids, arguments.isEmpty else { return try wait(send(sql, arguments, ids: ids, onRow: onRow)) }
     // postgres-nio 1.33 never completes a query sent on a connection the server has closed
     // (its future is left pending), so a dropped connection is checked for first.
     guard !connection.isClosed else { throw PostgresStoreError.disconnected(url) }
-    let box = UncheckedBox(onRow)
-    let bytes = UncheckedBox(0)
-    let rows = UncheckedBox(0)
+    let sent = Sent(sql: sql, binds: 1, onRow: onRow)
     counters.roundTrips += 1
-    let started = DispatchTime.now().uptimeNanoseconds
-    defer {
-      counters.bytesReceived += bytes.value
-      let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-      statementLog?.record(sql: sql, binds: arguments.count + (ids == nil ? 0 : 1), rows: rows.value, seconds: seconds)
+    do {
+      let statement = try preparedStatement(sql)
+      let array = PostgresData(array: ids.map { PostgresData(int64: $0) }, elementType: .int8)
+      sent.future = statement.execute([array]) { try sent.received($0, binary: true) }
+    } catch {
+      sent.future = connection.eventLoop.makeFailedFuture(error)
     }
-    // A DataRow message: type byte, length and column count here; a length and the bytes
-    // per column as the callback reads the cells.
-    @Sendable func received(_ row: PostgresRow, binary: Bool) throws {
+    try wait(sent)
+  }
+
+  /// A statement sent and not yet waited for: its rows go to `onRow` on the event loop as
+  /// they arrive.
+  final class Sent: @unchecked Sendable {
+    let sql: String
+    let binds: Int
+    let onRow: (ResultCells) throws -> Void
+    let started = DispatchTime.now().uptimeNanoseconds
+    var future: EventLoopFuture<Void>?
+    var rows = 0
+    let bytes = UncheckedBox(0)
+
+    init(sql: String, binds: Int, onRow: @escaping (ResultCells) throws -> Void) {
+      self.sql = sql
+      self.binds = binds
+      self.onRow = onRow
+    }
+
+    /// A DataRow message: type byte, length and column count here; a length and the bytes
+    /// per column as the callback reads the cells.
+    func received(_ row: PostgresRow, binary: Bool) throws {
       bytes.value += 7
-      rows.value += 1
-      try box.value(ResultCells(row: row, binary: binary, bytes: bytes))
+      rows += 1
+      try onRow(ResultCells(row: row, binary: binary, bytes: bytes))
+    }
+  }
+
+  /// Sends `sql` with `arguments` (and `ids` as a bigint[] parameter after them) without
+  /// waiting: postgres-nio queues it on the connection and sends it when the server is ready
+  /// for it, so the statements of one transaction follow each other with no thread waking
+  /// between them. One round trip on the wire each; `wait` for each, in order.
+  func send(
+    _ sql: String, _ arguments: [Value], ids: [Int64]? = nil, onRow: @escaping (ResultCells) throws -> Void = { _ in }
+  ) throws -> Sent {
+    guard !connection.isClosed else { throw PostgresStoreError.disconnected(url) }
+    let sent = Sent(sql: sql, binds: arguments.count + (ids == nil ? 0 : 1), onRow: onRow)
+    counters.roundTrips += 1
+    var binds = PostgresBindings()
+    for v in arguments { Self.bind(v, &binds, datesAsTimestamps: userSchema != nil) }
+    if let ids { binds.append(ids) }
+    sent.future = connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) { try sent.received($0, binary: false) }
+      .map { _ in }
+    return sent
+  }
+
+  /// Waits for a statement sent by `send`; its rows have reached `onRow` when this returns.
+  func wait(_ sent: Sent) throws {
+    defer {
+      counters.bytesReceived += sent.bytes.value
+      let seconds = Double(DispatchTime.now().uptimeNanoseconds - sent.started) / 1e9
+      statementLog?.record(sql: sent.sql, binds: sent.binds, rows: sent.rows, seconds: seconds)
     }
     do {
-      if let ids, arguments.isEmpty {
-        let statement = try preparedStatement(sql)
-        let array = PostgresData(array: ids.map { PostgresData(int64: $0) }, elementType: .int8)
-        try statement.execute([array]) { try received($0, binary: true) }.wait()
-      } else {
-        var binds = PostgresBindings()
-        for v in arguments { Self.bind(v, &binds, datesAsTimestamps: userSchema != nil) }
-        if let ids { binds.append(ids) }
-        _ = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) { try received($0, binary: false) }.wait()
-      }
+      try sent.future!.wait()
     } catch let error as PostgresStoreError {
       throw error
     } catch {
-      throw PostgresStoreError.query(url, Self.describe(error), sql)
+      throw PostgresStoreError.query(url, Self.describe(error), sent.sql)
     }
   }
 

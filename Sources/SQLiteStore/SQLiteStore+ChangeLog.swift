@@ -36,6 +36,14 @@ extension SQLiteStore {
     changeLogEnabled = true
   }
 
+  /// Turns memory-mapped reads off on this connection (SQLite's default). A mapped
+  /// connection unmaps and maps the file again at the first read after another connection's
+  /// commit, and faults its pages in anew: cheap for a file that changes rarely, dear for one
+  /// that commits hundreds of times a second.
+  public func unmapFile() throws {
+    try queue.inDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 0") }
+  }
+
   /// Delivers the change log's transactions after `deliveredSequence` to the observers, in
   /// order, one query. Returns how many were delivered. O(transactions delivered).
   @discardableResult
@@ -43,9 +51,9 @@ extension SQLiteStore {
     guard changeLogEnabled else { return 0 }
     let rows = try read { db in
       counters.queries += 1
-      return try Row.fetchAll(
-        db, sql: ChangeLogSQL.poll(.sqlite), arguments: [cursor.delivered]
-      ).map { (Int($0[0] as Int64), $0[1] as String) }
+      return try Row.fetchAll(db.cachedStatement(sql: ChangeLogSQL.poll(.sqlite)), arguments: [cursor.delivered]).map {
+        (Int($0[0] as Int64), $0[1] as String)
+      }
     }
     for (seq, payload) in rows {
       let transaction: StoreTransaction

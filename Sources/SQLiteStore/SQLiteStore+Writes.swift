@@ -14,16 +14,18 @@ extension SQLiteStore {
     // IMMEDIATE: the write lock from the first statement, so the old values read below and
     // the change log's next number are those of the state this transaction replaces (a
     // deferred one could read, lose the race for the lock, and fail with SQLITE_BUSY_SNAPSHOT).
-    try queue.inTransaction(.immediate) { db in
-      for op in operations {
-        switch op {
-        case .insert(let name, let values): try insert(name, values, db, &recorder)
-        case .update(let name, let id, let values): try update(name, id, values, db, &recorder)
-        case .delete(let name, let id): try delete(name, id, db, &recorder)
+    try WriterQueue.serially(path) {
+      try queue.inTransaction(.immediate) { db in
+        for op in operations {
+          switch op {
+          case .insert(let name, let values): try insert(name, values, db, &recorder)
+          case .update(let name, let id, let values): try update(name, id, values, db, &recorder)
+          case .delete(let name, let id): try delete(name, id, db, &recorder)
+          }
         }
+        if changeLogEnabled { logged = try log(recorder.changes, db) }
+        return .commit
       }
-      if changeLogEnabled { logged = try log(recorder.changes, db) }
-      return .commit
     }
     guard changeLogEnabled else {
       sequence += 1
@@ -39,20 +41,7 @@ extension SQLiteStore {
   /// One INSERT; the new row's links recorded for observers.
   private func insert(_ name: String, _ values: [String: Value], _ db: Database, _ recorder: inout ChangeRecorder) throws {
     let entity = try model.entity(name)
-    var columns = [entity.primaryKey]
-    var args: [DatabaseValue] = [values["id"].map(Self.databaseValue) ?? .null]
-    for (key, v) in values where key != "id" {
-      guard let a = entity.attribute(key) else {
-        throw FetchError.unknownKeyPath(key, entity: name, known: entity.attributes.map(\.name))
-      }
-      columns.append(a.column)
-      args.append(Self.databaseValue(v))
-    }
-    try db.execute(
-      sql:
-        "INSERT INTO \(entity.table) (\(columns.joined(separator: ","))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ",")))",
-      arguments: StatementArguments(args))
-    counters.queries += 1
+    try step(WriteSQL.statement(.insert(entity: name, values: values), model: model, dialect: .sqlite), db)
     let id = db.lastInsertedRowID
     var links: [String: Value] = [:]
     for a in model.linkAttributes(of: entity) { links[a.name] = values[a.name] ?? .null }
@@ -63,38 +52,26 @@ extension SQLiteStore {
   /// Reports only the attributes whose value really changes, as Core Data's changedValues().
   private func update(_ name: String, _ id: Int64, _ values: [String: Value], _ db: Database, _ recorder: inout ChangeRecorder) throws {
     let entity = try model.entity(name)
-    var sets: [String] = []
-    var args: [DatabaseValue] = []
-    var keys: [String] = []
-    for (key, v) in values.sorted(by: { $0.key < $1.key }) {
+    let keys = values.keys.sorted()
+    guard !keys.isEmpty else { return }
+    // The same read gives the link attributes, which observers need.
+    let linkAttributes = model.linkAttributes(of: entity)
+    var read: [Attribute] = []
+    for key in keys {
       guard let a = entity.attribute(key) else {
         throw FetchError.unknownKeyPath(key, entity: name, known: entity.attributes.map(\.name))
       }
-      sets.append("\(a.column) = ?")
-      args.append(Self.databaseValue(v))
-      keys.append(key)
+      read.append(a)
     }
-    guard !sets.isEmpty else { return }
-    // The same read gives the link attributes, which observers need.
-    let linkAttributes = model.linkAttributes(of: entity)
-    let columns = keys.map { entity.attribute($0)!.column } + linkAttributes.map(\.column)
-    let old = try Row.fetchOne(
-      db, sql: "SELECT \(columns.joined(separator: ",")) FROM \(entity.table) WHERE \(entity.primaryKey) = ?", arguments: [id])
-    counters.queries += 1
-    guard let old else { throw FetchError.store("\(name): no row with id \(id) to update") }
+    read += linkAttributes
+    guard let old = try row(entity, id, read, db) else { throw FetchError.store("\(name): no row with id \(id) to update") }
     var changed: [String: Value] = [:]
-    for (i, k) in keys.enumerated() {
-      let before = Self.value(old, i, entity.attribute(k)!.type)
-      if before != values[k]! { changed[k] = before }
-    }
-    try db.execute(
-      sql: "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE \(entity.primaryKey) = ?",
-      arguments: StatementArguments(args + [id.databaseValue]))
-    counters.queries += 1
+    for (i, k) in keys.enumerated() where old[i] != values[k]! { changed[k] = old[i] }
+    try step(WriteSQL.statement(.update(entity: name, id: id, values: values), model: model, dialect: .sqlite), db)
     recorder.updated(name, id, old: changed)
     if !changed.isEmpty {
       var links: [String: Value] = [:]
-      for (j, a) in linkAttributes.enumerated() { links[a.name] = values[a.name] ?? Self.value(old, keys.count + j, a.type) }
+      for (j, a) in linkAttributes.enumerated() { links[a.name] = values[a.name] ?? old[keys.count + j] }
       recorder.linked(name, id, links)
     }
   }
@@ -103,26 +80,65 @@ extension SQLiteStore {
   /// then one DELETE.
   private func delete(_ name: String, _ id: Int64, _ db: Database, _ recorder: inout ChangeRecorder) throws {
     let entity = try model.entity(name)
-    let old = try Row.fetchOne(
-      db, sql: "SELECT \(entity.attributes.map(\.column).joined(separator: ",")) FROM \(entity.table) WHERE \(entity.primaryKey) = ?",
-      arguments: [id])
-    counters.queries += 1
-    guard let old else { throw FetchError.store("\(name): no row with id \(id) to delete") }
-    try db.execute(sql: "DELETE FROM \(entity.table) WHERE \(entity.primaryKey) = ?", arguments: [id])
-    counters.queries += 1
+    guard let old = try row(entity, id, entity.attributes, db) else { throw FetchError.store("\(name): no row with id \(id) to delete") }
+    try step(WriteSQL.statement(.delete(entity: name, id: id), model: model, dialect: .sqlite), db)
     var values: [String: Value] = [:]
-    for (i, a) in entity.attributes.enumerated() { values[a.name] = Self.value(old, i, a.type) }
+    for (i, a) in entity.attributes.enumerated() { values[a.name] = old[i] }
     recorder.deleted(name, id, old: values)
     recorder.linked(name, id, values.filter { k, _ in model.linkAttributes(of: entity).contains { $0.name == k } })
+  }
+
+  /// The values of `attributes` in the row `id`, nil when there is none. One query.
+  private func row(_ entity: Entity, _ id: Int64, _ attributes: [Attribute], _ db: Database) throws -> [Value]? {
+    var out: [Value]?
+    let sql = "SELECT \(attributes.map(\.column).joined(separator: ",")) FROM \(entity.table) WHERE \(entity.primaryKey) = ?"
+    try step(WriteSQL.Statement(sql: sql, arguments: [.integer(id)]), db) { raw in
+      out = attributes.enumerated().map { i, a in Self.rawValue(raw, Int32(i), a.type) }
+    }
+    return out
   }
 
   /// Appends the transaction to the change log under the write lock, so numbers are gapless
   /// and in commit order, and returns its number.
   private func log(_ changes: [EntityChanges], _ db: Database) throws -> Int {
-    try db.execute(
-      sql: "INSERT INTO \(Self.changeLog) (seq, committed_at, payload) SELECT COALESCE(MAX(seq), 0) + 1, ?, ? FROM \(Self.changeLog)",
-      arguments: [Date().timeIntervalSince1970, TransactionCodec.encode(changes)])
+    try step(
+      WriteSQL.Statement(
+        sql: WriteSQL.appendToLog(.sqlite), arguments: [.date(Date().timeIntervalSince1970), .string(TransactionCodec.encode(changes))]),
+      db)
     // seq is the INTEGER PRIMARY KEY, the rowid: no second query to learn it.
     return Int(db.lastInsertedRowID)
   }
+
+  /// Runs a statement, cached, through the C API (GRDB's arguments and rows cost more than
+  /// SQLite's own work on one-row statements), calling `row` with each result row. One query.
+  func step(_ statement: WriteSQL.Statement, _ db: Database, row: (OpaquePointer) -> Void = { _ in }) throws {
+    let raw = try db.cachedStatement(sql: statement.sql).sqliteStatement
+    sqlite3_reset(raw)
+    defer { sqlite3_reset(raw) }
+    for (i, v) in statement.arguments.enumerated() { Self.bind(raw, Int32(i + 1), v) }
+    counters.queries += 1
+    while true {
+      let rc = sqlite3_step(raw)
+      if rc == SQLITE_DONE { return }
+      guard rc == SQLITE_ROW else {
+        throw DatabaseError(
+          resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+      }
+      row(raw)
+    }
+  }
+
+  /// Binds a value to a parameter (1-based) of a statement.
+  static func bind(_ statement: OpaquePointer, _ n: Int32, _ v: Value) {
+    switch v {
+    case .null: sqlite3_bind_null(statement, n)
+    case .integer(let x): sqlite3_bind_int64(statement, n, x)
+    case .double(let x), .date(let x): sqlite3_bind_double(statement, n, x)
+    case .bool(let b): sqlite3_bind_int64(statement, n, b ? 1 : 0)
+    case .string(let s): sqlite3_bind_text(statement, n, s, -1, transient)
+    }
+  }
+
+  /// SQLite copies the bound text (`SQLITE_TRANSIENT`).
+  static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }

@@ -47,6 +47,10 @@ package struct LoadConfig: Codable, Sendable, Equatable {
   /// the end) or Core Data's (each mirror must equal its controller's list, and the rows that
   /// list shows out of place against a fresh fetch are counted).
   package var changeRules = ChangeRules.minimal
+  /// Commit the same transactions through the store's client alone (`WriteSQL`: no reads of
+  /// old values, no change recording), as fast as they go, with no observers: the store's own
+  /// write limit, which `--find-max-rate` measures before its steps.
+  package var rawWrites = false
   /// Seconds the observers get to catch up once the writers stop.
   package var drainTimeout = 60.0
 

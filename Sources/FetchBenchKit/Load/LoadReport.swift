@@ -12,6 +12,7 @@ struct LoadReport {
   var results: [LoadResult]
   var steps: [RateStep]
   var maxRates: [String: Double]
+  var rawLimits: [RawLimit] = []
   var findMaxRate: Bool
 
   /// What a load folder holds; an unmarked `latest` folder of these alone is FetchBench's own.
@@ -188,19 +189,36 @@ struct LoadReport {
     return md
   }
 
-  /// The rate search: each store's highest sustained rate, then every step.
+  /// The rate search: each store's highest sustained rate beside its own write limit, what
+  /// bounded it, then every step.
   func maxRateSection() -> String {
+    let budget = Self.frameBudgetText(results.first?.config.frameBudgetMs ?? LoadRunner.frameMs)
+    let seconds = Int(results.first?.config.duration ?? 0)
     var md = "## Highest sustained rate\n\n"
     md +=
-      "The rate doubles from \(Int(LoadRunner.rampRates[0]))/s (or, when that fails, halves down to \(Int(LoadRunner.lowestRate))/s), \(Int(results.first?.config.duration ?? 0)) s per step in a fresh process, until a step attempts under 95% of its target (transactions that roll back count: they were attempted at the rate), has a p99 delivery latency of \(Self.frameBudgetText(results.first?.config.frameBudgetMs ?? LoadRunner.frameMs)) or more, or fails a check.\n\n"
-    md += "| store | highest sustained /s |\n|---|---:|\n"
+      "Each store's own write limit comes first: the same seeded transactions committed through the store's client alone, one after another for \(seconds) s in a fresh process, with no observers (`WriteSQL`: one statement per row by primary key and the change-log row; no reads of old values). SQLite: its C API on one connection (SQLite takes one writer at a time), WAL, `synchronous` FULL (its default), as the load test's own connections. PostgreSQL: postgres-nio on each writer's session, every statement of a transaction sent before the first is waited for, `synchronous_commit` on (the server's default). In-memory: the store's own commit.\n\n"
+    md +=
+      "Then the rate doubles from \(Int(LoadRunner.firstRate))/s (halving down to \(Int(LoadRunner.lowestRate))/s when that fails) until a step is not sustained, and bisects between the highest sustained and the lowest unsustained rate until they are within \(Int((RateSearch.closeEnough - 1) * 100))% or after \(RateSearch.maxBisections) bisections; \(seconds) s per step in a fresh process. A step is sustained when its writers attempt at least 95% of the target (transactions that roll back count), p99 delivery stays under \(budget), and every check passes.\n\n"
+    md += "| store | own write limit /s | highest sustained /s | fraction of the limit | the next step up missed | cores busy there |\n"
+    md += "|---|---:|---:|---:|---|---:|\n"
     for s in StoreKind.allCases where steps.contains(where: { $0.store == s }) {
-      md += "| \(Self.storeName(s)) | \(maxRates[s.rawValue].map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.lowestRate)))") |\n"
+      let limit = rawLimits.first { $0.store == s }
+      let sustained = maxRates[s.rawValue]
+      var fraction = "—"
+      if let l = limit?.commitsPerSecond, let r = sustained, l > 0 { fraction = "\(Int((100 * r / l).rounded()))%" }
+      let bound = steps.filter { $0.store == s && !$0.sustained }.min { $0.rate < $1.rate }
+      let limitText = limit.map { "\(Self.f($0.commitsPerSecond, 0)) (\($0.writers) writer\($0.writers == 1 ? "" : "s"))" } ?? "—"
+      md +=
+        "| \(Self.storeName(s)) | \(limitText) | \(sustained.map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.lowestRate)))") | \(fraction) | \(bound.map { "\(Int($0.rate))/s: \($0.missed.joined(separator: "; "))" } ?? "— (the highest rate tried)") | \(bound.map { Self.f($0.coresBusy, 2) } ?? "—") |\n"
     }
-    md += "\n| store | target /s | achieved /s | delivery p99 (ms) | checks | sustained |\n|---|---:|---:|---:|---|---|\n"
+    md +=
+      "\nCores busy: the process's user and system CPU time over the step's wall time, all threads (writers, observers, scrollers); this machine has \(machine.cores).\n\n"
+    md +=
+      "| store | target /s | attempted /s | delivery p99 (ms) | change sets /s | change set p50 (ms) | cores busy | checks | sustained |\n"
+    md += "|---|---:|---:|---:|---:|---:|---:|---|---|\n"
     for s in steps {
       md +=
-        "| \(Self.storeName(s.store)) | \(Int(s.rate)) | \(Self.f(s.achieved, 1)) | \(Self.f(s.deliveryP99Ms, 2)) | \(s.ok ? "passed" : "failed") | \(s.sustained ? "yes" : "no") |\n"
+        "| \(Self.storeName(s.store)) | \(Int(s.rate)) | \(Self.f(s.achieved, 1)) | \(Self.f(s.deliveryP99Ms, 2)) | \(Self.f(s.changeSetsPerSecond, 0)) | \(Self.f(s.changeSetP50Ms, 2)) | \(Self.f(s.coresBusy, 2)) | \(s.ok ? "passed" : "failed") | \(s.sustained ? "yes" : "no: " + s.missed.joined(separator: "; ")) |\n"
     }
     md += "\n"
     return md

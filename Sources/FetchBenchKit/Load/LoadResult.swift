@@ -71,6 +71,8 @@ package struct LoadResult: Codable, Sendable {
   package var staleRows = 0
   package var heapGrowthBytes: Int?
   package var peakRSSBytes = 0
+  /// CPU seconds the process spent (user and system, all threads) while the writers wrote.
+  package var cpuSeconds = 0.0
   package var timeline: [LoadSecond] = []
   /// What went wrong; empty when every check passed.
   package var failures: [String] = []
@@ -79,4 +81,6 @@ package struct LoadResult: Codable, Sendable {
   /// Transactions attempted per second, committed or rolled back: what the target rate paces.
   package var attemptsPerSecond: Double { seconds > 0 ? Double(commits + failedCommits) / seconds : 0 }
   package var ok: Bool { failures.isEmpty }
+  /// Cores the process kept busy while the writers wrote, on average.
+  package var coresBusy: Double { seconds > 0 ? cpuSeconds / seconds : 0 }
 }

@@ -12,6 +12,7 @@ extension LoadRun {
   func execute() throws -> LoadResult {
     var result = LoadResult(config: config)
     let start = Clock.wallNanos
+    let cpuAtStart = Self.cpuSeconds
     let workers = spawnWorkers(start: start)
     let sampler = SecondSampler()
     let samplerThread = Thread { [self] in sample(sampler, start: start) }
@@ -22,6 +23,7 @@ extension LoadRun {
 
     workers.writersDone.wait()
     result.seconds = Double(Clock.wallNanos - start) / 1e9
+    result.cpuSeconds = Self.cpuSeconds - cpuAtStart
     writersStopped.set(true)
     let finalSequence = lastCommitted.get()
     awaitObservers(through: finalSequence)
@@ -70,7 +72,7 @@ extension LoadRun {
     for w in 0..<config.writers {
       writersDone.enter()
       workers.spawn("writer-\(w)") { [self] in
-        writer(w, start: start, end: writeEnd)
+        if config.rawWrites { rawWriter(w, end: writeEnd) } else { writer(w, start: start, end: writeEnd) }
         writersDone.leave()
       }
     }
@@ -153,6 +155,14 @@ extension LoadRun {
       guard now < deadline else { return }
       usleep(UInt32(min(deadline - now, 50_000_000) / 1_000))
     }
+  }
+
+  /// User and system CPU seconds of the whole process so far.
+  static var cpuSeconds: Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
   }
 
   static var currentRSS: Int {

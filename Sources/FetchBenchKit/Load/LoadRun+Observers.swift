@@ -69,7 +69,7 @@ extension LoadRun {
     let t1 = Clock.wallNanos
     changes.transactions = unit.first...unit.transaction.sequence
     do {
-      o.mirror = try BatchUpdateValidator.apply(changes, to: o.mirror)
+      try BatchUpdateValidator.apply(changes, to: &o.mirror)
     } catch {
       o.invalid += 1
       if o.errors.count < 5 {

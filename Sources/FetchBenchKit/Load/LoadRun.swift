@@ -30,6 +30,8 @@ final class LoadRun: @unchecked Sendable {
   let tickets = LockedBox(0)
   let lastCommitted = LockedBox(0)
   var writerStates: [BankWorkload] = []
+  /// With `rawWrites`: each writer's commit through the store's client alone.
+  var rawWriters: [([WriteOperation]) throws -> Void] = []
   var startSequence = 0
   static let rollbackMarker = "ROLLED BACK "
 
@@ -69,6 +71,7 @@ final class LoadRun: @unchecked Sendable {
         banks: parts[w], seed: config.seed &* 1_000 &+ UInt64(w), firstID: 50_000_000 + Int64(w), idStep: Int64(config.writers))
     }
     lastCommitted.set(startSequence)
+    if config.rawWrites { try setUpRawWriters() }
     log(
       String(
         format: "load %@: %d writers, %d observers (batch %d) on %@ rows ready in %.1f s", kind.rawValue, config.writers, config.observers,
@@ -106,12 +109,14 @@ final class LoadRun: @unchecked Sendable {
     let path = scratch.path
     for _ in 0..<config.writers {
       let s = try SQLiteStore(path: path, model: model)
+      try s.unmapFile()
       try s.enableChangeLog()
       writerStores.append(s)
     }
     startSequence = (writerStores[0] as! SQLiteStore).deliveredSequence
     for i in 0..<config.observers {
       let s = try SQLiteStore(path: path, model: model)
+      try s.unmapFile()
       try s.enableChangeLog()
       observers.append(
         try LoadObserver(

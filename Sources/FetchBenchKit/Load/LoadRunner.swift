@@ -12,9 +12,16 @@ package struct RateStep: Codable, Sendable {
   package var achieved: Double
   package var deliveryP99Ms: Double
   package var ok: Bool
+  /// Cores the step's process kept busy, on average.
+  package var coresBusy: Double
+  /// Observers' change sets per second, all observers together, and the median time of one.
+  package var changeSetsPerSecond: Double
+  package var changeSetP50Ms: Double
   /// Achieved at least 95% of the target, p99 delivery under the frame budget (one frame at
   /// 60 Hz unless set), every check passed.
   package var sustained: Bool
+  /// Why the step is not sustained: each limit it missed, with its figure; empty when it is.
+  package var missed: [String]
 }
 
 /// What `fetchbench load` wrote.
@@ -24,6 +31,8 @@ package struct LoadOutcome: Sendable {
   package var steps: [RateStep]
   /// Highest sustained rate per store, with `--find-max-rate`.
   package var maxRates: [String: Double]
+  /// Each store's own write limit, with `--find-max-rate`.
+  package var rawLimits: [RawLimit]
   package var failures: [String]
 }
 
@@ -32,7 +41,9 @@ package struct LoadOutcome: Sendable {
 package enum LoadRunner {
   /// One frame at 60 Hz: the p99 delivery latency a sustained rate must stay under.
   package static let frameMs = 1_000.0 / 60
-  package static let rampRates: [Double] = [125, 250, 500, 1_000, 2_000, 4_000, 8_000]
+  /// The rate search's first rate and its highest.
+  package static let firstRate = 125.0
+  package static let highestRate = 16_000.0
   /// What a load folder holds (`--out`).
   package static var outputNames: Set<String> { LoadReport.names }
   /// Where a load run without `--out` is copied when it ends.
@@ -60,6 +71,7 @@ package enum LoadRunner {
     var results: [LoadResult] = []
     var steps: [RateStep] = []
     var maxRates: [String: Double] = [:]
+    var rawLimits: [RawLimit] = []
     var failures: [String] = []
     for store in stores {
       var config = base
@@ -67,36 +79,14 @@ package enum LoadRunner {
       if findMaxRate {
         config.duration = stepDuration
         config.maxTransactions = nil
-        // Up from 125/s by doubling; a store that cannot take the first step is tried at half
-        // the rate, down to 8/s, so every store gets a figure.
-        var rates = rampRates
-        var descending = false
-        while let rate = rates.first {
-          rates.removeFirst()
-          config.rate = rate
-          log("load \(store.rawValue): trying \(Int(rate)) commits/s for \(Int(stepDuration)) s")
-          let r = try child(config)
-          let step = RateStep(
-            store: store, rate: rate, achieved: r.attemptsPerSecond, deliveryP99Ms: r.delivery.p99, ok: r.ok,
-            sustained: r.ok && r.attemptsPerSecond >= 0.95 * rate && r.delivery.p99 < config.frameBudgetMs)
-          steps.append(step)
-          results.append(r)
-          failures += r.failures.map { "\(store.rawValue) at \(Int(rate))/s: \($0)" }
-          log(
-            String(
-              format: "  %@ %5.0f/s: attempted %.0f/s, delivery p99 %.2f ms: %@", store.rawValue, rate, r.attemptsPerSecond, r.delivery.p99,
-              step.sustained ? "sustained" : "not sustained"))
-          if step.sustained {
-            maxRates[store.rawValue] = rate
-            if descending { break }
-          } else if rate == rampRates[0] || descending {
-            descending = true
-            guard rate / 2 >= lowestRate else { break }
-            rates = [(rate / 2).rounded(.down)]
-          } else {
-            break
-          }
-        }
+        let raw = try rawLimit(config, log: log)
+        rawLimits.append(raw.limit)
+        failures += raw.failures
+        let search = try searchMaxRate(config, log: log)
+        steps += search.steps
+        results += search.results
+        failures += search.failures
+        if let rate = search.highestSustained { maxRates[store.rawValue] = rate }
       } else {
         let r = try child(config)
         results.append(r)
@@ -111,10 +101,10 @@ package enum LoadRunner {
     let dir = out ?? "results/load/runs/\(runID)"
     let report = LoadReport(
       runID: runID, machine: Machine.current(), checksum: checksums["banks-\(base.rows)"] ?? "", results: results, steps: steps,
-      maxRates: maxRates, findMaxRate: findMaxRate)
+      maxRates: maxRates, rawLimits: rawLimits, findMaxRate: findMaxRate)
     try report.write(to: dir)
     if out == nil { try OutputFolder.copy(dir, to: Self.latestDirectory, legacyNames: outputNames) }
-    return LoadOutcome(directory: dir, results: results, steps: steps, maxRates: maxRates, failures: failures)
+    return LoadOutcome(directory: dir, results: results, steps: steps, maxRates: maxRates, rawLimits: rawLimits, failures: failures)
   }
 
   /// Runs one configuration in a child process (`fetchbench _load`); its progress goes to

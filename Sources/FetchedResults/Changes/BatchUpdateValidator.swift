@@ -19,11 +19,42 @@ public struct BatchUpdateError: Error, Sendable, Equatable, CustomStringConverti
 /// are shared with `old`.
 public enum BatchUpdateValidator {
   public static func apply(_ c: ChangeSet, to old: ListSnapshot) throws(BatchUpdateError) -> ListSnapshot {
+    var snapshot = old
+    try apply(c, to: &snapshot)
+    return snapshot
+  }
+
+  /// Replays `c` on `snapshot` in place: a touched section that `snapshot` alone holds is
+  /// shifted in its own storage rather than copied, so that a mirror of a quarter-million rows
+  /// can be checked after every save without allocating its size each time. On an error the
+  /// snapshot is left as it was. O(size log size) plus the rows of each touched section from
+  /// its first change on.
+  public static func apply(_ c: ChangeSet, to snapshot: inout ListSnapshot) throws(BatchUpdateError) {
+    let steps = try sectionSteps(c, snapshot)
+    var old = snapshot.sections
+    snapshot.sections = []
+    var sections: [ListSnapshot.Section] = []
+    sections.reserveCapacity(steps.count)
+    for step in steps {
+      switch step {
+      case .inserted(let section): sections.append(section)
+      case .kept(let o): sections.append(old[o])
+      case .changed(let o, let gone, let targets, let count):
+        var ids = old[o].ids
+        old[o].ids = []
+        BatchUpdateReplay.merge(&ids, without: gone, with: targets, count: count)
+        sections.append(ListSnapshot.Section(name: old[o].name, ids: ids))
+      }
+    }
+    snapshot = ListSnapshot(sections: sections, reloaded: (c.reloads.map(\.id) + c.moves.filter(\.contentChanged).map(\.id)).sorted())
+  }
+
+  /// Checks every rule; the replay (which holds the snapshot) ends before any section changes.
+  private static func sectionSteps(_ c: ChangeSet, _ old: ListSnapshot) throws(BatchUpdateError) -> [BatchUpdateReplay.SectionStep] {
     var replay = try BatchUpdateReplay(c, old)
     try replay.checkOldPaths()
     try replay.checkNewPaths()
-    return ListSnapshot(
-      sections: try replay.sectionsAfter(), reloaded: (c.reloads.map(\.id) + c.moves.filter(\.contentChanged).map(\.id)).sorted())
+    return try replay.sectionSteps()
   }
 }
 
@@ -173,18 +204,27 @@ private struct BatchUpdateReplay {
     }
   }
 
+  /// What becomes of each section after the update.
+  enum SectionStep {
+    case inserted(ListSnapshot.Section)
+    /// Old section `o`, unchanged.
+    case kept(Int)
+    /// Old section `o` less its rows in `gone` (sorted), with `targets` placed at their new
+    /// rows, `count` rows in all.
+    case changed(Int, gone: [Int], targets: [Int: Int64], count: Int)
+  }
+
   /// The sections after the update: survivors keep their order and fill the slots that
-  /// inserts and move destinations leave free. Untouched sections are shared as they are, and
-  /// touched ones are copied run by run, so that a mirror of a quarter-million rows can be
-  /// checked after every save. O(touched sections' rows).
-  func sectionsAfter() throws(BatchUpdateError) -> [ListSnapshot.Section] {
+  /// inserts and move destinations leave free. Checks that the counts add up. O(changes log
+  /// changes + sections).
+  func sectionSteps() throws(BatchUpdateError) -> [SectionStep] {
     var goneRows: [Int: [Int]] = [:]
     for p in removed { goneRows[p.section, default: []].append(p.row) }
-    var sections: [ListSnapshot.Section] = []
-    sections.reserveCapacity(newSections)
+    var steps: [SectionStep] = []
+    steps.reserveCapacity(newSections)
     for s in 0..<newSections {
       if let inserted = insertedSections[s] {
-        sections.append(ListSnapshot.Section(name: inserted.name, ids: inserted.ids))
+        steps.append(.inserted(ListSnapshot.Section(name: inserted.name, ids: inserted.ids)))
         continue
       }
       let o = oldIndexOfNew[s]!
@@ -196,47 +236,48 @@ private struct BatchUpdateReplay {
           "invalid number of rows in section \(s). The number of rows contained in an existing section after the update (\(expected)) must be equal to the number of rows contained in that section before the update (\(oldCounts[o])), plus or minus the number of rows inserted or deleted from that section (\(insertedRows[s]) inserted, \(deletedRows[o]) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn[s]) moved in, \(movedOut[o]) moved out)."
         )
       }
-      guard !gone.isEmpty || !targets.isEmpty else {
-        sections.append(old.sections[o])
-        continue
-      }
-      let ids = Self.merge(old.sections[o].ids, without: gone, with: targets, count: expected)
-      sections.append(ListSnapshot.Section(name: old.sections[o].name, ids: ids))
+      steps.append(gone.isEmpty && targets.isEmpty ? .kept(o) : .changed(o, gone: gone, targets: targets, count: expected))
     }
-    return sections
+    return steps
   }
 
-  /// One pass: runs of survivors (`source` less the rows in `gone`) between the targets,
-  /// copied from the old section directly; at millions of rows a second full copy is what a
-  /// mirror's check would spend most of its time on. Targets are distinct rows below `count`
-  /// (checked by `place`), and the counts add up, so every run lies within the survivors.
-  static func merge(_ source: [Int64], without gone: [Int], with targets: [Int: Int64], count: Int) -> [Int64] {
-    var ids: [Int64] = []
-    ids.reserveCapacity(count)
-    var next = 0  // the next old row to consider
-    var g = 0  // the next of `gone`
-    // Appends the next `count` survivors, or all that remain (nil).
-    func appendSurvivors(_ count: Int?) {
-      var left = count ?? Int.max
-      while left > 0 {
-        while g < gone.count, gone[g] == next {
-          next += 1
-          g += 1
-        }
-        let end = Swift.min(g < gone.count ? gone[g] : source.count, next + Swift.min(left, source.count - next))
-        guard end > next else { return }
-        ids.append(contentsOf: source[next..<end])
-        left -= end - next
-        next = end
+  /// Removes the rows in `gone` (sorted) from `ids` and places `targets` at their rows, in
+  /// place: survivors move left over the gaps, front to back, then right to make room for the
+  /// targets, back to front, each run in one block move. Rows before the first change stay
+  /// where they are. Targets are distinct rows below `count` (checked by `place`), and the
+  /// counts add up, so every run lies within the survivors. O(rows from the first change).
+  static func merge(_ ids: inout [Int64], without gone: [Int], with targets: [Int: Int64], count: Int) {
+    let survivors = ids.count - gone.count
+    ids.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var write = gone.first ?? survivors
+      for (k, g) in gone.enumerated() {
+        let end = k + 1 < gone.count ? gone[k + 1] : buffer.count
+        let run = end - g - 1
+        if run > 0 { (base + write).update(from: base + g + 1, count: run) }
+        write += run
       }
     }
-    var row = 0
-    for t in targets.keys.sorted() {
-      appendSurvivors(t - row)
-      ids.append(targets[t]!)
-      row = t + 1
+    let sortedTargets = targets.keys.sorted()
+    if count > ids.count {
+      ids.append(contentsOf: repeatElement(0, count: count - ids.count))
+    } else if count < ids.count {
+      ids.removeLast(ids.count - count)
     }
-    appendSurvivors(nil)
-    return ids
+    ids.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      // Back to front: `read` is one past the last survivor not yet placed.
+      var read = survivors
+      var end = count
+      for t in sortedTargets.reversed() {
+        let run = end - t - 1
+        if run > 0 {
+          read -= run
+          (base + t + 1).update(from: base + read, count: run)
+        }
+        base[t] = targets[t]!
+        end = t
+      }
+    }
   }
 }

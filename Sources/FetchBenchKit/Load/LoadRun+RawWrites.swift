@@ -1,0 +1,49 @@
+import Catalog
+import DatasetStores
+import Datasets
+import FetchedResults
+import Foundation
+import PostgresStore
+import SQLQueries
+import SQLiteStore
+
+extension LoadRun {
+  /// The store's client alone, one per writer: SQLite's C API on a connection of its own
+  /// (`SQLiteRawWriter`), postgres-nio on each writer's session (`rawCommit`), and the
+  /// in-memory store's own commit, which has no client beneath it.
+  func setUpRawWriters() throws {
+    switch kind {
+    case .sqlite:
+      let path = (writerStores[0] as! SQLiteStore).path
+      rawWriters = try writerStores.map { _ in
+        let writer = try SQLiteRawWriter(path: path, model: DatasetModels.banks)
+        return { ops in try writer.commit(ops, payload: WriteSQL.payload(ops)) }
+      }
+    case .postgres:
+      rawWriters = writerStores.map { store in
+        let pg = store as! PostgresStore
+        return { ops in try pg.rawCommit(ops, payload: WriteSQL.payload(ops)) }
+      }
+    case .memory, .sqliteCoreData:
+      rawWriters = writerStores.map { store in { ops in _ = try store.commit(ops) } }
+    }
+  }
+
+  /// Writer w commits the same seeded transactions as `writer` (none of them failing), one
+  /// after the other with no schedule, until the run's end: the store's own limit.
+  func rawWriter(_ w: Int, end: UInt64) {
+    var state = writerStates[w]
+    var rng = SeededRandom(seed: config.seed &* 7_919 &+ UInt64(w))
+    while Clock.wallNanos < end, !stopWriting.get() {
+      let k = config.transactionSizeMin + Int(rng.below(UInt64(config.transactionSizeMax - config.transactionSizeMin + 1)))
+      do {
+        try rawWriters[w](state.mixed(k))
+        stats.committed()
+      } catch {
+        errorsLock.withLock { writerErrors.append("writer \(w): \(error)") }
+        stopWriting.set(true)
+        return
+      }
+    }
+  }
+}
