@@ -14,18 +14,16 @@ extension SQLiteStore {
     // IMMEDIATE: the write lock from the first statement, so the old values read below and
     // the change log's next number are those of the state this transaction replaces (a
     // deferred one could read, lose the race for the lock, and fail with SQLITE_BUSY_SNAPSHOT).
-    try WriterQueue.serially(path) {
-      try queue.inTransaction(.immediate) { db in
-        for op in operations {
-          switch op {
-          case .insert(let name, let values): try insert(name, values, db, &recorder)
-          case .update(let name, let id, let values): try update(name, id, values, db, &recorder)
-          case .delete(let name, let id): try delete(name, id, db, &recorder)
-          }
+    try queue.inTransaction(.immediate) { db in
+      for op in operations {
+        switch op {
+        case .insert(let name, let values): try insert(name, values, db, &recorder)
+        case .update(let name, let id, let values): try update(name, id, values, db, &recorder)
+        case .delete(let name, let id): try delete(name, id, db, &recorder)
         }
-        if changeLogEnabled { logged = try log(recorder.changes, db) }
-        return .commit
       }
+      if changeLogEnabled { logged = try log(recorder.changes, db) }
+      return .commit
     }
     guard changeLogEnabled else {
       sequence += 1

@@ -15,7 +15,7 @@ extension LoadRun {
     switch kind {
     case .sqlite:
       let path = (writerStores[0] as! SQLiteStore).path
-      rawWriters = try writerStores.map { _ in
+      rawWriters = try (0..<config.writers).map { _ in
         let writer = try SQLiteRawWriter(path: path, model: DatasetModels.banks)
         return { ops in try writer.commit(ops, payload: WriteSQL.payload(ops)) }
       }

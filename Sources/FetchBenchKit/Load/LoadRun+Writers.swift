@@ -10,7 +10,7 @@ extension LoadRun {
   /// Writer w of W commits at start + (w + i·W)/rate (open loop: a writer that falls behind
   /// commits at once, so the achieved rate shows what the store sustains).
   func writer(_ w: Int, start: UInt64, end: UInt64) {
-    let store = writerStores[w]
+    let commit = serialWriter.map { writer in writer.commit } ?? writerStores[w].commit
     var state = writerStates[w]
     var rng = SeededRandom(seed: config.seed &* 7_919 &+ UInt64(w))
     let interval = 1e9 / config.rate * Double(config.writers)
@@ -44,7 +44,7 @@ extension LoadRun {
         ops.append(.update(entity: "FailedBankInfo", id: -1, values: ["name": .string("no such bank")]))
       }
       do {
-        let t = try store.commit(ops)
+        let t = try commit(ops)
         ledger.record(t.sequence, Clock.wallNanos)
         lastCommitted.mutate { $0 = max($0, t.sequence) }
         stats.committed()

@@ -30,6 +30,8 @@ final class LoadRun: @unchecked Sendable {
   let tickets = LockedBox(0)
   let lastCommitted = LockedBox(0)
   var writerStates: [BankWorkload] = []
+  /// SQLite's one writer connection, which every writer hands its transactions to.
+  var serialWriter: SerialWriter?
   /// With `rawWrites`: each writer's commit through the store's client alone.
   var rawWriters: [([WriteOperation]) throws -> Void] = []
   var startSequence = 0
@@ -101,19 +103,22 @@ final class LoadRun: @unchecked Sendable {
     freshStore = { LockedStore(base, lock: lock) }
   }
 
-  /// Writers and observers on their own connections to a scratch copy, observers fed by the
-  /// change log.
+  /// Writers handing their transactions to one writer connection, observers on connections of
+  /// their own, to a scratch copy; observers fed by the change log.
   private func setUpSQLite(_ model: Model) throws {
     let scratch = try SQLiteScratch(config.location, purpose: "load")
     cleanup.append { scratch.remove() }
     let path = scratch.path
-    for _ in 0..<config.writers {
-      let s = try SQLiteStore(path: path, model: model)
-      try s.unmapFile()
-      try s.enableChangeLog()
-      writerStores.append(s)
+    let store = try SQLiteStore(path: path, model: model)
+    try store.unmapFile()
+    try store.enableChangeLog()
+    writerStores = [store]
+    if !config.rawWrites {
+      let writer = SerialWriter(store)
+      serialWriter = writer
+      cleanup.append { writer.stop() }
     }
-    startSequence = (writerStores[0] as! SQLiteStore).deliveredSequence
+    startSequence = store.deliveredSequence
     for i in 0..<config.observers {
       let s = try SQLiteStore(path: path, model: model)
       try s.unmapFile()
@@ -161,6 +166,7 @@ final class LoadRun: @unchecked Sendable {
     observers = []
     writerStores = []
     admin = nil
+    defer { serialWriter = nil }
     for c in cleanup.reversed() { c() }
     cleanup = []
   }
