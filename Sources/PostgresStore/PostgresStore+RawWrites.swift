@@ -5,6 +5,11 @@ import SQLQueries
 
 // The server's own write limit: the least statements, all pipelined.
 extension PostgresStore {
+  /// The server's durability settings: `fsync=on, synchronous_commit=on`. Two queries.
+  public func durabilitySettings() throws -> String {
+    "fsync=\(try scalarText("SHOW fsync") ?? "?"), synchronous_commit=\(try scalarText("SHOW synchronous_commit") ?? "?")"
+  }
+
   /// Applies `operations` and appends `payload` to the change log (with its notification) in
   /// one transaction, through postgres-nio alone: `WriteSQL`'s statements, no old values read,
   /// nothing recorded or delivered to observers. Every statement, BEGIN to COMMIT, is sent

@@ -44,6 +44,17 @@ extension SQLiteStore {
     try queue.inDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 0") }
   }
 
+  /// This connection's durability settings as SQLite reports them:
+  /// `journal_mode=wal, synchronous=FULL`. Two queries.
+  public func durabilitySettings() throws -> String {
+    try queue.inDatabase { db in
+      let journal = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?"
+      let level = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+      let names = ["OFF", "NORMAL", "FULL", "EXTRA"]
+      return "journal_mode=\(journal), synchronous=\(names.indices.contains(level) ? names[level] : "\(level)")"
+    }
+  }
+
   /// Delivers the change log's transactions after `deliveredSequence` to the observers, in
   /// order, one query. Returns how many were delivered. O(transactions delivered).
   @discardableResult

@@ -102,19 +102,20 @@ extension SQLiteStore {
     try step(
       WriteSQL.Statement(
         sql: WriteSQL.appendToLog(.sqlite), arguments: [.date(Date().timeIntervalSince1970), .string(TransactionCodec.encode(changes))]),
-      db)
+      db, counted: false)
     // seq is the INTEGER PRIMARY KEY, the rowid: no second query to learn it.
     return Int(db.lastInsertedRowID)
   }
 
   /// Runs a statement, cached, through the C API (GRDB's arguments and rows cost more than
-  /// SQLite's own work on one-row statements), calling `row` with each result row. One query.
-  func step(_ statement: WriteSQL.Statement, _ db: Database, row: (OpaquePointer) -> Void = { _ in }) throws {
+  /// SQLite's own work on one-row statements), calling `row` with each result row. One
+  /// statement, counted as a query unless it is the change log's, as on PostgreSQL.
+  func step(_ statement: WriteSQL.Statement, _ db: Database, counted: Bool = true, row: (OpaquePointer) -> Void = { _ in }) throws {
     let raw = try db.cachedStatement(sql: statement.sql).sqliteStatement
     sqlite3_reset(raw)
     defer { sqlite3_reset(raw) }
     for (i, v) in statement.arguments.enumerated() { Self.bind(raw, Int32(i + 1), v) }
-    counters.queries += 1
+    if counted { counters.queries += 1 }
     while true {
       let rc = sqlite3_step(raw)
       if rc == SQLITE_DONE { return }

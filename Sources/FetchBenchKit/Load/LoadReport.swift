@@ -120,7 +120,7 @@ struct LoadReport {
     """
     **What ran.** Banks, \(c.rows.grouped) rows, sorted by `details.closeDate` descending. \(c.writers) writers commit seeded \
     transactions of \(c.transactionSizeMin)–\(c.transactionSizeMax) changed objects (re-sorting updates, renames, deletes, \
-    inserts, moves between state sections) at a target rate shared among them, each on its own connection; \
+    inserts, moves between state sections) at a target rate shared among them, each on its own connection (on SQLite, which takes one writer at a time, they hand their transactions to one writer connection on one thread, as an app's serial write queue does); \
     \(Int(c.failureRate * 100))% of them fail after their writes and must roll back. \(c.observers) observers each hold a \
     batched controller (batch \(c.batchSize); even-numbered ones one list, odd-numbered ones sectioned by state) on a \
     connection of their own and replay every change set on a mirror under UIKit's batch-update rules; a scroller per \
@@ -196,7 +196,7 @@ struct LoadReport {
     let seconds = Int(results.first?.config.duration ?? 0)
     var md = "## Highest sustained rate\n\n"
     md +=
-      "Each store's own write limit comes first: the same seeded transactions committed through the store's client alone, one after another for \(seconds) s in a fresh process, with no observers (`WriteSQL`: one statement per row by primary key and the change-log row; no reads of old values). SQLite: its C API on one connection (SQLite takes one writer at a time), WAL, `synchronous` FULL (its default), as the load test's own connections. PostgreSQL: postgres-nio on each writer's session, every statement of a transaction sent before the first is waited for, `synchronous_commit` on (the server's default). In-memory: the store's own commit.\n\n"
+      "Each store's own write limit comes first: the same seeded transactions committed through the store's client alone, one after another for \(seconds) s in a fresh process, with no observers (`WriteSQL`: one statement per row by primary key and the change-log row; no reads of old values, no change recording). SQLite: its C API on one connection (SQLite takes one writer at a time), unmapped, as the load test's own connections. PostgreSQL: postgres-nio on each writer's session, every statement of a transaction sent before the first is waited for. In-memory: the store's own commit. Durability, as each store reported it: \(rawLimits.map { "\(Self.storeName($0.store)) \($0.durability)" }.joined(separator: "; ")).\n\n"
     md +=
       "Then the rate doubles from \(Int(LoadRunner.firstRate))/s (halving down to \(Int(LoadRunner.lowestRate))/s when that fails) until a step is not sustained, and bisects between the highest sustained and the lowest unsustained rate until they are within \(Int((RateSearch.closeEnough - 1) * 100))% or after \(RateSearch.maxBisections) bisections; \(seconds) s per step in a fresh process. A step is sustained when its writers attempt at least 95% of the target (transactions that roll back count), p99 delivery stays under \(budget), and every check passes.\n\n"
     md += "| store | own write limit /s | highest sustained /s | fraction of the limit | the next step up missed | cores busy there |\n"

@@ -71,6 +71,8 @@ package struct LoadResult: Codable, Sendable {
   package var staleRows = 0
   package var heapGrowthBytes: Int?
   package var peakRSSBytes = 0
+  /// The store's durability settings, as it reports them.
+  package var durability = ""
   /// CPU seconds the process spent (user and system, all threads) while the writers wrote.
   package var cpuSeconds = 0.0
   package var timeline: [LoadSecond] = []

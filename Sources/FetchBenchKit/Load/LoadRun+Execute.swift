@@ -11,6 +11,7 @@ extension LoadRun {
   /// are done and the observers have caught up, then verifies every mirror.
   func execute() throws -> LoadResult {
     var result = LoadResult(config: config)
+    result.durability = try durability()
     let start = Clock.wallNanos
     let cpuAtStart = Self.cpuSeconds
     let workers = spawnWorkers(start: start)
@@ -154,6 +155,15 @@ extension LoadRun {
       let now = Clock.wallNanos
       guard now < deadline else { return }
       usleep(UInt32(min(deadline - now, 50_000_000) / 1_000))
+    }
+  }
+
+  /// The durability settings the writers commit under, as the store reports them.
+  func durability() throws -> String {
+    switch writerStores.first {
+    case let s as SQLiteStore: try s.durabilitySettings()
+    case let s as PostgresStore: try s.durabilitySettings()
+    default: "none: in memory"
     }
   }
 

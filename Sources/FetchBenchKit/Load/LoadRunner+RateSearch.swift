@@ -10,6 +10,8 @@ package struct RawLimit: Codable, Sendable {
   package var seconds: Double
   package var commitsPerSecond: Double
   package var coresBusy: Double
+  /// The durability settings it committed under, as the store reports them.
+  package var durability: String
 }
 
 extension LoadRunner {
@@ -28,7 +30,7 @@ extension LoadRunner {
     let r = try child(raw)
     let limit = RawLimit(
       store: config.store, writers: raw.writers, commits: r.commits, seconds: r.seconds, commitsPerSecond: r.commitsPerSecond,
-      coresBusy: r.coresBusy)
+      coresBusy: r.coresBusy, durability: r.durability)
     log(String(format: "  %@ alone: %.0f commits/s", config.store.rawValue, limit.commitsPerSecond))
     return (limit, r.failures.map { "\(config.store.rawValue), its own write limit: \($0)" })
   }
