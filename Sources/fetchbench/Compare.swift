@@ -22,8 +22,13 @@ struct Compare: CheckedCommand {
   @Argument(help: "The run to judge.") var head: String
   @Option(help: "Smallest change of a time that counts, in percent (1 to 1,000).") var threshold = 10.0
   @Option(help: "Change a heap figure may show either way, in percent (0 to 1,000).") var heapTolerance = 5.0
-  @Option(help: "text, or markdown (a pull-request summary for $GITHUB_STEP_SUMMARY).") var format = "text"
+  @Option(
+    help:
+      "text; markdown (a pull-request summary for $GITHUB_STEP_SUMMARY); json (every figure's verdict); bmf (HEAD's figures for Bencher, as `export`)."
+  ) var format = "text"
   @Flag(help: "Compare runs from other toolchains, machines or datasets anyway.") var allowDifferences = false
+
+  static let formats = ["text", "markdown", "json", "bmf"]
 
   func options() throws -> Comparison.Options {
     guard (1...1000).contains(threshold) else {
@@ -32,15 +37,23 @@ struct Compare: CheckedCommand {
     guard (0...1000).contains(heapTolerance) else {
       throw ValidationError("--heap-tolerance must be between 0 and 1,000 (percent), got \(heapTolerance)")
     }
-    guard ["text", "markdown"].contains(format) else { throw ValidationError("unknown format '\(format)'; expected text or markdown") }
+    guard Self.formats.contains(format) else {
+      throw ValidationError("unknown format '\(format)'; expected \(Self.formats.joined(separator: ", "))")
+    }
     var o = Comparison.Options()
     (o.threshold, o.heapTolerance, o.allowDifferences) = (threshold / 100, heapTolerance / 100, allowDifferences)
     return o
   }
 
   func run() throws {
-    let comparison = Comparison(base: try RunRows.read(base), head: try RunRows.read(head), options: try options())
-    print(format == "markdown" ? comparison.markdown() : comparison.text(), terminator: "")
+    let headRows = try RunRows.read(head)
+    let comparison = Comparison(base: try RunRows.read(base), head: headRows, options: try options())
+    switch format {
+    case "markdown": print(comparison.markdown(), terminator: "")
+    case "json": FileHandle.standardOutput.write(try comparison.json())
+    case "bmf": FileHandle.standardOutput.write(try RunExport.bmf(headRows))
+    default: print(comparison.text(), terminator: "")
+    }
     if comparison.exitCode != 0 { throw ExitCode(comparison.exitCode) }
   }
 }

@@ -41,4 +41,24 @@ extension Comparison {
     if !rest.isEmpty { md += "<details><summary>\(rest.count) other figures</summary>\n\n" + table(rest) + "\n</details>\n" }
     return md
   }
+
+  /// Every line as JSON, with the verdict and the exit code: `{"verdict", "exitCode",
+  /// "refusal", "figures": [{"name", "verdict", "detail"}]}`. O(lines).
+  package func json() throws -> Data {
+    struct Figure: Encodable {
+      var name: String
+      var verdict: String
+      var detail: String
+    }
+    struct Document: Encodable {
+      var verdict: String
+      var exitCode: Int32
+      var refusal: String?
+      var figures: [Figure]
+    }
+    return try RunExport.encode(
+      Document(
+        verdict: verdictSentence, exitCode: exitCode, refusal: refusal,
+        figures: lines.map { Figure(name: $0.name, verdict: $0.verdict.rawValue, detail: $0.detail) }))
+  }
 }

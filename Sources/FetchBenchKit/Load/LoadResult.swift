@@ -56,6 +56,8 @@ package struct LoadResult: Codable, Sendable {
   package var faultLatency = Percentiles()
   package var faults = 0
   package var changeSets = 0
+  /// Seconds the observers spent computing change sets (`apply`), all of them together.
+  package var changeSetSeconds = 0.0
   /// Transactions merged into another's change set by an observer that fell behind.
   package var coalescedTransactions = 0
   package var reconnects = 0

@@ -143,6 +143,7 @@ extension LoadRun {
       result.faultLatency = Percentiles(s.fault)
       result.faults = s.faults
       result.changeSets = s.changeSets
+      result.changeSetSeconds = Double(s.changeSetNanos) / 1e9
       result.coalescedTransactions = s.coalesced
       result.reconnects = s.reconnects
       result.staleReads = s.staleReads

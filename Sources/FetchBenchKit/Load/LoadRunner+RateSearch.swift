@@ -79,7 +79,8 @@ extension RateStep {
     if !r.ok { missed.append("\(r.failures.count) check(s) failed") }
     self.init(
       store: r.config.store, rate: rate, achieved: r.attemptsPerSecond, deliveryP99Ms: r.delivery.p99, ok: r.ok, coresBusy: r.coresBusy,
-      changeSetsPerSecond: r.seconds > 0 ? Double(r.changeSets) / r.seconds : 0, changeSetP50Ms: r.changeSet.p50, sustained: missed.isEmpty,
+      changeSetsPerSecond: r.seconds > 0 ? Double(r.changeSets) / r.seconds : 0, changeSetP50Ms: r.changeSet.p50,
+      changeSetCores: r.seconds > 0 ? r.changeSetSeconds / r.seconds : 0, sustained: missed.isEmpty,
       missed: missed)
   }
 }

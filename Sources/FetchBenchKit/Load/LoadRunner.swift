@@ -17,6 +17,8 @@ package struct RateStep: Codable, Sendable {
   /// Observers' change sets per second, all observers together, and the median time of one.
   package var changeSetsPerSecond: Double
   package var changeSetP50Ms: Double
+  /// Cores the observers kept busy computing change sets: their `apply` time over the wall time.
+  package var changeSetCores: Double
   /// Achieved at least 95% of the target, p99 delivery under the frame budget (one frame at
   /// 60 Hz unless set), every check passed.
   package var sustained: Bool

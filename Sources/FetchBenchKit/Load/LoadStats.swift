@@ -20,6 +20,8 @@ final class LoadStats: @unchecked Sendable {
   var commits = 0
   var failedCommits = 0
   var changeSets = 0
+  /// Nanoseconds the observers spent in `apply`, all change sets together.
+  var changeSetNanos: UInt64 = 0
   var coalesced = 0
   var faults = 0
   var reconnects = 0
@@ -49,6 +51,7 @@ final class LoadStats: @unchecked Sendable {
   func changeSetApplied(first: Int, last: Int, transactions: Int, nanos: UInt64, at: UInt64) {
     lock.withLock {
       changeSets += 1
+      changeSetNanos += nanos
       sec.changeSets += 1
       coalesced += transactions - 1
       sec.coalesced += transactions - 1
