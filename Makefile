@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: bench bench-postgres bench-quick bench-diff bench-load bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
+.PHONY: bench bench-postgres bench-quick bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
@@ -38,6 +38,11 @@ bench-diff: build
 bench-load: build
 	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
 	$(FETCHBENCH) load --store memory,sqlite,postgres
+
+# Each store's own write limit, then the highest rate the load test sustains beside it.
+bench-load-max: build
+	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
+	$(FETCHBENCH) load --store memory,sqlite,postgres --find-max-rate --out results/load/reference-max-rate
 
 # package-benchmark suites for micro-level costs (Benchmarks/: the diffs on 10k and 244k IDs,
 # one batch fault, ID-list upkeep per change), in release.

@@ -196,12 +196,12 @@ struct LoadReport {
     let seconds = Int(results.first?.config.duration ?? 0)
     var md = "## Highest sustained rate\n\n"
     md +=
-      "Each store's own write limit comes first: the same seeded transactions committed through the store's client alone, one after another for \(seconds) s in a fresh process, with no observers (`WriteSQL`: one statement per row by primary key and the change-log row; no reads of old values, no change recording). SQLite: its C API on one connection (SQLite takes one writer at a time), unmapped, as the load test's own connections. PostgreSQL: postgres-nio on each writer's session, every statement of a transaction sent before the first is waited for. In-memory: the store's own commit. Durability, as each store reported it: \(rawLimits.map { "\(Self.storeName($0.store)) \($0.durability)" }.joined(separator: "; ")).\n\n"
+      "Each store's own write limit comes first: the same seeded transactions committed through the store's client alone, one after another for \(seconds) s in a fresh process, with no observers (`WriteSQL`: one statement per row by primary key and the change-log row; no reads of old values, no change recording). SQLite: its C API on one connection (SQLite takes one writer at a time), unmapped, as the load test's own connections. PostgreSQL: postgres-nio on each writer's session, every statement of a transaction sent before the first is waited for. In-memory: the store's own commit. Then FetchBench's own write path alone, with the run's writers as fast as they go and no observers: the store's commit, which reads each written row's old values and records the change for observers. Durability, as each store reported it: \(rawLimits.map { "\(Self.storeName($0.store)): \($0.durability)" }.joined(separator: "; ")).\n\n"
     md +=
       "Then the rate doubles from \(Int(LoadRunner.firstRate))/s (halving down to \(Int(LoadRunner.lowestRate))/s when that fails) until a step is not sustained, and bisects between the highest sustained and the lowest unsustained rate until they are within \(Int((RateSearch.closeEnough - 1) * 100))% or after \(RateSearch.maxBisections) bisections; \(seconds) s per step in a fresh process. A step is sustained when its writers attempt at least 95% of the target (transactions that roll back count), p99 delivery stays under \(budget), and every check passes.\n\n"
     md +=
-      "| store | own write limit /s | highest sustained /s | fraction of the limit | the next step up missed | cores busy there | of which change sets |\n"
-    md += "|---|---:|---:|---:|---|---:|---:|\n"
+      "| store | own write limit /s | FetchBench's write path alone /s | highest sustained /s | fraction of the limit | the next step up missed | cores busy there | of which change sets |\n"
+    md += "|---|---:|---:|---:|---:|---|---:|---:|\n"
     for s in StoreKind.allCases where steps.contains(where: { $0.store == s }) {
       let limit = rawLimits.first { $0.store == s }
       let sustained = maxRates[s.rawValue]
@@ -210,7 +210,7 @@ struct LoadReport {
       let bound = steps.filter { $0.store == s && !$0.sustained }.min { $0.rate < $1.rate }
       let limitText = limit.map { "\(Self.f($0.commitsPerSecond, 0)) (\($0.writers) writer\($0.writers == 1 ? "" : "s"))" } ?? "—"
       md +=
-        "| \(Self.storeName(s)) | \(limitText) | \(sustained.map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.lowestRate)))") | \(fraction) | \(bound.map { "\(Int($0.rate))/s: \($0.missed.joined(separator: "; "))" } ?? "— (the highest rate tried)") | \(bound.map { Self.f($0.coresBusy, 2) } ?? "—") | \(bound.map { Self.f($0.changeSetCores, 2) } ?? "—") |\n"
+        "| \(Self.storeName(s)) | \(limitText) | \(limit.map { Self.f($0.writePathPerSecond, 0) } ?? "—") | \(sustained.map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.lowestRate)))") | \(fraction) | \(bound.map { "\(Int($0.rate))/s: \($0.missed.joined(separator: "; "))" } ?? "— (the highest rate tried)") | \(bound.map { Self.f($0.coresBusy, 2) } ?? "—") | \(bound.map { Self.f($0.changeSetCores, 2) } ?? "—") |\n"
     }
     md +=
       "\nCores busy: the process's user and system CPU time over the step's wall time, all threads (writers, observers, scrollers; a PostgreSQL server's own processes are not counted); this machine has \(machine.cores). Of which change sets: the observers' time in the controller's `apply`, over the wall time.\n\n"

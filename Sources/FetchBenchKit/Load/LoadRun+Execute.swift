@@ -164,7 +164,7 @@ extension LoadRun {
     switch writerStores.first {
     case let s as SQLiteStore: try s.durabilitySettings()
     case let s as PostgresStore: try s.durabilitySettings()
-    default: "none: in memory"
+    default: "nothing written to disk"
     }
   }
 

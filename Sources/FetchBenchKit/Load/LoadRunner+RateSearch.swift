@@ -10,6 +10,10 @@ package struct RawLimit: Codable, Sendable {
   package var seconds: Double
   package var commitsPerSecond: Double
   package var coresBusy: Double
+  /// Transactions per second through FetchBench's own write path (the store's `commit`, which
+  /// reads old values and records the changes for observers, with the run's writers) with no
+  /// observers: between the store's limit and what the load test sustains.
+  package var writePathPerSecond: Double
   /// The durability settings it committed under, as the store reports them.
   package var durability: String
 }
@@ -28,11 +32,24 @@ extension LoadRunner {
     raw.writers = rawWriters(config.store, configured: config.writers)
     log("load \(config.store.rawValue): the store's own write limit, \(raw.writers) writer(s) for \(Int(config.duration)) s")
     let r = try child(raw)
+    // The same writers as the run, as fast as they go, with nobody observing.
+    var writePath = config
+    writePath.observers = 0
+    writePath.rate = 1_000_000
+    log("load \(config.store.rawValue): FetchBench's write path alone, \(config.writers) writer(s) for \(Int(config.duration)) s")
+    let w = try child(writePath)
     let limit = RawLimit(
       store: config.store, writers: raw.writers, commits: r.commits, seconds: r.seconds, commitsPerSecond: r.commitsPerSecond,
-      coresBusy: r.coresBusy, durability: r.durability)
-    log(String(format: "  %@ alone: %.0f commits/s", config.store.rawValue, limit.commitsPerSecond))
-    return (limit, r.failures.map { "\(config.store.rawValue), its own write limit: \($0)" })
+      coresBusy: r.coresBusy, writePathPerSecond: w.attemptsPerSecond, durability: r.durability)
+    log(
+      String(
+        format: "  %@ alone: %.0f commits/s; FetchBench's write path alone: %.0f/s", config.store.rawValue, limit.commitsPerSecond,
+        limit.writePathPerSecond))
+    return (
+      limit,
+      r.failures.map { "\(config.store.rawValue), its own write limit: \($0)" }
+        + w.failures.map { "\(config.store.rawValue), the write path alone: \($0)" }
+    )
   }
 
   struct SearchOutcome {
