@@ -33,6 +33,11 @@ struct Run: CheckedCommand {
       "The live heap an open list may hold, in MiB \(OptionRange.help(OptionRange.memoryBudgetMiB)): the report's recommendation and scaling lines hold to it."
   )
   var memoryBudget: Double = FetchBenchKit.Report.defaultMemoryBudget / 1_048_576
+  @Option(
+    help:
+      "The time a list may take to open and still count as one frame, in ms \(OptionRange.help(OptionRange.frameBudgetMs)) (default: 16.7, 60 Hz; 8.3 for 120 Hz): the recommendation, charts and scaling lines hold to it."
+  )
+  var frameBudgetMs: Double = FetchBenchKit.Report.defaultFrameMs
   @Option(help: "Sort descriptors of a list of your own, e.g. 'state asc, details.closeDate desc' (as fetch takes them).")
   var sort: String?
   @Option(help: "Section key path of your list; it must be the first sort key.") var section: String?
@@ -89,6 +94,8 @@ struct Run: CheckedCommand {
     options.memoryCeiling = try memory.bytes()
     try OptionValue.check(memoryBudget, in: OptionRange.memoryBudgetMiB, "memory-budget")
     options.memoryBudget = memoryBudget * 1_048_576
+    try OptionValue.check(frameBudgetMs, in: OptionRange.frameBudgetMs, "frame-budget-ms")
+    options.frameBudgetMs = frameBudgetMs
     let physical: PhysicalSchema = try OptionValue.kind(schema, "schema")
     if physical == .coreData {
       try applyCoreDataSchema(to: &options)

@@ -359,9 +359,10 @@ extension RunCommand {
     #expect(out.stdout.contains("2 case(s) do not fit"), "\(out.stdout)")
     #expect(out.stderr.contains("DOES NOT FIT"), "\(out.stderr)")
     var rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
-    // The run's memory budget is recorded for the report, which reads its settings from the CSV.
+    // The run's memory budget and frame are recorded for the report, which reads its settings
+    // from the CSV.
     let settings = rows.filter { $0.mode == .settings }
-    #expect(settings.map(\.metric) == [.memoryBudget] && settings.first?.value == 64 * 1_048_576, "\(settings)")
+    #expect(settings.map(\.metric) == [.memoryBudget, .frameBudget] && settings.first?.value == 64 * 1_048_576, "\(settings)")
     rows.removeAll { $0.mode == .settings }
     #expect(rows.count == 2 && rows.allSatisfy { $0.status == .doesNotFit && $0.metric == .doesNotFit })
     #expect(rows.allSatisfy { $0.value > Double(1 << 20) && $0.rows == 200 }, "\(rows)")

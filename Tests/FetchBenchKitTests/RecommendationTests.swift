@@ -52,7 +52,8 @@ import Testing
     // 50 flings fastest; the index saves 4 %, under the 10 % that counts.
     #expect(sqlite.mode == .batched && sqlite.batchSize == 50 && sqlite.index == nil, "\(sqlite)")
     #expect(
-      sqlite.reasons.first?.contains("batched faulting opens the list in 13.0 ms (within one frame), 20.0 ms through the first 1,000 rows")
+      sqlite.reasons.first?.contains(
+        "batched faulting opens the list in 13.0 ms (within one frame, 16.7 ms), 20.0 ms through the first 1,000 rows")
         == true, "\(sqlite.reasons)")
     // Every other strategy with its fling: offset's 400 ms beside batched's 20 ms.
     #expect(
@@ -65,6 +66,20 @@ import Testing
     let memory = try #require(picks.first { $0.store == .memory })
     #expect(memory.mode == .offset && memory.batchSize == 20, "\(memory)")
     #expect(memory.reasons.first?.contains("page refresh") == true)
+  }
+
+  @Test func aFrameOf120HzChangesTheChoice() throws {
+    // At 8.3 ms a frame only keyset paging opens within one: it wins over batched faulting's
+    // row-level change sets, as offset did on memory at 60 Hz.
+    let frame = ResultRow(
+      runID: "r1", key: .settings, metric: .frameBudget, summary: Summary([1000.0 / 120]), machine: machine)
+    let rows = try ResultsCSV.decode(Self.csv(Self.figures)) + [frame]
+    let sqlite = try #require(Recommendation.all(rows).first { $0.store == .sqlite })
+    #expect(sqlite.mode == .keyset && sqlite.batchSize == 20, "\(sqlite)")
+    #expect(
+      sqlite.reasons.first?.contains("keyset paging opens the list in 8.0 ms (within one frame, 8.3 ms)") == true, "\(sqlite.reasons)")
+    let atSixty = try #require(Recommendation.all(try ResultsCSV.decode(Self.csv(Self.figures))).first { $0.store == .sqlite })
+    #expect(atSixty.mode == .batched)
   }
 
   @Test func aChangedFigureChangesTheChoice() throws {

@@ -16,7 +16,15 @@ struct LoadReport {
   var findMaxRate: Bool
 
   /// What a load folder holds; an unmarked `latest` folder of these alone is FetchBench's own.
-  static let names: Set<String> = ["timeline.csv", "summary.csv", "results.json", "report.md", "charts"]
+  static let names: Set<String> = ["timeline.csv", "summary.csv", "results.json", "search.json", "report.md", "charts"]
+
+  /// `--find-max-rate`'s own figures, beside the runs' in results.json: each store's own write
+  /// limit and write path alone, every step with what it missed, the highest sustained rates.
+  struct Search: Codable {
+    var rawLimits: [RawLimit]
+    var steps: [RateStep]
+    var maxRates: [String: Double]
+  }
 
   func write(to dir: String) throws {
     try OutputFolder.write(to: dir, command: .load) { tmp in
@@ -26,6 +34,10 @@ struct LoadReport {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       try encoder.encode(results).write(to: URL(fileURLWithPath: tmp + "/results.json"))
+      if findMaxRate {
+        try encoder.encode(Search(rawLimits: rawLimits, steps: steps, maxRates: maxRates))
+          .write(to: URL(fileURLWithPath: tmp + "/search.json"))
+      }
       for (name, svg) in charts() { try Data(svg.utf8).write(to: URL(fileURLWithPath: try OutputFolder.child(tmp + "/charts", name))) }
       try Data(markdown().utf8).write(to: URL(fileURLWithPath: tmp + "/report.md"))
     }

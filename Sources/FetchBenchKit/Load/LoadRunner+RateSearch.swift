@@ -90,7 +90,7 @@ extension RateStep {
     var missed: [String] = []
     let rate = r.config.rate
     if r.attemptsPerSecond < 0.95 * rate {
-      missed.append(String(format: "the writers attempted %.0f%% of the target", 100 * r.attemptsPerSecond / rate))
+      missed.append(String(format: "the writers attempted %.1f%% of the target", 100 * r.attemptsPerSecond / rate))
     }
     if r.delivery.p99 >= budgetMs { missed.append(String(format: "delivery p99 %.1f ms ≥ %.1f ms", r.delivery.p99, budgetMs)) }
     if !r.ok { missed.append("\(r.failures.count) check(s) failed") }

@@ -45,9 +45,9 @@ package struct Recommendation: Sendable, Equatable {
   }
 
   /// A recommendation per (dataset, rows, store) measured with a first screen. O(rows).
-  /// `memoryBudget` nil: the run's, from its settings row.
-  package static func all(_ rows: [ResultRow], memoryBudget: Double? = nil) -> [Recommendation] {
-    let memoryBudget = memoryBudget ?? Report.memoryBudget(in: rows)
+  /// The memory budget and the frame are the run's, from its settings rows.
+  package static func all(_ rows: [ResultRow]) -> [Recommendation] {
+    let budget = Budget(memoryBytes: Report.memoryBudget(in: rows), frameMs: Report.frameMs(in: rows))
     // One list per dataset, rows and store, whatever the index.
     struct List: Hashable {
       var dataset: DatasetKind
@@ -65,16 +65,22 @@ package struct Recommendation: Sendable, Equatable {
     let picks = IndexPick.all(rows)
     return order.compactMap { list in
       let advice = picks.filter { $0.dataset == list.dataset && $0.rows == list.rows && $0.store == .engine(list.store) }
-      return recommend(groups[list]!, advice: advice, memoryBudget: memoryBudget)
+      return recommend(groups[list]!, advice: advice, budget: budget)
     }
   }
 
-  static func recommend(_ rows: [ResultRow], advice: [IndexPick] = [], memoryBudget: Double) -> Recommendation? {
+  /// What a list may hold and take to open: the live heap, and one frame.
+  struct Budget {
+    var memoryBytes: Double
+    var frameMs: Double
+  }
+
+  static func recommend(_ rows: [ResultRow], advice: [IndexPick] = [], budget: Budget) -> Recommendation? {
     guard let first = rows.first, let list = Report.key(of: first) else { return nil }
     let candidates = Self.candidates(rows)
-    guard let ranking = Ranking(candidates, memoryBudget: memoryBudget) else { return nil }
+    guard let ranking = Ranking(candidates, budget: budget) else { return nil }
     let chosen = ranking.chosen
-    var reasons = ranking.explanation(others: candidates, memoryBudget: memoryBudget)
+    var reasons = ranking.explanation(others: candidates)
     var advised = chosen.index == ResultKey.noIndex ? nil : chosen.index
     if advised == nil, let (tag, reason) = Self.indexAdvice(for: chosen.mode, advice) {
       advised = tag
@@ -153,11 +159,14 @@ extension Recommendation {
     var fit: BatchFit?
     var amortized: Double?
 
-    /// nil when no candidate fits in `memoryBudget`. O(candidates).
-    init?(_ candidates: [Candidate], memoryBudget: Double) {
-      let fitting = candidates.filter { $0.heap <= memoryBudget }
+    let budget: Budget
+
+    /// nil when no candidate fits in the memory budget. O(candidates).
+    init?(_ candidates: [Candidate], budget: Budget) {
+      self.budget = budget
+      let fitting = candidates.filter { $0.heap <= budget.memoryBytes }
       func rank(_ c: Candidate) -> (Int, Int, Double) {
-        (c.openMs <= Report.frameMs ? 0 : 1, c.mode.paging == nil ? 0 : 1, c.openMs)
+        (c.openMs <= budget.frameMs ? 0 : 1, c.mode.paging == nil ? 0 : 1, c.openMs)
       }
       // The strategy, on the best index variant and batch size for it.
       guard let best = fitting.min(by: { rank($0) < rank($1) }) else { return nil }
@@ -166,7 +175,7 @@ extension Recommendation {
       unindexed = sameMode.filter { $0.index == ResultKey.noIndex }.map(\.openMs).min()
       let index = (unindexed.map { fastest.openMs < $0 * 0.9 } ?? true) ? fastest.index : ResultKey.noIndex
       sizes = sameMode.filter { $0.index == index }
-      let inFrame = sizes.filter { $0.openMs <= Report.frameMs }
+      let inFrame = sizes.filter { $0.openMs <= budget.frameMs }
       let eligible = inFrame.isEmpty ? sizes : inFrame
       // The batch size: from the fit of fixed cost per batch + cost per row over the sizes
       // measured, the smallest whose fixed cost is at most a tenth of a batch's; without a fit
@@ -191,18 +200,18 @@ extension Recommendation {
 
     /// The figures behind the choice, as sentences: the chosen strategy, each other one at its
     /// fastest opening, the batch size, the index.
-    func explanation(others candidates: [Candidate], memoryBudget: Double) -> [String] {
+    func explanation(others candidates: [Candidate]) -> [String] {
       var reasons: [String] = []
       let name = chosen.mode == .full ? "full fetch" : chosen.mode == .batched ? "batched faulting" : "\(chosen.mode.rawValue) paging"
       reasons.append(
         String(
-          format: "%@ opens the list in %@ (%@ one frame)%@ and holds %@ live", name, milliseconds(chosen.openMs),
-          chosen.openMs <= Report.frameMs ? "within" : "over", Self.fling(chosen), bytes(chosen.heap))
+          format: "%@ opens the list in %@ (%@ one frame, %@)%@ and holds %@ live", name, milliseconds(chosen.openMs),
+          chosen.openMs <= budget.frameMs ? "within" : "over", milliseconds(budget.frameMs), Self.fling(chosen), bytes(chosen.heap))
           + "; it gives \(chosen.mode.changeSets) after a save.")
       for mode in FetchMode.allCases where mode != chosen.mode {
         guard let other = candidates.filter({ $0.mode == mode && $0.index == chosen.index }).min(by: { $0.openMs < $1.openMs })
         else { continue }
-        let why = other.heap > memoryBudget ? ", over the \(bytes(memoryBudget)) budget" : ""
+        let why = other.heap > budget.memoryBytes ? ", over the \(bytes(budget.memoryBytes)) budget" : ""
         reasons.append("\(other.mode.rawValue): \(milliseconds(other.openMs))\(Self.fling(other)), \(bytes(other.heap)) live\(why).")
       }
       if let fit, let amortized, let fling = chosen.flingMs {
@@ -235,11 +244,11 @@ extension Recommendation {
 extension Report {
   /// Each store's recommendation at this size, computed by `Recommendation` from the rows.
   func recommendationSection(dataset: DatasetKind, rows n: Int) -> String {
-    let picks = Recommendation.all(allRows, memoryBudget: memoryBudget).filter { $0.dataset == dataset && $0.rows == n }
+    let picks = Recommendation.all(allRows).filter { $0.dataset == dataset && $0.rows == n }
     guard !picks.isEmpty else { return "" }
     var md = "### Recommendation, \(dataset.rawValue) at \(n.grouped) rows\n\n"
     md +=
-      "Computed from the figures above: the open list's live heap within \(bytes(memoryBudget)); then opening within one frame (16.7 ms); then row-level change sets; then the fastest to open. The batch size is the smallest from which a batch's fixed cost is under a tenth of it (a line fitted to the fling's time over the batch sizes measured), or with one size or no fit the fastest fling, among those that open within a frame; an index counts if it opens the list at least 10 % faster.\n\n"
+      "Computed from the figures above: the open list's live heap within \(bytes(memoryBudget)); then opening within \(Self.frameWords(frameMs)); then row-level change sets; then the fastest to open. The batch size is the smallest from which a batch's fixed cost is under a tenth of it (a line fitted to the fling's time over the batch sizes measured), or with one size or no fit the fastest fling, among those that open within a frame; an index counts if it opens the list at least 10 % faster.\n\n"
     for p in picks {
       md += "- **\(Markdown.escape(p.headline)).** " + p.reasons.map(Markdown.escape).joined(separator: " ") + "\n"
     }

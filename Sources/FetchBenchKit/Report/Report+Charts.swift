@@ -28,7 +28,7 @@ extension Report {
             SVG.bars(
               title: "\(k.dataset.rawValue) \(k.rows.grouped), \(Self.storeName(k)): time per scenario", axisTitle: "median time",
               categories: cats, series: series(.time), format: milliseconds,
-              threshold: (Report.frameMs, "one frame, \(String(format: "%.1f", Report.frameMs)) ms"))
+              threshold: (frameMs, "one frame, \(String(format: "%.1f", frameMs)) ms"))
           ))
         out.append(
           (

@@ -13,6 +13,8 @@ package struct Report {
   let allRows: [ResultRow]
   /// The open list's live heap that the recommendation and the scaling lines hold to.
   let memoryBudget: Double
+  /// The time opening a list must stay within to count as one frame.
+  let frameMs: Double
   /// The user's list (`run --sort/--section/--where`) as its settings row gives it (its text;
   /// the request itself when the row records it); nil for the datasets' own.
   let customRequest: (text: String, request: CustomRequest?)?
@@ -34,6 +36,7 @@ package struct Report {
     for r in self.rows where r.isOK && found[r.key]?[r.metric] == nil { found[r.key, default: [:]][r.metric] = r }
     self.found = found
     memoryBudget = Self.memoryBudget(in: rows)
+    frameMs = Self.frameMs(in: rows)
     allocatorConfiguration = rows.first { $0.mode == .settings && $0.metric == .allocatorConfiguration }?.detail
     database = rows.first { $0.mode == .settings && $0.metric == .database }.map {
       let setting = DatabaseSetting(recorded: $0.detail)

@@ -103,6 +103,8 @@ package struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
 
   /// The run's memory budget (`--memory-budget`), a `settings` row the report reads.
   package static let memoryBudget = Metric("memory_budget_bytes", .bytes, better: .neither)
+  /// The time a list may take to open and still count as within one frame (`--frame-budget-ms`).
+  package static let frameBudget = Metric("frame_budget_ms", .ms, better: .neither)
   /// The user's list (`--sort`, `--section`, `--where`), a `settings` row: the text is its
   /// `detail`.
   package static let customRequest = Metric("request", .none, better: .neither)
@@ -197,7 +199,8 @@ extension Metric {
     .mapping, .load, .failed, .doesNotFit, .limit, .engineOverLimit, .pageLimit, .engineOverPageLimit, .floor, .engineOverFloor, .scanLimit,
     .engineOverScanLimit, .unsectioned, .sectionedOverUnsectioned, .tunedPlan, .coreDataOverTuned, .smallerSize, .growth, .limitGrowth,
     .floorGrowth, .scanLimitGrowth,
-    .memoryBudget, .customRequest, .database, .allocatorConfiguration, .timeUs, .overUnindexed, .queryPlan, .floorIDs, .floorIDsArray,
+    .memoryBudget, .frameBudget, .customRequest, .database, .allocatorConfiguration, .timeUs, .overUnindexed, .queryPlan, .floorIDs,
+    .floorIDsArray,
     .floorFull,
     .floorScroll, .floorServerIDs, .floorServerFull, .floorServerBatch, .roundTrip, .batchFaultFixed, .rowCost, .roundTripBatchSize,
     .incremental, .diff, .refetchDiff, .stdlibDiff, .stdlibDiffSkipped, .objectsChanged, .deletes, .inserts, .moves, .movesMinimal,

@@ -98,7 +98,7 @@ package enum Runner {
     func setting(_ metric: Metric, _ value: Double, detail: String = "") -> ResultRow {
       stamp.row(.settings, metric, Summary([value]), detail: detail)
     }
-    var rows = [setting(.memoryBudget, options.memoryBudget)]
+    var rows = [setting(.memoryBudget, options.memoryBudget), setting(.frameBudget, options.frameBudgetMs)]
     if let request = options.request { rows.append(setting(.customRequest, 0, detail: request.recorded)) }
     if let list = options.userList, let kind = options.datasets.first, let rows0 = options.rows.first {
       let size = (try? FileManager.default.attributesOfItem(atPath: list.database.path)[.size] as? Int) ?? nil
