@@ -12,7 +12,8 @@ struct FetchBench: ParsableCommand {
     commandName: "fetchbench",
     abstract: "Full fetch or batched faulting, which store, and what keeping a list in sync costs.",
     subcommands: [
-      Generate.self, Fetch.self, Describe.self, Run.self, Diff.self, Load.self, Check.self, Compare.self, Export.self, Report.self,
+      Generate.self, Fetch.self, Describe.self, Run.self, Diff.self, Load.self, Check.self, Compare.self, Export.self, History.self,
+      Report.self,
       RunCase.self,
       LoadCase.self,
     ]

@@ -113,6 +113,8 @@ import Testing
     let queries = rows.filter { $0.metric == .queries }
     #expect(queries.count == 2 && queries.allSatisfy { $0.max == 1 }, "one keys query a transaction, with and without sections")
     #expect(rows.contains { $0.metric == .staleRowsCoreData } && rows.allSatisfy { $0.isOK })
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("of the dataset in Core Data's schema (`generate --schema coredata`)") && !report.contains("your database"))
     // A second run writes to its own copy too: the file is byte for byte what the first wrote.
     let before = try Data(contentsOf: URL(fileURLWithPath: file))
     let again = try TestSupport.run([

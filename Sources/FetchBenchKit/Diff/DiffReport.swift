@@ -64,7 +64,7 @@ extension Report {
     md +=
       kind == .banks
       ? "Banks sorted by `details.closeDate` descending, a batched controller (batch 20) tracking changes. Each repetition commits one seeded "
-      : "\(kind.definition.listEntity) of your database sorted by \(kind.definition.sortDescription), a batched controller (batch 20) tracking changes, on a private copy of the file. Each repetition commits one seeded "
+      : "\(kind.definition.listEntity) of \(CoreDataFile.isGenerated(kind) ? "the dataset in Core Data's schema (`generate --schema coredata`)" : "your database") sorted by \(kind.definition.sortDescription), a batched controller (batch 20) tracking changes, on a private copy of the file. Each repetition commits one seeded "
     md +=
       kind == .banks
       ? "transaction of k changed objects (a third re-sorted, a sixth each renamed, deleted, inserted, moved to another state) or a 10% edit "
