@@ -326,6 +326,10 @@ enum UserDatabaseFixture {
       (["--db", app, "--entity", "flights", "--sort", "pilot.name asc"], "known: carrier"),
       (["--db", app, "--entity", "flights", "--relationship", "plane"], "is not column=Entity"),
       (["--db", app, "--entity", "planes", "--sort", "flights.carrier asc"], "a to-many relationship of planes"),
+      (
+        ["--db", app, "--entity", "planes", "--sort", "seats.count asc"],
+        "goes through seats, which is a column of planes here, not a relationship: FetchBench found none from its name; if it holds another entity's key, declare it with --relationship seats=ENTITY (one of "
+      ),
       (["--db", dir + "/locked.sqlite", "--entity", "flights"], "is locked by another process"),
     ]
     // An app holding its database: WAL, exclusive locking, a write under way.

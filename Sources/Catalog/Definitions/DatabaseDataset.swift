@@ -37,14 +37,26 @@ public struct DatabaseDataset: DatasetDefinition {
   }
 
   /// The error to show for `error`: a key path through a to-many relationship is said plainly,
-  /// with what to list instead; any other error is itself. O(relationships).
+  /// with what to list instead; one through an integer column that no relationship was found
+  /// for (a foreign key whose name does not say its entity: Core Data's `ZDETAILS`) names the
+  /// option that declares it; any other error is itself. O(relationships + attributes).
   public func explain(_ error: any Error) -> any Error {
     guard case FetchError.unknownKeyPath(let keyPath, let entity, _) = error,
-      let first = keyPath.split(separator: ".").first.map(String.init),
+      let first = keyPath.split(separator: ".").first.map(String.init), keyPath.contains(".")
+    else { return error }
+    guard
       let link = toMany[entity]?.first(where: {
         [$0.name, $0.name + "s", $0.name + "es"].map { $0.lowercased() }.contains(first.lowercased())
       })
-    else { return error }
+    else {
+      guard let source = model.entities.first(where: { $0.name == entity }), let column = source.attribute(first),
+        column.type == .integer
+      else { return error }
+      let others = model.entities.map(\.name).filter { $0 != entity }
+      return FetchError.invalidRequest(
+        "'\(keyPath)' goes through \(first), which is a column of \(entity) here, not a relationship: FetchBench found none from its name; if it holds another entity's key, declare it with --relationship \(first)=ENTITY (one of \(others.joined(separator: ", ")))"
+      )
+    }
     return FetchError.invalidRequest(
       "'\(keyPath)' goes through \(link.name), a to-many relationship of \(entity) (\(link.foreignKey) points at it): a list sorts, sections and filters through to-one relationships only; list \(link.name) instead, through its to-one relationship to \(entity)"
     )
