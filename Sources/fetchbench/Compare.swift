@@ -18,8 +18,9 @@ struct Compare: CheckedCommand {
       them anyway), 1 error.
       """)
 
-  @Argument(help: "The run to compare against (a folder, results.json or results.csv).") var base: String
-  @Argument(help: "The run to judge.") var head: String
+  @Argument(help: "The run to compare against (a folder, results.json or results.csv; a sharded run's parts comma-separated).")
+  var base: String
+  @Argument(help: "The run to judge (the same forms).") var head: String
   @Option(help: "Smallest change of a time that counts, in percent (1 to 1,000).") var threshold = 10.0
   @Option(help: "Change a heap figure may show either way, in percent (0 to 1,000).") var heapTolerance = 5.0
   @Option(
@@ -29,6 +30,9 @@ struct Compare: CheckedCommand {
   @Flag(help: "Compare runs from other toolchains, machines or datasets anyway.") var allowDifferences = false
 
   static let formats = ["text", "markdown", "json", "bmf"]
+
+  /// `a,b`: the folders of one sharded run.
+  static func paths(_ argument: String) -> [String] { argument.split(separator: ",").map(String.init) }
 
   func options() throws -> Comparison.Options {
     guard (1...1000).contains(threshold) else {
@@ -46,8 +50,8 @@ struct Compare: CheckedCommand {
   }
 
   func run() throws {
-    let headRows = try RunRows.read(head)
-    let comparison = Comparison(base: try RunRows.read(base), head: headRows, options: try options())
+    let headRows = try RunRows.read(all: Self.paths(head))
+    let comparison = Comparison(base: try RunRows.read(all: Self.paths(base)), head: headRows, options: try options())
     switch format {
     case "markdown": print(comparison.markdown(), terminator: "")
     case "json": FileHandle.standardOutput.write(try comparison.json())

@@ -51,6 +51,11 @@ struct Run: CheckedCommand {
     help:
       "With several --rows: also measure each larger size's performFetch growth from the smallest in one process, the two alternating (memory and SQLite); those cases' peak RSS then includes the smaller store."
   ) var growth = false
+  @Option(
+    help:
+      "Measure the K-th of N parts of the cases (K/N, N up to 1,000): parts balanced by expected cost and the same on every machine, so N machines measure one sweep; `report` and `compare` take the N folders together."
+  )
+  var shard: String?
   @Option(help: "Output folder (default: results/runs/<UTC timestamp>, copied to results/latest).") var out: String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var memory: MemoryCeilingOption
@@ -74,6 +79,12 @@ struct Run: CheckedCommand {
     if json && !recommend { throw ValidationError("--json prints the recommendation as JSON: give --recommend too") }
     var options = RunOptions()
     try sittings.apply(to: &options)
+    if let shard {
+      guard let s = Shard(shard) else {
+        throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N ≤ 1,000 (e.g. 2/4), got '\(shard)'")
+      }
+      options.shard = s
+    }
     if let dataset { options.datasets = try OptionValue.datasets(dataset) }
     let onServer = try database.database?.server != nil
     let ownDatabase = try database.database != nil
@@ -250,12 +261,27 @@ enum Command {
 }
 
 struct Report: ParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Render DIR/report.md and its charts again from DIR/results.csv.")
-  @Argument(help: "A run folder, e.g. results/latest.") var directory: String
+  static let configuration = CommandConfiguration(
+    abstract: "Render DIR/report.md and its charts again from DIR/results.csv, or join the folders of a sharded run.",
+    discussion: """
+      With one folder and no --out, its report is rendered again in place. With the folders of \
+      `run --shard K/N` (or any runs' folders) and --out, their figures are written together as \
+      one run's folder, its report naming which run, commit and machine measured what.
+      """)
+  @Argument(help: "Run folders, e.g. results/latest.") var directories: [String]
+  @Option(help: "With several folders: the folder to write them to, new or an earlier run's.") var out: String?
+
+  func validate() throws {
+    if directories.count > 1 && out == nil { throw ValidationError("several folders are joined into a new one: name it with --out") }
+  }
 
   func run() throws {
-    try ResultFiles.rerender(directory)
-    print("wrote \(directory)/report.md")
+    guard let out else {
+      try ResultFiles.rerender(directories[0])
+      return print("wrote \(directories[0])/report.md")
+    }
+    try ResultFiles.write(try RunRows.read(all: directories), to: out, command: .run)
+    print("wrote \(out)/report.md, results.csv, results.json, charts/")
   }
 }
 

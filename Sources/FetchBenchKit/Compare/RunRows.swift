@@ -6,6 +6,22 @@ import Foundation
 /// repetition), else its results.csv (medians only: times are then not judged), or either
 /// file named directly.
 package enum RunRows {
+  /// The rows of several runs as one, such as the parts of `run --shard K/N`: every figure,
+  /// and each setting once (the first run's). O(rows).
+  package static func read(all paths: [String]) throws -> [ResultRow] {
+    var settings = Set<String>()
+    var out: [ResultRow] = []
+    for path in paths {
+      for r in try read(path) {
+        if r.mode == .settings {
+          guard settings.insert(r.metric.name).inserted else { continue }
+        }
+        out.append(r)
+      }
+    }
+    return out
+  }
+
   /// O(rows).
   package static func read(_ path: String) throws -> [ResultRow] {
     var isDirectory: ObjCBool = false

@@ -6,12 +6,18 @@ enum Markdown {
   /// with its commit. O(rows · runs).
   static func provenance(_ rows: [ResultRow]) -> String {
     guard let first = rows.first else { return "" }
-    var runs: [(id: String, commit: String)] = []
-    for r in rows where !runs.contains(where: { $0.id == r.runID }) { runs.append((r.runID, r.machine.gitCommit)) }
+    var runs: [(id: String, commit: String, figures: Int)] = []
+    for r in rows where r.mode != .settings {
+      if let i = runs.firstIndex(where: { $0.id == r.runID }) {
+        runs[i].figures += 1
+      } else {
+        runs.append((r.runID, r.machine.gitCommit, 1))
+      }
+    }
     let which =
-      runs.count == 1
+      runs.count <= 1
       ? "Run \(code(first.runID)) at commit \(code(first.machine.gitCommit))"
-      : "Runs " + runs.map { "\(code($0.id)) (commit \(code($0.commit)))" }.joined(separator: ", ")
+      : "Runs " + runs.map { "\(code($0.id)) (commit \(code($0.commit)), \($0.figures) figures)" }.joined(separator: ", ")
     return
       "\(which) on \(first.machine.cores) cores, \(first.machine.memoryBytes / (1 << 30)) GiB, \(escape(first.machine.os)), \(escape(first.machine.swiftVersion)).\n\n"
   }

@@ -35,6 +35,8 @@ package struct RunOptions: Sendable {
   /// measured without the sectioned scenario (the list has its sections, or none) and the
   /// floors (the dataset list's statements).
   package var request: CustomRequest?
+  /// The part of the cases this run measures (`--shard K/N`); nil: all of them.
+  package var shard: Shard?
   /// Continue the unfinished run into `outDirectory` (nil: the newest under results/runs):
   /// its finished cases are kept, the others run.
   package var resume = false
@@ -82,12 +84,14 @@ package struct RunOptions: Sendable {
     scenarios = [.performFetch, .firstScreen, .scrollThrough, .sectioned]
   }
 
-  /// Every case, in the order they run.
+  /// Every case, in the order they run; with a shard, its part of them.
   package func cases() -> [CaseSpec] {
+    let all: [CaseSpec]
     switch workload {
-    case .lists: listCases()
-    case .changes(let diff): diffCases(diff)
+    case .lists: all = listCases()
+    case .changes(let diff): all = diffCases(diff)
     }
+    return shard.map { $0.select(all) } ?? all
   }
 
   /// The diff benchmark's cases: every transaction shape on every store and row count.

@@ -139,7 +139,8 @@ package enum Runner {
       let journal = try RunJournal.resume(out: dir, plan: .init(runID: "", commit: commit, cases: cases))
       return (dir, journal)
     }
-    let runID = timestamp()
+    // A shard's parts start in the same second on N machines: the part tells them apart.
+    let runID = timestamp() + (options.shard.map { "-\($0.index)of\($0.count)" } ?? "")
     let dir = options.outDirectory ?? "\(runs)/\(runID)"
     return (dir, try RunJournal.start(out: dir, plan: .init(runID: runID, commit: commit, cases: cases)))
   }
