@@ -217,7 +217,8 @@ extension Report {
           SVG.lines(
             title: "\(line.dataset.rawValue), \(Self.storeName(line)): time against rows (log-log)", xs: xs,
             series: series.map { ($0.label, values(line, $0, .time)) }, x: .log, y: .log, legendSuffix: " (ms)",
-            thresholds: [(String(format: "one frame, %.1f ms", frameMs), frameMs), ("100 ms", Self.waitMs)], xLabel: { Int($0).grouped })
+            thresholds: [(String(format: "one frame, %.1f ms", frameMs), frameMs), ("100 ms", Self.waitMs)],
+            xTitle: "rows in the list's table", yTitle: "median time (ms)", markCrossings: true, xLabel: { Int($0).grouped })
         ))
       if !heapSeries.isEmpty {
         out.append(
@@ -227,7 +228,7 @@ extension Report {
               title: "\(line.dataset.rawValue), \(Self.storeName(line)): live heap of the open list against rows (log-log, MiB)", xs: xs,
               series: heapSeries.map { s in (s.label, values(line, s, .heapLive).map { $0.map { $0 / 1_048_576 } }) }, x: .log, y: .log,
               legendSuffix: " (MiB)", thresholds: [("budget, \(bytes(memoryBudget))", memoryBudget / 1_048_576)],
-              xLabel: { Int($0).grouped })
+              xTitle: "rows in the list's table", yTitle: "live heap (MiB)", markCrossings: true, xLabel: { Int($0).grouped })
           ))
       }
     }

@@ -96,19 +96,33 @@ enum SVG {
   /// One line chart: `xs` shared by every series, a value per x (nil: no point). On a log y
   /// axis each point is labelled with its value; on a linear one the y axis gets five ticks.
   /// `xLabel` prints an x tick. O(points).
+  /// `xTitle` and `yTitle` name the axes; `markCrossings` marks where each line crosses each
+  /// threshold, with the x there (interpolated on the axes' scales) written beside the mark.
   static func lines(
     title: String, xs: [Double], series: [(String, [Double?])], x: Axis, y: Axis, legendSuffix: String = "",
-    thresholds: [(label: String, value: Double)] = [], xLabel: (Double) -> String
+    thresholds: [(label: String, value: Double)] = [], xTitle: String? = nil, yTitle: String? = nil, markCrossings: Bool = false,
+    xLabel: (Double) -> String
   ) -> String {
     let chart = LineChart(xs: xs, series: series, x: x, y: y, thresholds: thresholds)
     let legends = chart.legends(suffix: legendSuffix)
     // Wide enough for the longest legend line: about 6.5 px a character at 11 px sans-serif.
     let width = chart.legendX + max(190, 6.5 * Double(legends.map(\.count).max() ?? 0) + 10)
+    let bottom = chart.t + chart.h + (xTitle == nil ? 40 : 55)
     var s =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(chart.t + chart.h + 40))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(bottom))\" font-family=\"sans-serif\" font-size=\"11\">\n"
     s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
     s += chart.axes(xLabel: xLabel) + chart.thresholdLines() + chart.seriesLines(legends: legends)
     if chart.labelPoints { s += chart.valueLabels() }
+    if markCrossings { s += chart.crossingMarks(xLabel: xLabel) }
+    if let xTitle {
+      s +=
+        "<text x=\"\(Int(chart.l + chart.w / 2))\" y=\"\(Int(chart.t + chart.h + 33))\" text-anchor=\"middle\" fill=\"#444\">\(esc(xTitle))</text>\n"
+    }
+    if let yTitle {
+      let (cx, cy) = (14, Int(chart.t + chart.h / 2))
+      s +=
+        "<text x=\"\(cx)\" y=\"\(cy)\" text-anchor=\"middle\" fill=\"#444\" transform=\"rotate(-90 \(cx) \(cy))\">\(esc(yTitle))</text>\n"
+    }
     return s + "</svg>\n"
   }
 
@@ -210,7 +224,7 @@ enum SVG {
           let v = top * Double(k) / 4
           s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(String(format: v >= 100 ? "%.0f" : "%.1f", v))</text>\n"
         }
-      } else if !labelPoints {
+      } else {
         let positive = values.filter { $0 > 0 }
         let (lo, hi) = (Int(floor(log10(positive.min() ?? 1))), Int(ceil(log10(positive.max() ?? 10))))
         for e in lo...max(lo, hi) {
@@ -220,6 +234,41 @@ enum SVG {
         }
       }
       return s
+    }
+
+    /// Where each line crosses each threshold: a ring on the line and the x there. The x is
+    /// interpolated between the two points on either side, on the axes' own scales. O(points ·
+    /// thresholds).
+    func crossingMarks(xLabel: (Double) -> String) -> String {
+      func u(_ v: Double, _ axis: Axis) -> Double { axis == .log ? log10(v) : v }
+      func back(_ v: Double, _ axis: Axis) -> Double { axis == .log ? pow(10, v) : v }
+      var s = ""
+      // Labels already written, by threshold and x: two lines crossing a line close together
+      // get one label, not two on top of each other.
+      var written: [(level: Double, x: Double)] = []
+      for (i, (_, vals)) in series.enumerated() where coincides[i] == nil {
+        let color = colors[i % colors.count]
+        for (_, level) in thresholds where plotted(level) != nil {
+          for k in 1..<max(1, xs.count) {
+            guard let a = plotted(vals[k - 1]), let b = plotted(vals[k]), (a - level) * (b - level) < 0 else { continue }
+            let f = (u(level, y) - u(a, y)) / (u(b, y) - u(a, y))
+            let at = Self.twoDigits(back(u(xs[k - 1], x) + f * (u(xs[k], x) - u(xs[k - 1], x)), x))
+            s += "<circle cx=\"\(px(at))\" cy=\"\(py(level))\" r=\"4\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+            let xPixel = l + scaleX(at) * w
+            guard !written.contains(where: { $0.level == level && abs($0.x - xPixel) < 50 }) else { continue }
+            written.append((level, xPixel))
+            s += "<text x=\"\(px(at))\" y=\"\(py(level))\" dy=\"14\" text-anchor=\"middle\" fill=\"\(color)\">≈ \(esc(xLabel(at)))</text>\n"
+          }
+        }
+      }
+      return s
+    }
+
+    /// `v` to two significant digits: an interpolated crossing is no more precise than that.
+    static func twoDigits(_ v: Double) -> Double {
+      guard v > 0 else { return v }
+      let scale = pow(10, floor(log10(v)) - 1)
+      return (v / scale).rounded() * scale
     }
 
     /// A dashed line and its label for each threshold in range.
