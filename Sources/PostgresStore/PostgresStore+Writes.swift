@@ -77,26 +77,13 @@ extension PostgresStore {
   /// One INSERT … RETURNING the new row's ID; its links recorded for observers.
   private func insert(_ name: String, _ values: [String: Value]) throws -> PendingWrite {
     let entity = try model.entity(name)
-    var columns: [String] = []
-    var arguments: [Value] = []
-    for (key, v) in values.sorted(by: { $0.key < $1.key }) {
-      if key == "id" {
-        columns.append(entity.primaryKey)
-      } else if let a = entity.attribute(key) {
-        columns.append(a.column)
-      } else {
-        throw FetchError.unknownKeyPath(key, entity: name, known: entity.attributes.map(\.name))
-      }
-      arguments.append(v)
-    }
     // Without an ID the table's identity column numbers the row.
-    let insert =
-      columns.isEmpty
-      ? "INSERT INTO \(entity.table) DEFAULT VALUES"
-      : "INSERT INTO \(entity.table) (\(columns.joined(separator: ","))) VALUES (\(arguments.indices.map { "$\($0 + 1)" }.joined(separator: ",")))"
+    let insert = try WriteSQL.statement(.insert(entity: name, values: values), model: model, dialect: .postgres)
     let out = UncheckedBox<Int64>(0)
     counters.queries += 1
-    let sent = try send("\(insert) RETURNING \(entity.primaryKey)", arguments) { row in out.value = try row[0].decode(Int64.self) }
+    let sent = try send("\(insert.sql) RETURNING \(entity.primaryKey)", insert.arguments) { row in
+      out.value = try row[0].decode(Int64.self)
+    }
     var links: [String: Value] = [:]
     for a in model.linkAttributes(of: entity) { links[a.name] = values[a.name] ?? .null }
     return PendingWrite(sent: sent) { recorder in recorder.inserted(name, out.value, links: links) }

@@ -24,6 +24,7 @@ public enum WriteSQL {
     case .insert(let name, let values):
       let entity = try model.entity(name)
       let (columns, arguments) = try columnsAndValues(values, of: entity)
+      guard !columns.isEmpty else { return Statement(sql: "INSERT INTO \(entity.table) DEFAULT VALUES", arguments: []) }
       let parameters = arguments.indices.map { dialect.parameter($0 + 1) }
       return Statement(
         sql: "INSERT INTO \(entity.table) (\(columns.joined(separator: ","))) VALUES (\(parameters.joined(separator: ",")))",
