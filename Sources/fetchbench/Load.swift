@@ -166,6 +166,7 @@ struct Load: CheckedCommand {
     if self.out == nil { try OutputFolder.checkTarget(LoadRunner.latestDirectory, command: .load, legacyNames: LoadRunner.outputNames) }
     let outcome: LoadOutcome
     outcome = try LoadRunner.run(c, stores: stores, findMaxRate: findMaxRate, stepDuration: step, out: out, log: Command.log)
+    for line in outcome.searchSummary { print(line) }
     print("wrote \(outcome.directory)/report.md, summary.csv, timeline.csv, results.json, charts/")
     if !outcome.failures.isEmpty {
       for f in outcome.failures { FileHandle.standardError.write(Data("FAILED: \(f)\n".utf8)) }

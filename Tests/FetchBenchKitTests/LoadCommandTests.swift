@@ -174,6 +174,7 @@ import Testing
     #expect(try Self.rates(dir + "/slow") == [125, 62, 31, 15])
     let slowReport = try String(contentsOfFile: dir + "/slow/report.md", encoding: .utf8)
     #expect(slowReport.contains(" | none (not even 8) | — | 15/s: delivery p99"), "\(slowReport)")
+    #expect(slow.stdout.contains("in-memory: sustains no rate down to 8/s (its own limit "), "\(slow.stdout)")
     // Without the delay, and with a frame budget of a minute that no machine misses, each
     // store climbs past the first step (125 commits/s of at most 50 objects), its own write
     // limit measured first: SQLite's with one writer, the in-memory store's with the run's two.
@@ -193,6 +194,7 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/fast/search.json"))) as? [String: Any])
     #expect((search["rawLimits"] as? [Any])?.count == 2 && (search["steps"] as? [Any])?.count == tried.count, "\(search)")
     #expect(fast.stderr.contains("memory alone: ") && fast.stderr.contains("sqlite alone: "), "\(fast.stderr)")
+    #expect(fast.stdout.contains("in-memory: sustains ") && fast.stdout.contains("SQLite: sustains "), "\(fast.stdout)")
   }
 
   static var postgresUp: Bool {

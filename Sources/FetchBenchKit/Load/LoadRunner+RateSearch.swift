@@ -83,6 +83,24 @@ extension LoadRunner {
   }
 }
 
+extension LoadOutcome {
+  /// `--find-max-rate`'s answer, a line per store: the highest sustained rate beside the
+  /// store's own limit, and what the next step up missed.
+  package var searchSummary: [String] {
+    rawLimits.map { limit in
+      let name = LoadReport.storeName(limit.store)
+      let own = "its own limit \(Int(limit.commitsPerSecond.rounded()).grouped)/s"
+      let bound = steps.filter { $0.store == limit.store && !$0.sustained }.min { $0.rate < $1.rate }
+      let next = bound.map { "; at \(Int($0.rate).grouped)/s \($0.missed.joined(separator: "; "))" } ?? ""
+      guard let rate = maxRates[limit.store.rawValue] else {
+        return "\(name): sustains no rate down to \(Int(LoadRunner.lowestRate))/s (\(own))\(next)"
+      }
+      let share = limit.commitsPerSecond > 0 ? " = \(Int((100 * rate / limit.commitsPerSecond).rounded())) %" : ""
+      return "\(name): sustains \(Int(rate).grouped)/s of \(own)\(share)\(next)"
+    }
+  }
+}
+
 extension RateStep {
   /// A step is sustained when it attempted at least 95% of its target, kept p99 delivery
   /// under `budgetMs` and passed every check.
