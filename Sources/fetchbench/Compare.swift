@@ -25,11 +25,12 @@ struct Compare: CheckedCommand {
   @Option(help: "Change a heap figure may show either way, in percent (0 to 1,000).") var heapTolerance = 5.0
   @Option(
     help:
-      "text; markdown (a pull-request summary for $GITHUB_STEP_SUMMARY); json (every figure's verdict); bmf (HEAD's figures for Bencher, as `export`)."
+      "text; markdown (a pull-request summary for $GITHUB_STEP_SUMMARY); json (every figure's verdict); bmf (HEAD's figures for Bencher, as `export`); github-action-benchmark (HEAD's figures, two files in --out)."
   ) var format = "text"
   @Flag(help: "Compare runs from other toolchains, machines or datasets anyway.") var allowDifferences = false
+  @Option(help: "With --format github-action-benchmark: the folder for its two files.") var out: String?
 
-  static let formats = ["text", "markdown", "json", "bmf"]
+  static let formats = ["text", "markdown", "json", "bmf", "github-action-benchmark"]
 
   /// `a,b`: the folders of one sharded run.
   static func paths(_ argument: String) -> [String] { argument.split(separator: ",").map(String.init) }
@@ -44,6 +45,9 @@ struct Compare: CheckedCommand {
     guard Self.formats.contains(format) else {
       throw ValidationError("unknown format '\(format)'; expected \(Self.formats.joined(separator: ", "))")
     }
+    if format == "github-action-benchmark" && out == nil {
+      throw ValidationError("--format github-action-benchmark writes two files: name their folder with --out")
+    }
     var o = Comparison.Options()
     (o.threshold, o.heapTolerance, o.allowDifferences) = (threshold / 100, heapTolerance / 100, allowDifferences)
     return o
@@ -56,6 +60,9 @@ struct Compare: CheckedCommand {
     case "markdown": print(comparison.markdown(), terminator: "")
     case "json": FileHandle.standardOutput.write(try comparison.json())
     case "bmf": FileHandle.standardOutput.write(try RunExport.bmf(headRows))
+    case "github-action-benchmark":
+      try RunExport.writeActionFiles(headRows, to: out!)
+      print(comparison.text(), terminator: "")
     default: print(comparison.text(), terminator: "")
     }
     if comparison.exitCode != 0 { throw ExitCode(comparison.exitCode) }

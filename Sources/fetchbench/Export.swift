@@ -35,8 +35,6 @@ struct Export: CheckedCommand {
     return f
   }
 
-  static let actionFiles = ["smaller-is-better.json", "bigger-is-better.json"]
-
   func run() throws {
     let format = try options()
     let rows = try RunRows.read(source)
@@ -51,20 +49,8 @@ struct Export: CheckedCommand {
       print("wrote \(out)")
     case .githubActionBenchmark:
       let folder = out!
-      let present = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && !isDirectory.boolValue {
-        throw HarnessError.invalidArgument("\(folder) is a file; --out names a folder for the two files")
-      }
-      if let other = present.sorted().first(where: { !Self.actionFiles.contains($0) }) {
-        throw HarnessError.invalidArgument(
-          "\(folder) holds \(other), which FetchBench did not write; name a new or empty folder")
-      }
-      let (smaller, bigger) = try RunExport.githubActionBenchmark(rows)
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      try AtomicFile.write(smaller, to: folder + "/" + Self.actionFiles[0])
-      try AtomicFile.write(bigger, to: folder + "/" + Self.actionFiles[1])
-      print("wrote \(folder)/\(Self.actionFiles[0]) and \(Self.actionFiles[1])")
+      try RunExport.writeActionFiles(rows, to: folder)
+      print("wrote \(folder)/\(RunExport.actionFiles[0]) and \(RunExport.actionFiles[1])")
     }
   }
 }

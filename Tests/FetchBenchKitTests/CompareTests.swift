@@ -84,11 +84,17 @@ import Testing
     let missing = try TestSupport.run(["compare", dir + "/nothing", dir + "/a"])
     #expect(missing.status == 1 && missing.stderr.contains("no such run"), "\(missing.stderr)")
     let format = try TestSupport.run(["compare", dir + "/a", dir + "/a", "--format", "xml"])
-    #expect(format.status == 64 && format.stderr.contains("unknown format 'xml'; expected text, markdown, json, bmf"), "\(format.stderr)")
+    #expect(
+      format.status == 64 && format.stderr.contains("unknown format 'xml'; expected text, markdown, json, bmf, github-action-benchmark"),
+      "\(format.stderr)")
     let json = try TestSupport.run(["compare", dir + "/a", dir + "/slower.json", "--format", "json"])
     let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
     #expect(json.status == 2 && document["exitCode"] as? Int == 2, "\(json.stdout)")
     let figures = try #require(document["figures"] as? [[String: String]])
     #expect(figures.first { $0["name"] == "banks/300/memory/batched/20/none/first_screen/time_ms" }?["verdict"] == "regressed")
+    let action = try TestSupport.run(["compare", dir + "/a", dir + "/a", "--format", "github-action-benchmark", "--out", dir + "/action"])
+    #expect(action.status == 0 && TestSupport.listing(dir + "/action") == ["bigger-is-better.json", "smaller-is-better.json"])
+    let noOut = try TestSupport.run(["compare", dir + "/a", dir + "/a", "--format", "github-action-benchmark"])
+    #expect(noOut.status == 64 && noOut.stderr.contains("name their folder with --out"), "\(noOut.stderr)")
   }
 }

@@ -1,3 +1,5 @@
+import DatasetStores
+import Datasets
 import Foundation
 
 /// One run's figures in the formats CI tools keep and chart: Bencher's Metric Format and
@@ -60,6 +62,27 @@ package enum RunExport {
       }
     }
     return (try encode(entries(.lower)), try encode(entries(.higher)))
+  }
+
+  /// The two files github-action-benchmark reads, by the tool each is for.
+  package static let actionFiles = ["smaller-is-better.json", "bigger-is-better.json"]
+
+  /// Writes github-action-benchmark's two files into `folder` (created when missing): a folder
+  /// holding anything else is refused, and each file is written under a temporary name and
+  /// renamed. O(rows).
+  package static func writeActionFiles(_ rows: [ResultRow], to folder: String) throws {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && !isDirectory.boolValue {
+      throw HarnessError.invalidArgument("\(folder) is a file; --out names a folder for the two files")
+    }
+    let present = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    if let other = present.sorted().first(where: { !actionFiles.contains($0) }) {
+      throw HarnessError.invalidArgument("\(folder) holds \(other), which FetchBench did not write; name a new or empty folder")
+    }
+    let (smaller, bigger) = try githubActionBenchmark(rows)
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try AtomicFile.write(smaller, to: folder + "/" + actionFiles[0])
+    try AtomicFile.write(bigger, to: folder + "/" + actionFiles[1])
   }
 
   static func encode(_ value: some Encodable) throws -> Data {
