@@ -107,7 +107,9 @@ import Testing
     (stopped.rows, stopped.metric, stopped.status, stopped.value) = (30_000_000, .doesNotFit, .doesNotFit, memory)
     (stopped.runID, stopped.machine.gitCommit) = ("r2", "def")
     let md = Report(rows: rows + [stopped]).markdown()
-    #expect(md.contains("Runs `r` (commit `abc`), `r2` (commit `def`) on 2 cores, 24 GiB"), "a report of two runs names both")
+    #expect(
+      md.contains("Runs `r` (commit `abc`, 4 figures), `r2` (commit `def`, 1 figure) on 2 cores, 24 GiB"),
+      "a report of two runs names both, with what each measured")
     #expect(md.contains("## Where each case stops fitting in memory"), "\(md)")
     #expect(
       md.contains("| wells memory full perform_fetch | 10,000,000 | 9.41 GiB | 1000 | does not fit at 30,000,000 (measured) |"), "\(md)")

@@ -17,7 +17,9 @@ enum Markdown {
     let which =
       runs.count <= 1
       ? "Run \(code(first.runID)) at commit \(code(first.machine.gitCommit))"
-      : "Runs " + runs.map { "\(code($0.id)) (commit \(code($0.commit)), \($0.figures) figures)" }.joined(separator: ", ")
+      : "Runs "
+        + runs.map { "\(code($0.id)) (commit \(code($0.commit)), \($0.figures) figure\($0.figures == 1 ? "" : "s"))" }.joined(
+          separator: ", ")
     return
       "\(which) on \(first.machine.cores) cores, \(first.machine.memoryBytes / (1 << 30)) GiB, \(escape(first.machine.os)), \(escape(first.machine.swiftVersion)).\n\n"
   }
