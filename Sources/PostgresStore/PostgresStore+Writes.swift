@@ -21,7 +21,7 @@ extension PostgresStore {
     do {
       var writes: [PendingWrite] = []
       let begin = try send("BEGIN", [])
-      for op in operations { writes.append(try send(op)) }
+      for op in operations { if let w = try send(op) { writes.append(w) } }
       // The lock makes sequence order commit order: it is held until COMMIT, so a later
       // number is never visible before an earlier one (an observer reading `seq > n` could
       // otherwise skip a transaction still in flight). It is taken last, so writers only
@@ -66,7 +66,8 @@ extension PostgresStore {
     return first
   }
 
-  func send(_ op: WriteOperation) throws -> PendingWrite {
+  /// The write of `op`, sent; nil for an update that sets nothing, which sends no statement.
+  func send(_ op: WriteOperation) throws -> PendingWrite? {
     switch op {
     case .insert(let name, let values): try insert(name, values)
     case .update(let name, let id, let values): try update(name, id, values)
@@ -91,7 +92,7 @@ extension PostgresStore {
 
   /// One statement that reads the old values and writes the new ones; only the attributes
   /// whose value really changes are reported, as Core Data's changedValues().
-  private func update(_ name: String, _ id: Int64, _ values: [String: Value]) throws -> PendingWrite {
+  private func update(_ name: String, _ id: Int64, _ values: [String: Value]) throws -> PendingWrite? {
     let entity = try model.entity(name)
     var keys: [String] = []
     for key in values.keys.sorted() {
@@ -100,7 +101,7 @@ extension PostgresStore {
       }
       keys.append(key)
     }
-    guard !keys.isEmpty else { return PendingWrite(sent: try send("SELECT 1", [])) { _ in } }
+    guard !keys.isEmpty else { return nil }
     // The same read gives the link attributes. One statement: the CTE
     // locks the row and reads its committed values (FOR UPDATE waits for a concurrent
     // writer and returns the row as it left it), and the UPDATE joins on it, so the row is

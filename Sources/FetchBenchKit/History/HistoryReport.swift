@@ -72,8 +72,9 @@ package struct HistoryReport {
   func charts() -> [(String, String)] {
     let xs = entries.indices.map { Double($0 + 1) }
     let moved = self.moved
+    let valuesByName = Dictionary(series.map { ($0.name, $0.values) }, uniquingKeysWith: { a, _ in a })
     return Set(moved.map(\.name)).sorted().map { name in
-      let values = series.first { $0.name == name }!.values
+      let values = valuesByName[name]!
       let unit = entries.lazy.compactMap { $0.figures[name] }.first?.unit ?? ""
       let marks = moved.filter { $0.name == name }.map { m in
         (label: "moved at run \(m.step.index + 1) (×\(String(format: "%.2f", m.step.ratio)))", value: values[m.step.index] ?? 0)

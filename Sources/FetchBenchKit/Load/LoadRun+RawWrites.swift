@@ -35,9 +35,8 @@ extension LoadRun {
     var state = writerStates[w]
     var rng = SeededRandom(seed: config.seed &* 7_919 &+ UInt64(w))
     while Clock.wallNanos < end, !stopWriting.get() {
-      let k = config.transactionSizeMin + Int(rng.below(UInt64(config.transactionSizeMax - config.transactionSizeMin + 1)))
       do {
-        try rawWriters[w](state.mixed(k))
+        try rawWriters[w](state.mixed(transactionSize(&rng)))
         stats.committed()
       } catch {
         errorsLock.withLock { writerErrors.append("writer \(w): \(error)") }

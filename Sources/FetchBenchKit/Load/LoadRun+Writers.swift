@@ -6,6 +6,10 @@ import PostgresStore
 import SQLiteStore
 
 extension LoadRun {
+  /// Changed objects in the next transaction, drawn uniformly from the configured range.
+  func transactionSize(_ rng: inout SeededRandom) -> Int {
+    config.transactionSizeMin + Int(rng.below(UInt64(config.transactionSizeMax - config.transactionSizeMin + 1)))
+  }
 
   /// Writer w of W commits at start + (w + i·W)/rate (open loop: a writer that falls behind
   /// commits at once, so the achieved rate shows what the store sustains).
@@ -31,7 +35,7 @@ extension LoadRun {
         }
         guard mine else { break }
       }
-      let k = config.transactionSizeMin + Int(rng.below(UInt64(config.transactionSizeMax - config.transactionSizeMin + 1)))
+      let k = transactionSize(&rng)
       let fails = Double(rng.below(1_000_000)) / 1e6 < config.failureRate
       let saved = fails ? state : nil
       var ops = state.mixed(k)
