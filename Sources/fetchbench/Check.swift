@@ -1,12 +1,13 @@
 import ArgumentParser
 import Catalog
+import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
 
 struct Check: CheckedCommand {
   static let configuration = CommandConfiguration(
-    abstract: "The regression gate: run the CI matrix and compare with a baseline.",
+    abstract: "The regression gate: measure a matrix of lists and compare with a baseline.",
     discussion: """
       Gated: exact counters (queries, rows materialized, change-set sizes), heap figures within a \
       few percent, and time ratios measured in one process with interleaved repetitions, within \
@@ -17,43 +18,72 @@ struct Check: CheckedCommand {
       no ratio is judged when other processes kept the machine busy during its case: those \
       lines read "not judged" with the reason.
 
+      The matrix is a JSON file of lists: {"lists": [{"name": "inbox", "db": "App.sqlite", "entity": "ZMESSAGE", \
+      "sort": "date desc", "strategies": ["batched", "keyset"], "stores": ["sqlite"]}, {"dataset": "banks", \
+      "rows": 50000, "changes": true}]}. A list is a generated dataset ("dataset", "rows") or a database of \
+      yours ("db", "entity", "relationships"), with "sort", "section" and "where" as fetch takes them, \
+      "strategies" measured against a full fetch (default batched), "stores" (default memory and sqlite) and, \
+      for banks, "changes" (change sets of seeded transactions). A baseline records the lists it was \
+      measured for: a list measured otherwise cannot be judged until --update records it again.
+
+      Example:
+        fetchbench check --matrix ci/lists.json --update     # once, on the CI machine kind
+        fetchbench check --matrix ci/lists.json              # on every change: exit 2 on a regression
+
       Exit codes: 0 within tolerance, 2 regression, 3 cannot judge (no baseline, other \
       datasets, another machine kind, or nothing judged), 4 improvement beyond tolerance with \
       --fail-on-improvement, 1 error.
       """)
 
-  @Option(help: "The baseline file.") var baseline = "results/baselines/ci.json"
+  @Option(
+    help: ArgumentHelp(
+      "The lists to gate, a JSON file (docs/ci/matrix.json shows one; default \(GateOptions.projectMatrixPath), the project's own).",
+      valueName: "file"))
+  var matrix: String?
+  @Option(help: "The baseline file (default \(GateOptions.projectBaselinePath), or beside --matrix FILE: FILE's name with .baseline.json).")
+  var baseline: String?
   @Flag(help: "Record the baseline instead of comparing (from --update-runs runs of the matrix).") var update = false
   @Option(
     help: "Runs of the matrix --update combines, so that tolerances reflect run-to-run spread \(OptionRange.help(OptionRange.updateRuns)).")
   var updateRuns = 3
-  @Option(help: "The batch size to run the matrix with (the baseline's is 20) \(OptionRange.help(OptionRange.batchSize)).")
-  var batchSize = 20
-  @Option(parsing: .unconditional, help: "Rows per dataset (1,000 to \(DatasetKind.maxRows.grouped)).") var rows = 50_000
+  @Option(help: "The batch size, in place of the matrix's (default 20) \(OptionRange.help(OptionRange.batchSize)).")
+  var batchSize: Int?
+  @Option(parsing: .unconditional, help: "Rows of each generated list, in place of the matrix's (1,000 to \(DatasetKind.maxRows.grouped)).")
+  var rows: Int?
   @Option(
     parsing: .unconditional,
-    help: "Interleaved repetitions per figure, after one warm-up \(OptionRange.help(OptionRange.checkRepetitions)).")
-  var repetitions = 15
-  @Option(help: "Stores, comma-separated: memory, sqlite, postgres (its server must run: scripts/postgres start).")
-  var store = "memory,sqlite,postgres"
+    help:
+      "Interleaved repetitions per figure after one warm-up, in place of the matrix's (default 15) \(OptionRange.help(OptionRange.checkRepetitions))."
+  )
+  var repetitions: Int?
+  @Option(
+    help:
+      "Only these of the lists' stores, comma-separated: memory, sqlite, sqlite-coredata, postgres (its server must run: scripts/postgres start)."
+  )
+  var store: String?
   @Flag(help: "Compare with a baseline recorded on another machine kind.") var allowOtherMachine = false
   @Flag(help: "Exit 4 when a figure improved beyond tolerance, so that the baseline gets updated.") var failOnImprovement = false
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
 
+  func validate() throws {
+    if let batchSize { try OptionValue.check(batchSize, in: OptionRange.batchSize, "batch-size") }
+    if let rows { try OptionValue.check(rows, in: 1_000...DatasetKind.maxRows, "rows") }
+    // At least 3: the spread needs quartiles.
+    if let repetitions { try OptionValue.check(repetitions, in: OptionRange.checkRepetitions, "repetitions") }
+    if let store { _ = try OptionValue.kinds(store, "store") as [StoreKind] }
+    try OptionValue.check(updateRuns, in: OptionRange.updateRuns, "update-runs")
+  }
+
+  /// The options, the matrix read: its errors are the file's, not a bad argument's.
   func options() throws -> GateOptions {
     var options = GateOptions()
-    options.baselinePath = baseline
+    options.matrixPath = matrix ?? GateOptions.projectMatrixPath
+    options.matrix = try GateLists.read(options.matrixPath)
+    options.baselinePath = baseline ?? matrix.map(GateOptions.baselinePath(forMatrix:)) ?? GateOptions.projectBaselinePath
     options.update = update
-    try OptionValue.check(batchSize, in: OptionRange.batchSize, "batch-size")
-    options.batchSize = batchSize
-    try OptionValue.check(rows, in: 1_000...DatasetKind.maxRows, "rows")
-    options.rows = rows
-    // At least 3: the spread needs quartiles.
-    try OptionValue.check(repetitions, in: OptionRange.checkRepetitions, "repetitions")
-    options.repetitions = repetitions
-    options.stores = try OptionValue.kinds(store, "store")
-    try OptionValue.check(updateRuns, in: OptionRange.updateRuns, "update-runs")
+    (options.batchSizeOverride, options.rowsOverride, options.repetitionsOverride) = (batchSize, rows, repetitions)
+    options.stores = try store.map { try OptionValue.kinds($0, "store") }
     options.updateRuns = updateRuns
     options.allowOtherMachine = allowOtherMachine
     options.failOnImprovement = failOnImprovement

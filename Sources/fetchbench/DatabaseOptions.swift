@@ -62,23 +62,17 @@ extension DatabaseOptions {
       // FetchBench's own, when allowed.
       if db.allowsIndexTrials != true { options.withIndex = false }
     }
-    let userList = UserList(database: db, entity: entity)
-    let (kind, schema) = try userList.register(sort: list.sort, section: list.section)
-    let table = try kind.definition.model.entity(kind.definition.listEntity).table
-    options.datasets = [kind]
-    options.rows = [max(1, schema.table(table)?.rowCount ?? 1)]
-    options.userList = userList
-    // The cases' processes register the kind again from the file, with this sort and section.
-    guard list.sort != nil || list.section != nil || list.predicate != nil else { return }
+    let resolved: (list: UserList, kind: DatasetKind, rows: Int, request: CustomRequest?)
     do {
-      var checked = list
-      if !sectionLeads { checked.section = nil }
-      _ = try checked.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
-      if !sectionLeads { _ = try DatasetModels.sectionedRequest(for: kind).resolve(in: kind.definition.model) }
-    } catch {
-      throw ValidationError("\(kind.rawValue): \((kind.definition as? DatabaseDataset)?.explain(error) ?? error)")
+      resolved = try UserList.resolve(db, entity: entity, list: list, sectionLeads: sectionLeads)
+    } catch let error as HarnessError {
+      throw ValidationError(error.description)
     }
-    options.request = list
+    options.datasets = [resolved.kind]
+    options.rows = [resolved.rows]
+    options.userList = resolved.list
+    // The cases' processes register the kind again from the file, with this sort and section.
+    options.request = resolved.request
   }
 }
 

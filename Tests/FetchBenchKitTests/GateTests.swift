@@ -13,7 +13,8 @@ import Testing
 
   var baseline: GateBaseline {
     GateBaseline(
-      machine: machine, datasets: datasets, batchSize: 20, rows: 50_000,
+      machine: machine, datasets: datasets, batchSize: 20,
+      lists: [GateList(dataset: .banks, rows: 50_000), GateList(dataset: .wells, rows: 50_000)],
       figures: [
         GateFigure(name: "banks/sqlite/first_screen/batched/queries", kind: .counter, value: 2, unit: .count, tolerance: 0),
         GateFigure(

@@ -18,20 +18,21 @@ package struct GateFigure: Sendable, Codable, Equatable {
   /// reads its parts).
   package var name: String
 
-  /// What a figure's name says: which dataset and store, and what was measured.
+  /// What a figure's name says: which list (a dataset's name, or the name a matrix gives it)
+  /// and store, and what was measured.
   package struct ID: Sendable, Hashable, CustomStringConvertible {
-    package var dataset: DatasetKind
+    package var list: String
     package var store: StoreKind
     /// The rest of the name: `perform_fetch/batched/queries`, `diff_k100/moves`.
     package var what: String
-    package var description: String { "\(dataset.rawValue)/\(store.rawValue)/\(what)" }
+    package var description: String { "\(list)/\(store.rawValue)/\(what)" }
   }
 
   /// The parts of `name`; nil for a name the gate did not write.
   package var id: ID? {
     let parts = name.split(separator: "/", maxSplits: 2).map(String.init)
-    guard parts.count == 3, let dataset = DatasetKind(rawValue: parts[0]), let store = StoreKind(rawValue: parts[1]) else { return nil }
-    return ID(dataset: dataset, store: store, what: parts[2])
+    guard parts.count == 3, let store = StoreKind(rawValue: parts[1]) else { return nil }
+    return ID(list: parts[0], store: store, what: parts[2])
   }
   package var kind: Kind
   package var value: Double
@@ -115,15 +116,43 @@ package struct GateBaseline: Sendable, Codable, Equatable {
   /// Dataset checksums by `dataset-rows` (SHA-256 of the CSV, as datasets/manifest.json).
   package var datasets: [String: String]
   package var batchSize: Int
-  package var rows: Int
+  /// The rows of every list, in a baseline recorded before matrices were (nil since).
+  package var rows: Int?
+  /// The lists measured, each as `GateList.recordedForm` with its rows; nil in a baseline
+  /// recorded before matrices were.
+  package var lists: [GateList]?
   package var figures: [GateFigure]
 
-  package init(machine: MachineKind, datasets: [String: String], batchSize: Int, rows: Int, figures: [GateFigure]) {
+  package init(machine: MachineKind, datasets: [String: String], batchSize: Int, lists: [GateList], figures: [GateFigure]) {
     self.machine = machine
     self.datasets = datasets
     self.batchSize = batchSize
-    self.rows = rows
+    self.lists = lists
     self.figures = figures
+  }
+
+  /// Why this baseline's figures cannot be compared with a run of `lists`, or nil: a list
+  /// measured differently (other rows, sort, strategies…) or gone from the matrix is another
+  /// measurement, not a regression. A list the baseline lacks is not a reason: its figures
+  /// read "not in the baseline". O(lists²).
+  package func differs(from lists: [GateList.Resolved], matrix: GateLists) -> String? {
+    guard let recorded = self.lists else {
+      let rows = Set(lists.map(\.rows))
+      guard let old = self.rows, rows != [old] else { return nil }
+      return "the baseline was recorded with --rows \(old.grouped), this run used \(rows.sorted().map(\.grouped).joined(separator: ", "))"
+    }
+    for r in recorded {
+      guard matrix.lists.contains(where: { $0.figureName == r.figureName }) else {
+        return "the baseline has list '\(r.figureName)', which the matrix does not; record the baseline again with --update"
+      }
+      // Left out by --store.
+      guard let now = lists.first(where: { $0.list.figureName == r.figureName }) else { continue }
+      if now.list.recordedForm != r {
+        return
+          "list '\(r.figureName)' was recorded as \(r.summary), this run measures \(now.list.recordedForm.summary); record the baseline again with --update"
+      }
+    }
+    return nil
   }
 }
 

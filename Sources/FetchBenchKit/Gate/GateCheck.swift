@@ -9,9 +9,12 @@ package enum GateCheck {
   /// tolerance, 2 a regression, 3 cannot judge, 4 an improvement with `failOnImprovement`.
   package static func run(_ options: GateOptions, log: @escaping @Sendable (String) -> Void, print: (String) -> Void) throws -> Int32 {
     let machine = MachineKind.current()
+    // The lists first: a list that cannot be measured is the matrix's error (1), whatever
+    // the baseline.
+    let lists = try options.resolvedLists()
     if options.update {
       try GateRun.checkBaselineTarget(options.baselinePath)
-      try record(options, machine: machine, log: log, print: print)
+      try record(options, lists, machine: machine, log: log, print: print)
       return 0
     }
     // Read the baseline first: a broken one should fail before minutes of measuring.
@@ -28,24 +31,24 @@ package enum GateCheck {
       )
       return 3
     }
-    // Another row count, machine kind or dataset (the checksums read from the files, so an
-    // edited dataset is another dataset).
-    if recorded.rows != options.rows {
-      print("cannot judge: the baseline was recorded with --rows \(recorded.rows), this run used \(options.rows)")
+    // Other lists, machine kind or data (the checksums read from the files, so an edited
+    // dataset is another dataset).
+    if let why = recorded.differs(from: lists, matrix: options.matrix) {
+      print("cannot judge: \(why)")
       return 3
     }
     let early = GateComparator.compare(
-      baseline: recorded, now: [], machine: machine, datasets: try GateRun.datasetChecksums(options),
+      baseline: recorded, now: [], machine: machine, datasets: try GateRun.datasetChecksums(lists, options),
       allowOtherMachine: options.allowOtherMachine)
     if let why = early.cannotJudge {
       print("cannot judge: \(why)")
       return 3
     }
-    let measured = try GateRun.measure(options, log: log)
+    let measured = try GateRun.measure(options, lists, log: log)
     // Figures of stores left out with --store are not judged (they are not regressions).
     var judged = recorded
-    let measuredStores = Set(options.stores)
-    judged.figures.removeAll { f in f.id.map { !measuredStores.contains($0.store) } ?? false }
+    let measuredStores = Set(lists.flatMap { l in l.list.measuredStores.map { "\(l.list.figureName)/\($0.rawValue)" } })
+    judged.figures.removeAll { f in f.id.map { !measuredStores.contains("\($0.list)/\($0.store.rawValue)") } ?? false }
     var report = GateComparator.compare(
       baseline: judged, now: measured.figures, machine: machine, datasets: measured.datasets,
       allowOtherMachine: options.allowOtherMachine, busy: measured.busyFigures)
@@ -58,9 +61,9 @@ package enum GateCheck {
       return 3
     }
     report.notes += measured.busyCases.map { "busy machine during \($0): its time ratios are not judged" }
-    try GateRun.confirmRatioRegressions(&report, measured, options, log: log)
+    try GateRun.confirmRatioRegressions(&report, measured, options, lists, log: log)
     print(
-      "# fetchbench check: \(options.rows.grouped) rows, batch size \(options.batchSize) (baseline: \(recorded.batchSize)), \(options.repetitions) interleaved repetitions\n"
+      "# fetchbench check: \(lists.map { "\($0.list.figureName) (\($0.rows.grouped) rows)" }.joined(separator: ", ")); batch size \(options.batchSize) (baseline: \(recorded.batchSize)), \(options.repetitions) interleaved repetitions\n"
     )
     for n in report.notes { print("note: \(n)\n") }
     print(report.markdown())
@@ -72,20 +75,22 @@ package enum GateCheck {
   /// `--update`: the baseline from `updateRuns` runs of the matrix, so that tolerances reflect
   /// run-to-run spread.
   static func record(
-    _ options: GateOptions, machine: MachineKind, log: @escaping @Sendable (String) -> Void, print: (String) -> Void
+    _ options: GateOptions, _ lists: [GateList.Resolved], machine: MachineKind, log: @escaping @Sendable (String) -> Void,
+    print: (String) -> Void
   ) throws {
     var runs: [[GateFigure]] = []
     var checksums: [String: String] = [:]
     var busy: [String] = []
     for r in 1...options.updateRuns {
       log("baseline run \(r) of \(options.updateRuns)")
-      let m = try GateRun.measure(options, log: log)
+      let m = try GateRun.measure(options, lists, log: log)
       runs.append(m.figures)
       checksums = m.datasets
       busy += m.busyCases
     }
     let b = GateBaseline(
-      machine: machine, datasets: checksums, batchSize: options.batchSize, rows: options.rows, figures: try GateFigure.combine(runs))
+      machine: machine, datasets: checksums, batchSize: options.batchSize, lists: lists.map(\.list.recordedForm),
+      figures: try GateFigure.combine(runs))
     try GateRun.writeBaseline(b, to: options.baselinePath)
     print(
       "wrote \(options.baselinePath): \(b.figures.count) figures from \(options.updateRuns) run(s) on \(machine), \(machine.processor.map { "\($0)" } ?? "unknown processor")"

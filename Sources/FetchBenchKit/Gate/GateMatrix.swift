@@ -18,7 +18,7 @@ package enum GateMatrix {
   static func measure(_ spec: CaseSpec, _ work: CaseWork.GateWork) throws -> CaseResult {
     var figures = work == .diff ? try diffFigures(spec) : try fetchFigures(spec, spec.store)
     for i in figures.indices {
-      figures[i].name = GateFigure.ID(dataset: spec.dataset, store: spec.store, what: figures[i].name).description
+      figures[i].name = GateFigure.ID(list: spec.gate?.name ?? spec.dataset.rawValue, store: spec.store, what: figures[i].name).description
     }
     var result = CaseResult(spec: spec, measurements: [], error: nil)
     result.figures = figures
@@ -39,74 +39,78 @@ package enum GateMatrix {
       spread: spread, samples: ratios.count, likeForLike: likeForLike)
   }
 
+  /// Each scenario's full fetch and each of the list's strategies, interleaved (full,
+  /// batched, …, full, batched, …): their counters and heap figures from the last repetition,
+  /// and each strategy's time over the full fetch's per repetition. A list of the user's own
+  /// runs without the sectioned scenario (it has its sections, or none).
   static func fetchFigures(_ spec: CaseSpec, _ kind: StoreKind) throws -> [GateFigure] {
     let store = try spec.location.open(kind)
     var figures: [GateFigure] = []
-    for scenario in scenarios {
-      let pairs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
-        (
-          full: try scenario.measure(spec.dataset, mode: .full, batchSize: 0, store: store),
-          batched: try measureBatched(scenario, spec, store)
-        )
+    for scenario in scenarios where spec.request == nil || !scenario.isSectioned {
+      let modes = [FetchMode.full] + (spec.gate?.strategies ?? [.batched]).filter(scenario.applies)
+      let requests = try modes.map { try spec.customRequest(scenario, batchSize: $0 == .full ? 0 : spec.batchSize) }
+      let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
+        try modes.indices.map { try measure(scenario, modes[$0], requests[$0], spec, store) }
       }
-      let ratios = pairs.map { Double($0.batched.sample.wallNanos) / Double(max(1, $0.full.sample.wallNanos)) }
       let s = scenario.rawValue
-      for (mode, run) in [(FetchMode.full, pairs.last!.full), (.batched, pairs.last!.batched)] {
-        let sample = (live: run.sample.heapLive, peak: run.sample.heapPeak, allocations: run.sample.allocations, counters: run.counters)
-        figures.append(
-          GateFigure(
-            name: "\(s)/\(mode.rawValue)/\(Metric.queries)", kind: .counter, value: Double(sample.counters.queries), unit: .count,
-            tolerance: 0))
-        figures.append(
-          GateFigure(
-            name: "\(s)/\(mode.rawValue)/\(Metric.rowsMaterialized)", kind: .counter, value: Double(sample.counters.rowsMaterialized),
-            unit: .count,
-            tolerance: 0))
-        if kind == .postgres {
-          figures.append(
-            GateFigure(
-              name: "\(s)/\(mode.rawValue)/\(Metric.roundTrips)", kind: .counter, value: Double(sample.counters.roundTrips), unit: .count,
-              tolerance: 0))
-          figures.append(
-            GateFigure(
-              name: "\(s)/\(mode.rawValue)/\(Metric.bytesReceived)", kind: .counter, value: Double(sample.counters.bytesReceived),
-              unit: .bytes, tolerance: 0
-            ))
-        }
-        // PostgreSQL's rows are decoded on postgres-nio's event-loop thread, whose buffers and
-        // allocations depend on how the network split the results: its heap figures move
-        // between identical runs, so they are reported by `run`, not gated.
-        guard kind != .postgres else { continue }
-        figures.append(
-          GateFigure(
-            name: "\(s)/\(mode.rawValue)/\(Metric.heapLive)", kind: .heap, value: Double(sample.live), unit: .bytes, tolerance: 0.05))
-        figures.append(
-          GateFigure(
-            name: "\(s)/\(mode.rawValue)/\(Metric.heapPeak)", kind: .heap, value: Double(sample.peak), unit: .bytes, tolerance: 0.05))
-        figures.append(
-          GateFigure(
-            name: "\(s)/\(mode.rawValue)/\(Metric.allocations)", kind: .heap, value: Double(sample.allocations), unit: .count,
-            tolerance: 0.05))
+      for (mode, run) in zip(modes, runs.last!) {
+        figures += counterAndHeapFigures("\(s)/\(mode.rawValue)", run, kind)
       }
       // On PostgreSQL, random access is 1,000 rows in ~50 round trips against one bulk query:
       // round-trip latency on a shared machine moves independently of throughput, so their
       // ratio is not stable under load; its round trips are gated exactly above.
       if kind == .postgres && scenario == .randomAccess { continue }
-      figures.append(ratio("\(s)/batched_over_full_time", ratios))
+      for i in modes.indices.dropFirst() {
+        let ratios = runs.map { Double($0[i].sample.wallNanos) / Double(max(1, $0[0].sample.wallNanos)) }
+        figures.append(ratio("\(s)/\(modes[i].rawValue)_over_full_time", ratios))
+      }
     }
-    if kind == .sqlite {
+    if kind == .sqlite && spec.gate?.strategies.contains(.batched) != false {
       figures.append(ratio("perform_fetch/batched_over_floor_ids_time", try floorRatios(spec, store)))
     }
     return figures
   }
 
-  /// One batched run of a scenario; with `injectedBatchedSlowdown` (the gate's tests) the work
-  /// of that many runs, timed as one, its counters and heap figures the last run's.
-  static func measureBatched(_ scenario: Scenario, _ spec: CaseSpec, _ store: any Store) throws -> Scenario.Run {
-    var run = try scenario.measure(spec.dataset, mode: .batched, batchSize: spec.batchSize, store: store)
+  /// The exact counters of one run, and its heap figures where they are exact enough to gate.
+  static func counterAndHeapFigures(_ prefix: String, _ run: Scenario.Run, _ kind: StoreKind) -> [GateFigure] {
+    var figures = [
+      GateFigure(name: "\(prefix)/\(Metric.queries)", kind: .counter, value: Double(run.counters.queries), unit: .count, tolerance: 0),
+      GateFigure(
+        name: "\(prefix)/\(Metric.rowsMaterialized)", kind: .counter, value: Double(run.counters.rowsMaterialized), unit: .count,
+        tolerance: 0),
+    ]
+    if kind == .postgres {
+      figures.append(
+        GateFigure(
+          name: "\(prefix)/\(Metric.roundTrips)", kind: .counter, value: Double(run.counters.roundTrips), unit: .count, tolerance: 0))
+      figures.append(
+        GateFigure(
+          name: "\(prefix)/\(Metric.bytesReceived)", kind: .counter, value: Double(run.counters.bytesReceived), unit: .bytes, tolerance: 0))
+      // PostgreSQL's rows are decoded on postgres-nio's event-loop thread, whose buffers and
+      // allocations depend on how the network split the results: its heap figures move
+      // between identical runs, so they are reported by `run`, not gated.
+      return figures
+    }
+    return figures + [
+      GateFigure(name: "\(prefix)/\(Metric.heapLive)", kind: .heap, value: Double(run.sample.heapLive), unit: .bytes, tolerance: 0.05),
+      GateFigure(name: "\(prefix)/\(Metric.heapPeak)", kind: .heap, value: Double(run.sample.heapPeak), unit: .bytes, tolerance: 0.05),
+      GateFigure(
+        name: "\(prefix)/\(Metric.allocations)", kind: .heap, value: Double(run.sample.allocations), unit: .count, tolerance: 0.05),
+    ]
+  }
+
+  /// One run of a scenario in `mode` (the list's `request`, or the dataset's when nil); with
+  /// `injectedBatchedSlowdown` (the gate's tests) a batched run does that many runs' work,
+  /// timed as one, its counters and heap figures the last run's.
+  static func measure(_ scenario: Scenario, _ mode: FetchMode, _ request: FetchRequest?, _ spec: CaseSpec, _ store: any Store) throws
+    -> Scenario.Run
+  {
+    let batchSize = mode == .full ? 0 : spec.batchSize
+    var run = try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: store, request: request)
+    guard mode == .batched else { return run }
     for _ in 1..<max(1, spec.injectedBatchedSlowdown ?? 1) {
       let wall = run.sample.wallNanos
-      run = try scenario.measure(spec.dataset, mode: .batched, batchSize: spec.batchSize, store: store)
+      run = try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: store, request: request)
       run.sample.wallNanos += wall
     }
     return run
@@ -115,7 +119,10 @@ package enum GateMatrix {
   /// Batched performFetch against the raw C API running the store's own ID query, interleaved.
   static func floorRatios(_ spec: CaseSpec, _ store: any Store) throws -> [Double] {
     let model = DatasetModels.model(for: spec.dataset)
-    let request = try DatasetModels.defaultRequest(for: spec.dataset, batchSize: spec.batchSize).resolve(in: model)
+    let list =
+      try spec.customRequest(.performFetch, batchSize: spec.batchSize)
+      ?? DatasetModels.defaultRequest(for: spec.dataset, batchSize: spec.batchSize)
+    let request = try list.resolve(in: model)
     let sql = SQLiteStore.statements(for: request)
     var db: OpaquePointer?
     guard sqlite3_open_v2(spec.location.sqlitePath, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else {
@@ -156,7 +163,8 @@ package enum GateMatrix {
     defer { scratch.close() }
     let store = scratch.store
     let controller = FetchedResultsController(
-      fetchRequest: DatasetModels.defaultRequest(for: .banks, batchSize: spec.batchSize), store: store)
+      fetchRequest: try spec.customRequest(.performFetch, batchSize: spec.batchSize)
+        ?? DatasetModels.defaultRequest(for: .banks, batchSize: spec.batchSize), store: store)
     controller.tracksChanges = true
     controller.observesStore = false
     try controller.performFetch()

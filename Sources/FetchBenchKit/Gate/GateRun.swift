@@ -3,46 +3,6 @@ import DatasetStores
 import Datasets
 import Foundation
 
-/// What `fetchbench check` runs and where it keeps its baseline.
-package struct GateOptions: Sendable {
-  package var baselinePath = "results/baselines/ci.json"
-  package var update = false
-  package var batchSize = 20
-  /// Rows per dataset: large enough that batching matters, small enough for CI.
-  package var rows = 50_000
-  package var repetitions = 15
-  package var stores: [StoreKind] = [.memory, .sqlite, .postgres]
-  package var datasetsDirectory = "datasets"
-  package var allowOtherMachine = false
-  package var failOnImprovement = false
-  /// Runs of the matrix `update` combines.
-  package var updateRuns = 3
-  package init() {}
-
-  /// The matrix: banks and wells on each store (fetch scenarios), and change tracking on banks.
-  package func cases() -> [CaseSpec] {
-    var out: [CaseSpec] = []
-    // Change tracking first, before any PostgreSQL case has left the server busy, with three
-    // times the repetitions: each is a few milliseconds, and the median of more pairs rides
-    // out a burst of background work.
-    for store in stores {
-      out.append(
-        CaseSpec(
-          dataset: .banks, rows: rows, seed: 1, datasetsDirectory: datasetsDirectory, store: store, work: .gate(.diff),
-          batchSize: batchSize, index: nil, repetitions: repetitions * 3, warmups: 1))
-    }
-    for kind in DatasetKind.allCases {
-      for store in stores {
-        out.append(
-          CaseSpec(
-            dataset: kind, rows: rows, seed: 1, datasetsDirectory: datasetsDirectory, store: store, work: .gate(.fetch),
-            batchSize: batchSize, index: nil, repetitions: repetitions, warmups: 1))
-      }
-    }
-    return out
-  }
-}
-
 /// One run of the gate's matrix.
 package struct GateMeasurement: Sendable {
   package var figures: [GateFigure]
@@ -63,17 +23,22 @@ package enum GateRun {
   static let busyCores = 0.25
   static let stealCores = 0.05
 
-  /// Each dataset's checksum (`banks-50000` → SHA-256), generated when missing and read from
-  /// the file when kept: an edited dataset then differs from the baseline's and the gate
-  /// cannot judge (3) rather than reporting a regression. O(rows).
-  package static func datasetChecksums(_ options: GateOptions) throws -> [String: String] {
+  /// Each list's data's checksum (`banks-50000` or a database's path → SHA-256), a dataset
+  /// generated when missing and read from the file when kept: an edited dataset then differs
+  /// from the baseline's and the gate cannot judge (3) rather than reporting a regression.
+  /// O(rows) per list.
+  package static func datasetChecksums(_ lists: [GateList.Resolved], _ options: GateOptions) throws -> [String: String] {
     var checksums: [String: String] = [:]
-    for kind in DatasetKind.allCases {
+    for list in lists where checksums[list.checksumKey] == nil {
+      if let database = list.userList?.database {
+        checksums[list.checksumKey] = try database.sha256()
+        continue
+      }
       var request = GenerationRequest(
-        datasets: [kind], rows: options.rows, seed: 1, outDirectory: options.datasetsDirectory, writeCSV: false, ifMissing: true)
+        datasets: [list.kind], rows: list.rows, seed: 1, outDirectory: options.datasetsDirectory, writeCSV: false, ifMissing: true)
       request.verification = .contentsReported
       let r = try Generation.run(request, progress: ProgressLine())
-      checksums["\(kind.rawValue)-\(options.rows)"] = r.first?.entry.sha256
+      checksums[list.checksumKey] = r.first?.entry.sha256
     }
     return checksums
   }
@@ -81,14 +46,14 @@ package enum GateRun {
   /// Measures the matrix (or the given cases of it), one child process per case. Throws
   /// when a case fails: a gate that cannot measure must not pass.
   package static func measure(
-    _ options: GateOptions, cases only: [CaseSpec]? = nil, log: @escaping @Sendable (String) -> Void
+    _ options: GateOptions, _ lists: [GateList.Resolved], cases only: [CaseSpec]? = nil, log: @escaping @Sendable (String) -> Void
   ) throws -> GateMeasurement {
-    let checksums = try datasetChecksums(options)
-    let cases = only ?? options.cases()
+    let checksums = try datasetChecksums(lists, options)
+    let cases = only ?? options.cases(lists)
     var m = GateMeasurement(figures: [], datasets: checksums)
     for (k, spec) in cases.enumerated() {
       let before = CPUWatch.read()
-      let label = "\(spec.dataset.rawValue)-\(spec.rows) \(spec.store.rawValue) \(spec.scenario)"
+      let label = "\(spec.gate?.name ?? spec.dataset.rawValue)-\(spec.rows) \(spec.store.rawValue) \(spec.scenario)"
       switch Runner.runChild(spec) {
       case .success(let r):
         let load = CPUWatch.load(from: before, to: CPUWatch.read())
@@ -114,7 +79,8 @@ package enum GateRun {
   /// shared machine does not fail CI, while a real regression (which reproduces) still does.
   /// Both values are noted in the report.
   package static func confirmRatioRegressions(
-    _ report: inout GateReport, _ first: GateMeasurement, _ options: GateOptions, log: @escaping @Sendable (String) -> Void
+    _ report: inout GateReport, _ first: GateMeasurement, _ options: GateOptions, _ lists: [GateList.Resolved],
+    log: @escaping @Sendable (String) -> Void
   ) throws {
     let suspects = report.lines.filter { $0.kind == .ratio && $0.verdict == .regression }
     guard !suspects.isEmpty else { return }
@@ -123,25 +89,31 @@ package enum GateRun {
       if let spec = first.sources[l.name], !specs.contains(spec) { specs.append(spec) }
     }
     log("re-measuring \(suspects.count) time ratio(s) over tolerance: \(specs.count) case(s)")
-    let again = try measure(options, cases: specs, log: log)
+    let again = try measure(options, lists, cases: specs, log: log)
     report.judgeRemeasured(again.figures, busy: again.busyFigures)
     report.notes += again.busyCases.map { "busy machine while re-measuring \($0)" }
   }
 
-  /// Reads a baseline; nil when nothing is at `path`. A folder, a FIFO or a file that is not a
-  /// baseline is an error naming what it is (a FIFO is never opened: it would block).
-  package static func loadBaseline(_ path: String) throws -> GateBaseline? {
+  /// The bytes of the file at `path`, nil when nothing is there. A folder, a FIFO (never
+  /// opened: it would block) or an unreadable file is an error saying it is not a readable
+  /// `what`. O(file).
+  static func contents(of path: String, as what: String) throws -> Data? {
     switch DatasetFile.entry(at: path) {
     case .missing: return nil
-    case .other(let what): throw HarnessError.invalidArgument("\(path) is not a readable baseline: it is \(what), not a file")
+    case .other(let kind): throw HarnessError.invalidArgument("\(path) is not a readable \(what): it is \(kind), not a file")
     case .file: break
     }
-    let data: Data
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      return try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
-      throw HarnessError.invalidArgument("\(path) is not a readable baseline: \(AtomicFile.describe(error))")
+      throw HarnessError.invalidArgument("\(path) is not a readable \(what): \(AtomicFile.describe(error))")
     }
+  }
+
+  /// Reads a baseline; nil when nothing is at `path`. A folder, a FIFO or a file that is not a
+  /// baseline is an error naming what it is.
+  package static func loadBaseline(_ path: String) throws -> GateBaseline? {
+    guard let data = try contents(of: path, as: "baseline") else { return nil }
     guard !data.isEmpty else { throw HarnessError.invalidArgument("\(path) is not a readable baseline: the file is empty") }
     do {
       return try JSONDecoder().decode(GateBaseline.self, from: data)
@@ -163,11 +135,15 @@ package enum GateRun {
 
   /// A decoding error in one line: what is wrong and where, not the decoder's dump.
   static func describe(_ error: any Error) -> String {
-    switch error as? DecodingError {
+    func text(_ path: [any CodingKey]) -> String {
+      path.enumerated().map { i, key in key.intValue.map { "[\($0)]" } ?? (i == 0 ? "" : ".") + key.stringValue }.joined()
+    }
+    func at(_ path: [any CodingKey]) -> String { path.isEmpty ? "at the top level" : "at \(text(path))" }
+    return switch error as? DecodingError {
     case .dataCorrupted(let c):
-      "malformed JSON" + (c.codingPath.isEmpty ? "" : " at \(c.codingPath.map(\.stringValue).joined(separator: "."))")
-    case .keyNotFound(let key, let c): "no \((c.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
-    case .typeMismatch(_, let c), .valueNotFound(_, let c): "a wrong value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+      "malformed JSON" + (c.codingPath.isEmpty ? "" : " \(at(c.codingPath))")
+    case .keyNotFound(let key, let c): "no \(text(c.codingPath + [key]))"
+    case .typeMismatch(_, let c), .valueNotFound(_, let c): "a wrong value \(at(c.codingPath))"
     default: "\(error)"
     }
   }
@@ -176,7 +152,8 @@ package enum GateRun {
   package static func writeBaseline(_ b: GateBaseline, to path: String) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let folder = (path as NSString).deletingLastPathComponent
+    if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
     try AtomicFile.write(encoder.encode(b), to: path)
   }
 }

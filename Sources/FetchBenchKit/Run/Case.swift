@@ -73,6 +73,8 @@ package struct CaseSpec: Sendable, Codable, Equatable {
   /// one process (`Metric.growth`). Set by a run over several row counts, on the memory store
   /// and SQLite (PostgreSQL holds one size of a dataset at a time).
   package var growthFrom: Int? = nil
+  /// A gate case's list name and strategies (`check`); nil elsewhere.
+  package var gate: GateCase? = nil
   /// The gate's own tests: each timed batched call of a gate case does this many calls' work,
   /// a slowdown the gate must catch (`FETCHBENCH_INJECT_BATCHED_SLOWDOWN`). Nil in every real run.
   package var injectedBatchedSlowdown: Int? = nil

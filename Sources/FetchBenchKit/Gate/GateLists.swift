@@ -1,0 +1,219 @@
+import Catalog
+import DatasetStores
+import Foundation
+
+/// The gate's matrix as data (`check --matrix FILE`): the lists a team guards in CI, each a
+/// generated dataset or a database of its own, with the sort, section and predicate its
+/// screen uses. The project's own matrix is `results/baselines/ci-matrix.json`.
+package struct GateLists: Sendable, Codable, Equatable {
+  package var lists: [GateList]
+  /// The batch size, and the page size of offset and keyset (default 20).
+  package var batchSize: Int?
+  /// Interleaved repetitions per figure (default 15).
+  package var repetitions: Int?
+
+  package init(lists: [GateList], batchSize: Int? = nil, repetitions: Int? = nil) {
+    (self.lists, self.batchSize, self.repetitions) = (lists, batchSize, repetitions)
+  }
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case lists, batchSize, repetitions
+  }
+
+  package init(from decoder: any Decoder) throws {
+    try StrictKeys.check(decoder, CodingKeys.allCases.map(\.rawValue), in: "the matrix")
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    lists = try c.decode([GateList].self, forKey: .lists)
+    batchSize = try c.decodeIfPresent(Int.self, forKey: .batchSize)
+    repetitions = try c.decodeIfPresent(Int.self, forKey: .repetitions)
+  }
+
+  /// Reads a matrix file; an unreadable file or one that is not a matrix is an error naming
+  /// the file and what is wrong. O(file).
+  package static func read(_ path: String) throws -> GateLists {
+    guard let data = try GateRun.contents(of: path, as: "matrix file") else {
+      throw HarnessError.invalidArgument("\(path): no such matrix file; write one as docs/ci/matrix.json shows")
+    }
+    let lists: GateLists
+    do {
+      lists = try JSONDecoder().decode(GateLists.self, from: data)
+    } catch let error as StrictKeys.Unknown {
+      throw HarnessError.invalidArgument("\(path): \(error)")
+    } catch {
+      throw HarnessError.invalidArgument("\(path) is not a matrix of lists: \(GateRun.describe(error))")
+    }
+    do {
+      try lists.validate()
+    } catch {
+      throw HarnessError.invalidArgument("\(path): \(error)")
+    }
+    return lists
+  }
+
+  /// The rules no decoder checks: at least one list, names unique and usable in a figure's
+  /// name, sizes in range. O(lists).
+  func validate() throws {
+    guard !lists.isEmpty else { throw HarnessError.invalidArgument("\"lists\" is empty; name at least one list") }
+    if let batchSize, !(1...100_000).contains(batchSize) {
+      throw HarnessError.invalidArgument("\"batchSize\" must be 1 to 100,000, got \(batchSize)")
+    }
+    if let repetitions, !(3...10_000).contains(repetitions) {
+      throw HarnessError.invalidArgument("\"repetitions\" must be 3 to 10,000 (the spread needs quartiles), got \(repetitions)")
+    }
+    var names: Set<String> = []
+    for (i, list) in lists.enumerated() {
+      do {
+        try list.validate()
+      } catch {
+        throw HarnessError.invalidArgument("list \(i + 1) (\(list.displayName)): \(error)")
+      }
+      guard names.insert(list.figureName).inserted else {
+        throw HarnessError.invalidArgument(
+          "two lists are named '\(list.figureName)'; give each a \"name\" (the first part of its figures' names)")
+      }
+    }
+  }
+}
+
+/// One list of a gate's matrix.
+package struct GateList: Sendable, Codable, Equatable {
+  /// The first part of the list's figures' names (`banks/sqlite/first_screen/batched/queries`);
+  /// default the dataset's name, or the entity's.
+  package var name: String?
+  /// A generated dataset: `banks` or `wells`.
+  package var dataset: String?
+  /// The generated dataset's rows (default 50,000); a database's list has its table's.
+  package var rows: Int?
+  /// A database of the user's own, as `--db` takes it: a SQLite file or a `postgres://` URL.
+  package var db: String?
+  /// With `db`: the table or Core Data entity listed.
+  package var entity: String?
+  /// With `db`: to-one relationships the column names do not say, column → entity.
+  package var relationships: [String: String]?
+  /// As `fetch --sort`, `--section` and `--where` take them; each replaces the list's own.
+  package var sort: String?
+  package var section: String?
+  package var `where`: String?
+  /// The strategies measured against a full fetch, each as a time ratio of interleaved
+  /// repetitions (default batched).
+  package var strategies: [FetchMode]?
+  /// Default memory and SQLite; memory and PostgreSQL for a database on a server.
+  package var stores: [StoreKind]?
+  /// Also gate keeping the list in sync: seeded transactions of 100 changed banks, the change
+  /// sets' sizes exact. Generated banks only: FetchBench never writes a database of yours.
+  package var changes: Bool?
+
+  package init(dataset: DatasetKind, rows: Int? = nil, stores: [StoreKind]? = nil, changes: Bool? = nil) {
+    (self.dataset, self.rows, self.stores, self.changes) = (dataset.rawValue, rows, stores, changes)
+  }
+
+  package init(db: String, entity: String, stores: [StoreKind]? = nil) {
+    (self.db, self.entity, self.stores) = (db, entity, stores)
+  }
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case name, dataset, rows, db, entity, relationships, sort, section, `where`, strategies, stores, changes
+  }
+
+  package init(from decoder: any Decoder) throws {
+    try StrictKeys.check(decoder, CodingKeys.allCases.map(\.rawValue), in: "list \((decoder.codingPath.last?.intValue ?? 0) + 1)")
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    name = try c.decodeIfPresent(String.self, forKey: .name)
+    dataset = try c.decodeIfPresent(String.self, forKey: .dataset)
+    rows = try c.decodeIfPresent(Int.self, forKey: .rows)
+    db = try c.decodeIfPresent(String.self, forKey: .db)
+    entity = try c.decodeIfPresent(String.self, forKey: .entity)
+    relationships = try c.decodeIfPresent([String: String].self, forKey: .relationships)
+    sort = try c.decodeIfPresent(String.self, forKey: .sort)
+    section = try c.decodeIfPresent(String.self, forKey: .section)
+    `where` = try c.decodeIfPresent(String.self, forKey: .where)
+    strategies = try c.decodeIfPresent([String].self, forKey: .strategies).map { try $0.map(Self.named("strategy")) }
+    stores = try c.decodeIfPresent([String].self, forKey: .stores).map { try $0.map(Self.named("store")) }
+    changes = try c.decodeIfPresent(Bool.self, forKey: .changes)
+  }
+
+  /// A strategy or store by its name, or an error naming the ones there are.
+  static func named<T: RawRepresentable & CaseIterable>(_ what: String) -> (String) throws -> T where T.RawValue == String {
+    { text in
+      guard let value = T(rawValue: text) else {
+        let known = T.allCases.map(\.rawValue).filter { $0 != FetchMode.full.rawValue }
+        throw StrictKeys.Unknown(key: text, place: "\"\(what == "store" ? "stores" : "strategies")\"", known: known, what: what)
+      }
+      return value
+    }
+  }
+
+  /// The first part of the list's figures' names.
+  package var figureName: String { name ?? dataset ?? entity ?? "list" }
+
+  var displayName: String { name ?? dataset ?? [db, entity].compactMap { $0 }.joined(separator: " ") }
+
+  /// The user's sort, section and predicate; nil when the list is the dataset's own.
+  package var request: CustomRequest? {
+    sort == nil && section == nil && `where` == nil ? nil : CustomRequest(sort: sort, section: section, predicate: `where`)
+  }
+
+  package var measuredStores: [StoreKind] { stores ?? [.memory, db.map(ServerSchema.isURL) == true ? .postgres : .sqlite] }
+  package var measuredStrategies: [FetchMode] { strategies ?? [.batched] }
+
+  /// What makes a list measurable, before anything is opened. O(1).
+  func validate() throws {
+    if let name, name.isEmpty || name.contains("/") {
+      throw HarnessError.invalidArgument("\"name\" '\(name)' must be non-empty and without '/' (it begins each figure's name)")
+    }
+    switch (dataset, db) {
+    case (nil, nil): throw HarnessError.invalidArgument("give \"dataset\" (banks or wells) or \"db\" (your database) and \"entity\"")
+    case (.some, .some): throw HarnessError.invalidArgument("give \"dataset\" or \"db\", not both")
+    case (.some(let d), nil):
+      guard DatasetKind.allCases.map(\.rawValue).contains(d) else {
+        throw HarnessError.invalidArgument(
+          "unknown dataset '\(d)'; expected \(DatasetKind.allCases.map(\.rawValue).joined(separator: " or ")), or \"db\" for your own")
+      }
+      if entity != nil || relationships != nil { throw HarnessError.invalidArgument("\"entity\" and \"relationships\" go with \"db\"") }
+      if let rows, !(1_000...DatasetKind.maxRows).contains(rows) {
+        throw HarnessError.invalidArgument("\"rows\" must be 1,000 to \(DatasetKind.maxRows.grouped), got \(rows)")
+      }
+    case (nil, .some):
+      guard entity != nil else { throw HarnessError.invalidArgument("\"db\" needs \"entity\": the table or Core Data entity to list") }
+      if rows != nil { throw HarnessError.invalidArgument("\"rows\" is for a generated dataset; a database's list has its table's rows") }
+      if changes == true {
+        throw HarnessError.invalidArgument(
+          "\"changes\" needs a generated banks list: the change workload writes rows, and a database of yours is never written")
+      }
+    }
+    if changes == true && dataset != DatasetKind.banks.rawValue {
+      throw HarnessError.invalidArgument("\"changes\" is measured on banks: its workload writes banks' rows")
+    }
+    if measuredStores.isEmpty { throw HarnessError.invalidArgument("\"stores\" names none") }
+    if measuredStrategies.isEmpty || measuredStrategies.contains(.full) {
+      throw HarnessError.invalidArgument("\"strategies\" names those measured against a full fetch: batched, offset or keyset")
+    }
+  }
+}
+
+/// Rejects a JSON object's keys that a type does not know: a misspelt `"sotr"` would
+/// otherwise be ignored and the gate would measure another list than the one written.
+enum StrictKeys {
+  struct Unknown: Error, CustomStringConvertible {
+    var key: String
+    var place: String
+    var known: [String]
+    var what = "key"
+    var description: String { "unknown \(what) \"\(key)\" in \(place); expected \(known.joined(separator: ", "))" }
+  }
+
+  struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  /// O(keys).
+  static func check(_ decoder: any Decoder, _ known: [String], in place: String) throws {
+    let c = try decoder.container(keyedBy: AnyKey.self)
+    if let unknown = c.allKeys.first(where: { !known.contains($0.stringValue) }) {
+      throw Unknown(key: unknown.stringValue, place: place, known: known)
+    }
+  }
+}

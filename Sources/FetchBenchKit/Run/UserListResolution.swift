@@ -1,0 +1,30 @@
+import Catalog
+import DatasetStores
+import FetchedResults
+
+extension UserList {
+  /// A list of `entity` in `database` as a run measures it: its kind registered with
+  /// `list`'s sort and section, its table's row count, and `list` checked against the kind's
+  /// model (nil when it replaces nothing). `sectionLeads`: the section must be the first
+  /// sort key (a list's); otherwise it is what the sectioned variant groups by, first (the
+  /// change benchmark's). Throws the reader's errors, and the parser's and the model's for
+  /// the list, explained. Reads the schema: O(tables × columns).
+  package static func resolve(
+    _ database: UserDatabase, entity: String, list: CustomRequest, sectionLeads: Bool = true
+  ) throws -> (list: UserList, kind: DatasetKind, rows: Int, request: CustomRequest?) {
+    let userList = UserList(database: database, entity: entity)
+    let (kind, schema) = try userList.register(sort: list.sort, section: list.section)
+    let table = try kind.definition.model.entity(kind.definition.listEntity).table
+    let rows = max(1, schema.table(table)?.rowCount ?? 1)
+    guard list.sort != nil || list.section != nil || list.predicate != nil else { return (userList, kind, rows, nil) }
+    do {
+      var checked = list
+      if !sectionLeads { checked.section = nil }
+      _ = try checked.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
+      if !sectionLeads { _ = try DatasetModels.sectionedRequest(for: kind).resolve(in: kind.definition.model) }
+    } catch {
+      throw HarnessError.invalidArgument("\(kind.rawValue): \((kind.definition as? DatabaseDataset)?.explain(error) ?? error)")
+    }
+    return (userList, kind, rows, list)
+  }
+}
