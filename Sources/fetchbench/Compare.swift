@@ -8,10 +8,11 @@ struct Compare: CheckedCommand {
     discussion: """
       BASE and HEAD are run folders (their results.json keeps every repetition) or results \
       files. Figures are joined on their full key. Exact counters are compared exactly; heap \
-      figures within --heap-tolerance; times and rates by their repetitions: a change counts \
-      when the Mann-Whitney rank test finds it (p < 0.05) and the ratio of medians is beyond \
-      --threshold, and the 95 % bootstrap interval of that ratio is printed beside it. With \
-      fewer than 5 repetitions a side a time reads "not judged: too few samples".
+      figures within --heap-tolerance; times and rates by the processes that measured them (run \
+      --processes 3): repetitions in one process share its offset, so each process's median is \
+      one value, and a change counts when Welch's t-test between the two sides' medians finds it \
+      (p < 0.01) and their ratio is beyond --threshold; the ratio's 95 % interval is printed \
+      beside it. With fewer than 3 processes a side a time reads "not judged: too few processes".
 
       Exit codes: 0 no figure regressed, 2 a figure regressed or a counter changed, 3 the runs \
       cannot be compared (other toolchain, machine or datasets; --allow-differences compares \

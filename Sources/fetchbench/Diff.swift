@@ -27,6 +27,12 @@ struct Diff: CheckedCommand {
     help: "Measured repetitions per case, after one warm-up \(OptionRange.help(OptionRange.repetitions)); default 5, 3 with --quick.")
   var repetitions: Int?
   @Option(
+    parsing: .unconditional,
+    help:
+      "Child processes per case, one after another, each measuring the repetitions \(OptionRange.help(OptionRange.processes)); compare judges times with 3 or more a side."
+  )
+  var processes = 1
+  @Option(
     help:
       "Seconds the standard library's diff may take before it is abandoned (reported as skipped) \(OptionRange.help(OptionRange.stdlibBudget))."
   )
@@ -97,6 +103,8 @@ struct Diff: CheckedCommand {
     options.batchSizes = [batchSize]
     options.repetitions = repetitions ?? (quick ? 3 : 5)
     try OptionValue.check(options.repetitions, in: OptionRange.repetitions, "repetitions")
+    try OptionValue.check(processes, in: OptionRange.processes, "processes")
+    options.processes = processes
     try OptionValue.check(stdlibBudget, in: OptionRange.stdlibBudget, "stdlib-budget")
     for n in options.rows {
       for kk in diff.ks where kk > n / 2 {

@@ -88,6 +88,7 @@ enum OptionRange {
   static let fetchBatchSize = 0...100_000
   static let repetitions = 1...10_000
   static let checkRepetitions = 3...10_000
+  static let processes = 1...100
   static let updateRuns = 1...100
   /// Rows to print, fetchLimit and fetchOffset: a limit beyond the row count is no limit.
   static let count = 0...Int.max

@@ -26,6 +26,12 @@ struct Run: CheckedCommand {
     parsing: .unconditional,
     help: "Measured repetitions per case, after one warm-up \(OptionRange.help(OptionRange.repetitions)); default 5, 3 with --quick.")
   var repetitions: Int?
+  @Option(
+    parsing: .unconditional,
+    help:
+      "Child processes per case, one after another, each measuring the repetitions \(OptionRange.help(OptionRange.processes)); compare judges times with 3 or more a side."
+  )
+  var processes = 1
   @Flag(help: "Skip the index advice: SQLite with each candidate index of the lists.") var noIndex = false
   @Flag(help: "Banks only, no index variant, four scenarios, 3 repetitions: a first look in under two minutes.") var quick = false
   @Option(
@@ -98,6 +104,8 @@ struct Run: CheckedCommand {
       try OptionValue.check(repetitions, in: OptionRange.repetitions, "repetitions")
       options.repetitions = repetitions
     }
+    try OptionValue.check(processes, in: OptionRange.processes, "processes")
+    options.processes = processes
     options.withIndex = !noIndex
     if sqlDebug.sqlDebug { options.warmups = 0 }
     options.growthInProcess = growth
@@ -306,6 +314,8 @@ struct RunCase: ParsableCommand {
     if let factor = environment["FETCHBENCH_INJECT_BATCHED_SLOWDOWN"].flatMap(Int.init), factor > 1 {
       spec.injectedBatchedSlowdown = factor
     }
+    // Batches read a row per query, which `compare`'s tests inject to see the queries flagged.
+    if environment["FETCHBENCH_INJECT_QUERY_PER_ROW"] == "1" { spec.injectedQueryPerRow = true }
     let result: CaseResult
     do {
       if let target = environment["FETCHBENCH_INJECT_FAILURE"], spec.label.contains(target) {

@@ -6,25 +6,44 @@ import Testing
 
 /// `compare`: figures joined on their key and judged as their kind allows.
 @Suite struct CompareRuns {
-  static func timed(_ mode: FetchMode, _ samples: [Double], metric: Metric = .time) -> ResultRow {
+  /// A time measured in `processes` processes, each `samples` shifted by its own offset.
+  static func timed(_ mode: FetchMode, _ samples: [Double], processes: Int = 3, metric: Metric = .time) -> ResultRow {
     var r = row(.sqlite, mode, .firstScreen, metric, 0)
-    r.samples = samples
-    (r.value, r.min, r.max, r.repetitions) = (samples.sorted()[samples.count / 2], samples.min()!, samples.max()!, samples.count)
+    let offsets = [1.0, 1.03, 0.98]
+    r.samples = (0..<processes).flatMap { p in samples.map { $0 * offsets[p % 3] } }
+    r.processes = processes
+    let sorted = r.samples.sorted()
+    (r.value, r.min, r.max, r.repetitions) = (sorted[sorted.count / 2], sorted.first!, sorted.last!, sorted.count)
     return r
   }
 
   static let base = [10.0, 10.1, 10.2, 9.9, 10.05]
 
+  /// Student's t against scipy's `stats.t`: two-sided p-values and the 97.5 % quantile.
+  @Test func studentsTMatchesReferenceValues() {
+    for (t, df, p) in [
+      (2.776445, 4.0, 0.05), (12.7062, 1.0, 0.05), (2.042272, 30.0, 0.05), (1.0, 10.0, 0.340893), (8.922289, 4.0, 0.000872),
+    ] {
+      #expect(abs(ProcessStatistics.tTwoSidedP(t, df: df) - p) < 1e-5, "t \(t), df \(df)")
+    }
+    #expect(abs(ProcessStatistics.tQuantile(0.05, df: 10) - 2.228139) < 1e-5)
+    #expect(abs(ProcessStatistics.incompleteBeta(0.5, 2, 2) - 0.5) < 1e-12)
+    #expect(ProcessStatistics.processMedians([1, 2, 3, 10, 20, 30], processes: 2) == [2, 20])
+    // Identical processes on both sides: no difference, p = 1.
+    #expect(ProcessStatistics.welch([5, 5, 5], [5, 5, 5]).p == 1)
+  }
+
   @Test func eachKindOfFigureIsJudgedItsWay() throws {
     let before = [
-      Self.timed(.full, Self.base), Self.timed(.batched, Self.base), Self.timed(.offset, Self.base), Self.timed(.keyset, [1, 2, 3]),
+      Self.timed(.full, Self.base), Self.timed(.batched, Self.base), Self.timed(.offset, Self.base),
+      Self.timed(.keyset, Self.base, processes: 1),
       row(.sqlite, .full, .firstScreen, .queries, 2), row(.sqlite, .batched, .firstScreen, .queries, 2),
       row(.sqlite, .full, .firstScreen, .heapLive, 100_000), row(.sqlite, .batched, .firstScreen, .heapLive, 100_000),
       row(.sqlite, .full, .scrollThrough, .time, 5),
     ]
     let after = [
       Self.timed(.full, Self.base.map { $0 * 1.2 }), Self.timed(.batched, Self.base.map { $0 * 1.05 }),
-      Self.timed(.offset, Self.base.map { $0 * 0.5 }), Self.timed(.keyset, [9, 9, 9]),
+      Self.timed(.offset, Self.base.map { $0 * 0.5 }), Self.timed(.keyset, Self.base.map { $0 * 9 }, processes: 1),
       row(.sqlite, .full, .firstScreen, .queries, 3), row(.sqlite, .batched, .firstScreen, .queries, 2),
       row(.sqlite, .full, .firstScreen, .heapLive, 104_000), row(.sqlite, .batched, .firstScreen, .heapLive, 110_000),
       row(.sqlite, .batched, .scrollThrough, .time, 5),
@@ -32,11 +51,11 @@ import Testing
     let c = Comparison(base: before, head: after)
     func verdict(_ name: String) -> Comparison.Verdict? { c.lines.first { $0.name == name }?.verdict }
     let k = "banks/1000/sqlite"
-    // 20 % slower, every repetition apart (p = 0.012): regressed; 5 % is under the threshold.
+    // 20 % slower in each of three processes: regressed; 5 % is under the threshold.
     #expect(verdict("\(k)/full/0/none/first_screen/time_ms") == .regressed)
     #expect(verdict("\(k)/batched/20/none/first_screen/time_ms") == .unchanged)
     #expect(verdict("\(k)/offset/20/none/first_screen/time_ms") == .improved)
-    #expect(verdict("\(k)/keyset/20/none/first_screen/time_ms") == .notJudged, "three repetitions a side")
+    #expect(verdict("\(k)/keyset/20/none/first_screen/time_ms") == .notJudged, "one process a side, however far apart")
     #expect(
       verdict("\(k)/full/0/none/first_screen/queries") == .regressed && verdict("\(k)/batched/20/none/first_screen/queries") == .unchanged)
     #expect(verdict("\(k)/full/0/none/first_screen/heap_live_bytes") == .unchanged, "4 % is within 5 %")
@@ -45,7 +64,9 @@ import Testing
     #expect(verdict("\(k)/batched/20/none/scroll_through/time_ms") == .onlyInHead)
     #expect(c.exitCode == 2)
     let full = try #require(c.lines.first { $0.name == "\(k)/full/0/none/first_screen/time_ms" })
-    #expect(full.detail.contains("(×1.200 [") && full.detail.contains("p = 0.0122)"), "\(full.detail)")
+    // Welch's t on the log process medians: t = 8.922 with 4 degrees of freedom (scipy:
+    // p = 0.000872, t(0.975) = 2.7764).
+    #expect(full.detail.hasSuffix("(×1.200 [1.134–1.270], p = 0.0009, 3 and 3 processes)"), "\(full.detail)")
     #expect(c.text().hasPrefix("3 figure(s) regressed or changed.\nregressed: 3, improved: 1, changed: 0, unchanged: 3, not judged: 1"))
     let md = c.markdown()
     #expect(md.hasPrefix("### FetchBench: 3 figure(s) regressed or changed.") && md.contains("<details><summary>6 other figures</summary>"))
@@ -67,16 +88,16 @@ import Testing
     defer { TestSupport.remove(dir) }
     let run = try TestSupport.run([
       "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "batched", "--scenario", "first_screen",
-      "--repetitions", "5", "--no-index", "--datasets", dir + "/datasets", "--out", dir + "/a",
+      "--repetitions", "5", "--processes", "3", "--no-index", "--datasets", dir + "/datasets", "--out", dir + "/a",
     ])
     #expect(run.status == 0, "\(run.stderr)")
     let same = try TestSupport.run(["compare", dir + "/a", dir + "/a"])
     #expect(same.status == 0 && same.stdout.hasPrefix("No figure regressed."), "\(same.stdout)\(same.stderr)")
     var rows = try JSONDecoder().decode([ResultRow].self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/a/results.json")))
     let i = try #require(rows.firstIndex { $0.metric == .time })
-    #expect(rows[i].samples.count == 5)
+    #expect(rows[i].samples.count == 15 && rows[i].processes == 3)
     // Every repetition ten times the slowest: apart from the base's whatever the machine's noise.
-    rows[i].samples = Array(repeating: rows[i].samples.max()! * 10, count: 5)
+    rows[i].samples = Array(repeating: rows[i].samples.max()! * 10, count: 15)
     try JSONEncoder().encode(rows).write(to: URL(fileURLWithPath: dir + "/slower.json"))
     let slower = try TestSupport.run(["compare", dir + "/a", dir + "/slower.json", "--format", "markdown"])
     #expect(slower.status == 2, "\(slower.stdout)\(slower.stderr)")
@@ -96,5 +117,46 @@ import Testing
     #expect(action.status == 0 && TestSupport.listing(dir + "/action") == ["bigger-is-better.json", "smaller-is-better.json"])
     let noOut = try TestSupport.run(["compare", dir + "/a", dir + "/a", "--format", "github-action-benchmark"])
     #expect(noOut.status == 64 && noOut.stderr.contains("name their folder with --out"), "\(noOut.stderr)")
+  }
+
+  /// Real runs, each case in three processes: a fault that makes every batch a query per row
+  /// is flagged by its counters; one that doubles the batched first screen's work flags that
+  /// time and nothing else; and pairs of runs of unchanged code flag no time in 9 of 10.
+  @Test func compareCatchesInjectedFaultsAndPassesUnchangedCode() throws {
+    let dir = TestSupport.temporaryFolder("compare-faults")
+    defer { TestSupport.remove(dir) }
+    func run(_ out: String, _ environment: [String: String] = [:]) throws {
+      let r = try TestSupport.run(
+        [
+          "run", "--dataset", "banks", "--rows", "2000", "--store", "memory", "--mode", "full,batched", "--scenario", "first_screen",
+          "--repetitions", "5", "--processes", "3", "--no-index", "--datasets", dir + "/datasets", "--out", dir + "/" + out,
+        ], environment: environment)
+      #expect(r.status == 0, "\(r.stderr)")
+    }
+    /// The figures `compare` flagged, and its exit code.
+    func flagged(_ base: String, _ head: String) throws -> (names: Set<String>, status: Int32) {
+      let out = try TestSupport.run(["compare", dir + "/" + base, dir + "/" + head, "--format", "json"])
+      let document = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any], "\(out.stderr)")
+      let figures = try #require(document["figures"] as? [[String: String]])
+      let names = figures.filter { ["regressed", "improved", "changed"].contains($0["verdict"]) }.compactMap { $0["name"] }
+      return (Set(names), out.status)
+    }
+    try run("base")
+    let k = "banks/2000/memory/batched/20/none/first_screen"
+    try run("query-per-row", ["FETCHBENCH_INJECT_QUERY_PER_ROW": "1"])
+    let queries = try flagged("base", "query-per-row")
+    #expect(queries.status == 2 && queries.names.contains("\(k)/queries"), "\(queries)")
+    try run("doubled", ["FETCHBENCH_INJECT_BATCHED_SLOWDOWN": "2"])
+    let doubled = try flagged("base", "doubled")
+    // The case's time over its in-memory limit, per pair, is that time too.
+    #expect(doubled.status == 2 && doubled.names.contains("\(k)/time_ms"), "\(doubled)")
+    #expect(doubled.names.isSubset(of: ["\(k)/time_ms", "\(k)/engine_over_limit"]), "\(doubled)")
+    var clean = 0
+    for pair in 0..<10 {
+      try run("a\(pair)")
+      try run("b\(pair)")
+      if try flagged("a\(pair)", "b\(pair)").names.isEmpty { clean += 1 }
+    }
+    #expect(clean >= 9, "\(10 - clean) of 10 pairs of unchanged runs flagged a figure")
   }
 }

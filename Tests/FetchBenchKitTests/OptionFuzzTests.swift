@@ -11,8 +11,8 @@ import Testing
   static let options: [(command: String, options: [String])] = [
     ("generate", ["--rows", "--seed"]),
     ("fetch", ["--batch-size", "--limit", "--offset", "--show", "--rows", "--seed"]),
-    ("run", ["--batch-size", "--rows", "--repetitions", "--memory-budget", "--memory-ceiling", "--max-minutes"]),
-    ("diff", ["--rows", "--k", "--batch-size", "--repetitions", "--stdlib-budget", "--memory-ceiling", "--max-minutes"]),
+    ("run", ["--batch-size", "--rows", "--repetitions", "--processes", "--memory-budget", "--memory-ceiling", "--max-minutes"]),
+    ("diff", ["--rows", "--k", "--batch-size", "--repetitions", "--processes", "--stdlib-budget", "--memory-ceiling", "--max-minutes"]),
     (
       "load",
       [

@@ -2,9 +2,9 @@ import DatasetStores
 import Foundation
 
 /// Two runs' figures joined on their full key and judged, one line per figure: exact
-/// counters exactly, heap figures within a percentage, times and rates by their repetitions (a
-/// change counts when the Mann–Whitney test finds it at `alpha` *and* the ratio of medians is
-/// beyond `threshold`), with the bootstrap interval of that ratio beside it.
+/// counters exactly, heap figures within a percentage, times and rates by the processes that
+/// measured them (a change counts when Welch's t-test between the two sides' process medians
+/// finds it at `alpha` *and* their ratio is beyond `threshold`), with its 95 % interval.
 package struct Comparison: Sendable {
   package enum Verdict: String, Sendable, CaseIterable {
     case regressed, improved
@@ -28,11 +28,12 @@ package struct Comparison: Sendable {
     package var threshold = 0.10
     /// The change a heap figure may show either way, as a fraction of the base.
     package var heapTolerance = 0.05
-    /// The rank test's significance level: 5 repetitions a side, wholly apart, give p = 0.012.
-    package var alpha = 0.05
-    /// Repetitions each side needs before its times are judged: with fewer, no change can
-    /// reach `alpha` in the rank test.
-    package var minimumSamples = 5
+    /// The t-test's significance level.
+    package var alpha = 0.01
+    /// Processes each side needs before its times are judged: one process's repetitions do
+    /// not hold the offset between processes, and with two a side the test has one degree
+    /// of freedom.
+    package var minimumProcesses = 3
     /// Compare runs measured on other machines, toolchains or datasets anyway.
     package var allowDifferences = false
     package init() {}
@@ -128,15 +129,19 @@ package struct Comparison: Sendable {
   static func timed(_ name: String, _ x: ResultRow, _ y: ResultRow, _ o: Options) -> Line? {
     let both = "\(value(x)) → \(value(y))"
     guard x.metric.better != .neither else { return nil }
-    guard x.samples.count >= o.minimumSamples && y.samples.count >= o.minimumSamples else {
+    let (a, b) = (
+      ProcessStatistics.processMedians(x.samples, processes: x.processes),
+      ProcessStatistics.processMedians(y.samples, processes: y.processes)
+    )
+    guard a.count >= o.minimumProcesses && b.count >= o.minimumProcesses else {
       return Line(
         name: name, verdict: .notJudged,
-        detail: both + " (too few samples: \(x.samples.count) and \(y.samples.count); the rank test needs \(o.minimumSamples) a side)")
+        detail: both
+          + " (too few processes: \(a.count) and \(b.count); a time moves between processes by more than within one, so it is judged with \(o.minimumProcesses) a side: run --processes \(o.minimumProcesses))"
+      )
     }
-    let ratio = RankStatistics.median(y.samples) / RankStatistics.median(x.samples)
-    let p = RankStatistics.mannWhitneyP(x.samples, y.samples)
-    let (lo, hi) = RankStatistics.ratioInterval(x.samples, y.samples)
-    let detail = both + String(format: " (×%.3f [%.3f–%.3f], p = %.4f)", ratio, lo, hi, p)
+    let (ratio, lo, hi, p) = ProcessStatistics.welch(a, b)
+    let detail = both + String(format: " (×%.3f [%.3f–%.3f], p = %.4f, %d and %d processes)", ratio, lo, hi, p, a.count, b.count)
     guard p < o.alpha, abs(ratio - 1) > o.threshold else { return Line(name: name, verdict: .unchanged, detail: detail) }
     let better = x.metric.better == .lower ? ratio < 1 : ratio > 1
     return Line(name: name, verdict: better ? .improved : .regressed, detail: detail)

@@ -44,13 +44,13 @@ package enum GateMatrix {
   /// and each strategy's time over the full fetch's per repetition. A list of the user's own
   /// runs without the sectioned scenario (it has its sections, or none).
   static func fetchFigures(_ spec: CaseSpec, _ kind: StoreKind) throws -> [GateFigure] {
-    let store = try spec.location.open(kind)
+    let store = try spec.openStore()
     var figures: [GateFigure] = []
     for scenario in scenarios where spec.request == nil || !scenario.isSectioned {
       let modes = [FetchMode.full] + (spec.gate?.strategies ?? [.batched]).filter(scenario.applies)
       let requests = try modes.map { try spec.customRequest(scenario, batchSize: $0 == .full ? 0 : spec.batchSize) }
       let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
-        try modes.indices.map { try measure(scenario, modes[$0], requests[$0], spec, store) }
+        try modes.indices.map { try spec.measure(scenario, modes[$0], request: requests[$0], store: store) }
       }
       let s = scenario.rawValue
       for (mode, run) in zip(modes, runs.last!) {
@@ -97,23 +97,6 @@ package enum GateMatrix {
       GateFigure(
         name: "\(prefix)/\(Metric.allocations)", kind: .heap, value: Double(run.sample.allocations), unit: .count, tolerance: 0.05),
     ]
-  }
-
-  /// One run of a scenario in `mode` (the list's `request`, or the dataset's when nil); with
-  /// `injectedBatchedSlowdown` (the gate's tests) a batched run does that many runs' work,
-  /// timed as one, its counters and heap figures the last run's.
-  static func measure(_ scenario: Scenario, _ mode: FetchMode, _ request: FetchRequest?, _ spec: CaseSpec, _ store: any Store) throws
-    -> Scenario.Run
-  {
-    let batchSize = mode == .full ? 0 : spec.batchSize
-    var run = try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: store, request: request)
-    guard mode == .batched else { return run }
-    for _ in 1..<max(1, spec.injectedBatchedSlowdown ?? 1) {
-      let wall = run.sample.wallNanos
-      run = try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: store, request: request)
-      run.sample.wallNanos += wall
-    }
-    return run
   }
 
   /// Batched performFetch against the raw C API running the store's own ID query, interleaved.

@@ -13,7 +13,7 @@ package enum ResultFiles {
     let csv = ResultsCSV.encode(measured)
     var rows = try ResultsCSV.decode(csv)
     // results.json keeps every repetition too, which results.csv's summary columns do not.
-    for i in rows.indices where i < measured.count { rows[i].samples = measured[i].samples }
+    for i in rows.indices where i < measured.count { (rows[i].samples, rows[i].processes) = (measured[i].samples, measured[i].processes) }
     try OutputFolder.write(to: dir, command: command) { tmp in
       try FileManager.default.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: false)
       try Data(csv.utf8).write(to: URL(fileURLWithPath: tmp + "/results.csv"))

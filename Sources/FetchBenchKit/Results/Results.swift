@@ -25,6 +25,10 @@ package struct ResultRow: Sendable, Equatable {
   /// Every repetition's value in the order measured, for a figure measured more than once:
   /// in results.json (`samples`) and a run's journal, not in results.csv.
   package var samples: [Double] = []
+  /// The child processes `samples` come from, in order, an equal share each: a time's offset
+  /// from one process to the next is not in one process's repetitions, so `compare` judges
+  /// times by process (`run --processes`).
+  package var processes = 1
 
   package init(
     runID: String, key: ResultKey, metric: Metric, summary: Summary, status: ResultStatus = .ok, error: String = "",
@@ -128,6 +132,7 @@ extension ResultRow: Codable {
       }
     }
     if !samples.isEmpty { try c.encode(samples, forKey: Column(stringValue: "samples")) }
+    if processes > 1 { try c.encode(processes, forKey: Column(stringValue: "processes")) }
   }
 
   package init(from decoder: any Decoder) throws {
@@ -140,6 +145,7 @@ extension ResultRow: Codable {
     }
     try self.init(fields: fields)
     samples = try c.decodeIfPresent([Double].self, forKey: Column(stringValue: "samples")) ?? []
+    processes = try c.decodeIfPresent(Int.self, forKey: Column(stringValue: "processes")) ?? 1
   }
 
   static let integerColumns: Set<String> = ["rows", "batch_size", "repetitions", "cores", "memory_bytes"]

@@ -75,9 +75,12 @@ package struct CaseSpec: Sendable, Codable, Equatable {
   package var growthFrom: Int? = nil
   /// A gate case's list name and strategies (`check`); nil elsewhere.
   package var gate: GateCase? = nil
-  /// The gate's own tests: each timed batched call of a gate case does this many calls' work,
-  /// a slowdown the gate must catch (`FETCHBENCH_INJECT_BATCHED_SLOWDOWN`). Nil in every real run.
+  /// The harness's own tests: each timed batched call does this many calls' work, a slowdown
+  /// the gate and `compare` must catch (`FETCHBENCH_INJECT_BATCHED_SLOWDOWN`). Nil in every real run.
   package var injectedBatchedSlowdown: Int? = nil
+  /// The harness's own tests: each batch is read a row per query, queries `compare` must flag
+  /// (`FETCHBENCH_INJECT_QUERY_PER_ROW`). Nil in every real run.
+  package var injectedQueryPerRow: Bool? = nil
 
   package init(
     dataset: DatasetKind, rows: Int, seed: UInt64, datasetsDirectory: String, store: StoreKind, work: CaseWork, batchSize: Int,
@@ -134,6 +137,8 @@ package struct CaseResult: Sendable, Codable {
   package var error: String?
   /// The gate's figures (`fetchbench check` cases only).
   package var figures: [GateFigure]? = nil
+  /// The child processes that measured the case, their repetitions in order (`merged`).
+  package var processes: Int? = nil
 
   package init(spec: CaseSpec, measurements: [Measurement], error: String?) {
     self.spec = spec
@@ -160,7 +165,7 @@ package enum CaseExecutor {
     case .scenario(let s, let m): (scenario, mode) = (s, m)
     }
     let storeKind = spec.store
-    let store = try spec.location.open(storeKind)
+    let store = try spec.openStore()
     let batchSize = mode == .full ? 0 : spec.batchSize
     let custom = try spec.customRequest(scenario, batchSize: batchSize)
     // On the in-memory store the limit runs alternately with the case, so the two see the
@@ -177,7 +182,7 @@ package enum CaseExecutor {
     var ratios = Array(repeating: [Double](), count: references.count)
     var pairNanos = Array(repeating: UInt64(0), count: references.count)
     let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
-      let run = try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: store, request: custom)
+      let run = try spec.measure(scenario, mode, request: custom, store: store)
       for (i, reference) in references.enumerated() {
         pairNanos[i] = try reference.measure()
         if measured {
@@ -317,6 +322,21 @@ package enum CaseExecutor {
     if scenario == .performFetch, mode == .batched, let scan = ScanLimit(raw, request: request) {
       out.append(Reference(time: .scanLimit, ratio: .engineOverScanLimit, scan.run))
     }
+    return out
+  }
+}
+
+extension CaseResult {
+  /// One case's results from several processes as one: each repeated figure's repetitions
+  /// joined in process order, a figure measured once (counters, heap) the first process's.
+  /// O(figures × repetitions).
+  static func merged(_ results: [CaseResult]) -> CaseResult {
+    guard var out = results.first, results.count > 1 else { return results.first! }
+    for i in out.measurements.indices where out.measurements[i].summary.count > 1 {
+      let samples = results.flatMap { $0.measurements.indices.contains(i) ? $0.measurements[i].summary.samples : [] }
+      out.measurements[i].summary = Summary(samples)
+    }
+    out.processes = results.count
     return out
   }
 }

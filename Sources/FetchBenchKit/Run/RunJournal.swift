@@ -72,11 +72,12 @@ struct RunJournal {
       guard let text = try? String(contentsOfFile: path(k), encoding: .utf8) else { continue }
       do {
         var rows = try ResultsCSV.decode(text)
-        // Each row's repetitions, kept beside the CSV (a case journaled without them has none).
+        // Each row's repetitions and their processes, kept beside the CSV (a case journaled
+        // without them has none).
         if let data = FileManager.default.contents(atPath: samplesPath(k)),
-          let samples = try? JSONDecoder().decode([[Double]].self, from: data), samples.count == rows.count
+          let kept = try? JSONDecoder().decode([KeptSamples].self, from: data), kept.count == rows.count
         {
-          for i in rows.indices { rows[i].samples = samples[i] }
+          for i in rows.indices { (rows[i].samples, rows[i].processes) = (kept[i].samples, kept[i].processes) }
         }
         out[k] = rows
       } catch {
@@ -101,7 +102,8 @@ struct RunJournal {
       }
     }
     do {
-      try AtomicFile.write(try JSONEncoder().encode(rows.map(\.samples)), to: samplesPath(k))
+      try AtomicFile.write(
+        try JSONEncoder().encode(rows.map { KeptSamples(samples: $0.samples, processes: $0.processes) }), to: samplesPath(k))
       try AtomicFile.write(Data(ResultsCSV.encode(rows).utf8), to: path(k))
     } catch DatasetError.cannotWrite(let path, let reason) {
       throw DatasetError.cannotWrite(
@@ -110,6 +112,12 @@ struct RunJournal {
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: directory) }
+
+  /// A row's repetitions, beside the CSV that holds only their summary.
+  struct KeptSamples: Codable {
+    var samples: [Double]
+    var processes: Int
+  }
 
   private func path(_ k: Int) -> String { String(format: "%@/case-%05d.csv", directory, k) }
   private func samplesPath(_ k: Int) -> String { String(format: "%@/case-%05d.samples.json", directory, k) }

@@ -15,6 +15,9 @@ package struct RunOptions: Sendable {
   package var withIndex = true
   package var repetitions = 5
   package var warmups = 1
+  /// Child processes per case, each measuring `repetitions` after its warm-ups: `compare`
+  /// judges times only with 3 or more a side.
+  package var processes = 1
   package var seed: UInt64 = 1
   package var datasetsDirectory = "datasets"
   /// nil: results/runs/<UTC timestamp>/.

@@ -68,7 +68,9 @@ struct RunProgress {
         var key = spec.key
         if let index = m.index { key.index = index }
         if let scenario = m.scenario { key.scenario = scenario }
-        return stamp.row(key, m.metric, m.summary, detail: m.detail ?? "")
+        var row = stamp.row(key, m.metric, m.summary, detail: m.detail ?? "")
+        if m.summary.count > 1 { row.processes = r.processes ?? 1 }
+        return row
       }
       try keepRows(k, measured)
       let time = r.measurements.first { $0.metric.unit == .ms }.map { String(format: "%.1f ms", $0.summary.median) } ?? ""

@@ -43,7 +43,8 @@ package enum Runner {
         return progress.outcome(dir, stopped: true)
       }
       let t0 = Clock.wallNanos
-      let result = runChild(cases[k], memoryCeiling: options.memoryCeiling ?? ChildProcess.defaultMemoryCeiling())
+      let result = runCase(
+        cases[k], processes: options.processes, memoryCeiling: options.memoryCeiling ?? ChildProcess.defaultMemoryCeiling())
       try progress.record(k, result, seconds: Double(Clock.wallNanos - t0) / 1e9)
     }
     try writeResults(progress.rows, to: dir, options, journal)
@@ -55,7 +56,7 @@ package enum Runner {
     _ options: RunOptions, cases: [CaseSpec], journal: RunJournal, kept: [Int: [ResultRow]], log: (String) -> Void
   ) {
     log(
-      "fetchbench \(options.command.rawValue) \(journal.plan.runID): \(cases.count) cases, \(options.repetitions) repetitions each after \(options.warmups) warm-up, one process per case"
+      "fetchbench \(options.command.rawValue) \(journal.plan.runID): \(cases.count) cases, \(options.repetitions) repetitions each after \(options.warmups) warm-up, \(options.processes == 1 ? "one process" : "in each of \(options.processes) processes") per case"
     )
     log(
       kept.isEmpty
@@ -183,6 +184,19 @@ package enum Runner {
     case failure(String)
     /// Stopped at the memory ceiling, with its resident bytes then.
     case doesNotFit(Int, String)
+  }
+
+  /// The case measured in `processes` child processes one after another, its repetitions
+  /// joined in order (`CaseResult.merged`); the first that fails is the case's outcome.
+  static func runCase(_ spec: CaseSpec, processes: Int, memoryCeiling: Int?) -> ChildResult {
+    var results: [CaseResult] = []
+    for _ in 0..<processes {
+      switch runChild(spec, memoryCeiling: memoryCeiling) {
+      case .success(let r): results.append(r)
+      case let other: return other
+      }
+    }
+    return .success(CaseResult.merged(results))
   }
 
   static func runChild(_ spec: CaseSpec, memoryCeiling: Int? = nil) -> ChildResult {

@@ -1,0 +1,54 @@
+import DatasetStores
+import FetchedResults
+
+/// Faults the harness's own tests inject into a case's process to see `compare` and `check`
+/// catch them; none is set in a real run.
+extension CaseSpec {
+  /// The case's store, opened; with `injectedQueryPerRow` each batch it reads is read a row
+  /// per query, as an engine that lost its batching would.
+  func openStore() throws -> any Store {
+    let store = try location.open(self.store)
+    return injectedQueryPerRow == true ? QueryPerRowStore(store) : store
+  }
+
+  /// One run of `scenario` in `mode` (`request`: the user's list, nil for the dataset's); with
+  /// `injectedBatchedSlowdown` a batched run does that many runs' work, timed as one, its
+  /// counters and heap figures the first run's (those of a run without the fault).
+  func measure(_ scenario: Scenario, _ mode: FetchMode, request: FetchRequest?, store: any Store) throws -> Scenario.Run {
+    let batchSize = mode == .full ? 0 : self.batchSize
+    var run = try scenario.measure(dataset, mode: mode, batchSize: batchSize, store: store, request: request)
+    guard mode == .batched else { return run }
+    for _ in 1..<max(1, injectedBatchedSlowdown ?? 1) {
+      run.sample.wallNanos += try scenario.measure(dataset, mode: mode, batchSize: batchSize, store: store, request: request).sample
+        .wallNanos
+    }
+    return run
+  }
+}
+
+/// A store whose batch reads ask for one row per query: every other call passes through.
+final class QueryPerRowStore: Store {
+  let base: any Store
+  init(_ base: any Store) { self.base = base }
+
+  var model: Model { base.model }
+  var counters: StoreCounters { base.counters }
+  func resetCounters() { base.resetCounters() }
+  func fetchIDs(_ request: ResolvedRequest) throws -> [Int64] { try base.fetchIDs(request) }
+  func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject] {
+    try ids.indices.flatMap { try base.fetchObjects(request, ids: ids[$0...$0]) }
+  }
+  func fetchObjects(_ request: ResolvedRequest) throws -> [FetchedObject] { try base.fetchObjects(request) }
+  func count(_ request: ResolvedRequest) throws -> Int { try base.count(request) }
+  func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] { try base.sectionCounts(request) }
+  func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
+    try base.fetchIDsAndSections(request)
+  }
+  func commit(_ operations: [WriteOperation]) throws -> StoreTransaction { try base.commit(operations) }
+  func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs { try base.fetchKeyedIDs(request, ids: ids) }
+  func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws -> [Int64] {
+    try base.relatedIDs(request, through: relationship, destinationIDs: destinationIDs)
+  }
+  var observers: TransactionObservers { base.observers }
+  var dataVersion: String? { base.dataVersion }
+}
