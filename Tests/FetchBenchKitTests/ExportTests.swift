@@ -8,7 +8,7 @@ import Testing
 /// formats, each under its full key; files written new, never over one FetchBench did not write.
 @Suite struct ExportRuns {
   static let rows = [
-    CompareRuns.timed(.full, CompareRuns.base), row(.sqlite, .batched, .firstScreen, .queries, 2),
+    CompareRuns.timed(.full, CompareRuns.base, processes: 1), row(.sqlite, .batched, .firstScreen, .queries, 2),
     row(.sqlite, .batched, .firstScreen, .memoryBudget, 5), row(.sqlite, .full, .firstScreen, .commitsPerSecond, 40),
   ]
 

@@ -127,7 +127,7 @@ extension RunCommand {
     func has(_ index: String, _ scenario: String, _ metric: String) -> ResultRow? {
       rows.first { $0.index == index && $0.scenario.csv == scenario && $0.metric.name == metric }
     }
-    let list = ["perform_fetch", "batch_fault", "first_page", "seek_middle"]
+    let list = ["perform_fetch", "batch_fault", "first_page", "seek_middle", "first_screen"]
     // The list's candidates answer its operations; the sectioned form's, the sectioned fetch.
     for (index, scenarios) in [
       ("none", list + ["sectioned"]), ("spud_date", list + ["sectioned"]), ("spud_date:desc+id", list),
@@ -135,7 +135,7 @@ extension RunCommand {
     ] {
       #expect(Set(rows.filter { $0.index == index && $0.metric.name.hasPrefix("time_") }.map(\.scenario.csv)) == Set(scenarios), "\(index)")
       for s in scenarios {
-        let time = has(index, s, s == "perform_fetch" || s == "sectioned" ? "time_ms" : "time_us")
+        let time = has(index, s, ["perform_fetch", "sectioned", "first_screen"].contains(s) ? "time_ms" : "time_us")
         #expect(time?.repetitions == 2 && (time?.value ?? 0) > 0, "\(index) \(s)")
         let ratio = has(index, s, "over_unindexed")
         #expect(index == "none" ? ratio == nil : (ratio?.repetitions == 2 && (ratio?.value ?? 0) > 0), "\(index) \(s)")

@@ -17,7 +17,9 @@ import SQLQueries
 ///
 /// Per index variant (none included), in each repetition: the batched performFetch (the ID
 /// query) and the sectioned one, ten batch faults spread over the list, the first page by
-/// `LIMIT`, and a keyset page from the middle; on SQLite its scan limit once. Every variant
+/// `LIMIT` (the first screen of offset and keyset paging), a keyset page from the middle, and
+/// batched faulting's first screen (a new controller's performFetch and first batch); on
+/// SQLite its scan limit once. Every variant
 /// must return the unindexed IDs in the same order, or the case fails. The query plans
 /// (`EXPLAIN QUERY PLAN`, PostgreSQL's `EXPLAIN`) ride along as text.
 package enum IndexAdvice {
@@ -28,9 +30,12 @@ package enum IndexAdvice {
     case batchFault = "batch_fault"
     case firstPage = "first_page"
     case seekMiddle = "seek_middle"
+    /// A new batched controller's performFetch and its first batch: the first screen of
+    /// batched faulting, which the recommendation weighs with each index.
+    case firstScreen = "first_screen"
 
     /// The fast operations, timed in microseconds.
-    var metric: Metric { self == .performFetch || self == .sectioned ? .time : .timeUs }
+    var metric: Metric { [.performFetch, .sectioned, .firstScreen].contains(self) ? .time : .timeUs }
   }
 
   /// The batches faulted per repetition: one fault is tens of microseconds.
@@ -257,6 +262,12 @@ package enum IndexAdvice {
     let positions = (0..<faults).map { min(n - 1, $0 * n / faults + n / (2 * faults)) }
     let fault = try Sampler.wall { try positions.reduce(0) { $0 &+ Int(try controller.object(atGlobalIndex: $1).id) } }
     out.append((.batchFault, Double(fault.nanos) / 1e3 / Double(faults)))
+    let firstScreen = try Sampler.wall { () throws -> Int64 in
+      let c = FetchedResultsController(fetchRequest: list, store: v.store)
+      try c.performFetch()
+      return try (0..<min(batchSize, c.count)).reduce(0) { $0 &+ (try c.object(atGlobalIndex: $1).id) }
+    }
+    out.append((.firstScreen, Double(firstScreen.nanos) / 1e6))
     let pager = try Pager(list, store: v.store, pageSize: batchSize)
     out.append((.firstPage, Double(try Sampler.wall { try pager.page(at: 0).count }.nanos) / 1e3))
     let before = try controller.object(atGlobalIndex: max(0, n / 2 - 1))

@@ -13,6 +13,7 @@ extension Report {
       case .batchFault: "batch fault"
       case .firstPage: "first page (LIMIT)"
       case .seekMiddle: "keyset page at n/2"
+      case .firstScreen: "batched first screen"
       }
     return (.forAdvice(work), heading)
   }
