@@ -28,11 +28,11 @@ import Testing
     // One table: the key alone, and the list's whole order with the primary key last.
     #expect(try Self.candidates(.wells, sectioned: false) == ["wells(spud_date) sortKey", "wells(spud_date DESC, id) sortOrder"])
     // Sections by state: the sort key after the section key; the section key with the sort
-    // keys of its own table (none for banks, whose date lives in the details).
+    // keys of its own table: for banks, whose date lives in the details, the section key alone, named so.
     #expect(
       try Self.candidates(.banks, sectioned: true) == [
         "failed_bank_details(close_date) sortKey", "failed_bank_details(info_id, close_date) foreignKeyAndSortKey",
-        "failed_bank_info(state) sectionAndSortKey",
+        "failed_bank_info(state) sectionKey",
       ])
     #expect(
       try Self.candidates(.wells, sectioned: true) == [

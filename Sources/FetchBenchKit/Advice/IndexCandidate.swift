@@ -15,6 +15,8 @@ package struct IndexCandidate: Sendable, Hashable {
     case sortOrder = "the list's order"
     /// The section key, then the sort keys of its table that follow it.
     case sectionAndSortKey = "section key + sort key"
+    /// The section key alone, when the sort keys that follow it live in another table.
+    case sectionKey = "section key"
     /// The columns the predicate holds equal, then the list's order: the index finds the
     /// matching rows already in order.
     case predicateAndOrder = "predicate's equalities + the list's order"
@@ -67,7 +69,9 @@ package struct IndexCandidate: Sendable, Hashable {
     }
     if let section = request.section {
       let sameTable = sorted.prefix { $0.keyPath.relationship == section.relationship }
-      add(.sectionAndSortKey, table(section), [.init(section.attribute.column)] + sameTable.map { .init($0.keyPath.attribute.column) })
+      add(
+        sameTable.isEmpty ? .sectionKey : .sectionAndSortKey, table(section),
+        [.init(section.attribute.column)] + sameTable.map { .init($0.keyPath.attribute.column) })
     }
     return out
   }
