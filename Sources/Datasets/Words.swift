@@ -32,36 +32,6 @@ enum Words {
     "#W Federal Savings and Loan Association", "Bank of #C", "#W Community Bank, N.A.",
     "The #W Bank", "#W National Bank", "#W Bank of #C", "First #W Bank", "#W Trust Company",
   ]
-  static let cities = [
-    "Houston", "Dallas", "Austin", "San Antonio", "Midland", "Odessa", "Tulsa", "Oklahoma City",
-    "Wichita", "Topeka", "Atlanta", "Savannah", "Macon", "Miami", "Tampa", "Orlando", "Naples",
-    "Chicago", "Joliet", "Peoria", "Los Angeles", "San Diego", "Fresno", "Irvine", "Oakland",
-    "Denver", "Boulder", "Pueblo", "Phoenix", "Tucson", "Mesa", "Las Vegas", "Reno", "Seattle",
-    "Spokane", "Tacoma", "Portland", "Salem", "Boise", "Salt Lake City", "Provo", "Albuquerque",
-    "Santa Fe", "Cheyenne", "Casper", "Omaha", "Lincoln", "Des Moines", "Cedar Rapids",
-    "Minneapolis", "St. Paul", "Duluth", "Kansas City", "St. Louis", "Springfield", "Little Rock",
-    "Memphis", "Nashville", "Knoxville", "Birmingham", "Mobile", "Jackson", "New Orleans",
-    "Baton Rouge", "Shreveport", "Lafayette", "Charlotte", "Raleigh", "Columbia", "Charleston",
-    "Richmond", "Norfolk", "Baltimore", "Newark", "Trenton", "Boston", "Worcester", "Hartford",
-    "Providence", "Manchester", "Burlington", "Portland", "Albany", "Buffalo", "New York",
-    "Pittsburgh", "Philadelphia", "Cleveland", "Columbus", "Detroit", "Lansing", "Milwaukee",
-    "Madison", "Indianapolis", "Louisville", "Lexington", "Anchorage", "Honolulu", "San Juan",
-    "Washington", "Sioux Falls", "Fargo", "Billings", "Coeur d'Alene", "Alpharetta", "Woodstock",
-  ]
-  static let counties = [
-    "Andrews", "Ector", "Midland", "Reeves", "Loving", "Howard", "Martin", "Upton", "Crane",
-    "Pecos", "Ward", "Winkler", "Karnes", "Dimmit", "La Salle", "Webb", "Zavala", "Gonzales",
-    "DeWitt", "Lavaca", "Frio", "Atascosa", "McMullen", "Live Oak", "Kern", "Ventura", "Fresno",
-    "Grady", "Canadian", "Kingfisher", "Garvin", "Stephens", "Carter", "Logan", "Payne", "Osage",
-    "Barton", "Ellis", "Russell", "Butler", "Sedgwick", "Rooks", "Ness", "Stafford", "Finney",
-    "Lea", "Eddy", "San Juan", "Rio Arriba", "Campbell", "Converse", "Sweetwater", "Laramie",
-    "Weld", "Garfield", "Adams", "McKenzie", "Williams", "Mountrail", "Dunn", "Divide",
-    "Washington", "Greene", "Tioga", "Bradford", "Susquehanna", "Doddridge", "Ritchie", "Tyler",
-    "Wetzel", "Belmont", "Monroe", "Noble", "Guernsey", "Harrison", "Otsego", "Kalkaska",
-    "Grand Traverse", "Wayne", "Clay", "Marion", "Pike", "Floyd", "Uintah", "Duchesne", "Carbon",
-    "Richland", "Roosevelt", "Toole", "Acadia", "Caddo", "Lafourche", "Plaquemines", "Terrebonne",
-    "Jefferson", "Lincoln", "Madison", "Jackson", "Franklin", "Hamilton", "Union", "Warren",
-  ]
   static let operators = [
     "Pioneer Natural Resources", "EOG Resources", "Devon Energy", "Chesapeake Operating",
     "ConocoPhillips", "Occidental Petroleum", "Apache Corporation", "Continental Resources",

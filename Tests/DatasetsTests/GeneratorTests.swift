@@ -233,6 +233,36 @@ final class GeneratedFixture: Sendable {
       #expect(latOK == 0)
     }
   }
+
+  /// A bank's city lies in its state, and so does a city its name or its acquirer's carries
+  /// ("First National Bank of Casper" is in Wyoming); a well's county lies in its state.
+  @Test func placesLieInTheirStates() throws {
+    try GeneratedFixture.shared.sqlite(.banks).read { (db: Database) throws -> Void in
+      let rows = try Row.fetchAll(
+        db,
+        sql:
+          "SELECT i.name, i.city, i.state, d.acquiring_institution AS acquirer FROM failed_bank_info i JOIN failed_bank_details d ON d.info_id = i.id"
+      )
+      #expect(rows.count == 10_000)
+      for row in rows {
+        let (name, city, state, acquirer): (String, String, String, String) = (row["name"], row["city"], row["state"], row["acquirer"])
+        let cities = try #require(Places.cities[state], "\(state)")
+        #expect(cities.contains(city), "\(city), \(state)")
+        for text in [name, acquirer] {
+          let named = Places.cities.values.joined().filter { text.hasSuffix(" of \($0)") }
+          #expect(named.isEmpty || named.contains { cities.contains($0) }, "\(text) in \(state)")
+        }
+      }
+    }
+    try GeneratedFixture.shared.sqlite(.wells).read { (db: Database) throws -> Void in
+      let pairs = try Row.fetchAll(db, sql: "SELECT DISTINCT county, state FROM wells")
+      #expect(pairs.count > 50)
+      for pair in pairs {
+        let (county, state): (String, String) = (pair["county"], pair["state"])
+        #expect(Places.counties[state]?.contains(county) == true, "\(county) County, \(state)")
+      }
+    }
+  }
 }
 
 @Suite struct Formats {

@@ -59,7 +59,7 @@ public struct BankRows: RowGenerator {
   private func info(_ id: Int, _ row: inout [FieldValue]) {
     var r = SeededRandom(seed: seed, stream: 1, index: UInt64(id))
     let state = States.all[States.bankChoice.draw(&r)]
-    let city = r.pick(Words.cities)
+    let city = r.pick(state.cities)
     row.append(.integer(Int64(id)))
     row.append(.text(bankName(&r, city: city)))
     row.append(.text(city))
@@ -99,7 +99,8 @@ public struct BankRows: RowGenerator {
     var zipText: [UInt8] = []
     CivilDate.appendPadded(zip, width: 5, to: &zipText)
     let acquirer =
-      r.chance(0.2) ? "No Acquirer" : bankName(&r, city: r.pick(Words.cities))
+      // An acquirer of the same state, as most were.
+      r.chance(0.2) ? "No Acquirer" : bankName(&r, city: r.pick(state.cities))
     row.append(.integer(Int64(id)))
     row.append(.integer(Int64(infoID)))
     row.append(.real(Double(day * 86_400)))

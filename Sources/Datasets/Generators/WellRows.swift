@@ -37,8 +37,9 @@ public struct WellRows: RowGenerator {
   private func well(_ id: Int, _ row: inout [FieldValue]) {
     var r = SeededRandom(seed: seed, stream: 3, index: UInt64(id))
     let state = States.all[States.wellChoice.draw(&r)]
-    let countyIndex = Self.skewed(&r, state.counties)
-    let county = Words.counties[(state.apiCode * 7 + countyIndex) % Words.counties.count]
+    let counties = state.wellCounties
+    let countyIndex = Self.skewed(&r, counties.count)
+    let county = counties[countyIndex]
     // API-14: state-county-unique-sidetrack-event. The unique and sidetrack parts are taken from
     // the id, so numbers never collide up to maxRows.
     var api: [UInt8] = []
