@@ -27,11 +27,11 @@ struct Check: CheckedCommand {
       measured for: a list measured otherwise cannot be judged until --update records it again.
 
       Example:
-        fetchbench check --matrix ci/lists.json --update     # once, on the CI machine kind
-        fetchbench check --matrix ci/lists.json              # on every change: exit 2 on a regression
+        fetchbench check --matrix ci/lists.json --update   # record, once
+        fetchbench check --matrix ci/lists.json            # exit 2 on a regression
 
-      Exit codes: 0 within tolerance, 2 regression, 3 cannot judge (no baseline, other \
-      datasets, another machine kind, or nothing judged), 4 improvement beyond tolerance with \
+      Exit codes: 0 within tolerance, 2 regression, 3 cannot judge (no baseline, another \
+      matrix, other datasets, another machine kind, or nothing judged), 4 improvement beyond tolerance with \
       --fail-on-improvement, 1 error.
       """)
 

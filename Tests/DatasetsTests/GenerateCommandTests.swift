@@ -72,7 +72,7 @@ import Testing
     #expect(out.stderr.contains("differs from the manifest"), "\(out.stderr)")
     let after = try FileManager.default.attributesOfItem(atPath: dir + "/wells-300.sqlite")[.modificationDate] as? Date
     #expect(before == after)
-    #expect(!TestSupport.listing(dir).contains { $0.hasSuffix(".partial") })
+    #expect(!TestSupport.listing(dir).contains { $0.contains(".partial-") })
   }
 
   /// Ctrl-C, `kill` and a closed terminal (SIGHUP) alike.
@@ -82,9 +82,9 @@ import Testing
     defer { TestSupport.remove(dir) }
     let running = try TestSupport.start(
       ["generate", "--dataset", "wells", "--rows", "5000000", "--out", dir])
-    // Wait until the temporary files exist, then interrupt.
+    // Wait until the temporary files (`NAME.partial-PID-N`) exist, then interrupt.
     let deadline = Date().addingTimeInterval(30)
-    while !TestSupport.listing(dir).contains(where: { $0.hasSuffix(".partial") }) && Date() < deadline {
+    while !TestSupport.listing(dir).contains(where: { $0.contains(".partial-") }) && Date() < deadline {
       usleep(20_000)
     }
     usleep(200_000)
