@@ -232,7 +232,10 @@ extension Recommendation {
 
     /// `, 106.0 ms through the first 1,000 rows`: the fling measured with a candidate, if any.
     static func fling(_ c: Candidate) -> String {
-      c.flingMs.map { ", \(milliseconds($0)) through the first \(c.flingRows.grouped) rows" } ?? ""
+      // A way weighed with an index the run did not read it with has its fling measured without.
+      c.flingMs.map {
+        ", \(milliseconds($0)) through the first \(c.flingRows.grouped) rows\(c.advice == nil ? "" : " (without the index)")"
+      } ?? ""
     }
 
     /// The figures behind the choice, as sentences: the chosen strategy, each other one at its
@@ -256,7 +259,8 @@ extension Recommendation {
           })
         else { continue }
         let why = other.heap > budget.memoryBytes ? ", over the \(bytes(budget.memoryBytes)) budget" : ""
-        reasons.append("\(other.mode.rawValue): \(milliseconds(other.openMs))\(Self.fling(other)), \(bytes(other.heap)) live\(why).")
+        let open = other.advice == nil ? milliseconds(other.openMs) : "about \(milliseconds(other.openMs)) with the index"
+        reasons.append("\(other.mode.rawValue): \(open)\(Self.fling(other)), \(bytes(other.heap)) live\(why).")
       }
       if let fit, let amortized, let fling = chosen.flingMs {
         let measured = sizes.map(\.batch).sorted()
