@@ -14,9 +14,15 @@ extension Comparison {
     return bad > 0 ? "\(bad) figure(s) regressed or changed." : "No figure regressed."
   }
 
+  /// What to do when times went unjudged for want of processes; empty otherwise.
+  var processesNote: String {
+    let n = lines.filter(\.tooFewProcesses).count
+    return n == 0 ? "" : "\(n) time(s) not judged: measured in fewer than 3 processes a side; run both with --processes 3.\n"
+  }
+
   /// Plain text for a terminal. O(lines).
   package func text() -> String {
-    var out = verdictSentence + "\n" + counts + "\n"
+    var out = verdictSentence + "\n" + counts + "\n" + processesNote
     guard refusal == nil else { return out }
     for v in [Verdict.regressed, .changed, .improved] {
       let these = lines.filter { $0.verdict == v }
@@ -29,7 +35,7 @@ extension Comparison {
   /// A pull-request summary for `$GITHUB_STEP_SUMMARY`: the verdict, the changed figures in a
   /// table, and every other figure in a collapsed `<details>`. O(lines).
   package func markdown() -> String {
-    var md = "### FetchBench: \(verdictSentence)\n\n\(counts)\n\n"
+    var md = "### FetchBench: \(verdictSentence)\n\n\(counts)\n\n" + (processesNote.isEmpty ? "" : processesNote + "\n")
     guard refusal == nil else { return md }
     func table(_ rows: [Line]) -> String {
       "| figure | verdict | base → head |\n|---|---|---|\n"

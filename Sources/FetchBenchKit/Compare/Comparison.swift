@@ -21,6 +21,8 @@ package struct Comparison: Sendable {
     package var verdict: Verdict
     /// The two values and how they were judged, in words.
     package var detail: String
+    /// A time not judged because a side was measured in too few processes.
+    package var tooFewProcesses = false
   }
 
   package struct Options: Sendable {
@@ -137,7 +139,8 @@ package struct Comparison: Sendable {
       return Line(
         name: name, verdict: .notJudged,
         detail: both
-          + " (too few processes: \(a.count) and \(b.count); a time moves between processes by more than within one, so it is judged with \(o.minimumProcesses) a side: run --processes \(o.minimumProcesses))"
+          + " (too few processes: \(a.count) and \(b.count); a time moves between processes by more than within one, so it is judged with \(o.minimumProcesses) a side: run --processes \(o.minimumProcesses))",
+        tooFewProcesses: true
       )
     }
     let (ratio, lo, hi, p) = ProcessStatistics.welch(a, b)
