@@ -149,8 +149,10 @@ import Testing
     #expect(queries.status == 2 && queries.names.contains("\(k)/queries"), "\(queries)")
     try run("doubled", ["FETCHBENCH_INJECT_BATCHED_SLOWDOWN": "2"])
     let doubled = try flagged("base", "doubled")
-    // The case's time over its in-memory limit, per pair, is that time too.
-    #expect(doubled.status == 2 && doubled.names.contains("\(k)/time_ms"), "\(doubled)")
+    // That time, or its ratio to the in-memory limit timed alternately in the same process,
+    // which a loaded machine moves less (under load the time's process medians may spread too
+    // far for the test): nothing else.
+    #expect(doubled.status == 2 && !doubled.names.isEmpty, "\(doubled)")
     #expect(doubled.names.isSubset(of: ["\(k)/time_ms", "\(k)/engine_over_limit"]), "\(doubled)")
     var clean = 0
     for pair in 0..<10 {
