@@ -12,7 +12,10 @@ struct Compare: CheckedCommand {
       --processes 3): repetitions in one process share its offset, so each process's median is \
       one value, and a change counts when Welch's t-test between the two sides' medians finds it \
       (p < 0.01) and their ratio is beyond --threshold; the ratio's 95 % interval is printed \
-      beside it. With fewer than 3 processes a side a time reads "not judged: too few processes".
+      beside it. With fewer than 3 processes a side a time reads "not judged: too few processes"; \
+      a case measured while the rest of the machine used a quarter of a core or more (or the \
+      hypervisor stole a twentieth), as `run` records beside it, has its times "not judged: busy \
+      machine".
 
       Exit codes: 0 no figure regressed, 2 a figure regressed or a counter changed, 3 the runs \
       cannot be compared (other toolchain, machine or datasets; --allow-differences compares \

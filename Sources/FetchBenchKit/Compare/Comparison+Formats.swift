@@ -14,10 +14,14 @@ extension Comparison {
     return bad > 0 ? "\(bad) figure(s) regressed or changed." : "No figure regressed."
   }
 
-  /// What to do when times went unjudged for want of processes; empty otherwise.
+  /// Why times went unjudged, and what to do: a line per reason; empty when none did.
   var processesNote: String {
-    let n = lines.filter(\.tooFewProcesses).count
-    return n == 0 ? "" : "\(n) time(s) not judged: measured in fewer than 3 processes a side; run both with --processes 3.\n"
+    let few = lines.filter(\.tooFewProcesses).count
+    let busy = lines.filter(\.busyMachine).count
+    return (few == 0 ? "" : "\(few) time(s) not judged: measured in fewer than 3 processes a side; run both with --processes 3.\n")
+      + (busy == 0
+        ? ""
+        : "\(busy) time(s) not judged: the machine was busy while a side measured them (each says how busy); measure again on a quiet machine.\n")
   }
 
   /// Plain text for a terminal. O(lines).

@@ -23,6 +23,8 @@ package struct Comparison: Sendable {
     package var detail: String
     /// A time not judged because a side was measured in too few processes.
     package var tooFewProcesses = false
+    /// A time not judged because the machine was busy while a side measured it.
+    package var busyMachine = false
   }
 
   package struct Options: Sendable {
@@ -38,6 +40,10 @@ package struct Comparison: Sendable {
     package var minimumProcesses = 3
     /// Compare runs measured on other machines, toolchains or datasets anyway.
     package var allowDifferences = false
+    /// A case during which the rest of the machine used this many cores (or the hypervisor
+    /// stole this many) has its times left unjudged, as the gate leaves its ratios.
+    package var busyCores = 0.25
+    package var stealCores = 0.05
     package init() {}
   }
 
@@ -60,16 +66,48 @@ package struct Comparison: Sendable {
       Dictionary(rows.map { (Self.name($0), $0) }, uniquingKeysWith: { a, _ in a })
     }
     let (b, h) = (index(base), index(head))
+    let busy = Self.busyCases(base, "base", options).merging(Self.busyCases(head, "head", options)) { $0 + "; " + $1 }
     var lines: [Line] = []
     for name in Set(b.keys).union(h.keys).sorted() {
       switch (b[name], h[name]) {
-      case (let x?, let y?): if let line = Self.judge(name, x, y, options) { lines.append(line) }
+      case (let x?, let y?):
+        guard var line = Self.judge(name, x, y, options) else { continue }
+        if let why = busy[Self.caseName(x)], Self.isTimed(x), line.verdict != .notJudged {
+          (line.verdict, line.detail, line.busyMachine) = (.notJudged, line.detail + " (busy machine: \(why))", true)
+        }
+        lines.append(line)
       case (let x?, nil): lines.append(Line(name: name, verdict: .onlyInBase, detail: Self.value(x)))
       case (nil, let y?): lines.append(Line(name: name, verdict: .onlyInHead, detail: Self.value(y)))
       case (nil, nil): break
       }
     }
     self.lines = lines
+  }
+
+  /// The cases measured while the rest of the machine was busy, by `caseName`, with how busy.
+  /// O(rows).
+  static func busyCases(_ rows: [ResultRow], _ side: String, _ o: Options) -> [String: String] {
+    var out: [String: String] = [:]
+    for r in rows where r.metric == .othersCores || r.metric == .stealCores {
+      let limit = r.metric == .othersCores ? o.busyCores : o.stealCores
+      guard r.value >= limit else { continue }
+      let what = String(
+        format: "%@ %.2f cores while the %@ measured it", r.metric == .othersCores ? "others used" : "the hypervisor stole", r.value, side)
+      out[caseName(r)] = out[caseName(r)].map { $0 + "; " + what } ?? what
+    }
+    return out
+  }
+
+  /// The case that measured a figure: its key without the metric (and for the index advice,
+  /// whose one case names each figure's index and operation, without those too).
+  static func caseName(_ r: ResultRow) -> String {
+    let parts = name(r).split(separator: "/").dropLast()
+    return (r.mode == .indexAdvice ? parts.prefix(5) : parts[...]).joined(separator: "/")
+  }
+
+  /// A figure judged by its repetitions: a time, a rate, a ratio, or a count that varies.
+  static func isTimed(_ r: ResultRow) -> Bool {
+    [.ms, .us, .s, .ratio, .perSecond].contains(r.unit) || r.samples.count > 1
   }
 
   /// A figure's full key: `banks/244292/sqlite/batched/20/none/first_screen/time_ms`.

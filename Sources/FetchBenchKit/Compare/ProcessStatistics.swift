@@ -35,7 +35,7 @@ package enum ProcessStatistics {
     let (sx, sy) = (variance(x) / Double(x.count), variance(y) / Double(y.count))
     let se = (sx + sy).squareRoot()
     let difference = my - mx
-    func ratio(_ d: Double) -> Double { logScale ? exp(d) : (mx == 0 ? .infinity : (mx + d) / mx) }
+    func ratio(_ d: Double) -> Double { logScale ? exp(d) : (mx == 0 ? (mx + d == 0 ? 1 : .infinity) : (mx + d) / mx) }
     guard se > 0 else { return (ratio(difference), ratio(difference), ratio(difference), difference == 0 ? 1 : 0) }
     let df = (sx + sy) * (sx + sy) / (sx * sx / Double(max(1, x.count - 1)) + sy * sy / Double(max(1, y.count - 1)))
     let q = tQuantile(0.05, df: df)

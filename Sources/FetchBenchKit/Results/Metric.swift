@@ -122,6 +122,13 @@ package struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The same operation on the file with the index over the file without it, per
   /// alternating pair.
   package static let overUnindexed = Metric("over_unindexed", .ratio)
+
+  // MARK: the machine while a case ran
+  /// CPU the rest of the machine used while the case's processes ran (other processes and the
+  /// kernel, less the case's and the PostgreSQL server's), in cores: the most of its processes.
+  package static let othersCores = Metric("others_cores", .ratio, better: .neither)
+  /// CPU the hypervisor stole meanwhile, in cores: the most of its processes.
+  package static let stealCores = Metric("steal_cores", .ratio, better: .neither)
   /// SQLite's `EXPLAIN QUERY PLAN` of the operation's statement: the text is the row's
   /// `detail`, the value 0.
   package static let queryPlan = Metric("query_plan", .none, better: .neither)
@@ -207,7 +214,8 @@ extension Metric {
     .reloads, .sectionChanges, .changeSetSize, .diffChangeSetSize, .rowsAfter, .movesCoreData, .reloadsCoreData, .staleRowsCoreData,
     .relaunchAfterSave, .relaunchCached, .seconds, .commits, .commitsPerSecond, .attemptsPerSecond,
     .targetCommitsPerSecond, .failedCommits, .changeSets, .coalescedTransactions, .faults, .faultsPerSecond, .reconnects, .staleReads,
-    .invalidChangeSets, .missedTransactions, .repeatedTransactions, .mirrorsMatch, .rolledBackRowsVisible, .heapGrowth,
+    .invalidChangeSets, .missedTransactions, .repeatedTransactions, .mirrorsMatch, .rolledBackRowsVisible, .heapGrowth, .othersCores,
+    .stealCores,
   ]
 
   private static let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })

@@ -188,15 +188,24 @@ package enum Runner {
 
   /// The case measured in `processes` child processes one after another, its repetitions
   /// joined in order (`CaseResult.merged`); the first that fails is the case's outcome.
+  /// How busy the rest of the machine was is recorded beside the case's figures
+  /// (`Metric.othersCores`, `stealCores`), so that `compare` can leave times measured on a busy
+  /// machine unjudged.
   static func runCase(_ spec: CaseSpec, processes: Int, memoryCeiling: Int?) -> ChildResult {
     var results: [CaseResult] = []
+    var busiest = CPUWatch.Load(othersCores: 0, stealCores: 0, seconds: 0)
     for _ in 0..<processes {
+      let before = CPUWatch.read()
       switch runChild(spec, memoryCeiling: memoryCeiling) {
       case .success(let r): results.append(r)
       case let other: return other
       }
+      let load = CPUWatch.load(from: before, to: CPUWatch.read())
+      (busiest.othersCores, busiest.stealCores) = (max(busiest.othersCores, load.othersCores), max(busiest.stealCores, load.stealCores))
     }
-    return .success(CaseResult.merged(results))
+    var merged = CaseResult.merged(results)
+    merged.measurements += [Measurement(.othersCores, busiest.othersCores), Measurement(.stealCores, busiest.stealCores)]
+    return .success(merged)
   }
 
   static func runChild(_ spec: CaseSpec, memoryCeiling: Int? = nil) -> ChildResult {
