@@ -23,7 +23,8 @@ public enum PostgresLocation {
 /// ANALYZE. One dataset size is loaded at a time; `fetchbench_meta` records which.
 public enum PostgresLoader {
   /// Loads `location`'s SQLite file (generating it when missing) into the server at `url`,
-  /// unless `fetchbench_meta` says the same dataset, size, seed and indexes are there already.
+  /// unless `fetchbench_meta` says the same dataset, size, seed, indexes and contents (the
+  /// manifest's checksum: a changed generator makes other rows) are there already.
   /// Returns the seconds spent, 0 when nothing was loaded.
   @discardableResult
   public static func load(_ location: DatasetLocation, into url: PostgresURL, force: Bool = false) throws -> Double {
@@ -31,7 +32,16 @@ public enum PostgresLoader {
     // v2: identity IDs and the change log.
     var tag = "v2-\(location.kind.rawValue)-\(location.rows)-s\(location.seed)-\(location.indexes.sorted().joined(separator: "+"))"
     // A user's database is its file's contents: another file with the list's name is another load.
-    if let database = location.database { tag += "-" + String(try database.sha256().prefix(16)) }
+    if let database = location.database {
+      tag += "-" + String(try database.sha256().prefix(16))
+    }
+    // A generated dataset is its manifest entry's contents: rows of an older generator with the
+    // same name and size are another load.
+    else if let sha = (try? Manifest.load(from: location.directory + "/manifest.json"))?.entry(
+      location.kind, rows: location.rows, seed: location.seed)?.sha256
+    {
+      tag += "-" + String(sha.prefix(16))
+    }
     try prepareOwnTables(admin)
     if !force, try loadedTag(admin, location.kind) == tag { return 0 }
     let path = try sourceFile(location)

@@ -170,6 +170,26 @@ extension UserData {
     #expect(try admin.scalar("SELECT count(*)::text FROM pg_namespace WHERE nspname = 'fetchbench_staging'") == "0")
   }
 
+  /// A dataset of the same name, size and seed whose contents differ (another generator's
+  /// rows, here a manifest entry with another checksum) is loaded again, not taken for the
+  /// rows the server holds; the same contents are not.
+  @Test func otherContentsUnderTheSameNameAreLoadedAgain() throws {
+    guard EngineFixture.shared.postgresAvailable() else { return }
+    let url = try TestDatabases.create("contents")
+    let dir = TestSupport.temporaryFolder("contents")
+    defer { TestSupport.remove(dir) }
+    try FileManager.default.copyItem(atPath: Self.datasets + "/banks-2000.sqlite", toPath: dir + "/banks-2000.sqlite")
+    try FileManager.default.copyItem(atPath: Self.datasets + "/manifest.json", toPath: dir + "/manifest.json")
+    let location = DatasetLocation(kind: .banks, rows: 2_000, directory: dir)
+    #expect(try PostgresLoader.load(location, into: url, force: true) > 0)
+    #expect(try PostgresLoader.load(location, into: url) == 0, "the same contents are there")
+    var manifest = try Manifest.load(from: dir + "/manifest.json")
+    let i = try #require(manifest.datasets.firstIndex { $0.dataset == .banks && $0.rows == 2_000 && $0.seed == 1 })
+    manifest.datasets[i].sha256 = String(repeating: "1", count: 64)
+    try manifest.save(to: dir + "/manifest.json")
+    #expect(try PostgresLoader.load(location, into: url) > 0, "other contents under the same name")
+  }
+
   /// Seeded random values for `fetch`'s numeric options: each run works, or ends with one
   /// error (exit 1, or 64 with the usage for a bad argument); none traps.
   @Test func randomNumericOptionsNeverTrap() throws {
