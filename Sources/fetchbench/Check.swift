@@ -21,7 +21,8 @@ struct Check: CheckedCommand {
       The matrix is a JSON file of lists: {"lists": [{"name": "inbox", "db": "App.sqlite", "entity": "ZMESSAGE", \
       "sort": "date desc", "strategies": ["batched", "keyset"], "stores": ["sqlite"]}, {"dataset": "banks", \
       "rows": 50000, "changes": true}]}. A list is a generated dataset ("dataset", "rows") or a database of \
-      yours ("db", "entity", "relationships"), with "sort", "section" and "where" as fetch takes them, \
+      yours ("db", a path from the folder check runs in, "entity", "relationships"), with "sort", \
+      "section" and "where" as fetch takes them, \
       "strategies" measured against a full fetch (default batched), "stores" (default memory and sqlite) and, \
       for banks, "changes" (change sets of seeded transactions). A baseline records the lists it was \
       measured for: a list measured otherwise cannot be judged until --update records it again.
