@@ -5,19 +5,12 @@ import Foundation
 /// between runs of the same code by more than the repetitions spread; so the unit is the
 /// process: each process's median, and Welch's t-test between the two sides' process medians.
 package enum ProcessStatistics {
-  /// The median; the mean of the two middle values for an even count. O(n log n).
-  package static func median(_ x: some Collection<Double>) -> Double {
-    let s = x.sorted()
-    let n = s.count
-    return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2
-  }
-
   /// Each process's median of `samples`, which hold `processes` equal shares in order.
   /// O(n log n).
   package static func processMedians(_ samples: [Double], processes: Int) -> [Double] {
     let share = samples.count / max(1, processes)
     guard share > 0 else { return [] }
-    return (0..<processes).map { median(samples[($0 * share)..<(($0 + 1) * share)]) }
+    return (0..<processes).map { Summary(Array(samples[($0 * share)..<(($0 + 1) * share)])).median }
   }
 
   /// How `b` compares with `a`: the ratio of their means on a log scale (when every value is
