@@ -48,8 +48,8 @@ public struct ChangeLogCursor: Sendable, Equatable {
 
 extension SQLBuilder {
   /// The IDs of `request`'s entity whose to-one `relationship` points at one of `count`
-  /// destination IDs (SQLite: `count` parameters; PostgreSQL: one array parameter).
-  /// Change tracking asks it when destination rows change.
+  /// destination IDs (SQLite: `count` parameters; PostgreSQL: one array parameter), as
+  /// `Store.relatedIDs` defines them. Change tracking asks it when destination rows change.
   public static func relatedIDsQuery(
     _ request: ResolvedRequest, through relationship: Relationship, destination: Entity, count: Int, dialect: SQLDialect
   ) -> String {
@@ -58,6 +58,11 @@ extension SQLBuilder {
       case .sqlite: "IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
       case .postgres: "= ANY($1)"
       }
+    // By the destination's primary key the list's own column names the rows: no join, and a
+    // key left pointing at a deleted row is found too.
+    if relationship.destinationColumn == destination.primaryKey {
+      return "SELECT t0.\(request.entity.primaryKey) FROM \(request.entity.table) t0 WHERE t0.\(relationship.sourceColumn) \(match)"
+    }
     return
       "SELECT DISTINCT t0.\(request.entity.primaryKey) FROM \(request.entity.table) t0 JOIN \(destination.table) t1 ON t1.\(relationship.destinationColumn) = t0.\(relationship.sourceColumn) WHERE t1.\(destination.primaryKey) \(match)"
   }

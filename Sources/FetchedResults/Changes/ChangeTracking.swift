@@ -109,11 +109,13 @@ extension FetchedResultsController {
       } else {
         // The list's rows hold the foreign key: ask the store who points at the rows now.
         let written = d.inserted + Array(d.updated.keys)
-        owners = Set(try store.relatedIDs(resolved, through: r, destinationIDs: written))
-        // Destination rows that are gone cannot name their owners any more: rare, and
-        // correct by refetching.
-        guard d.deleted.isEmpty else { return nil }
-        if written.contains(where: moves) { touched.needKeys.formUnion(owners) }
+        let byPrimaryKey = try r.destinationColumn == store.model.entity(r.destination).primaryKey
+        // Destination rows that are gone: by primary key the store still finds the rows whose
+        // key names them (a row whose key the transaction changed is among the list's own
+        // changes); by another column they cannot name their owners, and a refetch is correct.
+        guard d.deleted.isEmpty || byPrimaryKey else { return nil }
+        owners = Set(try store.relatedIDs(resolved, through: r, destinationIDs: written + d.deleted))
+        if !d.deleted.isEmpty || written.contains(where: moves) { touched.needKeys.formUnion(owners) }
       }
       touched.affected.formUnion(owners)
       if resolved.prefetch.contains(r) { touched.contentChanged.formUnion(owners) }

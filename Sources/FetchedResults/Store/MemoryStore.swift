@@ -207,8 +207,11 @@ public final class MemoryStore: Store {
     let t = table(request)
     let dest = tables[relationship.destination]!
     // The destination rows' join values, then the source rows holding them.
-    let destKey = dest.reader(dest.entity.attribute(relationship.destinationColumn.camelCased(in: dest.entity))?.name ?? "id")
-    let wanted = Set(destinationIDs.compactMap { dest.rowOfID[$0] }.map(destKey))
+    let destAttribute = dest.entity.attribute(relationship.destinationColumn.camelCased(in: dest.entity))?.name
+    let wanted =
+      destAttribute.map { name in Set(destinationIDs.compactMap { dest.rowOfID[$0] }.map(dest.reader(name))) }
+      // By primary key: the IDs themselves, so that a key naming a deleted row is found too.
+      ?? Set(destinationIDs.map(Value.integer))
     if relationship.sourceColumn == t.entity.primaryKey {
       return wanted.compactMap { if case .integer(let k) = $0, t.rowOfID[k] != nil { k } else { nil } }
     }

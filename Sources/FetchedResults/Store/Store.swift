@@ -46,6 +46,13 @@ public enum WriteOperation: Sendable, Equatable {
   case insert(entity: String, values: [String: Value])
   case update(entity: String, id: Int64, values: [String: Value])
   case delete(entity: String, id: Int64)
+
+  /// The entity written. O(1).
+  public var entity: String {
+    switch self {
+    case .insert(let entity, _), .update(let entity, _, _), .delete(let entity, _): entity
+    }
+  }
 }
 
 /// What one committed transaction changed in one entity (NSManagedObjectContextDidSave).
@@ -179,7 +186,9 @@ public protocol Store: AnyObject {
   func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs
 
   /// IDs of the request's entity whose relationship `relationship` points at any of
-  /// `destinationIDs` now. One query.
+  /// `destinationIDs` now. When the relationship points at the destination's primary key,
+  /// also the rows whose key names one of `destinationIDs` that no longer exists (a key left
+  /// pointing at a deleted row). One query.
   func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws -> [Int64]
 
   /// Called after each transaction this store commits, on the committing thread.
