@@ -16,9 +16,14 @@ public final class SQLiteScratch: Sendable {
   /// Copies `location`'s file after checking it as the store would open it. O(file size).
   public convenience init(_ location: DatasetLocation, purpose: String) throws {
     _ = try location.open(.sqlite)  // a missing or foreign file fails here, with the store's words
+    try self.init(copying: location.sqlitePath, purpose: purpose)
+  }
+
+  /// Copies the SQLite file at `source`, which the caller has checked. O(file size).
+  public convenience init(copying source: String, purpose: String) throws {
     try self.init(purpose: purpose)
     do {
-      try FileManager.default.copyItem(atPath: location.sqlitePath, toPath: path)
+      try FileManager.default.copyItem(atPath: source, toPath: path)
     } catch {
       AtomicFile.discard(folder)
       throw DatasetError.cannotWrite(path: path, reason: AtomicFile.describe(error))

@@ -65,7 +65,7 @@ public enum WriteSQL {
   }
 
   /// Columns in attribute-name order, `id` as the primary key.
-  private static func columnsAndValues(_ values: [String: Value], of entity: Entity) throws -> ([String], [Value]) {
+  static func columnsAndValues(_ values: [String: Value], of entity: Entity) throws -> ([String], [Value]) {
     var columns: [String] = []
     var arguments: [Value] = []
     for (key, value) in values.sorted(by: { $0.key < $1.key }) {

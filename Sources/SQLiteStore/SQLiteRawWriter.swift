@@ -11,13 +11,17 @@ import SQLQueries
 public final class SQLiteRawWriter {
   public let path: String
   let model: Model
+  /// A Core Data store's save statements (nil: `WriteSQL`'s), in their form for a writer that
+  /// reads no version first.
+  let save: CoreDataSave?
   private var connection: OpaquePointer?
   private var statements: [String: OpaquePointer] = [:]
 
   /// Opens `path` read-write. Throws `SQLiteStoreError` naming the file and SQLite's message.
-  public init(path: String, model: Model) throws {
+  public init(path: String, model: Model, save: CoreDataSave? = nil) throws {
     self.path = path
     self.model = model
+    self.save = save
     guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
       let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close(connection)
@@ -39,9 +43,15 @@ public final class SQLiteRawWriter {
     try execute("BEGIN IMMEDIATE")
     do {
       for op in operations {
-        let s = try WriteSQL.statement(op, model: model, dialect: .sqlite)
+        let s =
+          if let save, save.keeps(op.entity) {
+            try save.statement(op, model: model, version: nil)
+          } else {
+            try WriteSQL.statement(op, model: model, dialect: .sqlite)
+          }
         try run(s.sql, s.arguments)
       }
+      for s in save?.primaryKeyCounters(operations) ?? [] { try run(s.sql, s.arguments) }
       try run(WriteSQL.appendToLog(.sqlite), [.date(Date().timeIntervalSince1970), .string(payload)])
       try execute("COMMIT")
     } catch {

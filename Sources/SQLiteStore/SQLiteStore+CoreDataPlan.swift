@@ -57,6 +57,26 @@ extension SQLiteStore {
     return statements
   }
 
+  /// Core Data's save statements when the file is a Core Data store: each entity of the model
+  /// that `Z_PRIMARYKEY` names and whose table has `Z_OPT` keeps Core Data's bookkeeping on
+  /// every write. nil for any other file. Read once, outside any transaction; O(entities).
+  public func coreDataSave() throws -> CoreDataSave? {
+    if let known = coreDataSaveRead { return known }
+    let numbers = try queue.inDatabase { db -> [String: Int64] in
+      guard try db.tableExists("Z_PRIMARYKEY") else { return [:] }
+      var out: [String: Int64] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") {
+        guard let name: String = row[0], let number: Int64 = row[1] else { continue }
+        out[name] = number
+      }
+      return out
+    }
+    let kept = numbers.filter { name, _ in (try? model.entity(name)).map { isVersioned($0.table) } ?? false }
+    let save = kept.isEmpty ? nil : CoreDataSave(entityNumbers: kept)
+    coreDataSaveRead = .some(save)
+    return save
+  }
+
   /// Whether `table` has Core Data's `Z_OPT` column, which its statements select.
   func isVersioned(_ table: String) -> Bool {
     if let known = versionedTables[table] { return known }

@@ -11,17 +11,19 @@ extension SQLiteStore {
   public func commit(_ operations: [WriteOperation]) throws -> StoreTransaction {
     var recorder = ChangeRecorder()
     var logged = 0
+    let save = try coreDataSave()
     // IMMEDIATE: the write lock from the first statement, so the old values read below and
     // the change log's next number are those of the state this transaction replaces (a
     // deferred one could read, lose the race for the lock, and fail with SQLITE_BUSY_SNAPSHOT).
     try queue.inTransaction(.immediate) { db in
       for op in operations {
         switch op {
-        case .insert(let name, let values): try insert(name, values, db, &recorder)
-        case .update(let name, let id, let values): try update(name, id, values, db, &recorder)
-        case .delete(let name, let id): try delete(name, id, db, &recorder)
+        case .insert(let name, let values): try insert(name, values, db, &recorder, save)
+        case .update(let name, let id, let values): try update(name, id, values, db, &recorder, save)
+        case .delete(let name, let id): try delete(name, id, db, &recorder, save)
         }
       }
+      for counter in save?.primaryKeyCounters(operations) ?? [] { try step(counter, db) }
       if changeLogEnabled { logged = try log(recorder.changes, db) }
       return .commit
     }
@@ -36,10 +38,19 @@ extension SQLiteStore {
     return StoreTransaction(sequence: logged, changes: recorder.changes)
   }
 
+  /// The statement of `operation`: Core Data's save statement on a Core Data entity (at the
+  /// row's `version`, read before it), `WriteSQL`'s otherwise.
+  private func statement(_ operation: WriteOperation, _ save: CoreDataSave?, version: Int64? = nil) throws -> WriteSQL.Statement {
+    if let save, save.keeps(operation.entity) { return try save.statement(operation, model: model, version: version) }
+    return try WriteSQL.statement(operation, model: model, dialect: .sqlite)
+  }
+
   /// One INSERT; the new row's links recorded for observers.
-  private func insert(_ name: String, _ values: [String: Value], _ db: Database, _ recorder: inout ChangeRecorder) throws {
+  private func insert(
+    _ name: String, _ values: [String: Value], _ db: Database, _ recorder: inout ChangeRecorder, _ save: CoreDataSave?
+  ) throws {
     let entity = try model.entity(name)
-    try step(WriteSQL.statement(.insert(entity: name, values: values), model: model, dialect: .sqlite), db)
+    try step(statement(.insert(entity: name, values: values), save), db)
     let id = db.lastInsertedRowID
     var links: [String: Value] = [:]
     for a in model.linkAttributes(of: entity) { links[a.name] = values[a.name] ?? .null }
@@ -48,7 +59,9 @@ extension SQLiteStore {
 
   /// Reads the old values of the attributes written (and of the links), then one UPDATE.
   /// Reports only the attributes whose value really changes, as Core Data's changedValues().
-  private func update(_ name: String, _ id: Int64, _ values: [String: Value], _ db: Database, _ recorder: inout ChangeRecorder) throws {
+  private func update(
+    _ name: String, _ id: Int64, _ values: [String: Value], _ db: Database, _ recorder: inout ChangeRecorder, _ save: CoreDataSave?
+  ) throws {
     let entity = try model.entity(name)
     let keys = values.keys.sorted()
     guard !keys.isEmpty else { return }
@@ -62,10 +75,13 @@ extension SQLiteStore {
       read.append(a)
     }
     read += linkAttributes
-    guard let old = try row(entity, id, read, db) else { throw FetchError.store("\(name): no row with id \(id) to update") }
+    let versioned = save?.keeps(name) == true
+    guard let (old, version) = try row(entity, id, read, db, versioned: versioned) else {
+      throw FetchError.store("\(name): no row with id \(id) to update")
+    }
     var changed: [String: Value] = [:]
     for (i, k) in keys.enumerated() where old[i] != values[k]! { changed[k] = old[i] }
-    try step(WriteSQL.statement(.update(entity: name, id: id, values: values), model: model, dialect: .sqlite), db)
+    try step(statement(.update(entity: name, id: id, values: values), save, version: version), db)
     recorder.updated(name, id, old: changed)
     if !changed.isEmpty {
       var links: [String: Value] = [:]
@@ -76,22 +92,29 @@ extension SQLiteStore {
 
   /// Reads the row as deleted (observers need its foreign keys to find who pointed at it),
   /// then one DELETE.
-  private func delete(_ name: String, _ id: Int64, _ db: Database, _ recorder: inout ChangeRecorder) throws {
+  private func delete(_ name: String, _ id: Int64, _ db: Database, _ recorder: inout ChangeRecorder, _ save: CoreDataSave?) throws {
     let entity = try model.entity(name)
-    guard let old = try row(entity, id, entity.attributes, db) else { throw FetchError.store("\(name): no row with id \(id) to delete") }
-    try step(WriteSQL.statement(.delete(entity: name, id: id), model: model, dialect: .sqlite), db)
+    guard let (old, version) = try row(entity, id, entity.attributes, db, versioned: save?.keeps(name) == true) else {
+      throw FetchError.store("\(name): no row with id \(id) to delete")
+    }
+    try step(statement(.delete(entity: name, id: id), save, version: version), db)
     var values: [String: Value] = [:]
     for (i, a) in entity.attributes.enumerated() { values[a.name] = old[i] }
     recorder.deleted(name, id, old: values)
     recorder.linked(name, id, values.filter { k, _ in model.linkAttributes(of: entity).contains { $0.name == k } })
   }
 
-  /// The values of `attributes` in the row `id`, nil when there is none. One query.
-  private func row(_ entity: Entity, _ id: Int64, _ attributes: [Attribute], _ db: Database) throws -> [Value]? {
-    var out: [Value]?
-    let sql = "SELECT \(attributes.map(\.column).joined(separator: ",")) FROM \(entity.table) WHERE \(entity.primaryKey) = ?"
+  /// The values of `attributes` in the row `id` and, when `versioned`, its `Z_OPT`; nil when
+  /// there is no such row. One query.
+  private func row(
+    _ entity: Entity, _ id: Int64, _ attributes: [Attribute], _ db: Database, versioned: Bool
+  ) throws -> (values: [Value], version: Int64?)? {
+    var out: (values: [Value], version: Int64?)?
+    let columns = attributes.map(\.column) + (versioned ? ["Z_OPT"] : [])
+    let sql = "SELECT \(columns.joined(separator: ",")) FROM \(entity.table) WHERE \(entity.primaryKey) = ?"
     try step(WriteSQL.Statement(sql: sql, arguments: [.integer(id)]), db) { raw in
-      out = attributes.enumerated().map { i, a in Self.rawValue(raw, Int32(i), a.type) }
+      let values = attributes.enumerated().map { i, a in Self.rawValue(raw, Int32(i), a.type) }
+      out = (values, versioned ? sqlite3_column_int64(raw, Int32(attributes.count)) : nil)
     }
     return out
   }

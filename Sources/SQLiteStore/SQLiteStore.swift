@@ -29,6 +29,9 @@ public final class SQLiteStore: ChangeLogStore {
   public var plan = StatementPlan.tuned
   /// Whether each table has Core Data's `Z_OPT` column, read once per table.
   var versionedTables: [String: Bool] = [:]
+  /// A Core Data store's save statements (`CoreDataSave`), read once from `Z_PRIMARYKEY`;
+  /// `.some(nil)` for any other file.
+  var coreDataSaveRead: CoreDataSave??
   /// The last request's Core Data statements: compiled once per request, not per batch
   /// fault, as the tuned plan's `batchCache`.
   var coreDataCache: (request: FetchedResults.FetchRequest, statements: CoreDataStatements)?

@@ -71,6 +71,10 @@ struct Load: CheckedCommand {
       discussion:
         "With coredata each mirror is checked against its controller's list, and the rows out of place against a fresh fetch are counted."
     )) var changeRules = "minimal"
+  @Option(
+    help:
+      "fetchbench, or coredata: write banks' file in Core Data's schema as Core Data's save does (Z_OPT versions, Z_PRIMARYKEY, both sides of the one-to-one; SQLite only; written when missing)."
+  ) var schema = PhysicalSchema.fetchbench.rawValue
   @OptionGroup var postgres: PostgresOptions
 
   /// `60`, `60s` or `10m` in seconds, within `range`.
@@ -143,7 +147,12 @@ struct Load: CheckedCommand {
     let stores: [StoreKind] = try OptionValue.kinds(store, "store")
     if stores.contains(.sqliteCoreData) {
       throw ValidationError(
-        "--store sqlite-coredata: the load test runs FetchBench's statements; for Core Data's change rules give --change-rules coredata")
+        "--store sqlite-coredata: the load test runs FetchBench's statements; for Core Data's change rules give --change-rules coredata, for its file --schema coredata"
+      )
+    }
+    c.schema = try OptionValue.kind(schema, "schema")
+    if c.schema == .coreData, stores != [.sqlite] {
+      throw ValidationError("--schema coredata: Core Data's file is a SQLite file; give --store sqlite")
     }
     let step = try Self.seconds(stepDuration, "step-duration", in: OptionRange.stepDuration)
     let runLength = findMaxRate ? step : c.duration

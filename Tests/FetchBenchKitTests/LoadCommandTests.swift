@@ -67,6 +67,27 @@ import Testing
     #expect(bad.status == 64 && bad.stderr.contains("unknown change-rules 'uikit'; expected minimal or coredata"), "\(bad.stderr)")
   }
 
+  /// `--schema coredata`: the writers write banks' Core Data file as Core Data's save does
+  /// (written first when missing), failing transactions included, and every observer stays
+  /// right; the file is only for SQLite.
+  @Test func writersWriteTheCoreDataFileAndObserversStayRight() throws {
+    let dir = TestSupport.temporaryFolder("load-coredata-file")
+    defer { TestSupport.remove(dir) }
+    let out = try TestSupport.run([
+      "load", "--schema", "coredata", "--rows", "2000", "--writers", "2", "--observers", "2", "--rate", "150", "--duration", "30s",
+      "--transactions", "80", "--transaction-size", "1...20", "--failure-rate", "0.1", "--datasets", dir + "/datasets", "--out",
+      dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(FileManager.default.fileExists(atPath: dir + "/datasets/banks-2000.coredata.sqlite"))
+    try Self.expectAllChecksPass(dir + "/out", "sqlite", observers: 2)
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("**In Core Data's schema** (`--schema coredata`)"))
+    let bad = try TestSupport.run(["load", "--schema", "coredata", "--store", "memory", "--datasets", dir + "/datasets"])
+    #expect(
+      bad.status == 64 && bad.stderr.contains("--schema coredata: Core Data's file is a SQLite file; give --store sqlite"), "\(bad.stderr)")
+  }
+
   @Test func observersStayRightUnderConcurrentWriters() throws {
     let dir = TestSupport.temporaryFolder("load")
     defer { TestSupport.remove(dir) }

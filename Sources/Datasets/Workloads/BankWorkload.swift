@@ -42,10 +42,13 @@ public struct BankWorkload: Sendable {
     self.init(banks: banks, seed: seed, firstID: 50_000_000, idStep: 1)
   }
 
-  /// Every bank of the store: info ID → details ID. One full fetch of the details.
-  public static func banks(of store: any Store) throws -> [Int64: Int64] {
+  /// Every bank of the store: info ID → details ID, read from the details' `infoKey` (its
+  /// name for the bank's ID). One full fetch of the details.
+  public static func banks(of store: any Store, infoKey: String = "infoID") throws -> [Int64: Int64] {
     let request = try FetchRequest(entityName: "FailedBankDetails").resolve(in: store.model)
-    let i = request.rowLayout.index(of: "infoID")!
+    guard let i = request.rowLayout.index(of: infoKey) else {
+      throw FetchError.unknownKeyPath(infoKey, entity: "FailedBankDetails", known: request.entity.attributes.map(\.name))
+    }
     var out: [Int64: Int64] = [:]
     for o in try store.fetchObjects(request) {
       if case .integer(let info) = o.values[i] { out[info] = o.id }

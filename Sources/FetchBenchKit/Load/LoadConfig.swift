@@ -47,6 +47,9 @@ package struct LoadConfig: Codable, Sendable, Equatable {
   /// the end) or Core Data's (each mirror must equal its controller's list, and the rows that
   /// list shows out of place against a fresh fetch are counted).
   package var changeRules = ChangeRules.minimal
+  /// The file the writers write: the dataset's own, or its Core Data file (`CoreDataFile`),
+  /// written as Core Data's save writes it (SQLite only).
+  package var schema = PhysicalSchema.fetchbench
   /// Commit the same transactions through the store's client alone (`WriteSQL`: no reads of
   /// old values, no change recording), as fast as they go, with no observers: the store's own
   /// write limit, which `--find-max-rate` measures before its steps.

@@ -147,9 +147,20 @@ struct LoadReport {
     fulfill a fault"; an app shows a placeholder until the change set arrives). Heap is \
     jemalloc's live bytes of the whole process, sampled each second.
 
-
+    \(c.schema == .coreData ? Self.coreDataSchemaNote : "")
     """
   }
+
+  static let coreDataSchemaNote = """
+    **In Core Data's schema** (`--schema coredata`). The writers write banks' Core Data file (`ZFAILEDBANKINFO`, \
+    `ZFAILEDBANKDETAILS`) as Core Data's save writes it: an insert writes `Z_ENT` and `Z_OPT` 1, and both sides of the \
+    bank–details one-to-one (`ZDETAILS`, `ZINFO`); an update sets `Z_OPT` to the next version where the row is still at the \
+    version read, a delete removes the row only at that version (optimistic locking); dates are seconds since 2001; each save \
+    with inserts raises `Z_PRIMARYKEY.Z_MAX` once per entity. The observers read the file with FetchBench's statements and \
+    follow its change log, as on the dataset's own file.
+
+
+    """
 
   /// One row of figures per store and rate, then the sample counts.
   func summarySection() -> String {

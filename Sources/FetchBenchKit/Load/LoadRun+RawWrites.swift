@@ -14,10 +14,14 @@ extension LoadRun {
   func setUpRawWriters() throws {
     switch kind {
     case .sqlite:
-      let path = (writerStores[0] as! SQLiteStore).path
+      let store = writerStores[0] as! SQLiteStore
+      let (save, writes) = (try store.coreDataSave(), coreDataWrites)
       rawWriters = try (0..<config.writers).map { _ in
-        let writer = try SQLiteRawWriter(path: path, model: DatasetModels.banks)
-        return { ops in try writer.commit(ops, payload: WriteSQL.payload(ops)) }
+        let writer = try SQLiteRawWriter(path: store.path, model: store.model, save: save)
+        return { ops in
+          let written = writes?.operations(ops) ?? ops
+          try writer.commit(written, payload: WriteSQL.payload(written))
+        }
       }
     case .postgres:
       rawWriters = writerStores.map { store in

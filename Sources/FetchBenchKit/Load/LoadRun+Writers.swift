@@ -14,7 +14,9 @@ extension LoadRun {
   /// Writer w of W commits at start + (w + i·W)/rate (open loop: a writer that falls behind
   /// commits at once, so the achieved rate shows what the store sustains).
   func writer(_ w: Int, start: UInt64, end: UInt64) {
-    let commit = serialWriter.map { writer in writer.commit } ?? writerStores[w].commit
+    let store = serialWriter.map { writer in writer.commit } ?? writerStores[w].commit
+    let writes = coreDataWrites
+    let commit = { (ops: [WriteOperation]) in try store(writes?.operations(ops) ?? ops) }
     var state = writerStates[w]
     var rng = SeededRandom(seed: config.seed &* 7_919 &+ UInt64(w))
     let interval = 1e9 / config.rate * Double(config.writers)

@@ -14,6 +14,10 @@ final class LoadRun: @unchecked Sendable {
   let kind: StoreKind
   let request: FetchRequest
   let sectionedRequest: FetchRequest
+  /// The dataset's kind as the observers read it: banks, or banks over its Core Data file.
+  let listKind: DatasetKind
+  /// With Core Data's schema: the writers' transactions in its file's terms.
+  let coreDataWrites: CoreDataFile.Writes?
   var writerStores: [any Store] = []
   var observers: [LoadObserver] = []
   var inboxes: [Inbox] = []
@@ -41,8 +45,15 @@ final class LoadRun: @unchecked Sendable {
     self.config = config
     self.log = log
     kind = config.store
-    request = DatasetModels.defaultRequest(for: .banks, batchSize: config.batchSize)
-    sectionedRequest = DatasetModels.sectionedRequest(for: .banks, batchSize: config.batchSize)
+    if config.schema == .coreData {
+      try CoreDataFile.generateIfMissing(config.location)
+      listKind = try CoreDataFile.open(config.location).kind
+      coreDataWrites = CoreDataFile.Writes(.banks, into: listKind.definition.model)
+    } else {
+      (listKind, coreDataWrites) = (.banks, nil)
+    }
+    request = DatasetModels.defaultRequest(for: listKind, batchSize: config.batchSize)
+    sectionedRequest = DatasetModels.sectionedRequest(for: listKind, batchSize: config.batchSize)
     do {
       try setUp()
     } catch {
@@ -61,11 +72,12 @@ final class LoadRun: @unchecked Sendable {
       throw HarnessError.invalidArgument(
         "the load test runs on memory, sqlite and postgres; Core Data's statements are measured by run, fetch and diff")
     case .memory: try setUpMemory()
-    case .sqlite: try setUpSQLite(DatasetModels.banks)
+    case .sqlite: try setUpSQLite(listKind.definition.model)
     case .postgres: try setUpPostgres(DatasetModels.banks)
     }
     // Writers own disjoint banks and disjoint new IDs: no two transactions touch one row.
-    let banks = try BankWorkload.banks(of: writerStores[0])
+    let banks = try BankWorkload.banks(
+      of: writerStores[0], infoKey: coreDataWrites?.attributeName("infoID", of: "FailedBankDetails") ?? "infoID")
     var parts = [[Int64: Int64]](repeating: [:], count: config.writers)
     for (info, details) in banks { parts[Int(info % Int64(config.writers))][info] = details }
     writerStates = (0..<config.writers).map { w in
@@ -106,7 +118,9 @@ final class LoadRun: @unchecked Sendable {
   /// Writers handing their transactions to one writer connection, observers on connections of
   /// their own, to a scratch copy; observers fed by the change log.
   private func setUpSQLite(_ model: Model) throws {
-    let scratch = try SQLiteScratch(config.location, purpose: "load")
+    let scratch =
+      try coreDataWrites == nil
+      ? SQLiteScratch(config.location, purpose: "load") : SQLiteScratch(copying: CoreDataFile.path(for: config.location), purpose: "load")
     cleanup.append { scratch.remove() }
     let path = scratch.path
     let store = try SQLiteStore(path: path, model: model)

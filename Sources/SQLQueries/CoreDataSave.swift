@@ -1,0 +1,72 @@
+import FetchedResults
+
+/// The statements Core Data's save issues on its own schema (tables with `Z_ENT` and `Z_OPT`,
+/// the counter table `Z_PRIMARYKEY`), as its SQL debug log shows them:
+/// - an insert writes `Z_ENT`, the entity's number, and `Z_OPT` 1 beside the row's columns;
+/// - an update sets `Z_OPT` to the next version where the row is still at the version the
+///   save read (`… Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`: optimistic locking), and a delete
+///   removes the row only at that version;
+/// - one statement per entity with inserts raises `Z_PRIMARYKEY.Z_MAX`, the largest key handed
+///   out. Core Data hands out the keys from that counter; FetchBench's workloads name their new
+///   rows' keys, so the counter is raised to the largest of them (`MAX(Z_MAX, ?)`), one
+///   statement per entity and save as Core Data's.
+///
+/// A writer that reads nothing first (the load test's raw writer) has no version to compare:
+/// its update increments `Z_OPT` in place and its delete is by key alone.
+public struct CoreDataSave: Sendable, Equatable {
+  /// Each entity's `Z_ENT`, by entity name, as `Z_PRIMARYKEY` lists them.
+  public let entityNumbers: [String: Int64]
+
+  public init(entityNumbers: [String: Int64]) { self.entityNumbers = entityNumbers }
+
+  /// Whether `entity` is one of the store's Core Data entities (its writes keep the
+  /// bookkeeping). O(1).
+  public func keeps(_ entity: String) -> Bool { entityNumbers[entity] != nil }
+
+  /// The statement that applies `operation`, `version` being the row's `Z_OPT` as read before
+  /// it (nil: not read). Throws for an entity or attribute the model does not have.
+  /// O(values + attributes).
+  public func statement(_ operation: WriteOperation, model: Model, version: Int64?) throws -> WriteSQL.Statement {
+    switch operation {
+    case .insert(let name, let values):
+      let entity = try model.entity(name)
+      let (columns, arguments) = try WriteSQL.columnsAndValues(values, of: entity)
+      let all = ["Z_ENT", "Z_OPT"] + columns
+      return WriteSQL.Statement(
+        sql: "INSERT INTO \(entity.table) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))",
+        arguments: [.integer(entityNumbers[name] ?? 0), .integer(1)] + arguments)
+    case .update(let name, let id, let values):
+      let entity = try model.entity(name)
+      let (columns, arguments) = try WriteSQL.columnsAndValues(values, of: entity)
+      let sets = columns.map { "\($0) = ?" }.joined(separator: ", ")
+      guard let version else {
+        return WriteSQL.Statement(
+          sql: "UPDATE \(entity.table) SET \(sets), Z_OPT = Z_OPT + 1 WHERE \(entity.primaryKey) = ?", arguments: arguments + [.integer(id)]
+        )
+      }
+      return WriteSQL.Statement(
+        sql: "UPDATE \(entity.table) SET \(sets), Z_OPT = ? WHERE \(entity.primaryKey) = ? AND Z_OPT = ?",
+        arguments: arguments + [.integer(version + 1), .integer(id), .integer(version)])
+    case .delete(let name, let id):
+      let entity = try model.entity(name)
+      guard let version else {
+        return WriteSQL.Statement(sql: "DELETE FROM \(entity.table) WHERE \(entity.primaryKey) = ?", arguments: [.integer(id)])
+      }
+      return WriteSQL.Statement(
+        sql: "DELETE FROM \(entity.table) WHERE \(entity.primaryKey) = ? AND Z_OPT = ?", arguments: [.integer(id), .integer(version)])
+    }
+  }
+
+  /// The statements that raise each entity's `Z_MAX` to the largest key `operations` insert
+  /// into it, in entity-number order. O(operations).
+  public func primaryKeyCounters(_ operations: [WriteOperation]) -> [WriteSQL.Statement] {
+    var largest: [String: Int64] = [:]
+    for case .insert(let name, let values) in operations where keeps(name) {
+      if case .integer(let id) = values["id"] { largest[name] = max(largest[name] ?? id, id) }
+    }
+    return largest.sorted { entityNumbers[$0.key]! < entityNumbers[$1.key]! }.map { name, id in
+      WriteSQL.Statement(
+        sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?", arguments: [.integer(id), .integer(entityNumbers[name]!)])
+    }
+  }
+}
