@@ -3,12 +3,19 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: bench bench-postgres bench-quick bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
+.PHONY: build-postgres bench bench-postgres bench-quick bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
 
+# Without PostgreSQL (the package trait, on by default): swift-nio, postgres-nio and
+# BoringSSL are most of a fresh build, and the main job runs on SQLite and memory. A store
+# this build left out says so, and how to build it: `make build-postgres`.
 build: bootstrap
+	swift build -c release --product fetchbench --disable-default-traits
+
+# With PostgreSQL: what the PostgreSQL jobs, the tests and the gate run.
+build-postgres: bootstrap
 	swift build -c release --product fetchbench
 
 # Generates the default datasets when missing (deterministic, checked against
@@ -23,7 +30,7 @@ bench: build
 
 # The benchmark on all three stores (starts the private PostgreSQL server unless
 # FETCHBENCH_POSTGRES_URL points at another).
-bench-postgres: build
+bench-postgres: build-postgres
 	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
 	$(FETCHBENCH) run --store memory,sqlite,postgres
 
@@ -35,12 +42,12 @@ bench-diff: build
 	$(FETCHBENCH) diff
 
 # Concurrent writers against live controllers, 60 s per store: results/load/runs/<UTC timestamp>/.
-bench-load: build
+bench-load: build-postgres
 	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
 	$(FETCHBENCH) load --store memory,sqlite,postgres
 
 # Each store's own write limit, then the highest rate the load test sustains beside it.
-bench-load-max: build
+bench-load-max: build-postgres
 	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
 	$(FETCHBENCH) load --store memory,sqlite,postgres --find-max-rate --out results/load/reference-max-rate
 
@@ -73,7 +80,7 @@ postgres-stop:
 	scripts/postgres stop
 
 # The regression gate against results/baselines/ci.json (exit 2 on a regression).
-check: build
+check: build-postgres
 	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
 	$(FETCHBENCH) check
 

@@ -6,6 +6,12 @@ import PackageDescription
 let internalChecks: [SwiftSetting] =
   Context.environment["FETCHBENCH_INTERNAL_CHECKS"] == "1" ? [.define("FETCHBENCH_INTERNAL_CHECKS")] : []
 
+// PostgreSQL support needs swift-nio, postgres-nio and BoringSSL, most of a fresh build: a
+// trait (on by default, and in `make test`, `make bench-postgres` and CI) that `make build`
+// leaves off, so that the first answer on SQLite builds in minutes. Without it the PostgreSQL
+// store's types stay, and opening one says how to build with it.
+let postgreSQL: Set<String> = ["PostgreSQL"]
+
 // Versions are pinned `exact:` to the copies in this machine kind's package mirror.
 let package = Package(
   name: "FetchBench",
@@ -17,10 +23,13 @@ let package = Package(
     .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
     .library(name: "PostgresStore", targets: ["PostgresStore"]),
   ],
+  traits: [
+    .trait(name: "PostgreSQL", description: "The PostgreSQL store (postgres-nio), its loader and every PostgreSQL case."),
+    .default(enabledTraits: ["PostgreSQL"]),
+  ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-    .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
@@ -40,14 +49,15 @@ let package = Package(
     .target(name: "ChildProcesses"),
     // The datasets as the engine sees them: kinds, table schemas, models, typed rows.
     .target(name: "Catalog", dependencies: ["FetchedResults"]),
+    // SHA-256 from the system's OpenSSL (`scripts/bootstrap` installs libssl-dev).
+    .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     // Generation: the seeded generator, writers, manifests, checksums; the write workload.
     .target(
       name: "Datasets",
       dependencies: [
-        "FetchedResults", "Catalog",
+        "FetchedResults", "Catalog", "CLibCrypto",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
-        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     // SQL text for the SQL stores, per dialect: one compiler, so the stores agree.
@@ -62,9 +72,11 @@ let package = Package(
     .target(
       name: "PostgresStore",
       dependencies: [
-        "FetchedResults", "SQLQueries", "ChildProcesses", .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "Logging", package: "swift-log"),
+        "FetchedResults", "SQLQueries", "ChildProcesses",
+        .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: postgreSQL)),
+        .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: postgreSQL)),
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: postgreSQL)),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: postgreSQL)),
       ]
     ),
     // Datasets into stores: opening a dataset file in a store kind, loading it into PostgreSQL.
@@ -72,7 +84,7 @@ let package = Package(
       name: "DatasetStores",
       dependencies: [
         "FetchedResults", "Catalog", "Datasets", "SQLiteStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "GRDBSQLite", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
     // jemalloc becomes the allocator of every process that links it: the harness reads its

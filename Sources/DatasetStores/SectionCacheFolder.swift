@@ -1,4 +1,3 @@
-import Crypto
 import Datasets
 import FetchedResults
 import Foundation
@@ -37,7 +36,7 @@ public final class SectionCacheFolder: SectionCache {
   }
 
   func path(_ key: String) -> String {
-    folder + "/" + SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined() + ".json"
+    folder + "/" + SHA256Hasher.hex(of: Data(key.utf8)) + ".json"
   }
 
   static func entry(_ v: Value, count: Int) -> Entry {

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GRDB
 import Synchronization
@@ -181,6 +180,6 @@ public enum AtomicFile {
 
 enum SHA256Hex {
   static func of(_ text: String) -> String {
-    SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    SHA256Hasher.hex(of: Data(text.utf8))
   }
 }

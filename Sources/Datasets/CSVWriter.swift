@@ -1,5 +1,4 @@
 import Catalog
-import Crypto
 import FetchedResults
 import Foundation
 
@@ -10,7 +9,7 @@ import Foundation
 public final class CSVWriter {
   private let table: TableSchema
   private let handle: FileHandle?
-  private var hasher = SHA256()
+  private let hasher = SHA256Hasher()
   private var buffer: [UInt8] = []
   /// Bytes flushed so far, the header included; all of them once `finish()` has returned.
   public private(set) var bytes = 0
@@ -60,12 +59,12 @@ public final class CSVWriter {
   public func finish() throws -> String {
     try flush()
     try handle?.close()
-    return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    return hasher.hex()
   }
 
   private func flush() throws {
     guard !buffer.isEmpty else { return }
-    hasher.update(data: buffer)
+    hasher.update(buffer)
     bytes += buffer.count
     try handle?.write(contentsOf: buffer)
     buffer.removeAll(keepingCapacity: true)

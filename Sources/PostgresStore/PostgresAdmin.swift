@@ -1,140 +1,70 @@
-import ChildProcesses
-import Foundation
-import Logging
-import NIOCore
-import NIOPosix
-import PostgresNIO
+#if PostgreSQL
+  import ChildProcesses
+  import Foundation
+  import Logging
+  import NIOCore
+  import NIOPosix
+  import PostgresNIO
 
-/// Schema and bulk loading on a PostgreSQL server: DDL, and `COPY … FROM STDIN` in text format.
-/// Used by `fetchbench generate --store postgres`; the store itself never writes schema.
-public final class PostgresAdmin {
-  public let url: PostgresURL
-  let connection: PostgresConnection
-  let logger = Logger(label: "fetchbench.postgres.admin")
+  /// Schema and bulk loading on a PostgreSQL server: DDL, and `COPY … FROM STDIN` in text format.
+  /// Used by `fetchbench generate --store postgres`; the store itself never writes schema.
+  public final class PostgresAdmin {
+    public let url: PostgresURL
+    let connection: PostgresConnection
+    let logger = Logger(label: "fetchbench.postgres.admin")
 
-  /// Connects, giving up after `PostgresURL.connectTimeout` seconds.
-  public init(url: PostgresURL) throws {
-    self.url = url
-    connection = try PostgresStore.connect(url, logger: logger)
-  }
-
-  deinit { try? connection.close().wait() }
-
-  /// Runs one statement without results.
-  public func execute(_ sql: String) throws {
-    do {
-      _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
-    } catch {
-      throw PostgresStoreError.query(url, PostgresStore.describe(error), sql)
+    /// Connects, giving up after `PostgresURL.connectTimeout` seconds.
+    public init(url: PostgresURL) throws {
+      self.url = url
+      connection = try PostgresStore.connect(url, logger: logger)
     }
-  }
 
-  /// The first column of the first row of `sql` as text, nil when there is no row.
-  public func scalar(_ sql: String) throws -> String? {
-    do {
-      let result = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
-      guard let row = result.rows.first else { return nil }
-      return try row.makeRandomAccess()[0].decode(String?.self)
-    } catch {
-      throw PostgresStoreError.query(url, PostgresStore.describe(error), sql)
-    }
-  }
+    deinit { try? connection.close().wait() }
 
-  /// Every row of `sql`, each column as text (NULL as nil): a query casts what is not text.
-  /// O(rows × columns).
-  public func rows(_ sql: String) throws -> [[String?]] {
-    do {
-      let result = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
-      return try result.rows.map { row in try row.makeRandomAccess().map { try $0.decode(String?.self) } }
-    } catch {
-      throw PostgresStoreError.query(url, PostgresStore.describe(error), sql)
-    }
-  }
-
-  /// Makes every later transaction of this session read-only: the server refuses any write.
-  public func readOnly() throws { try execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY") }
-
-  /// `text` as an SQL string literal, its quotes doubled.
-  public static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
-
-  /// `name` as a quoted SQL identifier, its double quotes doubled.
-  public static func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-
-  /// The first column of every row of `sql`, as text.
-  public func column(_ sql: String) throws -> [String] {
-    do {
-      let result = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
-      return try result.rows.map { try $0.makeRandomAccess()[0].decode(String.self) }
-    } catch {
-      throw PostgresStoreError.query(url, PostgresStore.describe(error), sql)
-    }
-  }
-
-  /// Streams rows into `table` with `COPY … FROM STDIN` (text format) through `psql`, so that
-  /// no Swift concurrency thread is blocked (postgres-nio's COPY is async-only, and waiting
-  /// for a task from a thread of the cooperative pool can deadlock it). `rows` is called with
-  /// a sink; each call appends rows in COPY text form (tab-separated, `\N` for NULL, one
-  /// per line) to the buffer it is given, which is sent once it holds a megabyte.
-  /// With `schema`, the table is looked up in that schema first.
-  public static func copy(
-    _ url: PostgresURL, table: String, columns: [String], schema: String? = nil,
-    rows: (_ emit: ((inout [UInt8]) -> Void) -> Void) throws -> Void
-  ) throws {
-    let psql = try Psql.command(
-      url,
-      (schema.map { ["-c", "SET search_path TO \($0), public"] } ?? []) + [
-        "-c", "\\copy \(table) (\(columns.joined(separator: ","))) FROM STDIN",
-      ])
-    let child = try ChildProcess(psql.executable, psql.arguments, environment: psql.environment, input: .pipe)
-    let input = child.standardInput!
-    var buffer: [UInt8] = []
-    buffer.reserveCapacity((1 << 20) + (1 << 16))
-    var writeFailed = false
-    func send() {
-      guard !writeFailed, !buffer.isEmpty else { return }
-      do { try input.write(contentsOf: buffer) } catch { writeFailed = true }
-      buffer.removeAll(keepingCapacity: true)
-    }
-    try rows { append in
-      guard !writeFailed else { return }
-      append(&buffer)
-      if buffer.count >= 1 << 20 { send() }
-    }
-    send()
-    let output = child.wait()  // closes standard input: the end of the COPY
-    guard output.succeeded else {
-      let message = output.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
-      throw PostgresStoreError.query(url, message.isEmpty ? "psql \(output.failure ?? "failed")" : message, "COPY \(table)")
-    }
-  }
-
-  /// Appends `s` as a COPY text field (backslash, tab, newline and carriage return escaped).
-  public static func appendField(_ s: String, to out: inout [UInt8]) {
-    for b in s.utf8 {
-      switch b {
-      case 0x5C: out += [0x5C, 0x5C]
-      case 0x09: out += [0x5C, UInt8(ascii: "t")]
-      case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-      case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-      default: out.append(b)
+    /// Runs one statement without results.
+    public func execute(_ sql: String) throws {
+      do {
+        _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+      } catch {
+        throw PostgresStoreError.query(url, PostgresStore.describe(error), sql)
       }
     }
-  }
 
-  /// A field in COPY text format.
-  public static func field(_ s: String?) -> String {
-    guard let s else { return "\\N" }
-    var out = ""
-    out.reserveCapacity(s.utf8.count)
-    for c in s.unicodeScalars {
-      switch c {
-      case "\\": out += "\\\\"
-      case "\t": out += "\\t"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      default: out.unicodeScalars.append(c)
+    /// The first column of the first row of `sql` as text, nil when there is no row.
+    public func scalar(_ sql: String) throws -> String? {
+      do {
+        let result = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+        guard let row = result.rows.first else { return nil }
+        return try row.makeRandomAccess()[0].decode(String?.self)
+      } catch {
+        throw PostgresStoreError.query(url, PostgresStore.describe(error), sql)
       }
     }
-    return out
+
+    /// Every row of `sql`, each column as text (NULL as nil): a query casts what is not text.
+    /// O(rows × columns).
+    public func rows(_ sql: String) throws -> [[String?]] {
+      do {
+        let result = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+        return try result.rows.map { row in try row.makeRandomAccess().map { try $0.decode(String?.self) } }
+      } catch {
+        throw PostgresStoreError.query(url, PostgresStore.describe(error), sql)
+      }
+    }
+
+    /// Makes every later transaction of this session read-only: the server refuses any write.
+    public func readOnly() throws { try execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY") }
+
+    /// The first column of every row of `sql`, as text.
+    public func column(_ sql: String) throws -> [String] {
+      do {
+        let result = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+        return try result.rows.map { try $0.makeRandomAccess()[0].decode(String.self) }
+      } catch {
+        throw PostgresStoreError.query(url, PostgresStore.describe(error), sql)
+      }
+    }
+
   }
-}
+
+#endif

@@ -1,8 +1,5 @@
 import FetchedResults
 import Foundation
-import Logging
-import NIOPosix
-import PostgresNIO
 import SQLQueries
 
 /// Errors of the PostgreSQL store, each naming the server.
@@ -12,6 +9,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
   case schemaMismatch(PostgresURL, String)
   case query(PostgresURL, String, String)
   case disconnected(PostgresURL)
+  /// This build left PostgreSQL out (the package trait `PostgreSQL` was off).
+  case notBuilt
 
   public var description: String {
     switch self {
@@ -21,6 +20,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
     case .schemaMismatch(let u, let m): "\(u) does not have the expected schema: \(m)"
     case .query(let u, let m, let sql): "\(u): query failed: \(m)\(sql.isEmpty ? "" : " (\(sql))")"
     case .disconnected(let u): "the connection to PostgreSQL at \(u.host):\(u.port) was closed (server restart or network); reconnect"
+    case .notBuilt:
+      "this fetchbench was built without PostgreSQL (`make build` leaves it out to build in minutes); `make build-postgres` builds it with PostgreSQL"
     }
   }
 }

@@ -1,9 +1,6 @@
 import ChildProcesses
 import FetchedResults
 import Foundation
-import Logging
-import NIOPosix
-import PostgresNIO
 import SQLQueries
 
 /// `postgres://user[:password]@host[:port]/database`.

@@ -34,6 +34,8 @@ enum OptionValue {
       let expected = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
       throw ValidationError("unknown \(what) '\(text)'; expected \(expected)")
     }
+    // A store this build left out is not a mistake in the argument: an Error line with the fix.
+    if let store = value as? StoreKind { try store.checkBuilt() }
     return value
   }
 

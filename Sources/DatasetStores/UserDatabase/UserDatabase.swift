@@ -1,5 +1,5 @@
 import Catalog
-import Crypto
+import Datasets
 import FetchedResults
 import Foundation
 import GRDB
@@ -210,12 +210,12 @@ extension UserDatabase {
       let schema = try schema()
       let (model, skipped) = try schema.model(relationships: relationships)
       let text = schema.describe(model, skipped: skipped, opened: "")
-      return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+      return SHA256Hasher.hex(of: Data(text.utf8))
     }
     guard let handle = FileHandle(forReadingAtPath: path) else { throw UserDatabaseError.unreadable(path, "permission denied") }
     defer { try? handle.close() }
-    var hasher = SHA256()
-    while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-    return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    let hasher = SHA256Hasher()
+    while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(chunk) }
+    return hasher.hex()
   }
 }
