@@ -23,9 +23,10 @@ build-postgres: bootstrap
 datasets: build
 	$(FETCHBENCH) generate --if-missing
 
-# The main job: generates what is missing, measures every case, writes
-# results/runs/<UTC timestamp>/ and results/latest/.
+# The main job: a first answer in minutes (banks, `run --quick`), then every case; each
+# generates what is missing and writes results/runs/<UTC timestamp>/ and results/latest/.
 bench: build
+	$(FETCHBENCH) run --quick
 	$(FETCHBENCH) run
 
 # The benchmark on all three stores (starts the private PostgreSQL server unless
