@@ -60,6 +60,7 @@ struct Generate: ParsableCommand {
     if let like { return try generateLike(like) }
     try postgres.apply()
     if let store, store != "postgres" { throw ValidationError("--store: '\(store)' cannot be loaded into; expected postgres") }
+    if store != nil { try StoreKind.postgres.checkBuilt() }
     var request = try makeRequest()
     // PostgreSQL and Core Data's schema are written from the SQLite file.
     let physical: PhysicalSchema = try OptionValue.kind(schema, "schema")

@@ -50,7 +50,7 @@ struct Run: CheckedCommand {
   @Option(name: .customLong("where"), help: "Predicate of your list, e.g. \"state IN {'TX','CA'}\".") var predicate: String?
   @Flag(
     help:
-      "Print only the recommendation (strategy, batch size, index, and the figures behind them) for each store and size; with no --scenario, the scenarios it reads."
+      "Print only the recommendation (strategy, batch size, index, and the figures behind them) for each store and size, each as soon as its cases are measured; with no --scenario, the scenarios it reads."
   ) var recommend = false
   @Flag(help: "With --recommend: print the recommendation as JSON (as the run folder's recommendation.json).") var json = false
   @Flag(
@@ -202,7 +202,13 @@ struct Run: CheckedCommand {
       for p in picks { print("- " + p.text.wrapped(width: 78).split(separator: "\n").joined(separator: "\n  ")) }
       return
     }
-    let outcome = try Command.measure(try options(), out: out, postgres: postgres, quiet: true)
+    // Each list's answer as soon as its cases are in; JSON is one document, at the end.
+    let stream = RecommendationStream()
+    let outcome = try Command.measure(try options(), out: out, postgres: postgres, quiet: true) { rows, remaining in
+      guard !json else { return }
+      // Unbuffered: through a pipe too, each answer as it comes.
+      for p in stream.finished(rows, remaining: remaining) { FileHandle.standardOutput.write(Data((p.text + "\n").utf8)) }
+    }
     // What the report says: the figures as results.csv holds them.
     let rows = try ResultsCSV.decode(try String(contentsOfFile: outcome.directory + "/results.csv", encoding: .utf8))
     // An empty list opens at once whatever the strategy: that is no answer to give.
@@ -220,7 +226,7 @@ struct Run: CheckedCommand {
     if json {
       print(String(decoding: try Recommendation.json(picks), as: UTF8.self))
     } else {
-      for p in picks { print(p.text) }
+      for p in stream.rest(picks) { print(p.text) }
     }
   }
 }
@@ -235,14 +241,15 @@ enum Command {
   /// replaced.
   /// `quiet`: what was written goes to standard error, leaving standard output to the caller.
   @discardableResult
-  static func measure(_ options: RunOptions, out: String?, postgres: PostgresOptions, extra: String? = nil, quiet: Bool = false) throws
-    -> RunOutcome
-  {
+  static func measure(
+    _ options: RunOptions, out: String?, postgres: PostgresOptions, extra: String? = nil, quiet: Bool = false,
+    caseEnded: (_ rows: [ResultRow], _ remaining: ArraySlice<CaseSpec>) -> Void = { _, _ in }
+  ) throws -> RunOutcome {
     Interrupts.install()
     try postgres.apply()
     var options = options
     options.outDirectory = try out.map { try OutputFolder.checkTarget($0, command: options.command) }
-    let outcome = try Runner.run(options, log: log)
+    let outcome = try Runner.run(options, log: log, caseEnded: caseEnded)
     if let stopped = outcome.stopped {
       log(
         "\(stopped.finished) of \(stopped.total) cases finished, kept in \(stopped.journal); the same command with --resume continues the run"

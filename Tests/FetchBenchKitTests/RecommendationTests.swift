@@ -98,6 +98,35 @@ import Testing
     #expect(Recommendation.all(try ResultsCSV.decode(Self.csv(none))).isEmpty)
   }
 
+  /// `run --recommend` gives each list's answer once no case of it is left: memory's while
+  /// SQLite's cases still run, SQLite's after its last; each once; an empty list (its first
+  /// screen read no row) is left for the end, which says it has no answer.
+  @Test func eachListsAnswerComesWhenItsCasesAreIn() throws {
+    let rows = try ResultsCSV.decode(Self.csv(Self.figures))
+    func spec(_ store: StoreKind) -> CaseSpec {
+      CaseSpec(
+        dataset: .banks, rows: 244_292, seed: 1, datasetsDirectory: "datasets", store: store,
+        work: .scenario(.firstScreen, .batched), batchSize: 20, index: nil, repetitions: 1, warmups: 0)
+    }
+    let stream = RecommendationStream()
+    #expect(stream.finished(rows, remaining: [spec(.memory), spec(.sqlite)][...]).isEmpty)
+    #expect(stream.finished(rows, remaining: [spec(.sqlite)][...]).map(\.store) == [.memory])
+    #expect(stream.finished(rows, remaining: [spec(.sqlite)][...]).isEmpty, "given once")
+    #expect(stream.finished(rows, remaining: [][...]).map(\.store) == [.sqlite])
+    #expect(stream.rest(Recommendation.all(rows)).isEmpty)
+
+    let empty =
+      rows
+      + [
+        figure(
+          rows: 244_292, store: .engine(.sqlite), mode: .fetch(.batched), batch: 20, scenario: .scenario(.firstScreen),
+          metric: .rowsMaterialized, value: 0)
+      ]
+    let later = RecommendationStream()
+    #expect(later.finished(empty, remaining: [][...]).map(\.store) == [.memory])
+    #expect(later.rest(Recommendation.all(empty)).map(\.store) == [.sqlite])
+  }
+
   /// The index advice's rows for one work: each index's time and, for a candidate, its
   /// per-pair ratio to none.
   static func advice(_ work: IndexAdvice.Work, _ times: [(index: String, ms: Double)]) -> [ResultRow] {

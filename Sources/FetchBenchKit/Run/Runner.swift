@@ -23,8 +23,12 @@ package struct RunOutcome: Sendable {
 /// not bleed between cases, and writes the results.
 package enum Runner {
   /// Runs every case of `options` not finished before, each in a child process, keeping
-  /// each case's rows in the journal as it ends, then writes the run's folder. O(cases).
-  package static func run(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws -> RunOutcome {
+  /// each case's rows in the journal as it ends, then writes the run's folder. `caseEnded`
+  /// gets the rows so far and the cases still to run after each case. O(cases).
+  package static func run(
+    _ options: RunOptions, log: @escaping @Sendable (String) -> Void,
+    caseEnded: (_ rows: [ResultRow], _ remaining: ArraySlice<CaseSpec>) -> Void = { _, _ in }
+  ) throws -> RunOutcome {
     let machine = Machine.current()
     let cases = options.cases()
     // Before minutes of measuring: where the results go must take them.
@@ -46,6 +50,7 @@ package enum Runner {
       let result = runCase(
         cases[k], processes: options.processes, memoryCeiling: options.memoryCeiling ?? ChildProcess.defaultMemoryCeiling())
       try progress.record(k, result, seconds: Double(Clock.wallNanos - t0) / 1e9)
+      caseEnded(progress.rows, cases[(k + 1)...])
     }
     try writeResults(progress.rows, to: dir, options, journal)
     return progress.outcome(dir, stopped: false)
