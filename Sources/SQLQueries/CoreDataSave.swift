@@ -57,6 +57,16 @@ public struct CoreDataSave: Sendable, Equatable {
     }
   }
 
+  /// The statement of `operation` on SQLite: Core Data's save statement on an entity `save`
+  /// keeps (at the row's `version`, read before it; nil: not read), `WriteSQL`'s otherwise.
+  /// O(values + attributes).
+  public static func statement(
+    _ operation: WriteOperation, model: Model, save: CoreDataSave?, version: Int64? = nil
+  ) throws -> WriteSQL.Statement {
+    if let save, save.keeps(operation.entity) { return try save.statement(operation, model: model, version: version) }
+    return try WriteSQL.statement(operation, model: model, dialect: .sqlite)
+  }
+
   /// The statements that raise each entity's `Z_MAX` to the largest key `operations` insert
   /// into it, in entity-number order. O(operations).
   public func primaryKeyCounters(_ operations: [WriteOperation]) -> [WriteSQL.Statement] {

@@ -43,12 +43,7 @@ public final class SQLiteRawWriter {
     try execute("BEGIN IMMEDIATE")
     do {
       for op in operations {
-        let s =
-          if let save, save.keeps(op.entity) {
-            try save.statement(op, model: model, version: nil)
-          } else {
-            try WriteSQL.statement(op, model: model, dialect: .sqlite)
-          }
+        let s = try CoreDataSave.statement(op, model: model, save: save)
         try run(s.sql, s.arguments)
       }
       for s in save?.primaryKeyCounters(operations) ?? [] { try run(s.sql, s.arguments) }

@@ -38,19 +38,12 @@ extension SQLiteStore {
     return StoreTransaction(sequence: logged, changes: recorder.changes)
   }
 
-  /// The statement of `operation`: Core Data's save statement on a Core Data entity (at the
-  /// row's `version`, read before it), `WriteSQL`'s otherwise.
-  private func statement(_ operation: WriteOperation, _ save: CoreDataSave?, version: Int64? = nil) throws -> WriteSQL.Statement {
-    if let save, save.keeps(operation.entity) { return try save.statement(operation, model: model, version: version) }
-    return try WriteSQL.statement(operation, model: model, dialect: .sqlite)
-  }
-
   /// One INSERT; the new row's links recorded for observers.
   private func insert(
     _ name: String, _ values: [String: Value], _ db: Database, _ recorder: inout ChangeRecorder, _ save: CoreDataSave?
   ) throws {
     let entity = try model.entity(name)
-    try step(statement(.insert(entity: name, values: values), save), db)
+    try step(CoreDataSave.statement(.insert(entity: name, values: values), model: model, save: save), db)
     let id = db.lastInsertedRowID
     var links: [String: Value] = [:]
     for a in model.linkAttributes(of: entity) { links[a.name] = values[a.name] ?? .null }
@@ -81,7 +74,7 @@ extension SQLiteStore {
     }
     var changed: [String: Value] = [:]
     for (i, k) in keys.enumerated() where old[i] != values[k]! { changed[k] = old[i] }
-    try step(statement(.update(entity: name, id: id, values: values), save, version: version), db)
+    try step(CoreDataSave.statement(.update(entity: name, id: id, values: values), model: model, save: save, version: version), db)
     recorder.updated(name, id, old: changed)
     if !changed.isEmpty {
       var links: [String: Value] = [:]
@@ -97,7 +90,7 @@ extension SQLiteStore {
     guard let (old, version) = try row(entity, id, entity.attributes, db, versioned: save?.keeps(name) == true) else {
       throw FetchError.store("\(name): no row with id \(id) to delete")
     }
-    try step(statement(.delete(entity: name, id: id), save, version: version), db)
+    try step(CoreDataSave.statement(.delete(entity: name, id: id), model: model, save: save, version: version), db)
     var values: [String: Value] = [:]
     for (i, a) in entity.attributes.enumerated() { values[a.name] = old[i] }
     recorder.deleted(name, id, old: values)

@@ -15,11 +15,11 @@ extension LoadRun {
     switch kind {
     case .sqlite:
       let store = writerStores[0] as! SQLiteStore
-      let (save, writes) = (try store.coreDataSave(), coreDataWrites)
+      let (save, inFile) = (try store.coreDataSave(), self.inFile)
       rawWriters = try (0..<config.writers).map { _ in
         let writer = try SQLiteRawWriter(path: store.path, model: store.model, save: save)
         return { ops in
-          let written = writes?.operations(ops) ?? ops
+          let written = inFile(ops)
           try writer.commit(written, payload: WriteSQL.payload(written))
         }
       }

@@ -15,8 +15,8 @@ extension LoadRun {
   /// commits at once, so the achieved rate shows what the store sustains).
   func writer(_ w: Int, start: UInt64, end: UInt64) {
     let store = serialWriter.map { writer in writer.commit } ?? writerStores[w].commit
-    let writes = coreDataWrites
-    let commit = { (ops: [WriteOperation]) in try store(writes?.operations(ops) ?? ops) }
+    let inFile = self.inFile
+    let commit = { (ops: [WriteOperation]) in try store(inFile(ops)) }
     var state = writerStates[w]
     var rng = SeededRandom(seed: config.seed &* 7_919 &+ UInt64(w))
     let interval = 1e9 / config.rate * Double(config.writers)

@@ -18,6 +18,8 @@ final class LoadRun: @unchecked Sendable {
   let listKind: DatasetKind
   /// With Core Data's schema: the writers' transactions in its file's terms.
   let coreDataWrites: CoreDataFile.Writes?
+  /// The writers' transactions as the file takes them (in Core Data's terms on its file).
+  let inFile: @Sendable ([WriteOperation]) -> [WriteOperation]
   var writerStores: [any Store] = []
   var observers: [LoadObserver] = []
   var inboxes: [Inbox] = []
@@ -52,6 +54,8 @@ final class LoadRun: @unchecked Sendable {
     } else {
       (listKind, coreDataWrites) = (.banks, nil)
     }
+    let writes = coreDataWrites
+    inFile = { operations in writes?.operations(operations) ?? operations }
     request = DatasetModels.defaultRequest(for: listKind, batchSize: config.batchSize)
     sectionedRequest = DatasetModels.sectionedRequest(for: listKind, batchSize: config.batchSize)
     do {
