@@ -103,7 +103,7 @@ let package = Package(
     .executableTarget(
       name: "fetchbench",
       dependencies: [
-        "FetchBenchKit", "Catalog", "Datasets", "DatasetStores", "FetchedResults", "SQLQueries", "SQLiteStore",
+        "FetchBenchKit", "Catalog", "ChildProcesses", "Datasets", "DatasetStores", "FetchedResults", "SQLQueries", "SQLiteStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

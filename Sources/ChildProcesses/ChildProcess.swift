@@ -71,6 +71,29 @@ public final class ChildProcess: @unchecked Sendable {
     case none
     /// A pipe the caller writes through `standardInput` and closes.
     case pipe
+    /// A pipe nothing is written to, held open until the child has ended: a child of
+    /// FetchBench's own that calls `endWithParent()` sees it close when this process ends,
+    /// however it ends (SIGKILL too), and ends itself.
+    case lifeline
+  }
+
+  /// The environment variable that tells a child its standard input is a lifeline.
+  static let lifelineVariable = "FETCHBENCH_LIFELINE"
+
+  /// In a child started with `.lifeline`: ends this process with SIGTERM (its interrupt
+  /// handler removes its temporary files) when the parent's end of standard input closes.
+  /// Does nothing in a process started otherwise. O(1).
+  public static func endWithParent() {
+    guard ProcessInfo.processInfo.environment[lifelineVariable] == "1" else { return }
+    let thread = Thread {
+      var byte: UInt8 = 0
+      while true {
+        let n = read(0, &byte, 1)
+        if n == 0 || (n < 0 && errno != EINTR) { break }
+      }
+      kill(getpid(), SIGTERM)
+    }
+    thread.start()
   }
 
   /// Children started and not yet waited for, and whether `stopAll` has begun: an interrupt
@@ -87,6 +110,7 @@ public final class ChildProcess: @unchecked Sendable {
   private let timedOut = Flag()
   private let timeout: Double?
   private let memoryWatch: MemoryWatch?
+  private let lifeline: FileHandle?
 
   /// Starts `executable` with `arguments`; `environment` entries are added to this process's
   /// environment. `relayStandardError` copies the child's standard error to ours as it
@@ -99,7 +123,9 @@ public final class ChildProcess: @unchecked Sendable {
     self.process = process
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    var environment = environment
+    environment[Self.lifelineVariable] = input == .lifeline ? "1" : nil
+    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != Self.lifelineVariable }.merging(environment) { $1 }
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     let out = Pipe()
     let err = Pipe()
@@ -108,7 +134,7 @@ public final class ChildProcess: @unchecked Sendable {
     var inputPipe: Pipe?
     switch input {
     case .none: process.standardInput = FileHandle.nullDevice
-    case .pipe:
+    case .pipe, .lifeline:
       inputPipe = Pipe()
       process.standardInput = inputPipe
     }
@@ -118,7 +144,8 @@ public final class ChildProcess: @unchecked Sendable {
       live.pids.insert(process.processIdentifier)
     }
     pid = process.processIdentifier
-    standardInput = inputPipe?.fileHandleForWriting
+    standardInput = input == .pipe ? inputPipe?.fileHandleForWriting : nil
+    lifeline = input == .lifeline ? inputPipe?.fileHandleForWriting : nil
     stdoutReader = PipeReader(out.fileHandleForReading, relay: false)
     stderrReader = PipeReader(err.fileHandleForReading, relay: relayStandardError)
     self.timeout = timeout
@@ -146,6 +173,7 @@ public final class ChildProcess: @unchecked Sendable {
     let stdout = stdoutReader.wait()
     let stderr = stderrReader.wait()
     process.waitUntilExit()
+    try? lifeline?.close()
     let stopping = Self.live.withLock { live in
       live.pids.remove(pid)
       return live.stopping
@@ -182,11 +210,11 @@ public final class ChildProcess: @unchecked Sendable {
   /// Starts a child and waits for it.
   public static func run(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil,
-    relayStandardError: Bool = false, timeout: Double? = nil, memoryCeiling: Int? = nil
+    input: Input = .none, relayStandardError: Bool = false, timeout: Double? = nil, memoryCeiling: Int? = nil
   ) throws -> Output {
     try ChildProcess(
-      executable, arguments, environment: environment, currentDirectory: currentDirectory, relayStandardError: relayStandardError,
-      timeout: timeout, memoryCeiling: memoryCeiling
+      executable, arguments, environment: environment, currentDirectory: currentDirectory, input: input,
+      relayStandardError: relayStandardError, timeout: timeout, memoryCeiling: memoryCeiling
     ).wait()
   }
 

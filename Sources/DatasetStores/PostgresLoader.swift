@@ -123,7 +123,7 @@ public enum PostgresLoader {
     // The tables are copied in parallel, each by its own reader and psql.
     let failures = Mutex<[any Error]>([])
     let url = admin.url
-    let source = location.database.map { $0.openMode == .immutable ? SQLiteStore.immutableURI($0.path) : $0.path } ?? path
+    let source = try location.database.map { try $0.readableURI() } ?? path
     DispatchQueue.concurrentPerform(iterations: tables.count) { i in
       do {
         try copyTable(tables[i], from: source, to: url, schema: staging)

@@ -16,7 +16,8 @@ public final class SQLiteScratch: Sendable {
   /// Copies `location`'s file after checking it as the store would open it. O(file size).
   public convenience init(_ location: DatasetLocation, purpose: String) throws {
     _ = try location.open(.sqlite)  // a missing or foreign file fails here, with the store's words
-    try self.init(copying: location.sqlitePath, purpose: purpose)
+    // A user's file as SQLite reads it, its log folded in; never the main file alone.
+    try self.init(copying: try location.database?.readable().path ?? location.sqlitePath, purpose: purpose)
   }
 
   /// Copies the SQLite file at `source`, which the caller has checked. O(file size).
@@ -55,7 +56,7 @@ extension SQLiteScratch {
       throw DatasetError.cannotWrite(path: location.sqlitePath, reason: "not a user's database")
     }
     let scratch = try SQLiteScratch(purpose: "index")
-    let source = SQLiteStore.fileURI(database.path, query: database.openMode == .immutable ? "immutable=1" : "mode=ro")
+    let source = try database.readableURI()
     let involved = location.kind.listTables
     var statement = ""
     do {

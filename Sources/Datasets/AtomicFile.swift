@@ -13,8 +13,28 @@ public enum AtomicFile {
   private static let pending = Mutex<Set<String>>([])
   private static let counter = Mutex(0)
 
-  /// Writes `data` to `path` through a temporary file in the same folder.
+  /// Writes `data` to `path` through a temporary file in the same folder. A symbolic link at
+  /// `path` is followed (its target is written, the link stays), a link to nothing is
+  /// refused, and a file that is replaced keeps its permissions.
   public static func write(_ data: Data, to path: String) throws {
+    let target = try followLink(path)
+    var st = stat()
+    let mode = stat(target, &st) == 0 ? st.st_mode & 0o7777 : nil
+    let tmp = try createTemporaryFile(for: target)
+    defer { discard(tmp) }
+    do {
+      try data.write(to: URL(fileURLWithPath: tmp))
+    } catch {
+      throw DatasetError.cannotWrite(path: path, reason: describe(error))
+    }
+    if let mode { chmod(tmp, mode) }
+    try commit(tmp, to: target)
+  }
+
+  /// Writes `data` to a new file at `path`: something already there (a dangling link too),
+  /// or appearing while it is written, is left as it is and refused. O(data).
+  public static func writeNew(_ data: Data, to path: String) throws {
+    try checkNewFile(path)
     let tmp = try createTemporaryFile(for: path)
     defer { discard(tmp) }
     do {
@@ -22,7 +42,19 @@ public enum AtomicFile {
     } catch {
       throw DatasetError.cannotWrite(path: path, reason: describe(error))
     }
-    try commit(tmp, to: path)
+    try commitNew(tmp, to: path)
+  }
+
+  /// `path`, or the file a symbolic link at `path` leads to; a link to nothing is refused, so
+  /// that writing never replaces a link by a file. O(links).
+  public static func followLink(_ path: String) throws -> String {
+    guard DatasetFile.isSymbolicLink(path) else { return path }
+    guard let real = realpath(path, nil) else {
+      throw DatasetError.cannotWrite(
+        path: path, reason: "it is a symbolic link to nothing, and FetchBench does not replace a link; name a file, or create its target")
+    }
+    defer { free(real) }
+    return String(cString: real)
   }
 
   /// A temporary name for `path` that no other writer uses: `path.partial-PID-N`.
@@ -82,11 +114,20 @@ public enum AtomicFile {
   /// Remembers `tmp` for removal on interrupt.
   public static func register(_ tmp: String) { _ = pending.withLock { $0.insert(tmp) } }
 
-  /// Removes `tmp` (file or folder) if it still exists and forgets it.
+  /// Removes `tmp` (file or folder) if it still exists and forgets it, with the journal, log
+  /// and shared-memory files SQLite keeps beside a temporary database (the name is
+  /// FetchBench's own, so they are too).
   public static func discard(_ tmp: String) {
     _ = pending.withLock { $0.remove(tmp) }
-    try? FileManager.default.removeItem(atPath: tmp)
+    remove(tmp)
   }
+
+  private static func remove(_ tmp: String) {
+    try? FileManager.default.removeItem(atPath: tmp)
+    for suffix in sqliteSiblings { unlink(tmp + suffix) }
+  }
+
+  private static let sqliteSiblings = ["-journal", "-wal", "-shm"]
 
   /// `path` as an absolute path without a trailing slash, so that `path + ".partial"` is a
   /// sibling of it (`--out dir/` and `--out .` would otherwise put it inside or name `..`).
@@ -156,7 +197,7 @@ public enum AtomicFile {
       defer { p.removeAll() }
       return p
     }
-    for p in paths { try? FileManager.default.removeItem(atPath: p) }
+    for p in paths { remove(p) }
   }
 
   /// A file error in a few words (`No space left on device`), not Foundation's dump.

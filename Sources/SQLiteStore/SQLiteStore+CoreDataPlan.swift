@@ -66,7 +66,7 @@ extension SQLiteStore {
       guard try db.tableExists("Z_PRIMARYKEY") else { return [:] }
       var out: [String: Int64] = [:]
       for row in try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") {
-        guard let name: String = row[0], let number: Int64 = row[1] else { continue }
+        guard let name = String.fromDatabaseValue(row[0]), let number = Int64.fromDatabaseValue(row[1]) else { continue }
         out[name] = number
       }
       return out

@@ -17,9 +17,9 @@ struct Compare: CheckedCommand {
       hypervisor stole a twentieth), as `run` records beside it, has its times "not judged: busy \
       machine".
 
-      Exit codes: 0 no figure regressed, 2 a figure regressed or a counter changed, 3 the runs \
-      cannot be compared (other toolchain, machine or datasets; --allow-differences compares \
-      them anyway), 1 error.
+      Exit codes: 0 no figure regressed, 2 a figure regressed, a counter changed either way or \
+      a case of HEAD failed, 3 the runs cannot be compared (no figure in both; other toolchain, \
+      machine or datasets: --allow-differences compares them anyway), 1 error.
       """)
 
   @Argument(help: "The run to compare against (a folder, results.json or results.csv; a sharded run's parts comma-separated).")
@@ -51,6 +51,10 @@ struct Compare: CheckedCommand {
     }
     if format == "github-action-benchmark" && out == nil {
       throw ValidationError("--format github-action-benchmark writes two files: name their folder with --out")
+    }
+    if format != "github-action-benchmark" && out != nil {
+      throw ValidationError(
+        "--out is for --format github-action-benchmark; --format \(format) prints to standard output: redirect it to a file")
     }
     var o = Comparison.Options()
     (o.threshold, o.heapTolerance, o.allowDifferences) = (threshold / 100, heapTolerance / 100, allowDifferences)

@@ -18,7 +18,7 @@ struct Export: CheckedCommand {
       (tool: customSmallerIsBetter) and bigger-is-better.json (customBiggerIsBetter).
 
       An existing file is never replaced: --out names a new file, or a folder that is new, empty \
-      or holds only those two files.
+      or an earlier export's.
       """)
 
   @Argument(help: "The run (a folder, results.json or results.csv).") var source: String
@@ -42,10 +42,7 @@ struct Export: CheckedCommand {
     case .bmf:
       let data = try RunExport.bmf(rows)
       guard let out else { return FileHandle.standardOutput.write(data) }
-      guard !FileManager.default.fileExists(atPath: out) else {
-        throw HarnessError.invalidArgument("\(out) exists; FetchBench never replaces a file: remove it or name a new one")
-      }
-      try AtomicFile.write(data, to: out)
+      try AtomicFile.writeNew(data, to: out)
       print("wrote \(out)")
     case .githubActionBenchmark:
       let folder = out!

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import ChildProcesses
 import DatasetStores
 import Datasets
 import FetchBenchKit
@@ -172,6 +173,9 @@ struct Load: CheckedCommand {
     let (c, stores, step) = try options()
     // Checked before minutes of load; a folder with the user's files is never replaced.
     let out = try self.out.map { try OutputFolder.checkTarget($0, command: .load) }
+    // Held until the results are written: a second command writing the same folder is refused.
+    let claim = try out.map { try OutputLock.claim($0) }
+    defer { claim?.release() }
     if self.out == nil { try OutputFolder.checkTarget(LoadRunner.latestDirectory, command: .load, legacyNames: LoadRunner.outputNames) }
     let outcome: LoadOutcome
     outcome = try LoadRunner.run(c, stores: stores, findMaxRate: findMaxRate, stepDuration: step, out: out, log: Command.log)
@@ -190,8 +194,10 @@ struct LoadCase: ParsableCommand {
   @Argument var config: String
 
   func run() throws {
-    // Stopped by its parent's interrupt: its scratch copy is removed as it ends.
+    // Stopped by its parent's interrupt, or by its parent's end: its scratch copy is
+    // removed as it ends.
     Interrupts.install()
+    ChildProcess.endWithParent()
     let config = try JSONDecoder().decode(LoadConfig.self, from: Data(self.config.utf8))
     let result = try LoadTest.run(config) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
     FileHandle.standardOutput.write(try JSONEncoder().encode(result))

@@ -44,12 +44,15 @@ enum OptionValue {
     try items(text, option).map { try kind($0, what ?? option) }
   }
 
-  /// Comma-separated positive whole numbers; `_` groups digits (`10_000`).
+  /// Comma-separated positive whole numbers; `_` groups digits (`10_000`). A number given
+  /// twice is refused: each would be measured twice under one key.
   static func positiveInts(_ text: String, _ option: String) throws -> [Int] {
-    try items(text, option).map {
+    var seen = Set<Int>()
+    return try items(text, option).map {
       guard let n = Int($0.replacingOccurrences(of: "_", with: "")), n > 0 else {
         throw ValidationError("--\(option): '\($0)' is not a positive number")
       }
+      guard seen.insert(n).inserted else { throw ValidationError("--\(option): \(n) is given twice; name each value once") }
       return n
     }
   }

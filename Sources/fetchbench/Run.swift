@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import ChildProcesses
 import DatasetStores
 import Datasets
 import FetchBenchKit
@@ -306,8 +307,10 @@ struct RunCase: ParsableCommand {
   @Argument var spec: String
 
   func run() throws {
-    // Stopped by its parent's interrupt: its scratch copies are removed as it ends.
+    // Stopped by its parent's interrupt, or by its parent's end: its scratch copies are
+    // removed as it ends.
     Interrupts.install()
+    ChildProcess.endWithParent()
     var spec = try CaseSpec.decode(Data(self.spec.utf8))
     if StatementLog.isEnabled { FileHandle.standardError.write(Data("FetchBench: case \(spec.label)\n".utf8)) }
     // Fault injection for the harness's own tests: a child that really dies by a signal,

@@ -51,11 +51,11 @@ import Testing
 
     try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/mine.json"))
     let existing = try TestSupport.run(["export", dir + "/run", "--format", "bmf", "--out", dir + "/mine.json"])
-    #expect(existing.status == 1 && existing.stderr.contains("mine.json exists; FetchBench never replaces a file"), "\(existing.stderr)")
+    #expect(existing.status == 1 && existing.stderr.contains("mine.json: something is already there, and FetchBench does not replace it"), "\(existing.stderr)")
     #expect(try String(contentsOfFile: dir + "/mine.json", encoding: .utf8) == "mine")
     try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/action/notes.txt"))
     let foreign = try TestSupport.run(["export", dir + "/run", "--format", "github-action-benchmark", "--out", dir + "/action"])
-    #expect(foreign.status == 1 && foreign.stderr.contains("holds notes.txt, which FetchBench did not write"), "\(foreign.stderr)")
+    #expect(foreign.status == 1 && foreign.stderr.contains("holds files FetchBench did not write (notes.txt)"), "\(foreign.stderr)")
     let noFolder = try TestSupport.run(["export", dir + "/run", "--format", "github-action-benchmark"])
     #expect(noFolder.status == 64 && noFolder.stderr.contains("name their folder with --out"), "\(noFolder.stderr)")
     let format = try TestSupport.run(["export", dir + "/run", "--format", "csv"])

@@ -88,7 +88,8 @@ public struct DatabaseSchema: Sendable {
       }
       if isCoreData {
         for row in try Row.fetchAll(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY") {
-          let entity: String = row[0]
+          // A NULL or non-text name (a damaged or hand-made store) names no entity.
+          guard let entity = String.fromDatabaseValue(row[0]) else { continue }
           if let t = schema.table("Z" + entity.uppercased()) { schema.coreDataEntities[t.name] = entity }
         }
       }

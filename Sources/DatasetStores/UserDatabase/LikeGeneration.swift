@@ -69,7 +69,7 @@ public struct LikeGeneration: Sendable {
     var sourceConfig = Configuration()
     sourceConfig.readonly = true
     let sourceQueue = try DatabaseQueue(
-      path: source.openMode == .immutable ? SQLiteStore.immutableURI(source.path) : source.path, configuration: sourceConfig)
+      path: try source.readableURI(), configuration: sourceConfig)
     var config = Configuration()
     config.foreignKeysEnabled = false
     let target = try DatabaseQueue(path: path, configuration: config)
@@ -104,6 +104,11 @@ public struct LikeGeneration: Sendable {
     try target.write { db in
       try db.execute(
         sql: "INSERT INTO \(Self.markerTable) VALUES (?)", arguments: [describe(counts: counts, list: involved[0])])
+      // The next primary key Core Data allocates follows the rows written.
+      for entity in involved where schema.flavour == .coreData {
+        guard let name = schema.coreDataEntities[entity.table] else { continue }
+        try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = ?", arguments: [counts[entity.table] ?? 0, name])
+      }
     }
     try target.close()
   }
@@ -118,10 +123,15 @@ struct TableProfile {
     var nullShare: Double
     var tieShare: Double
     var unique: Bool
-    /// The destination table of a to-one relationship written alongside, and its rows' child
-    /// counts in the user's data (zeros included).
+    /// The destination table of a to-one relationship written alongside (this table itself
+    /// for a self-reference), and its rows' child counts in the user's data (zeros included).
     var destination: (table: String, childCounts: [Int])?
+    /// Core Data's bookkeeping: `Z_ENT` keeps the user's entity numbers, `Z_OPT` is 1, as for
+    /// rows saved once.
+    var bookkeeping: Bookkeeping?
   }
+
+  enum Bookkeeping { case entity, version }
 
   let table: String
   let primaryKey: String
@@ -139,8 +149,9 @@ struct TableProfile {
       var column = Column(
         name: c.name, values: values, nullShare: all.isEmpty ? 0 : Double(all.count - values.count) / Double(all.count),
         tieShare: values.isEmpty ? 0 : 1 - Double(distinct) / Double(values.count), unique: uniqueColumns.contains(c.name))
+      if schema.flavour == .coreData { column.bookkeeping = ["Z_ENT": .entity, "Z_OPT": .version][c.name] }
       if let r = entity.relationships.first(where: { $0.sourceColumn == c.name }),
-        let destination = involved.first(where: { $0.name == r.destination && $0.table != table }),
+        let destination = involved.first(where: { $0.name == r.destination }),
         r.destinationColumn == destination.primaryKey
       {
         let counts = try Int.fetchAll(
@@ -177,18 +188,20 @@ struct TableProfile {
     if let destination = c.destination {
       return keys(of: c, into: destination, rows: rows, count: counts[destination.table] ?? 1, random: &random)
     }
+    if let kept = c.bookkeeping {
+      return (0..<rows).map { _ in kept == .entity ? random.pick(c.values) : Int64(1).databaseValue }
+    }
     var out: [DatabaseValue] = []
     out.reserveCapacity(rows)
     var emitted: [DatabaseValue] = []
-    var seen = Set<DatabaseValue>()
+    var fresh = FreshValues()
     for _ in 0..<rows {
       if c.values.isEmpty || random.chance(c.nullShare) {
         out.append(.null)
       } else if !emitted.isEmpty && !c.unique && random.chance(c.tieShare) {
         out.append(emitted[Int(random.below(UInt64(emitted.count)))])
       } else {
-        let v = Self.fresh(random.pick(c.values), avoiding: seen, random: &random)
-        seen.insert(v)
+        let v = fresh.next(random.pick(c.values))
         emitted.append(v)
         out.append(v)
       }
@@ -232,26 +245,50 @@ struct TableProfile {
       return Int64(lo + 1).databaseValue
     }
   }
+}
 
-  /// `v`, or a value next to it that no earlier fresh value took: an integer stepped, a real
-  /// moved by a millionth, a text with a number appended.
-  static func fresh(_ v: DatabaseValue, avoiding seen: Set<DatabaseValue>, random: inout SeededRandom) -> DatabaseValue {
-    guard seen.contains(v) else { return v }
+/// Values drawn from a column's own that no earlier draw took: the value itself the first
+/// time, then its k-th neighbour (an integer stepped by k either way, a real moved by k
+/// millionths, a text with k appended). Each value remembers how far its neighbours went, so
+/// a million draws from a hundred values stay linear; infinities and NaN are kept as they are
+/// (no neighbour of them is finite), and no step can overflow.
+package struct FreshValues {
+  private var seen = Set<DatabaseValue>()
+  private var steps: [DatabaseValue: Int] = [:]
+
+  package init() {}
+
+  /// Amortized O(1) per draw.
+  package mutating func next(_ v: DatabaseValue) -> DatabaseValue {
+    if seen.insert(v).inserted { return v }
+    var k = steps[v, default: 0]
+    defer { steps[v] = k }
+    while true {
+      k += 1
+      let candidate = Self.neighbour(v, k)
+      guard let candidate else { return v }
+      if seen.insert(candidate).inserted { return candidate }
+    }
+  }
+
+  /// The k-th neighbour of `v`, nil when it has none (NULL, a blob, a non-finite real).
+  package static func neighbour(_ v: DatabaseValue, _ k: Int) -> DatabaseValue? {
+    let offset = Int64((k + 1) / 2)
     switch v.storage {
     case .int64(let n):
-      var k = n
-      repeat { k += Int64(random.int(in: 1...3)) * (random.chance(0.5) ? 1 : -1) } while seen.contains(k.databaseValue)
-      return k.databaseValue
-    case .double(let d):
-      var x = d
-      repeat { x += (random.unit() - 0.5) * 1e-6 * max(1, abs(d)) } while seen.contains(x.databaseValue)
-      return x.databaseValue
+      // Wrapping: a neighbour of Int64.max is found below it, never past it.
+      let (up, over) = n.addingReportingOverflow(offset)
+      let (down, under) = n.subtractingReportingOverflow(offset)
+      if k % 2 == 1 { return (over ? down : up).databaseValue }
+      return (under ? up : down).databaseValue
+    case .double(let d) where d.isFinite:
+      let step = Double(offset) * 1e-6 * max(1, abs(d))
+      let x = k % 2 == 1 ? d + step : d - step
+      return (x.isFinite ? x : (k % 2 == 1 ? d - step : d + step)).databaseValue
     case .string(let s):
-      var n = 2
-      while seen.contains("\(s) \(n)".databaseValue) { n += 1 }
-      return "\(s) \(n)".databaseValue
+      return "\(s) \(k + 1)".databaseValue
     default:
-      return v
+      return nil
     }
   }
 }

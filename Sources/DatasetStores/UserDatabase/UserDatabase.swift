@@ -45,19 +45,12 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     }
   }
 
-  /// How the file is opened: no lock and no `-wal`/`-shm` written when nothing else writes it.
-  public var openMode: SQLiteStore.OpenMode {
-    // A -wal or -journal file, even empty, means a connection may be writing: its locks count.
-    let writing = ["-wal", "-journal"].contains { FileManager.default.fileExists(atPath: path + $0) }
-    return writing ? .readOnly : .immutable
-  }
-
-  /// The open mode in words, for the user.
+  /// How the file is read, in words, for the user.
   public var openModeDescription: String {
     if let server = try? server { return "read in read-only transactions (schema \(server.schema)): the server refuses any write" }
-    return openMode == .immutable
-      ? "opened read-only and immutable (no -wal or -journal file: nothing is writing it)"
-      : "opened read-only, not immutable: a -wal or -journal file beside it shows an app may be writing it"
+    return needsSnapshot
+      ? "read from a private copy taken with its -wal or -journal (a writer may be using it; nothing is created beside it)"
+      : "opened read-only and immutable (no -wal or -journal file, not in WAL mode: nothing is writing it)"
   }
 
   /// Reads the schema. Errors name the file and what would make it readable. O(rows × columns).
@@ -68,7 +61,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
       var config = Configuration()
       config.readonly = true
       config.busyMode = .timeout(2)
-      let queue = try DatabaseQueue(path: openMode == .immutable ? SQLiteStore.immutableURI(path) : path, configuration: config)
+      let queue = try DatabaseQueue(path: try readableURI(), configuration: config)
       return try DatabaseSchema.read(queue, path: path)
     } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
       throw UserDatabaseError.locked(path)
@@ -82,7 +75,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     guard (try? server) == nil else { return nil }
     var config = Configuration()
     config.readonly = true
-    guard let queue = try? DatabaseQueue(path: openMode == .immutable ? SQLiteStore.immutableURI(path) : path, configuration: config)
+    guard let uri = try? readableURI(), let queue = try? DatabaseQueue(path: uri, configuration: config)
     else { return nil }
     return try? queue.read { db in
       try db.tableExists(LikeGeneration.markerTable)
@@ -91,7 +84,12 @@ public struct UserDatabase: Sendable, Codable, Equatable {
   }
 
   func checkIsSQLite() throws {
-    guard FileManager.default.fileExists(atPath: path) else { throw UserDatabaseError.missing(path) }
+    // A FIFO or a device would block the read below, or never end.
+    switch DatasetFile.entry(at: path) {
+    case .missing: throw UserDatabaseError.missing(path)
+    case .other(let what): throw UserDatabaseError.unreadable(path, "it is \(what), not a SQLite file; name the database file")
+    case .file: break
+    }
     guard let handle = FileHandle(forReadingAtPath: path) else { throw UserDatabaseError.unreadable(path, "permission denied") }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: SQLiteStore.magic.count)) ?? Data()
@@ -138,7 +136,8 @@ public struct UserDatabase: Sendable, Codable, Equatable {
       defer { store.close() }
       return try MemoryStore.load(from: store)
     }
-    let sqlite = try SQLiteStore(path: path, model: model, mode: openMode)
+    let (file, mode) = try readable()
+    let sqlite = try SQLiteStore(path: file, model: model, mode: mode)
     return memory ? try MemoryStore.load(from: sqlite) : sqlite
   }
 }

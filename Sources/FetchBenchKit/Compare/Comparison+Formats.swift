@@ -9,9 +9,19 @@ extension Comparison {
 
   /// One sentence: what the exit code means for these runs.
   var verdictSentence: String {
-    if let refusal { return "Not compared: \(refusal) (--allow-differences compares them anyway)." }
+    if let refusal {
+      return refusal.hasPrefix("nothing")
+        ? "Not compared: \(refusal)." : "Not compared: \(refusal) (--allow-differences compares them anyway)."
+    }
     let bad = lines.filter { $0.verdict == .regressed || $0.verdict == .changed }.count
-    return bad > 0 ? "\(bad) figure(s) regressed or changed." : "No figure regressed."
+    let failed = headFailures.isEmpty ? "" : "\(headFailures.count) case(s) of the head failed. "
+    return failed
+      + (bad > 0 ? "\(bad) figure(s) regressed or changed." : failed.isEmpty ? "No figure regressed." : "No other figure regressed.")
+  }
+
+  /// The head's failed cases, a line each; empty when none failed.
+  var failuresText: String {
+    headFailures.keys.sorted().map { "  \($0): \(headFailures[$0]!)" }.joined(separator: "\n")
   }
 
   /// Why times went unjudged, and what to do: a line per reason; empty when none did.
@@ -28,6 +38,7 @@ extension Comparison {
   package func text() -> String {
     var out = verdictSentence + "\n" + counts + "\n" + processesNote
     guard refusal == nil else { return out }
+    if !headFailures.isEmpty { out += "\nfailed in the head:\n" + failuresText + "\n" }
     for v in [Verdict.regressed, .changed, .improved] {
       let these = lines.filter { $0.verdict == v }
       guard !these.isEmpty else { continue }
@@ -41,6 +52,11 @@ extension Comparison {
   package func markdown() -> String {
     var md = "### FetchBench: \(verdictSentence)\n\n\(counts)\n\n" + (processesNote.isEmpty ? "" : processesNote + "\n")
     guard refusal == nil else { return md }
+    if !headFailures.isEmpty {
+      md +=
+        "Failed in the head:\n\n"
+        + headFailures.keys.sorted().map { "- `\($0)`: \(Markdown.escape(headFailures[$0]!))" }.joined(separator: "\n") + "\n\n"
+    }
     func table(_ rows: [Line]) -> String {
       "| figure | verdict | base → head |\n|---|---|---|\n"
         + rows.map { "| `\($0.name)` | \($0.verdict.rawValue) | \(Markdown.escape($0.detail)) |" }.joined(separator: "\n") + "\n"
@@ -53,7 +69,7 @@ extension Comparison {
   }
 
   /// Every line as JSON, with the verdict and the exit code: `{"verdict", "exitCode",
-  /// "refusal", "figures": [{"name", "verdict", "detail"}]}`. O(lines).
+  /// "refusal", "failedInHead", "figures": [{"name", "verdict", "detail"}]}`. O(lines).
   package func json() throws -> Data {
     struct Figure: Encodable {
       var name: String
@@ -64,11 +80,13 @@ extension Comparison {
       var verdict: String
       var exitCode: Int32
       var refusal: String?
+      /// The head's failed cases and why.
+      var failedInHead: [String: String]
       var figures: [Figure]
     }
     return try RunExport.encode(
       Document(
-        verdict: verdictSentence, exitCode: exitCode, refusal: refusal,
+        verdict: verdictSentence, exitCode: exitCode, refusal: refusal, failedInHead: headFailures,
         figures: lines.map { Figure(name: $0.name, verdict: $0.verdict.rawValue, detail: $0.detail) }))
   }
 }

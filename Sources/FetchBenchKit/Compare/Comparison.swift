@@ -48,19 +48,27 @@ package struct Comparison: Sendable {
   }
 
   package var lines: [Line]
-  /// Why the two runs cannot be compared (other datasets, machine or toolchain); nil if they can.
+  /// Why the two runs cannot be compared (other datasets, machine or toolchain, or no figure
+  /// on both sides); nil if they can.
   package var refusal: String?
+  /// The head's cases that failed or did not fit, by `caseName`, with why: a failure of the
+  /// head, whatever its other figures say.
+  package var headFailures: [String: String] = [:]
 
-  /// 3 when the runs cannot be compared, 2 when a figure regressed or a counter changed, else 0.
+  /// 3 when the runs cannot be compared, 2 when a case of the head failed, a figure regressed
+  /// or a counter changed, else 0.
   package var exitCode: Int32 {
     if refusal != nil { return 3 }
-    return lines.contains { $0.verdict == .regressed || $0.verdict == .changed } ? 2 : 0
+    return !headFailures.isEmpty || lines.contains { $0.verdict == .regressed || $0.verdict == .changed } ? 2 : 0
   }
 
   /// O(rows · (samples log samples + bootstrap)).
-  package init(base: [ResultRow], head: [ResultRow], options: Options = Options()) {
-    let base = base.filter { $0.isOK && $0.mode != .settings }
-    let head = head.filter { $0.isOK && $0.mode != .settings }
+  package init(base allBase: [ResultRow], head allHead: [ResultRow], options: Options = Options()) {
+    let base = allBase.filter { $0.isOK && $0.mode != .settings }
+    let head = allHead.filter { $0.isOK && $0.mode != .settings }
+    for r in allHead where !r.isOK {
+      headFailures[Self.caseName(r)] = r.status == .doesNotFit ? "did not fit in memory" : (r.error.isEmpty ? "failed" : r.error)
+    }
     refusal = options.allowDifferences ? nil : Self.differences(base, head)
     func index(_ rows: [ResultRow]) -> [String: ResultRow] {
       Dictionary(rows.map { (Self.name($0), $0) }, uniquingKeysWith: { a, _ in a })
@@ -82,6 +90,10 @@ package struct Comparison: Sendable {
       }
     }
     self.lines = lines
+    if refusal == nil, headFailures.isEmpty, !lines.contains(where: { $0.verdict != .onlyInBase && $0.verdict != .onlyInHead }) {
+      refusal =
+        "nothing was compared: no figure is in both runs (base \(b.count), head \(h.count)); compare runs of the same cases, at the same --rows"
+    }
   }
 
   /// The cases measured while the rest of the machine was busy, by `caseName`, with how busy.
@@ -144,17 +156,11 @@ package struct Comparison: Sendable {
     case .count, .rows, .bool:
       // A count that varies between repetitions (page faults) is judged as a time is.
       if x.samples.count > 1 || y.samples.count > 1 { return timed(name, x, y, o) }
-      if x.value == y.value { return Line(name: name, verdict: .unchanged, detail: "\(value(x)), exactly") }
-      switch x.metric.better {
-      case .neither: return Line(name: name, verdict: .changed, detail: both)
-      case .lower: return Line(name: name, verdict: y.value < x.value ? .improved : .regressed, detail: both)
-      case .higher: return Line(name: name, verdict: y.value > x.value ? .improved : .regressed, detail: both)
-      }
+      return counter(name, x, y)
     case .bytes where x.metric == .peakRSS:
       return Line(name: name, verdict: .notJudged, detail: both + " (the process's peak, which varies with the allocator's state)")
     case .bytes where !x.metric.name.hasPrefix("heap_"):
-      if x.value == y.value { return Line(name: name, verdict: .unchanged, detail: "\(value(x)), exactly") }
-      return Line(name: name, verdict: (y.value < x.value) == (x.metric.better == .lower) ? .improved : .regressed, detail: both)
+      return counter(name, x, y)
     case .bytes:
       let change = x.value == 0 ? (y.value == 0 ? 0 : .infinity) : (y.value - x.value) / x.value
       let detail = both + String(format: " (%+.1f %%, tolerance ±%.0f %%)", change * 100, o.heapTolerance * 100)
@@ -162,6 +168,25 @@ package struct Comparison: Sendable {
       return Line(name: name, verdict: (change < 0) == (x.metric.better == .lower) ? .improved : .regressed, detail: detail)
     case .ms, .us, .s, .ratio, .perSecond:
       return timed(name, x, y, o)
+    }
+  }
+
+  /// An exact counter: the same work gives the same count, so any change is the work
+  /// changing, either way: a regression when it went the wrong way, otherwise `changed`, with
+  /// which way it went (exit 2 both: a baseline that no longer describes the code is updated
+  /// on purpose).
+  static func counter(_ name: String, _ x: ResultRow, _ y: ResultRow) -> Line {
+    let both = "\(value(x)) → \(value(y))"
+    if x.value == y.value { return Line(name: name, verdict: .unchanged, detail: "\(value(x)), exactly") }
+    let fewer = y.value < x.value
+    let way = fewer ? "fewer" : "more"
+    switch x.metric.better {
+    case .neither: return Line(name: name, verdict: .changed, detail: "\(both) (\(way))")
+    case .lower, .higher:
+      let better = fewer == (x.metric.better == .lower)
+      return better
+        ? Line(name: name, verdict: .changed, detail: "\(both) (\(way), which is better: update the baseline if intended)")
+        : Line(name: name, verdict: .regressed, detail: "\(both) (\(way))")
     }
   }
 

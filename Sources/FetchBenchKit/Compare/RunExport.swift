@@ -67,22 +67,17 @@ package enum RunExport {
   /// The two files github-action-benchmark reads, by the tool each is for.
   package static let actionFiles = ["smaller-is-better.json", "bigger-is-better.json"]
 
-  /// Writes github-action-benchmark's two files into `folder` (created when missing): a folder
-  /// holding anything else is refused, and each file is written under a temporary name and
-  /// renamed. O(rows).
+  /// Writes github-action-benchmark's two files into `folder` as an `OutputFolder` of
+  /// `export`: a new or empty folder, or one this command wrote before; a folder holding
+  /// anything else, the same two names of the user's among them, is left as it is. O(rows).
   package static func writeActionFiles(_ rows: [ResultRow], to folder: String) throws {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && !isDirectory.boolValue {
-      throw HarnessError.invalidArgument("\(folder) is a file; --out names a folder for the two files")
-    }
-    let present = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    if let other = present.sorted().first(where: { !actionFiles.contains($0) }) {
-      throw HarnessError.invalidArgument("\(folder) holds \(other), which FetchBench did not write; name a new or empty folder")
-    }
     let (smaller, bigger) = try githubActionBenchmark(rows)
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    try AtomicFile.write(smaller, to: folder + "/" + actionFiles[0])
-    try AtomicFile.write(bigger, to: folder + "/" + actionFiles[1])
+    try OutputLock.with(folder) {
+      try OutputFolder.write(to: folder, command: .export) { tmp in
+        try smaller.write(to: URL(fileURLWithPath: tmp + "/" + actionFiles[0]))
+        try bigger.write(to: URL(fileURLWithPath: tmp + "/" + actionFiles[1]))
+      }
+    }
   }
 
   static func encode(_ value: some Encodable) throws -> Data {

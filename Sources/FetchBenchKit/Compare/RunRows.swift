@@ -8,18 +8,36 @@ import Foundation
 package enum RunRows {
   /// The rows of several runs as one, such as the parts of `run --shard K/N`: every figure,
   /// and each setting once (the first run's). O(rows).
+  /// A figure that two of the runs both hold is refused: joined, it would count twice, and
+  /// one part's figures could hide another's.
   package static func read(all paths: [String]) throws -> [ResultRow] {
+    var named: [String: String] = [:]
+    for path in paths {
+      if let earlier = named.updateValue(path, forKey: AtomicFile.normalized(path)) {
+        throw HarnessError.invalidArgument("\(earlier) is named twice (\(path)): name each part of a run once")
+      }
+    }
     var settings = Set<String>()
+    var owner: [FigureID: String] = [:]
     var out: [ResultRow] = []
     for path in paths {
       for r in try read(path) {
         if r.mode == .settings {
           guard settings.insert(r.metric.name).inserted else { continue }
+        } else if let other = owner.updateValue(path, forKey: FigureID(key: r.key, metric: r.metric)), other != path {
+          throw HarnessError.invalidArgument(
+            "\(other) and \(path) both hold \(Comparison.name(r)): join only the parts of a run that measured different cases"
+          )
         }
         out.append(r)
       }
     }
     return out
+  }
+
+  struct FigureID: Hashable {
+    var key: ResultKey
+    var metric: Metric
   }
 
   /// O(rows).

@@ -13,6 +13,9 @@ package enum GateCheck {
     // the baseline.
     let lists = try options.resolvedLists()
     if options.update {
+      // Held while measuring: a second `--update` of the same baseline is refused at once.
+      let claim = try OutputLock.claim(options.baselinePath)
+      defer { claim.release() }
       try GateRun.checkBaselineTarget(options.baselinePath)
       try record(options, lists, machine: machine, log: log, print: print)
       return 0

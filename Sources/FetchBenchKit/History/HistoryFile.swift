@@ -22,9 +22,15 @@ package enum HistoryFile {
   }
 
   /// Appends `entry` to `path` (created when missing): the file is written anew under a
-  /// temporary name and renamed, so a failure leaves it as it was. Refuses a file that is not
-  /// a history and a run already in it. O(file).
+  /// temporary name and renamed, so a failure leaves it as it was, holding the path's lock
+  /// from the read to the rename, so that two commands adding at once both land (the second
+  /// waits). A link is followed, the file's permissions kept. Refuses a file that is not a
+  /// history and a run already in it. O(file).
   package static func append(_ entry: HistoryEntry, to path: String) throws -> Int {
+    try OutputLock.with(path, waiting: true) { try appendHoldingLock(entry, to: path) }
+  }
+
+  private static func appendHoldingLock(_ entry: HistoryEntry, to path: String) throws -> Int {
     let entries = FileManager.default.fileExists(atPath: path) ? try read(path) : []
     if entries.contains(where: { $0.runID == entry.runID }) {
       throw HarnessError.invalidArgument("\(path) already holds run \(entry.runID); each run is added once")

@@ -100,13 +100,25 @@ package enum LoadRunner {
             r.ok ? "all checks passed" : "\(r.failures.count) check(s) failed"))
       }
     }
-    let dir = out ?? "results/load/runs/\(runID)"
+    let (dir, claim) = try claimOutput(out, runID: runID)
+    defer { claim.release() }
     let report = LoadReport(
       runID: runID, machine: Machine.current(), checksum: checksums["banks-\(base.rows)"] ?? "", results: results, steps: steps,
       maxRates: maxRates, rawLimits: rawLimits, findMaxRate: findMaxRate)
     try report.write(to: dir)
-    if out == nil { try OutputFolder.copy(dir, to: Self.latestDirectory, legacyNames: outputNames) }
+    if out == nil {
+      try OutputLock.with(Self.latestDirectory, waiting: true) {
+        try OutputFolder.copy(dir, to: Self.latestDirectory, legacyNames: outputNames)
+      }
+    }
     return LoadOutcome(directory: dir, results: results, steps: steps, maxRates: maxRates, rawLimits: rawLimits, failures: failures)
+  }
+
+  /// The run's folder, claimed for this process: `out`, or a new one under results/load/runs.
+  static func claimOutput(_ out: String?, runID: String) throws -> (String, OutputLock.Claim) {
+    if let out { return (out, try OutputLock.claim(out)) }
+    let (name, claim) = try OutputLock.claimNewName(in: "results/load/runs", base: runID)
+    return ("results/load/runs/\(name)", claim)
   }
 
   /// Runs one configuration in a child process (`fetchbench _load`); its progress goes to
@@ -114,7 +126,7 @@ package enum LoadRunner {
   static func child(_ config: LoadConfig) throws -> LoadResult {
     let output = try ChildProcess.run(
       ChildProcess.currentExecutable, ["_load", String(decoding: try JSONEncoder().encode(config), as: UTF8.self)],
-      relayStandardError: true)
+      input: .lifeline, relayStandardError: true)
     if case .signalled = output.termination {
       throw HarnessError.invalidArgument("load on \(config.store) \(output.failure!)")
     }

@@ -12,7 +12,7 @@ import Foundation
 package enum OutputFolder {
   /// The command whose output a folder is.
   package enum Command: String, Codable, Sendable {
-    case run, diff, load, history
+    case run, diff, load, history, export
   }
 
   /// The marker's name: hidden, so that listings of a results folder show the results.

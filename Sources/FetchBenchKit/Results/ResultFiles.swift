@@ -30,8 +30,27 @@ package enum ResultFiles {
     }
   }
 
-  /// Renders report.md and the charts again from DIR/results.csv.
+  /// Renders report.md and the charts again from DIR/results.csv, in a folder FetchBench
+  /// wrote and marked as its output, holding nothing FetchBench did not write (a folder of
+  /// the user's is rendered elsewhere with `--out`). Holds the folder's lock while it writes.
   package static func rerender(_ dir: String) throws {
+    try OutputLock.with(dir) { try rerenderHoldingLock(dir) }
+  }
+
+  /// Throws unless `dir` is a marked output of FetchBench with no file it did not write.
+  static func checkRerenderable(_ dir: String) throws {
+    guard let marker = try? OutputFolder.readMarker(dir) else {
+      throw HarnessError.invalidArgument(
+        "\(dir) is not a folder FetchBench wrote (it has no \(OutputFolder.markerName)), and its files are not replaced; render it into a new folder: fetchbench report \(dir) --out NEW_FOLDER"
+      )
+    }
+    if let why = OutputFolder.whyNotReplaceable(dir, command: marker.command, legacyNames: nil) {
+      throw DatasetError.cannotWrite(
+        path: dir, reason: why.replacingOccurrences(of: "name a new or empty folder", with: "render it elsewhere with --out NEW_FOLDER"))
+    }
+  }
+
+  private static func rerenderHoldingLock(_ dir: String) throws {
     let path = dir + "/results.csv"
     switch DatasetFile.entry(at: path) {
     case .missing: throw HarnessError.invalidArgument("\(path): no such results file; name a folder that `fetchbench run` wrote")
@@ -42,6 +61,7 @@ package enum ResultFiles {
       throw HarnessError.invalidArgument("\(path) is not UTF-8 text, as every results.csv FetchBench writes is")
     }
     let rows = try ResultsCSV.decode(text)
+    try checkRerenderable(dir)
     DatabaseSetting.reregister(from: rows)
     let report = Report(rows: rows)
     var isDir: ObjCBool = false

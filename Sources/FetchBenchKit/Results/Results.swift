@@ -1,6 +1,7 @@
 import Catalog
 import ChildProcesses
 import DatasetStores
+import Datasets
 import Foundation
 
 /// One row of results.csv: one figure of one case, in long (tidy) form. Typed throughout; the
@@ -79,7 +80,9 @@ package struct ResultRow: Sendable, Equatable {
       throw HarnessError.invalidArgument("results.csv: a row has \(f.count) fields, expected \(Self.columns.count)")
     }
     func num(_ s: String) throws -> Double {
-      guard let d = Double(s) else { throw HarnessError.invalidArgument("results.csv: '\(s)' is not a number") }
+      guard let d = Double(s), d.isFinite else {
+        throw HarnessError.invalidArgument("results.csv: '\(s)' is not a finite number, as every figure FetchBench writes is")
+      }
       return d
     }
     // Whole numbers within what a run writes (a report multiplies them): anything else in a
@@ -173,7 +176,7 @@ package struct Machine: Sendable, Codable, Equatable {
     let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
     let pretty = osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
       .map { String($0.dropFirst(12)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-    let swift = shell(["swift", "--version"])?.split(separator: "\n").first.map(String.init)
+    let swift = swiftVersion()
     var commit = shell(["git", "rev-parse", "--short=12", "HEAD"]) ?? "unknown"
     if let status = shell(["git", "status", "--porcelain", "--untracked-files=no"]), !status.isEmpty { commit += "-dirty" }
     return Machine(
@@ -182,9 +185,19 @@ package struct Machine: Sendable, Codable, Equatable {
       swiftVersion: swift ?? "unknown", gitCommit: commit)
   }
 
-  static func shell(_ args: [String]) -> String? {
-    guard let output = try? ChildProcess.run("/usr/bin/env", args, timeout: 30), output.succeeded else { return nil }
+  static func shell(_ args: [String], environment: [String: String] = [:]) -> String? {
+    guard let output = try? ChildProcess.run("/usr/bin/env", args, environment: environment, timeout: 30), output.succeeded
+    else { return nil }
     return output.text.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// `swift --version`'s first line. The driver leaves a `TemporaryDirectory.XXXXXX` folder in
+  /// its TMPDIR each time it runs, so it runs with a folder of FetchBench's own, removed after.
+  static func swiftVersion() -> String? {
+    let folder = try? AtomicFile.createTemporaryFolder(for: NSTemporaryDirectory() + "fetchbench-swift")
+    defer { folder.map(AtomicFile.discard) }
+    let environment = folder.map { ["TMPDIR": $0] } ?? [:]
+    return shell(["swift", "--version"], environment: environment)?.split(separator: "\n").first.map(String.init)
   }
 }
 

@@ -35,7 +35,8 @@ package enum Runner {
     if options.outDirectory == nil {
       try OutputFolder.checkTarget(options.latestDirectory, command: options.command, legacyNames: ResultFiles.names)
     }
-    let (dir, journal) = try openJournal(options, cases: cases, commit: machine.gitCommit)
+    let (dir, journal, claim) = try openJournal(options, cases: cases, commit: machine.gitCommit)
+    defer { claim.release() }
     let kept = try journal.finished()
     let stamp = RowStamp(runID: journal.plan.runID, machine: machine, checksums: try prepareDatasets(options, log: log))
     announce(options, cases: cases, journal: journal, kept: kept, log: log)
@@ -131,24 +132,48 @@ package enum Runner {
     }
     journal.remove()
     if options.outDirectory == nil {
-      try OutputFolder.copy(dir, to: options.latestDirectory, legacyNames: ResultFiles.names)
+      try OutputLock.with(options.latestDirectory, waiting: true) {
+        try OutputFolder.copy(dir, to: options.latestDirectory, legacyNames: ResultFiles.names)
+      }
     }
   }
 
-  /// The run's folder and its journal: a new one, or with `resume` the unfinished run's.
-  static func openJournal(_ options: RunOptions, cases: [CaseSpec], commit: String) throws -> (String, RunJournal) {
+  /// The run's folder, claimed for this process until the run ends (a second command writing
+  /// it, or resuming it, is refused naming this one's PID), and its journal: a new one, or
+  /// with `resume` the unfinished run's.
+  static func openJournal(_ options: RunOptions, cases: [CaseSpec], commit: String) throws -> (
+    String, RunJournal, OutputLock.Claim
+  ) {
     let runs = "\(options.resultsDirectory)/runs"
     if options.resume {
       guard let dir = options.outDirectory ?? RunJournal.newest(in: runs) else {
         throw HarnessError.invalidArgument("--resume: no unfinished run under \(runs); give its --out, or run without --resume")
       }
-      let journal = try RunJournal.resume(out: dir, plan: .init(runID: "", commit: commit, cases: cases))
-      return (dir, journal)
+      let claim = try OutputLock.claim(dir)
+      do {
+        return (dir, try RunJournal.resume(out: dir, plan: .init(runID: "", commit: commit, cases: cases)), claim)
+      } catch {
+        claim.release()
+        throw error
+      }
     }
-    // A shard's parts start in the same second on N machines: the part tells them apart.
-    let runID = timestamp() + (options.shard.map { "-\($0.index)of\($0.count)" } ?? "")
+    // A shard's parts start in the same second on N machines: the part tells them apart; two
+    // runs started in one second here take the next free name.
+    let base = timestamp() + (options.shard.map { "-\($0.index)of\($0.count)" } ?? "")
+    var runID = base
+    let claim: OutputLock.Claim
+    if let out = options.outDirectory {
+      claim = try OutputLock.claim(out)
+    } else {
+      (runID, claim) = try OutputLock.claimNewName(in: runs, base: base) { [RunJournal.directory(for: $0)] }
+    }
     let dir = options.outDirectory ?? "\(runs)/\(runID)"
-    return (dir, try RunJournal.start(out: dir, plan: .init(runID: runID, commit: commit, cases: cases)))
+    do {
+      return (dir, try RunJournal.start(out: dir, plan: .init(runID: runID, commit: commit, cases: cases)), claim)
+    } catch {
+      claim.release()
+      throw error
+    }
   }
 
   /// Generates missing datasets (SQLite, and the indexed variant) and returns each one's
@@ -218,7 +243,7 @@ package enum Runner {
     let output: ChildProcess.Output
     do {
       output = try ChildProcess.run(
-        ChildProcess.currentExecutable, ["_case", String(decoding: json, as: UTF8.self)],
+        ChildProcess.currentExecutable, ["_case", String(decoding: json, as: UTF8.self)], input: .lifeline,
         relayStandardError: StatementLog.isEnabled, memoryCeiling: memoryCeiling)
     } catch {
       return .failure("cannot start \(ChildProcess.currentExecutable): \(error)")

@@ -1,0 +1,248 @@
+import DatasetStores
+import Datasets
+import FetchBenchKit
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+/// Nothing lost when two commands meet, a link is followed, or a file holds what no one
+/// expected (#47): each test reproduces one defect and sees it fixed.
+@Suite struct Reliability {
+  static func errorLines(_ stderr: String) -> [Substring] { stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") } }
+
+  static func mode(_ path: String) -> mode_t {
+    var st = stat()
+    return stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0
+  }
+
+  // MARK: - One writer at a time
+
+  /// Two `history add` at once, ten times: both runs are kept every time.
+  @Test func twoHistoryAddsAtOnceKeepBothRuns() throws {
+    let dir = TestSupport.temporaryFolder("history-race")
+    defer { TestSupport.remove(dir) }
+    let (a, b) = (try HistoryOfRuns.run(1, time: 10, in: dir), try HistoryOfRuns.run(2, time: 11, in: dir))
+    for trial in 0..<10 {
+      let file = dir + "/h\(trial).jsonl"
+      let first = try TestSupport.start(["history", "add", a, "--file", file])
+      let second = try TestSupport.start(["history", "add", b, "--file", file])
+      let (x, y) = (first.wait(), second.wait())
+      #expect(x.status == 0 && y.status == 0, "\(x.stderr)\(y.stderr)")
+      #expect(try HistoryFile.read(file).count == 2, "trial \(trial)")
+      #expect(TestSupport.listing(dir).filter { $0.contains("fetchbench-lock") || $0.contains(".partial-") }.isEmpty)
+    }
+  }
+
+  /// An output another process is writing is refused at once, naming that process, before any
+  /// work; `--resume` of it too.
+  @Test func anOutputBeingWrittenIsRefusedNamingItsWriter() throws {
+    let dir = TestSupport.temporaryFolder("busy-out")
+    defer { TestSupport.remove(dir) }
+    let claim = try OutputLock.claim(dir + "/out")
+    defer { claim.release() }
+    let base = [
+      "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full", "--scenario", "first_screen", "--repetitions", "1",
+      "--no-index", "--datasets", dir + "/datasets", "--out", dir + "/out",
+    ]
+    for arguments in [["run"] + base, ["run", "--resume"] + base] {
+      let out = try TestSupport.run(arguments)
+      #expect(out.status == 1, "\(out.stderr)")
+      #expect(Self.errorLines(out.stderr).count == 1 && out.stderr.contains("(PID \(getpid())) is writing it"), "\(out.stderr)")
+      #expect(!out.stderr.contains("[1/"), "refused before measuring: \(out.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
+    claim.release()
+    #expect(!FileManager.default.fileExists(atPath: dir + "/.out.fetchbench-lock"), "the lock file goes with its last claim")
+  }
+
+  /// A claim is counted within a process and taken over from a process that died.
+  @Test func claimsNestAndOutliveNoProcess() throws {
+    let dir = TestSupport.temporaryFolder("claims")
+    defer { TestSupport.remove(dir) }
+    let outer = try OutputLock.claim(dir + "/x")
+    let inner = try OutputLock.claim(dir + "/./x")
+    inner.release()
+    #expect(FileManager.default.fileExists(atPath: dir + "/.x.fetchbench-lock"), "still held by the outer claim")
+    outer.release()
+    // A lock file left by a killed process (its PID inside) holds nothing.
+    try Data("999999\n".utf8).write(to: URL(fileURLWithPath: dir + "/.x.fetchbench-lock"))
+    let again = try OutputLock.claim(dir + "/x")
+    again.release()
+    #expect(TestSupport.listing(dir).isEmpty)
+  }
+
+  // MARK: - Never replace what FetchBench did not write
+
+  /// `history add --file LINK` writes the link's target and keeps the link and the mode;
+  /// `export --out DANGLING_LINK` is refused and leaves the link.
+  @Test func linksAreFollowedOrRefusedNeverReplaced() throws {
+    let dir = TestSupport.temporaryFolder("links")
+    defer { TestSupport.remove(dir) }
+    let run = try HistoryOfRuns.run(1, time: 10, in: dir)
+    let target = dir + "/real.jsonl"
+    #expect(try TestSupport.run(["history", "add", run, "--file", target]).status == 0)
+    chmod(target, 0o600)
+    try FileManager.default.createSymbolicLink(atPath: dir + "/link.jsonl", withDestinationPath: target)
+    let add = try TestSupport.run(["history", "add", try HistoryOfRuns.run(2, time: 10, in: dir), "--file", dir + "/link.jsonl"])
+    #expect(add.status == 0, "\(add.stderr)")
+    let kept = try HistoryFile.read(target)
+    #expect(DatasetFile.isSymbolicLink(dir + "/link.jsonl") && kept.count == 2)
+    #expect(Self.mode(target) == 0o600)
+
+    try FileManager.default.createSymbolicLink(atPath: dir + "/dangling.json", withDestinationPath: dir + "/nowhere.json")
+    let export = try TestSupport.run(["export", run, "--format", "bmf", "--out", dir + "/dangling.json"])
+    #expect(export.status == 1 && Self.errorLines(export.stderr).count == 1, "\(export.stderr)")
+    #expect(DatasetFile.isSymbolicLink(dir + "/dangling.json") && !FileManager.default.fileExists(atPath: dir + "/nowhere.json"))
+  }
+
+  /// github-action-benchmark's files of the user's, and a folder with the user's report, are
+  /// never replaced; an earlier export is.
+  @Test func exportsAndReportsReplaceOnlyTheirOwnFiles() throws {
+    let dir = TestSupport.temporaryFolder("own-files")
+    defer { TestSupport.remove(dir) }
+    let run = try HistoryOfRuns.run(1, time: 10, in: dir)
+    try FileManager.default.createDirectory(atPath: dir + "/action", withIntermediateDirectories: true)
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/action/smaller-is-better.json"))
+    let refused = try TestSupport.run(["export", run, "--format", "github-action-benchmark", "--out", dir + "/action"])
+    #expect(refused.status == 1 && Self.errorLines(refused.stderr).count == 1, "\(refused.stderr)")
+    #expect(try String(contentsOfFile: dir + "/action/smaller-is-better.json", encoding: .utf8) == "mine")
+    for _ in 0..<2 {
+      let written = try TestSupport.run(["export", run, "--format", "github-action-benchmark", "--out", dir + "/ours"])
+      #expect(written.status == 0, "\(written.stderr)")
+    }
+
+    // A folder of the user's holding a results.csv beside their own report.
+    let mine = dir + "/mine"
+    try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
+    try ResultsCSV.encode([row(.sqlite, .batched, .firstScreen, .time, 3)]).write(
+      toFile: mine + "/results.csv", atomically: false, encoding: .utf8)
+    for name in ["report.md", "recommendation.json"] { try Data("my \(name)".utf8).write(to: URL(fileURLWithPath: mine + "/" + name)) }
+    let report = try TestSupport.run(["report", mine])
+    #expect(report.status == 1 && report.stderr.contains("--out"), "\(report.stderr)")
+    #expect(try String(contentsOfFile: mine + "/report.md", encoding: .utf8) == "my report.md")
+    #expect(TestSupport.listing(mine) == ["recommendation.json", "report.md", "results.csv"])
+    let elsewhere = try TestSupport.run(["report", mine, "--out", dir + "/rendered"])
+    #expect(elsewhere.status == 0 && FileManager.default.fileExists(atPath: dir + "/rendered/report.md"), "\(elsewhere.stderr)")
+    let overlap = try TestSupport.run(["report", mine, mine, "--out", dir + "/joined"])
+    #expect(overlap.status == 1 && overlap.stderr.contains("named twice"), "\(overlap.stderr)")
+  }
+
+  // MARK: - Values no one expected
+
+  /// A NULL entity name in Z_PRIMARYKEY, a results.csv holding inf, Int64.max in a column
+  /// `generate --like` steps from: one clear line or a result, never a trap.
+  @Test func unexpectedValuesGiveAnswersNotTraps() throws {
+    let dir = TestSupport.temporaryFolder("values")
+    defer { TestSupport.remove(dir) }
+    let store = dir + "/Model.sqlite"
+    try UserDatabaseFixture.coreData(store)
+    try DatabaseQueue(path: store).write { db in try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (9, NULL, 0, 0)") }
+    let described = try TestSupport.run(["describe", "--db", store])
+    #expect(described.status == 0 && described.stdout.contains("a Core Data store"), "\(described.stderr)")
+
+    let bad = dir + "/bad"
+    try FileManager.default.createDirectory(atPath: bad, withIntermediateDirectories: true)
+    let csv = ResultsCSV.encode([row(.sqlite, .batched, .firstScreen, .time, 3)]).replacingOccurrences(of: ",3,ms,", with: ",inf,ms,")
+    #expect(csv.contains(",inf,ms,"))
+    try csv.write(toFile: bad + "/results.csv", atomically: false, encoding: .utf8)
+    for command in [["report", bad, "--out", dir + "/r"], ["compare", bad, bad]] {
+      let out = try TestSupport.run(command)
+      #expect(out.status == 1 && Self.errorLines(out.stderr).count == 1 && out.stderr.contains("finite"), "\(command): \(out.stderr)")
+    }
+
+    let app = dir + "/extremes.sqlite"
+    try DatabaseQueue(path: app).write { db in
+      try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, big INTEGER, small INTEGER, real REAL, name TEXT)")
+      for i in 1...4 {
+        try db.execute(
+          sql: "INSERT INTO items VALUES (?, ?, ?, ?, ?)",
+          arguments: [i, Int64.max - Int64(i % 2), Int64.min + Int64(i % 2), i % 2 == 0 ? Double.infinity : -Double.infinity, "n\0ul \(i)"])
+      }
+    }
+    let like = try TestSupport.run(["generate", "--like", app, "--entity", "items", "--rows", "500", "--out", dir + "/like"])
+    #expect(like.status == 0, "\(like.stderr)")
+    let counts = try DatabaseQueue(path: dir + "/like/items-like-500-s1.sqlite").read { db in
+      try Row.fetchOne(db, sql: "SELECT count(*), count(big), count(small), count(real), sum(abs(real) > 1e308) FROM items")!
+    }
+    #expect(counts[0] == 500 && counts[1] == 500 && counts[2] == 500, "no value lost to overflow")
+    #expect(counts[3] == 500 && counts[4] == 500, "infinities kept, never NULL")
+    #expect(TestSupport.listing(dir).filter { $0.contains(".partial-") }.isEmpty)
+  }
+
+  /// Fresh values stay fresh, without overflow, in one step per draw on average.
+  @Test func freshValuesAreDistinctAndNeverOverflow() {
+    var fresh = FreshValues()
+    var seen = Set<DatabaseValue>()
+    for v in [Int64.max.databaseValue, Int64.min.databaseValue, "a".databaseValue, 1.5.databaseValue] {
+      for _ in 0..<10_000 { #expect(seen.insert(fresh.next(v)).inserted) }
+    }
+    #expect(fresh.next(Double.infinity.databaseValue) == Double.infinity.databaseValue)
+    #expect(fresh.next(Double.infinity.databaseValue) == Double.infinity.databaseValue, "no finite neighbour")
+    #expect(FreshValues.neighbour(Int64.max.databaseValue, 1) == (Int64.max - 1).databaseValue)
+  }
+
+  /// `--db` naming a FIFO is refused at once; a folder is not "encrypted".
+  @Test func aFIFOOrAFolderAsDatabaseIsRefusedAtOnce() throws {
+    let dir = TestSupport.temporaryFolder("fifo")
+    defer { TestSupport.remove(dir) }
+    #expect(mkfifo(dir + "/pipe", 0o600) == 0)
+    for path in [dir + "/pipe", dir] {
+      let out = try TestSupport.run(["describe", "--db", path])
+      #expect(out.status == 1 && Self.errorLines(out.stderr).count == 1, "\(out.stderr)")
+      #expect(!out.stderr.contains("encrypted"), "\(out.stderr)")
+    }
+  }
+
+  /// A database in WAL mode with rows still in its `-wal` is read whole, and nothing is
+  /// created beside it.
+  @Test func aWALDatabaseIsReadWithItsLogAndNothingBesideIt() throws {
+    let dir = TestSupport.temporaryFolder("wal")
+    defer { TestSupport.remove(dir) }
+    let path = dir + "/app.sqlite"
+    var config = Configuration()
+    config.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+    let pool = try DatabasePool(path: path, configuration: config)
+    try pool.write { db in
+      try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+      for i in 1...100 { try db.execute(sql: "INSERT INTO items VALUES (?, ?)", arguments: [i, "item \(i)"]) }
+    }
+    _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    try pool.write { db in
+      for i in 101...500 { try db.execute(sql: "INSERT INTO items VALUES (?, ?)", arguments: [i, "item \(i)"]) }
+      try db.execute(sql: "CREATE TABLE only_in_wal (id INTEGER PRIMARY KEY, x TEXT)")
+    }
+    // The app's process ends without checkpointing: keep its log as it was.
+    let wal = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
+    let main = try Data(contentsOf: URL(fileURLWithPath: path))
+    try pool.close()
+    try wal.write(to: URL(fileURLWithPath: path + "-wal"))
+    try main.write(to: URL(fileURLWithPath: path))
+    try? FileManager.default.removeItem(atPath: path + "-shm")
+    let before = TestSupport.listing(dir)
+    let described = try TestSupport.run(["describe", "--db", path])
+    #expect(described.status == 0, "\(described.stderr)")
+    #expect(described.stdout.contains("500 rows") && described.stdout.contains("only_in_wal"), "\(described.stdout)")
+    let fetched = try TestSupport.run(["fetch", "--db", path, "--entity", "items", "--store", "sqlite", "--ids"])
+    #expect(fetched.status == 0 && fetched.stdout.split(separator: "\n").count == 500, "\(fetched.stderr)")
+    #expect(TestSupport.listing(dir) == before, "nothing created beside the file")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")) == wal)
+  }
+
+  // MARK: - compare judges only what it can
+
+  @Test func compareSaysWhatItCouldNotJudge() {
+    let base = [row(.sqlite, .batched, .firstScreen, .queries, 1), row(.sqlite, .full, .firstScreen, .queries, 2)]
+    // Nothing in common: not compared (3), whatever else.
+    #expect(Comparison(base: base, head: []).exitCode == 3)
+    #expect(Comparison(base: base, head: [row(.memory, .keyset, .scrollThrough, .queries, 1)]).exitCode == 3)
+    // A counter that went down changed the work: exit 2, said as fewer.
+    let fewer = Comparison(base: base, head: [row(.sqlite, .batched, .firstScreen, .queries, 0), base[1]])
+    #expect(fewer.exitCode == 2)
+    #expect(fewer.lines.first { $0.verdict == .changed }?.detail.contains("fewer") == true)
+    // A failed case of the head fails the comparison, named.
+    let failed = Comparison(base: base, head: [base[0], row(.sqlite, .full, .firstScreen, .queries, 0, error: "boom")])
+    #expect(failed.exitCode == 2 && failed.text().contains("failed in the head") && failed.text().contains("boom"), "\(failed.text())")
+    #expect(Comparison(base: base, head: base).exitCode == 0)
+  }
+}
