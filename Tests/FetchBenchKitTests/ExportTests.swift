@@ -45,13 +45,15 @@ import Testing
     #expect(bmf.status == 0 && bmf.stdout.contains("\"lower_value\" : 9.9"), "\(bmf.stdout)\(bmf.stderr)")
     let action = try TestSupport.run(["export", dir + "/run", "--format", "github-action-benchmark", "--out", dir + "/action"])
     #expect(action.status == 0, "\(action.stderr)")
-    #expect(TestSupport.listing(dir + "/action") == ["bigger-is-better.json", "smaller-is-better.json"])
+    #expect(TestSupport.listing(dir + "/action") == [".fetchbench-output.json", "bigger-is-better.json", "smaller-is-better.json"])
     let again = try TestSupport.run(["export", dir + "/run", "--format", "github-action-benchmark", "--out", dir + "/action"])
     #expect(again.status == 0, "its own two files are written again: \(again.stderr)")
 
     try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/mine.json"))
     let existing = try TestSupport.run(["export", dir + "/run", "--format", "bmf", "--out", dir + "/mine.json"])
-    #expect(existing.status == 1 && existing.stderr.contains("mine.json: something is already there, and FetchBench does not replace it"), "\(existing.stderr)")
+    #expect(
+      existing.status == 1 && existing.stderr.contains("mine.json: something is already there, and FetchBench does not replace it"),
+      "\(existing.stderr)")
     #expect(try String(contentsOfFile: dir + "/mine.json", encoding: .utf8) == "mine")
     try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/action/notes.txt"))
     let foreign = try TestSupport.run(["export", dir + "/run", "--format", "github-action-benchmark", "--out", dir + "/action"])

@@ -180,7 +180,7 @@ import Testing
   @Test func growthWithNothingToMeasureIsRefused() throws {
     for (arguments, message) in [
       (["--rows", "300"], "--growth needs two or more --rows"),
-      (["--rows", "300,300"], "--growth needs two or more --rows"),
+      (["--rows", "300,300"], "--rows: 300 is given twice"),
       (
         ["--rows", "300,3000", "--scenario", "first_screen"],
         "--growth measures performFetch, full or batched, on the memory store or SQLite"

@@ -47,6 +47,8 @@ enum Snapshots {
     try copies.withLock { copies in
       if let made = copies[path] { return made }
       _ = exitHook
+      // A copy taken while a writer holds the file or a checkpoint runs could be torn.
+      if WriterLocks.held(on: path) { throw UserDatabaseError.locked(path) }
       let folder = try AtomicFile.createTemporaryFolder(for: NSTemporaryDirectory() + "fetchbench-snapshot")
       let copy = folder + "/db.sqlite"
       do {
@@ -68,5 +70,34 @@ enum Snapshots {
       copies[path] = copy
       return copy
     }
+  }
+}
+
+/// Whether another process writes a SQLite file now, read from the POSIX locks SQLite takes
+/// (never taking one): a RESERVED, PENDING or EXCLUSIVE lock on the main file's lock bytes
+/// (a rollback-journal writer, or WAL's exclusive locking mode), or the checkpoint lock in
+/// its `-shm`. Readers' shared locks do not count.
+enum WriterLocks {
+  /// SQLite's lock bytes: PENDING_BYTE at 1 GiB, then RESERVED and the SHARED range.
+  static let pendingByte: off_t = 0x4000_0000
+  /// The checkpointer's lock in the `-shm` file (WAL_CKPT_LOCK, at byte 120 + 1).
+  static let checkpointByte: off_t = 121
+
+  static func held(on path: String) -> Bool {
+    conflicts(path, start: pendingByte, length: 512) || conflicts(path + "-shm", start: checkpointByte, length: 1)
+  }
+
+  /// Whether a read lock on the range would conflict with another process's write lock.
+  static func conflicts(_ path: String, start: off_t, length: off_t) -> Bool {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var lock = flock()
+    lock.l_type = Int16(F_RDLCK)
+    lock.l_whence = Int16(SEEK_SET)
+    lock.l_start = start
+    lock.l_len = length
+    guard fcntl(fd, F_GETLK, &lock) == 0 else { return false }
+    return lock.l_type != Int16(F_UNLCK)
   }
 }

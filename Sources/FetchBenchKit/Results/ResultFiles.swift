@@ -45,8 +45,8 @@ package enum ResultFiles {
       )
     }
     if let why = OutputFolder.whyNotReplaceable(dir, command: marker.command, legacyNames: nil) {
-      throw DatasetError.cannotWrite(
-        path: dir, reason: why.replacingOccurrences(of: "name a new or empty folder", with: "render it elsewhere with --out NEW_FOLDER"))
+      let what = why.split(separator: ";", maxSplits: 1).first.map(String.init) ?? why
+      throw DatasetError.cannotWrite(path: dir, reason: what + "; render it into a new folder with --out NEW_FOLDER")
     }
   }
 
