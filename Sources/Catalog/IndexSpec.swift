@@ -1,3 +1,5 @@
+import FetchedResults
+
 /// An index on one table of a dataset, over one or more of its columns, each ascending or
 /// descending. Options and file names spell it by its columns joined with `+`, a descending
 /// one with `:desc` (`close_date`, `info_id+close_date`, `spud_date:desc+id`): the generator,
@@ -40,12 +42,14 @@ public struct IndexSpec: Sendable, Hashable, CustomStringConvertible {
   /// `idx_failed_bank_details_info_id_close_date`.
   public var name: String { "idx_\(table)_" + columns.map { $0.name + ($0.descending ? "_desc" : "") }.joined(separator: "_") }
   /// The statement to copy into an app's SQLite migration.
-  public var createStatement: String { "CREATE INDEX \(name) ON \(description)" }
+  public var createStatement: String {
+    "CREATE INDEX \(name.sqlName) ON \(table.sqlName)(\(columns.map { $0.name.sqlName + ($0.descending ? " DESC" : "") }.joined(separator: ", ")))"
+  }
   /// The same index in PostgreSQL, where NULLs sort last ascending: each column states
   /// SQLite's NULL order (first ascending, last descending), as the stores' ORDER BY does, or
   /// the index could not give that order.
   public var postgresCreateStatement: String {
-    "CREATE INDEX \(name) ON \(table)(\(columns.map { $0.name + ($0.descending ? " DESC NULLS LAST" : " NULLS FIRST") }.joined(separator: ", ")))"
+    "CREATE INDEX \(name.sqlName) ON \(table.sqlName)(\(columns.map { $0.name.sqlName + ($0.descending ? " DESC NULLS LAST" : " NULLS FIRST") }.joined(separator: ", ")))"
   }
 
   /// The statement for a store: PostgreSQL's when `postgres`, SQLite's otherwise.

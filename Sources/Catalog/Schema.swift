@@ -1,3 +1,5 @@
+import FetchedResults
+
 /// The storage type of a dataset column, as SQLite and the CSV files see it.
 public enum ColumnType: String, Sendable, Codable, CaseIterable {
   case integer
@@ -25,6 +27,12 @@ public struct ColumnSchema: Sendable, Equatable {
   /// `table(column)` this column references, if it is a foreign key.
   public var references: String?
 
+  /// `references` with each name as it stands in a statement (`String.sqlName`). O(length).
+  public var referenceSQL: String? {
+    guard let r = references, r.hasSuffix(")"), let open = r.lastIndex(of: "(") else { return references?.sqlName }
+    return String(r[..<open]).sqlName + "(" + String(r[r.index(after: open)..<r.index(before: r.endIndex)]).sqlName + ")"
+  }
+
   public init(
     _ name: String, _ type: ColumnType, nullable: Bool = false, unique: Bool = false,
     references: String? = nil
@@ -51,13 +59,13 @@ public struct TableSchema: Sendable, Equatable {
   public var createSQL: String {
     let defs = columns.map { c -> String in
       if c.name == "id" { return "id INTEGER PRIMARY KEY" }
-      var d = "\(c.name) \(c.type.sqlType)"
+      var d = "\(c.name.sqlName) \(c.type.sqlType)"
       if !c.nullable { d += " NOT NULL" }
       if c.unique { d += " UNIQUE" }
-      if let r = c.references { d += " REFERENCES \(r)" }
+      if let r = c.referenceSQL { d += " REFERENCES \(r)" }
       return d
     }
-    return "CREATE TABLE \(name) (\(defs.joined(separator: ", ")))"
+    return "CREATE TABLE \(name.sqlName) (\(defs.joined(separator: ", ")))"
   }
 
   /// The primary key: the first column (`id` in the generated datasets, `Z_PK` in a Core Data

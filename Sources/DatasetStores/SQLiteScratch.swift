@@ -1,5 +1,6 @@
 import Catalog
 import Datasets
+import FetchedResults
 import Foundation
 import GRDB
 import SQLiteStore
@@ -76,7 +77,7 @@ extension SQLiteScratch {
             statement = sql
             try db.execute(sql: sql)
             if type == "table" && (involved.contains(name.lowercased()) || name.hasPrefix("Z_")) {
-              statement = "INSERT INTO main.\(name.quotedDatabaseIdentifier) SELECT * FROM src.\(table.quotedDatabaseIdentifier)"
+              statement = "INSERT INTO main.\(name.sqlName) SELECT * FROM src.\(table.sqlName)"
               try db.execute(sql: statement)
             }
           }

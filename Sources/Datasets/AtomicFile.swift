@@ -191,6 +191,20 @@ public enum AtomicFile {
     discard(tmp)
   }
 
+  /// Removes what a FetchBench process that no longer runs left in `folder` (the temporary
+  /// directory): entries named `fetchbench-….partial-PID-N` whose PID is not alive, as a
+  /// SIGKILL leaves them. An entry of a live process, or one named otherwise, is left.
+  /// O(entries).
+  public static func sweepAbandoned(in folder: String = NSTemporaryDirectory()) {
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("fetchbench-") {
+      guard let range = name.range(of: ".partial-", options: .backwards),
+        let pid = Int32(name[range.upperBound...].prefix { $0.isNumber }), pid > 0, pid != getpid()
+      else { continue }
+      guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
+      remove((folder.hasSuffix("/") ? folder : folder + "/") + name)
+    }
+  }
+
   /// Removes every registered temporary path; called on SIGINT, SIGTERM and SIGHUP.
   public static func discardAll() {
     let paths = pending.withLock { p in
@@ -208,7 +222,9 @@ public enum AtomicFile {
     }
     if let e = error as? CocoaError, e.code == .fileWriteOutOfSpace { return String(cString: strerror(ENOSPC)) }
     if let e = error as? DatabaseError, e.resultCode == .SQLITE_FULL { return String(cString: strerror(ENOSPC)) }
-    return e.localizedDescription
+    // FetchBench's own errors say what is wrong in their description; Foundation's bridged
+    // text for them would be "HarnessError error 1".
+    return e.domain == NSCocoaErrorDomain ? e.localizedDescription : String(describing: error)
   }
 
   /// The errno an error carries, as a `POSIXError` or an `NSError` of the POSIX domain.

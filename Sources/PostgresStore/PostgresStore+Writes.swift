@@ -110,14 +110,14 @@
       // The CTE's columns are renamed: a link attribute may also be one of the updated ones.
       let linkAttributes = model.linkAttributes(of: entity)
       let read = keys.map { entity.attribute($0)! } + linkAttributes
-      let table = entity.table
-      let key = entity.primaryKey
-      let sets = keys.enumerated().map { i, k in "\(entity.attribute(k)!.column) = $\(i + 2)" }
+      let table = entity.table.sqlName
+      let key = entity.primaryKey.sqlName
+      let sets = keys.enumerated().map { i, k in "\(entity.attribute(k)!.column.sqlName) = $\(i + 2)" }
       let old = UncheckedBox<[Value]?>(nil)
       counters.queries += 1
       let sent = try send(
         """
-        WITH o AS (SELECT \(key) AS k, \(read.enumerated().map { "\($1.column) AS v\($0)" }.joined(separator: ",")) \
+        WITH o AS (SELECT \(key) AS k, \(read.enumerated().map { "\($1.column.sqlName) AS v\($0)" }.joined(separator: ",")) \
         FROM \(table) WHERE \(key) = $1 FOR UPDATE) \
         UPDATE \(table) AS t SET \(sets.joined(separator: ", ")) FROM o WHERE t.\(key) = o.k \
         RETURNING \(read.indices.map { "o.v\($0)" }.joined(separator: ","))
@@ -144,7 +144,7 @@
       let old = UncheckedBox<[String: Value]?>(nil)
       counters.queries += 1
       let sent = try send(
-        "DELETE FROM \(entity.table) WHERE \(entity.primaryKey) = $1 RETURNING \(entity.attributes.map(\.column).joined(separator: ","))",
+        "DELETE FROM \(entity.table.sqlName) WHERE \(entity.primaryKey.sqlName) = $1 RETURNING \(entity.attributes.map(\.column.sqlName).joined(separator: ","))",
         [.integer(id)]
       ) { row in
         var values: [String: Value] = [:]

@@ -61,9 +61,10 @@ extension SQLBuilder {
     // By the destination's primary key the list's own column names the rows: no join, and a
     // key left pointing at a deleted row is found too.
     if relationship.destinationColumn == destination.primaryKey {
-      return "SELECT t0.\(request.entity.primaryKey) FROM \(request.entity.table) t0 WHERE t0.\(relationship.sourceColumn) \(match)"
+      return
+        "SELECT t0.\(request.entity.primaryKey.sqlName) FROM \(request.entity.table.sqlName) t0 WHERE t0.\(relationship.sourceColumn.sqlName) \(match)"
     }
     return
-      "SELECT DISTINCT t0.\(request.entity.primaryKey) FROM \(request.entity.table) t0 JOIN \(destination.table) t1 ON t1.\(relationship.destinationColumn) = t0.\(relationship.sourceColumn) WHERE t1.\(destination.primaryKey) \(match)"
+      "SELECT DISTINCT t0.\(request.entity.primaryKey.sqlName) FROM \(request.entity.table.sqlName) t0 JOIN \(destination.table.sqlName) t1 ON t1.\(relationship.destinationColumn.sqlName) = t0.\(relationship.sourceColumn.sqlName) WHERE t1.\(destination.primaryKey.sqlName) \(match)"
   }
 }

@@ -33,7 +33,8 @@ public struct CoreDataSave: Sendable, Equatable {
       let (columns, arguments) = try WriteSQL.columnsAndValues(values, of: entity)
       let all = ["Z_ENT", "Z_OPT"] + columns
       return WriteSQL.Statement(
-        sql: "INSERT INTO \(entity.table) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))",
+        sql:
+          "INSERT INTO \(entity.table.sqlName) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))",
         arguments: [.integer(entityNumbers[name] ?? 0), .integer(1)] + arguments)
     case .update(let name, let id, let values):
       let entity = try model.entity(name)
@@ -41,19 +42,22 @@ public struct CoreDataSave: Sendable, Equatable {
       let sets = columns.map { "\($0) = ?" }.joined(separator: ", ")
       guard let version else {
         return WriteSQL.Statement(
-          sql: "UPDATE \(entity.table) SET \(sets), Z_OPT = Z_OPT + 1 WHERE \(entity.primaryKey) = ?", arguments: arguments + [.integer(id)]
+          sql: "UPDATE \(entity.table.sqlName) SET \(sets), Z_OPT = Z_OPT + 1 WHERE \(entity.primaryKey.sqlName) = ?",
+          arguments: arguments + [.integer(id)]
         )
       }
       return WriteSQL.Statement(
-        sql: "UPDATE \(entity.table) SET \(sets), Z_OPT = ? WHERE \(entity.primaryKey) = ? AND Z_OPT = ?",
+        sql: "UPDATE \(entity.table.sqlName) SET \(sets), Z_OPT = ? WHERE \(entity.primaryKey.sqlName) = ? AND Z_OPT = ?",
         arguments: arguments + [.integer(version + 1), .integer(id), .integer(version)])
     case .delete(let name, let id):
       let entity = try model.entity(name)
       guard let version else {
-        return WriteSQL.Statement(sql: "DELETE FROM \(entity.table) WHERE \(entity.primaryKey) = ?", arguments: [.integer(id)])
+        return WriteSQL.Statement(
+          sql: "DELETE FROM \(entity.table.sqlName) WHERE \(entity.primaryKey.sqlName) = ?", arguments: [.integer(id)])
       }
       return WriteSQL.Statement(
-        sql: "DELETE FROM \(entity.table) WHERE \(entity.primaryKey) = ? AND Z_OPT = ?", arguments: [.integer(id), .integer(version)])
+        sql: "DELETE FROM \(entity.table.sqlName) WHERE \(entity.primaryKey.sqlName) = ? AND Z_OPT = ?",
+        arguments: [.integer(id), .integer(version)])
     }
   }
 

@@ -36,8 +36,8 @@ public struct CoreDataStatements: Sendable {
   public init(_ r: ResolvedRequest, versioned: Bool = false) {
     let sql = SQLBuilder(r)
     arguments = sql.arguments
-    table = r.entity.table
-    primaryKey = "t0.\(r.entity.primaryKey)"
+    table = r.entity.table.sqlName
+    primaryKey = "t0.\(r.entity.primaryKey.sqlName)"
     // Joined: what the predicate, the sort keys and the section use, never a prefetch.
     var joins: [Relationship] = []
     for rel in (r.predicate?.keyPaths.compactMap(\.relationship) ?? []) + r.sorts.compactMap(\.keyPath.relationship)
@@ -48,13 +48,13 @@ public struct CoreDataStatements: Sendable {
     func alias(_ rel: Relationship?) -> String { rel.flatMap { joins.firstIndex(of: $0) }.map { "t\($0 + 1)" } ?? "t0" }
     func column(_ k: ResolvedKeyPath) -> String {
       let name = k.attribute.name == "id" && k.entity.attribute("id") == nil ? k.entity.primaryKey : k.attribute.column
-      return "\(alias(k.relationship)).\(name)"
+      return "\(alias(k.relationship)).\(name.sqlName)"
     }
     func from(_ needed: [Relationship]) -> String {
-      var from = "\(r.entity.table) t0"
+      var from = "\(r.entity.table.sqlName) t0"
       for (i, rel) in joins.enumerated() where needed.contains(rel) {
         let dest = (try? r.model.entity(rel.destination))?.table ?? rel.destination
-        from += " LEFT OUTER JOIN \(dest) t\(i + 1) ON t0.\(rel.sourceColumn) = t\(i + 1).\(rel.destinationColumn)"
+        from += " LEFT OUTER JOIN \(dest.sqlName) t\(i + 1) ON t0.\(rel.sourceColumn.sqlName) = t\(i + 1).\(rel.destinationColumn.sqlName)"
       }
       return from
     }
@@ -66,7 +66,7 @@ public struct CoreDataStatements: Sendable {
     if let last = sorts.last, last.keyPath.relationship == nil, column(last.keyPath) == primaryKey { sorts.removeLast() }
     let terms = sorts.map { column($0.keyPath) + ($0.ascending ? "" : " DESC") }
     orderBy = terms.isEmpty ? "" : " ORDER BY " + terms.joined(separator: ", ")
-    ownColumns = ((versioned ? ["t0.Z_OPT"] : []) + r.entity.attributes.map { "t0.\($0.column)" }).joined(separator: ", ")
+    ownColumns = ((versioned ? ["t0.Z_OPT"] : []) + r.entity.attributes.map { "t0.\($0.column.sqlName)" }).joined(separator: ", ")
     section = r.section.map(column)
     sectionDescending = r.sorts.first.map { !$0.ascending } ?? false
     limitClause = sql.limitClause
@@ -99,9 +99,10 @@ public struct CoreDataStatements: Sendable {
   /// is among them or is the primary key.
   public static func prefetchQuery(_ destination: Entity, matching column: String, count: Int?, versioned: Bool = false) -> String {
     let read = column == destination.primaryKey || destination.attributes.contains { $0.column == column }
-    let matched = read ? [] : ["t0.\(column)"]
-    let own = ((versioned ? ["t0.Z_OPT"] : []) + destination.attributes.map { "t0.\($0.column)" } + matched).joined(separator: ", ")
+    let matched = read ? [] : ["t0.\(column.sqlName)"]
+    let own = ((versioned ? ["t0.Z_OPT"] : []) + destination.attributes.map { "t0.\($0.column.sqlName)" } + matched).joined(separator: ", ")
     let keys = count.map { Array(repeating: "?", count: $0).joined(separator: ",") } ?? "SELECT value FROM json_each(?)"
-    return "SELECT 0, t0.\(destination.primaryKey), \(own) FROM \(destination.table) t0 WHERE t0.\(column) IN (\(keys))"
+    return
+      "SELECT 0, t0.\(destination.primaryKey.sqlName), \(own) FROM \(destination.table.sqlName) t0 WHERE t0.\(column.sqlName) IN (\(keys))"
   }
 }

@@ -42,7 +42,7 @@ public struct SQLBuilder: Sendable {
 
   public init(_ r: ResolvedRequest, dialect: SQLDialect = .sqlite) {
     self.dialect = dialect
-    primaryKey = "t0.\(r.entity.primaryKey)"
+    primaryKey = "t0.\(r.entity.primaryKey.sqlName)"
     // t0 is the entity; t1, t2… the joined destinations, in `joins` order.
     let joins = r.joins
     func alias(_ rel: Relationship?) -> String {
@@ -51,15 +51,15 @@ public struct SQLBuilder: Sendable {
     }
     func column(_ k: ResolvedKeyPath) -> String {
       let name = k.attribute.name == "id" && k.entity.attribute("id") == nil ? k.entity.primaryKey : k.attribute.column
-      return "\(alias(k.relationship)).\(name)"
+      return "\(alias(k.relationship)).\(name.sqlName)"
     }
     // Only the joins a statement uses: a LEFT JOIN through a to-one relationship neither adds
     // nor drops rows, so the section counts need only the predicate's and the section's.
     func from(_ needed: (Relationship) -> Bool) -> String {
-      var from = "\(r.entity.table) t0"
+      var from = "\(r.entity.table.sqlName) t0"
       for (i, rel) in joins.enumerated() where needed(rel) {
         let dest = (try? r.model.entity(rel.destination))?.table ?? rel.destination
-        from += " LEFT JOIN \(dest) t\(i + 1) ON t\(i + 1).\(rel.destinationColumn) = t0.\(rel.sourceColumn)"
+        from += " LEFT JOIN \(dest.sqlName) t\(i + 1) ON t\(i + 1).\(rel.destinationColumn.sqlName) = t0.\(rel.sourceColumn.sqlName)"
       }
       return from
     }
@@ -79,14 +79,14 @@ public struct SQLBuilder: Sendable {
     hasLimit = limit > 0 || offset > 0
     let noLimit = dialect == .sqlite ? "-1" : "ALL"
     limitClause = hasLimit ? " LIMIT \(limit > 0 ? String(limit) : noLimit) OFFSET \(offset)" : ""
-    var cols = ["t0.\(r.entity.primaryKey)"] + r.entity.attributes.map { "t0.\($0.column)" }
+    var cols = [primaryKey] + r.entity.attributes.map { "t0.\($0.column.sqlName)" }
     for rel in r.prefetch {
       if let dest = try? r.model.entity(rel.destination) {
-        cols += dest.attributes.map { "\(alias(rel)).\($0.column)" }
+        cols += dest.attributes.map { "\(alias(rel)).\($0.column.sqlName)" }
       }
     }
     selectColumns = cols.joined(separator: ", ")
-    keyColumns = (["t0.\(r.entity.primaryKey)"] + r.sorts.dropLast().map { column($0.keyPath) }).joined(separator: ", ")
+    keyColumns = ([primaryKey] + r.sorts.dropLast().map { column($0.keyPath) }).joined(separator: ", ")
     sectionExpression = r.section.map(column)
     sectionDescending = r.sorts.first.map { !$0.ascending } ?? false
   }

@@ -103,8 +103,8 @@ extension SQLiteStore {
     _ entity: Entity, _ id: Int64, _ attributes: [Attribute], _ db: Database, versioned: Bool
   ) throws -> (values: [Value], version: Int64?)? {
     var out: (values: [Value], version: Int64?)?
-    let columns = attributes.map(\.column) + (versioned ? ["Z_OPT"] : [])
-    let sql = "SELECT \(columns.joined(separator: ",")) FROM \(entity.table) WHERE \(entity.primaryKey) = ?"
+    let columns = attributes.map(\.column.sqlName) + (versioned ? ["Z_OPT"] : [])
+    let sql = "SELECT \(columns.joined(separator: ",")) FROM \(entity.table.sqlName) WHERE \(entity.primaryKey.sqlName) = ?"
     try step(WriteSQL.Statement(sql: sql, arguments: [.integer(id)]), db) { raw in
       let values = attributes.enumerated().map { i, a in Self.rawValue(raw, Int32(i), a.type) }
       out = (values, versioned ? sqlite3_column_int64(raw, Int32(attributes.count)) : nil)

@@ -45,9 +45,11 @@ struct Check: CheckedCommand {
   var baseline: String?
   @Flag(help: "Record the baseline instead of comparing (from --update-runs runs of the matrix).") var update = false
   @Option(
+    parsing: .unconditional,
     help: "Runs of the matrix --update combines, so that tolerances reflect run-to-run spread \(OptionRange.help(OptionRange.updateRuns)).")
   var updateRuns = 3
-  @Option(help: "The batch size, in place of the matrix's (default 20) \(OptionRange.help(OptionRange.batchSize)).")
+  @Option(
+    parsing: .unconditional, help: "The batch size, in place of the matrix's (default 20) \(OptionRange.help(OptionRange.batchSize)).")
   var batchSize: Int?
   @Option(parsing: .unconditional, help: "Rows of each generated list, in place of the matrix's (1,000 to \(DatasetKind.maxRows.grouped)).")
   var rows: Int?

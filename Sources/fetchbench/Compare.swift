@@ -25,8 +25,8 @@ struct Compare: CheckedCommand {
   @Argument(help: "The run to compare against (a folder, results.json or results.csv; a sharded run's parts comma-separated).")
   var base: String
   @Argument(help: "The run to judge (the same forms).") var head: String
-  @Option(help: "Smallest change of a time that counts, in percent (1 to 1,000).") var threshold = 10.0
-  @Option(help: "Change a heap figure may show either way, in percent (0 to 1,000).") var heapTolerance = 5.0
+  @Option(parsing: .unconditional, help: "Smallest change of a time that counts, in percent (1 to 1,000).") var threshold = 10.0
+  @Option(parsing: .unconditional, help: "Change a heap figure may show either way, in percent (0 to 1,000).") var heapTolerance = 5.0
   @Option(
     help:
       "text; markdown (a pull-request summary for $GITHUB_STEP_SUMMARY); json (every figure's verdict); bmf (HEAD's figures for Bencher, as `export`); github-action-benchmark (HEAD's figures, two files in --out)."

@@ -11,7 +11,8 @@ struct Diff: CheckedCommand {
 
   @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store =
     "memory,sqlite"
-  @Option(help: "Row counts, comma-separated; missing datasets are generated.") var rows = String(DatasetKind.defaultRows)
+  @Option(help: "Row counts, comma-separated; missing datasets are generated (default: \(DatasetKind.defaultRows.grouped)).")
+  var rows: String?
   @Option(
     name: .customLong("k"),
     help:
@@ -21,7 +22,7 @@ struct Diff: CheckedCommand {
   @Option(
     help: "Section variants: none (one list), state (sections by state), comma-separated; default none,state, none with --quick.")
   var sections: String?
-  @Option(help: "The controller's batch size \(OptionRange.help(OptionRange.batchSize)).") var batchSize = 20
+  @Option(parsing: .unconditional, help: "The controller's batch size \(OptionRange.help(OptionRange.batchSize)).") var batchSize = 20
   @Option(
     parsing: .unconditional,
     help: "Measured repetitions per case, after one warm-up \(OptionRange.help(OptionRange.repetitions)); default 5, 3 with --quick.")
@@ -33,6 +34,7 @@ struct Diff: CheckedCommand {
   )
   var processes = 1
   @Option(
+    parsing: .unconditional,
     help:
       "Seconds the standard library's diff may take before it is abandoned (reported as skipped) \(OptionRange.help(OptionRange.stdlibBudget))."
   )
@@ -67,7 +69,7 @@ struct Diff: CheckedCommand {
         "--store sqlite-coredata: diff applies Core Data's change rules beside the minimal ones on every store, tracking changes with FetchBench's statements; use --store sqlite"
       )
     }
-    options.rows = try OptionValue.rowCounts(rows)
+    options.rows = try OptionValue.rowCounts(rows ?? String(DatasetKind.defaultRows))
     let db = try database.database
     let coreDataFile = try OptionValue.kind(schema, "schema") as PhysicalSchema == .coreData
     if coreDataFile {
@@ -82,6 +84,11 @@ struct Diff: CheckedCommand {
       try options.useCoreDataFile(.banks, rows: n)
     } else if let db {
       if try db.server != nil { throw UserDatabaseError.serverReadOnly(db.path, "diff, which writes,") }
+      guard rows == nil else {
+        throw ValidationError(
+          "--rows does not apply to --db: the list has the table's own rows; for another size, make a file with `fetchbench generate --like`"
+        )
+      }
       // Writes go to a private copy of the file; the user's is only read.
       try database.apply(db, entity: entity, list: CustomRequest(sort: sort, section: section), sectionLeads: false, to: &options)
     } else if entity != nil || sort != nil || section != nil {

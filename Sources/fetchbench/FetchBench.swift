@@ -26,6 +26,8 @@ struct FetchBench: ParsableCommand {
       try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
       var command = try parseAsRoot()
       if ProcessInfo.processInfo.environment["FETCHBENCH_VALIDATE_ONLY"] == "1" { return }
+      // What a killed FetchBench process left in the temporary directory.
+      AtomicFile.sweepAbandoned()
       try command.run()
     } catch {
       exit(withError: error)
@@ -79,6 +81,7 @@ enum Interrupts {
 /// How much memory a measured case may hold before it is stopped and recorded as not fitting.
 struct MemoryCeilingOption: ParsableArguments {
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "GiB a case's process may hold resident before it is stopped and recorded as not fitting.",
       discussion: "Default: the memory available when the case starts, less 1 GiB."))
@@ -87,7 +90,10 @@ struct MemoryCeilingOption: ParsableArguments {
   /// In bytes; nil for the default.
   func bytes() throws -> Int? {
     guard let memoryCeiling else { return nil }
-    guard memoryCeiling > 0, memoryCeiling < 1_048_576 else { throw ValidationError("--memory-ceiling must be a number of GiB above 0") }
+    // Below a MiB no process starts: such a ceiling is a typo, not a limit.
+    guard memoryCeiling >= 1.0 / 1024, memoryCeiling < 1_048_576 else {
+      throw ValidationError("--memory-ceiling must be a number of GiB from 0.001 to 1,048,575, got \(OptionRange.text(memoryCeiling))")
+    }
     return Int(memoryCeiling * Double(1 << 30))
   }
 }
@@ -100,6 +106,7 @@ struct ResumeOptions: ParsableArguments {
       discussion: "Every finished case is kept in OUT.unfinished/ as it ends; the options and the build must be the same."))
   var resume = false
   @Option(
+    parsing: .unconditional,
     help: "Start no case after this many minutes; the finished cases are kept for --resume, and the exit code is 75.")
   var maxMinutes: Double?
 

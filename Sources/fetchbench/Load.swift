@@ -18,21 +18,27 @@ struct Load: CheckedCommand {
   @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "sqlite"
   @Option(help: "The dataset (the load test writes banks).") var dataset = "banks"
   @Option(help: "Rows of the dataset; a missing one is generated.") var rows = DatasetKind.defaultRows
-  @Option(help: "Writer connections \(OptionRange.help(OptionRange.writers)).") var writers = 4
-  @Option(help: "Target commits per second, all writers together \(OptionRange.help(OptionRange.rate)).") var rate = 500.0
+  @Option(parsing: .unconditional, help: "Writer connections \(OptionRange.help(OptionRange.writers)).") var writers = 4
+  @Option(parsing: .unconditional, help: "Target commits per second, all writers together \(OptionRange.help(OptionRange.rate)).")
+  var rate = 500.0
   @Option(
     help: "Changed objects per transaction: N, or MIN...MAX drawn uniformly (1 to a share of the rows: MAX × 2 × writers ≤ rows).")
   var transactionSize = "1...50"
-  @Option(help: "Observers, each a batched controller on its own connection with a scroller \(OptionRange.help(OptionRange.observers)).")
+  @Option(
+    parsing: .unconditional,
+    help: "Observers, each a batched controller on its own connection with a scroller \(OptionRange.help(OptionRange.observers)).")
   var observers = 2
   @Option(help: "How long the writers write: seconds, or with s/m (e.g. 60s, 10m); 1 s to 7 days.") var duration = "60s"
   @Option(
+    parsing: .unconditional,
     help: "Stop after this many commits (or at --duration, whichever is first) \(OptionRange.help(OptionRange.transactions)).")
   var transactions: Int?
-  @Option(help: "The observers' batch size \(OptionRange.help(OptionRange.batchSize)).") var batchSize = 20
-  @Option(help: "Share of writer transactions that fail after their writes and must roll back (0 or more, below 1).")
+  @Option(parsing: .unconditional, help: "The observers' batch size \(OptionRange.help(OptionRange.batchSize)).") var batchSize = 20
+  @Option(
+    parsing: .unconditional, help: "Share of writer transactions that fail after their writes and must roll back (0 or more, below 1).")
   var failureRate = 0.01
   @Option(
+    parsing: .unconditional,
     help:
       "Extra milliseconds each observer spends per change set (a slow observer coalesces) \(OptionRange.help(OptionRange.observerDelayMs))."
   )
@@ -45,14 +51,17 @@ struct Load: CheckedCommand {
   )
   var frameBudgetMs = LoadRunner.frameMs
   @Option(
+    parsing: .unconditional,
     help:
       "PostgreSQL: seconds into the run at which every observer's session is ended (default: half the duration, and never with --find-max-rate; negative: never)."
   )
   var dropConnectionAt: Double?
   @Option(
+    parsing: .unconditional,
     help: "Screens (20 rows at a random position) each scroller reads per second \(OptionRange.help(OptionRange.screensPerSecond)).")
   var screensPerSecond = 30.0
   @Option(
+    parsing: .unconditional,
     help:
       "MiB the live heap may grow from the early run to its end (judged on runs of 20 s or more) \(OptionRange.help(OptionRange.heapBoundMiB))."
   )

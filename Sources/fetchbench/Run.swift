@@ -21,7 +21,8 @@ struct Run: CheckedCommand {
   var store: String?
   @Option(help: "Modes, comma-separated: full, batched, offset, keyset (pages of the batch size).") var mode = "full,batched,offset,keyset"
   @Option(help: "Batch sizes to sweep, comma-separated \(OptionRange.help(OptionRange.batchSize)).") var batchSize = "20"
-  @Option(help: "Row counts, comma-separated; missing datasets are generated.") var rows = String(DatasetKind.defaultRows)
+  @Option(help: "Row counts, comma-separated; missing datasets are generated (default: \(DatasetKind.defaultRows.grouped)).")
+  var rows: String?
   @Option(help: "Scenarios, comma-separated (default: all).") var scenario: String?
   @Option(
     parsing: .unconditional,
@@ -36,11 +37,13 @@ struct Run: CheckedCommand {
   @Flag(help: "Skip the index advice: SQLite with each candidate index of the lists.") var noIndex = false
   @Flag(help: "Banks only, no index variant, four scenarios, 3 repetitions: a first look in under two minutes.") var quick = false
   @Option(
+    parsing: .unconditional,
     help:
       "The live heap an open list may hold, in MiB \(OptionRange.help(OptionRange.memoryBudgetMiB)): the report's recommendation and scaling lines hold to it."
   )
   var memoryBudget: Double = FetchBenchKit.Report.defaultMemoryBudget / 1_048_576
   @Option(
+    parsing: .unconditional,
     help:
       "The time a list may take to open and still count as one frame, in ms \(OptionRange.help(OptionRange.frameBudgetMs)) (default: 16.7, 60 Hz; 8.3 for 120 Hz): the recommendation, charts and scaling lines hold to it."
   )
@@ -99,7 +102,7 @@ struct Run: CheckedCommand {
     options.stores = try OptionValue.kinds(store ?? defaultStores, "store")
     options.modes = try OptionValue.kinds(mode, "mode")
     options.batchSizes = try OptionValue.ints(batchSize, "batch-size", in: OptionRange.batchSize)
-    options.rows = try OptionValue.rowCounts(rows)
+    options.rows = try OptionValue.rowCounts(rows ?? String(DatasetKind.defaultRows))
     if let scenario { options.scenarios = try OptionValue.kinds(scenario, "scenario") }
     if let repetitions {
       try OptionValue.check(repetitions, in: OptionRange.repetitions, "repetitions")
@@ -168,6 +171,11 @@ struct Run: CheckedCommand {
   /// count (the index advice builds each candidate in a copy of the file).
   func applyDatabase(_ db: UserDatabase, to options: inout RunOptions) throws {
     guard dataset == nil else { throw ValidationError("--db replaces the datasets: drop --dataset") }
+    // The list has the table's own rows; another size of it is another file.
+    guard rows == nil else {
+      throw ValidationError(
+        "--rows does not apply to --db: the list has the table's own rows; for another size, make a file with `fetchbench generate --like`")
+    }
     var db = db
     if allowIndexTrials {
       guard try db.server != nil else {

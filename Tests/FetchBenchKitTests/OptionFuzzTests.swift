@@ -76,6 +76,11 @@ import Testing
     (["load", "--step-duration", "1e308m"], "--step-duration: '1e308m' is not"),
     (["load", "--heap-bound-mib", "9223372036854775807"], "--heap-bound-mib must be between 1 and 1,048,576"),
     (["generate", "--seed", "-1"], "-1"),
+    // A negative number is the option's value, refused by its range, not a missing value.
+    (["run", "--repetitions", "-3"], "--repetitions must be between 1 and 10,000"),
+    (["load", "--writers", "-2"], "--writers must be between 1 and 64"),
+    (["compare", "a", "b", "--threshold", "-5"], "--threshold must be between 1 and 1,000"),
+    (["run", "--memory-ceiling", "1e-300"], "--memory-ceiling must be a number of GiB from 0.001"),
   ])
   func trapsAreUsageErrors(arguments: [String], message: String) throws {
     let out = try TestSupport.run(arguments, environment: ["FETCHBENCH_VALIDATE_ONLY": "1"])

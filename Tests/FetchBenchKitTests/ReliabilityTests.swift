@@ -72,6 +72,46 @@ import Testing
     #expect(TestSupport.listing(dir).isEmpty)
   }
 
+  /// The children of a `load` killed by SIGKILL end with it, removing their scratch copies;
+  /// the next command removes what the killed parent left in the temporary directory.
+  @Test func childrenEndWithTheirKilledParent() throws {
+    let dir = TestSupport.temporaryFolder("orphans")
+    defer { TestSupport.remove(dir) }
+    let tmp = dir + "/tmp"
+    try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+    let load = try TestSupport.start(
+      ["load", "--store", "sqlite", "--rows", "2000", "--duration", "120", "--datasets", dir + "/datasets", "--out", dir + "/load"],
+      environment: ["TMPDIR": tmp])
+    let deadline = Date().addingTimeInterval(300)
+    var child: Int32?
+    while child == nil && Date() < deadline {
+      child = Self.children(of: load.pid).first
+      if child == nil { usleep(100_000) }
+    }
+    let found = try #require(child, "the load started no child")
+    // A left-over of the parent's own, as a SIGKILL leaves it.
+    try FileManager.default.createDirectory(atPath: tmp + "/fetchbench-x.partial-\(load.pid)-1", withIntermediateDirectories: true)
+    kill(load.pid, SIGKILL)
+    _ = load.wait()
+    let gone = Date().addingTimeInterval(60)
+    while kill(found, 0) == 0 && Date() < gone { usleep(100_000) }
+    #expect(kill(found, 0) != 0, "the child outlived its parent")
+    _ = try TestSupport.run(["describe", "--db", dir + "/missing.sqlite"], environment: ["TMPDIR": tmp])
+    #expect(TestSupport.listing(tmp).isEmpty, "\(TestSupport.listing(tmp))")
+  }
+
+  /// The PIDs whose parent is `pid`, from /proc. O(processes).
+  static func children(of pid: Int32) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap(Int32.init).filter { p in
+      guard let stat = try? String(contentsOfFile: "/proc/\(p)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { return false }
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      return fields.count > 2 && Int32(fields[1]) == pid
+    }
+  }
+
   // MARK: - Never replace what FetchBench did not write
 
   /// `history add --file LINK` writes the link's target and keeps the link and the mode;
@@ -227,6 +267,113 @@ import Testing
     #expect(fetched.status == 0 && fetched.stdout.split(separator: "\n").count == 500, "\(fetched.stderr)")
     #expect(TestSupport.listing(dir) == before, "nothing created beside the file")
     #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")) == wal)
+  }
+
+  // MARK: - Names that are keywords or hold spaces and quotes
+
+  /// A table named `order` with columns `group`, `select` and `from`, pointing at `user`, and
+  /// beside them a table whose name holds a space and quotes: every store and strategy fetches
+  /// the same rows as the oracle, and `describe` and the index advice read the file.
+  @Test func keywordsAndOddNamesAreQuoted() throws {
+    let dir = TestSupport.temporaryFolder("names")
+    defer { TestSupport.remove(dir) }
+    let path = dir + "/app.sqlite"
+    let db = try DatabaseQueue(path: path)
+    try db.write { db in
+      try db.execute(
+        sql: #"""
+          CREATE TABLE "user" (id INTEGER PRIMARY KEY, "select" TEXT);
+          CREATE TABLE "order" (id INTEGER PRIMARY KEY, "group" TEXT NOT NULL, "from" INTEGER, user_id INTEGER REFERENCES "user"(id));
+          CREATE TABLE "it's odd" ("a b" INTEGER PRIMARY KEY, "c'd" TEXT, "e""f" INTEGER);
+          CREATE TABLE "odd ""name""" (id INTEGER PRIMARY KEY);
+          """#)
+      for i in 1...20 { try db.execute(sql: #"INSERT INTO "user" VALUES (?, ?)"#, arguments: [i, "u\(i % 7)"]) }
+      for i in 1...300 {
+        try db.execute(sql: #"INSERT INTO "order" VALUES (?, ?, ?, ?)"#, arguments: [i, ["b", "a", "c"][i % 3], i * 7 % 50, i % 20 + 1])
+      }
+      try db.execute(sql: #"INSERT INTO "it's odd" VALUES (1, 'x', 2)"#)
+    }
+    let expected = try db.read { db in
+      try Int64.fetchAll(
+        db, sql: #"SELECT o.id FROM "order" o LEFT JOIN "user" u ON u.id = o.user_id ORDER BY o."group", u."select" DESC, o."from", o.id"#)
+    }.map(String.init)
+    for store in ["memory", "sqlite"] {
+      for strategy in ["full", "batched", "offset", "keyset"] {
+        let out = try TestSupport.run([
+          "fetch", "--db", path, "--entity", "order", "--sort", "group asc, user.select desc, from asc", "--store", store, "--strategy",
+          strategy, "--ids",
+        ])
+        #expect(out.status == 0, "\(store) \(strategy): \(out.stderr)")
+        let ids = out.stdout.split(separator: "\n").map(String.init)
+        #expect(ids.count == expected.count && ids == expected, "\(store) \(strategy): \(ids.count) IDs, \(expected.count) expected")
+      }
+    }
+    let described = try TestSupport.run(["describe", "--db", path])
+    #expect(described.status == 0 && described.stdout.contains("(table it's odd"), "\(described.stderr)")
+    #expect(described.stdout.contains("holds a double quote"), "\(described.stdout)")
+  }
+
+  /// A hand edit in an earlier output is kept (the run is refused, naming the file); `--rows`
+  /// with `--db` is a usage error, not a silent other size; a table of 420 columns is read; a
+  /// constraint over two columns that drawn rows break is said so, nothing written.
+  @Test func editsWideTablesAndConstraintsAreHandled() throws {
+    let dir = TestSupport.temporaryFolder("edits")
+    defer { TestSupport.remove(dir) }
+    let run = [
+      "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full", "--scenario", "first_screen",
+      "--repetitions", "1", "--no-index", "--datasets", dir + "/datasets", "--out", dir + "/out",
+    ]
+    #expect(try TestSupport.run(run).status == 0)
+    #expect(try TestSupport.run(run).status == 0, "its own earlier output is replaced")
+    try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: dir + "/out/report.md"))
+    let edited = try TestSupport.run(run)
+    #expect(edited.status == 1 && edited.stderr.contains("report.md was changed since FetchBench wrote it"), "\(edited.stderr)")
+    #expect(try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8) == "my notes\n")
+
+    let wide = dir + "/wide.sqlite"
+    let columns = (1...420).map { "c\($0) INTEGER" }.joined(separator: ", ")
+    try DatabaseQueue(path: wide).write { db in
+      try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, \(columns))")
+      try db.execute(sql: "INSERT INTO items (id, c1, c420) VALUES (1, 5, 6), (2, 7, NULL)")
+      try db.execute(sql: "CREATE TABLE pairs (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER, UNIQUE (a, b))")
+      for i in 1...6 { try db.execute(sql: "INSERT INTO pairs VALUES (?, ?, ?)", arguments: [i, i % 2, i % 3]) }
+    }
+    let described = try TestSupport.run(["describe", "--db", wide])
+    #expect(described.status == 0 && described.stdout.contains("2 rows"), "\(described.stderr)")
+    let sized = try TestSupport.run(["run", "--db", wide, "--entity", "items", "--rows", "50", "--out", dir + "/sized"])
+    #expect(sized.status == 64 && sized.stderr.contains("--rows does not apply to --db"), "\(sized.stderr)")
+    let like = try TestSupport.run(["generate", "--like", wide, "--entity", "pairs", "--rows", "5000", "--out", dir + "/like"])
+    #expect(like.status == 1 && Self.errorLines(like.stderr).count == 1 && like.stderr.contains("break a constraint"), "\(like.stderr)")
+    #expect(TestSupport.listing(dir + "/like").isEmpty)
+  }
+
+  /// The section cache knows a file by its identity and first pages: another database of the
+  /// same size and modification time does not get the first one's sections.
+  @Test func theSectionCacheIsKeyedByTheFile() throws {
+    let dir = TestSupport.temporaryFolder("cache-key")
+    defer { TestSupport.remove(dir) }
+    for (name, kinds) in [("a", ["x", "y"]), ("b", ["p", "q"])] {
+      try DatabaseQueue(path: "\(dir)/\(name).sqlite").write { db in
+        try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, kind TEXT NOT NULL)")
+        for i in 1...50 { try db.execute(sql: "INSERT INTO items VALUES (?, ?)", arguments: [i, kinds[i % 2]]) }
+      }
+    }
+    var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+    for name in ["a", "b"] { #expect(utimensat(AT_FDCWD, "\(dir)/\(name).sqlite", &times, 0) == 0) }
+    let cacheName = "cache-\(UUID().uuidString.prefix(8))"
+    func sections(_ name: String) throws -> (lines: [String], cache: String) {
+      let out = try TestSupport.run([
+        "fetch", "--db", "\(dir)/\(name).sqlite", "--entity", "items", "--sort", "kind asc", "--section", "kind", "--sections",
+        "--cache-name", cacheName, "--stats", "--store", "sqlite",
+      ])
+      #expect(out.status == 0, "\(out.stderr)")
+      let cache = out.stderr.split(separator: "\n").first { $0.hasPrefix("section_cache") }.map(String.init) ?? ""
+      return (out.stdout.split(separator: "\n").map(String.init), cache)
+    }
+    #expect(try sections("a").lines == ["x\t25", "y\t25"])
+    #expect(try sections("a").cache == "section_cache\thit")
+    let other = try sections("b")
+    #expect(other.lines == ["p\t25", "q\t25"] && other.cache == "section_cache\tmiss", "\(other)")
   }
 
   // MARK: - compare judges only what it can

@@ -80,12 +80,20 @@ public struct DatabaseSchema: Sendable {
         db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
       let isCoreData = names.contains("Z_PRIMARYKEY") && names.contains("Z_METADATA")
       var schema = DatabaseSchema(path: path, flavour: isCoreData ? .coreData : .app, tables: [])
-      for name in names where !(isCoreData && name.hasPrefix("Z_")) && name != LikeGeneration.markerTable {
+      let synthetic = try LikeGeneration.marker(db)
+      for name in names where !(isCoreData && name.hasPrefix("Z_")) && !(synthetic != nil && name == LikeGeneration.markerTable) {
+        // GRDB's schema queries put a name in quotes without doubling the quotes it holds.
+        guard !name.contains("\"") else {
+          schema.tables.append(
+            Table(
+              name: name, primaryKey: "", columns: [], foreignKeys: [], indexes: [], rowCount: 0,
+              unlistable: "its name holds a double quote, which the SQLite library FetchBench reads schemas through cannot name; rename the table to list it"
+            ))
+          continue
+        }
         schema.tables.append(try table(name, db))
       }
-      if names.contains(LikeGeneration.markerTable) {
-        schema.synthetic = try String.fetchOne(db, sql: "SELECT description FROM \(LikeGeneration.markerTable)")
-      }
+      schema.synthetic = synthetic
       if isCoreData {
         for row in try Row.fetchAll(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY") {
           // A NULL or non-text name (a damaged or hand-made store) names no entity.
@@ -115,21 +123,30 @@ public struct DatabaseSchema: Sendable {
       name: name, primaryKey: pk.rowIDColumn, columns: columns, foreignKeys: foreignKeys, indexes: indexes, rowCount: rowCount)
   }
 
-  /// One scan of `table`: its row count, and each column's storage classes and NULLs.
+  /// One scan of `table` per 300 columns (SQLite returns at most 2,000 columns a row): its
+  /// row count, and each column's storage classes and NULLs.
   static func countStorage(of columns: inout [Column], in table: String, _ db: Database) throws -> Int {
     let classes = ["integer", "real", "text", "blob", "null"]
-    let sums = columns.flatMap { c in classes.map { "COALESCE(SUM(typeof(\(c.name.quotedDatabaseIdentifier)) = '\($0)'), 0)" } }
-    guard let row = try Row.fetchOne(db, sql: "SELECT count(*)\(sums.map { ", " + $0 }.joined()) FROM \(table.quotedDatabaseIdentifier)")
-    else { return 0 }
-    for i in columns.indices {
-      let base = 1 + i * classes.count
-      columns[i].integers = row[base]
-      columns[i].reals = row[base + 1]
-      columns[i].texts = row[base + 2]
-      columns[i].blobs = row[base + 3]
-      columns[i].nulls = row[base + 4]
+    var count = 0
+    for chunk in stride(from: 0, to: max(columns.count, 1), by: 300) {
+      let indices = chunk..<min(chunk + 300, columns.count)
+      let sums = indices.flatMap { i in
+        classes.map { "COALESCE(SUM(typeof(\(columns[i].name.sqlName)) = '\($0)'), 0)" }
+      }
+      guard
+        let row = try Row.fetchOne(db, sql: "SELECT count(*)\(sums.map { ", " + $0 }.joined()) FROM \(table.sqlName)")
+      else { return 0 }
+      for (k, i) in indices.enumerated() {
+        let base = 1 + k * classes.count
+        columns[i].integers = row[base]
+        columns[i].reals = row[base + 1]
+        columns[i].texts = row[base + 2]
+        columns[i].blobs = row[base + 3]
+        columns[i].nulls = row[base + 4]
+      }
+      count = row[0]
     }
-    return row[0]
+    return count
   }
 }
 

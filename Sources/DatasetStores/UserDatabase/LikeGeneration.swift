@@ -26,6 +26,16 @@ public struct LikeGeneration: Sendable {
   /// The table that records how a synthetic database was drawn; not an entity.
   public static let markerTable = "fetchbench_synthetic"
 
+  /// How the rows were drawn, when `db` holds FetchBench's marker: the table of that name
+  /// with one `description` column and one row saying "synthetic: …". A user's own table of
+  /// that name is an ordinary table, and the database is not called synthetic. O(1).
+  static func marker(_ db: Database) throws -> String? {
+    guard try db.tableExists(markerTable), try db.columns(in: markerTable).map(\.name) == ["description"] else { return nil }
+    let rows = try DatabaseValue.fetchAll(db, sql: "SELECT description FROM \(markerTable) LIMIT 2")
+    guard rows.count == 1, let text = String.fromDatabaseValue(rows[0]), text.hasPrefix("synthetic: ") else { return nil }
+    return text
+  }
+
   /// Writes the database under a temporary name and renames it into place. Memory and time
   /// O(source rows of the tables involved + rows).
   public func run() throws -> String {
@@ -50,6 +60,13 @@ public struct LikeGeneration: Sendable {
     do {
       try write(tmp, schema: schema, model: model, involved: involved, counts: counts)
       try AtomicFile.commitNew(tmp, to: out)
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+      AtomicFile.discard(tmp)
+      throw DatasetError.cannotWrite(
+        path: out,
+        reason:
+          "the drawn rows break a constraint the source declares (\(error.message ?? "\(error)")): each column's values are drawn on their own, so a CHECK or a UNIQUE over several columns may not hold; nothing was written"
+      )
     } catch {
       AtomicFile.discard(tmp)
       throw error
@@ -143,7 +160,7 @@ struct TableProfile {
     let read = schema.table(entity.table)
     let uniqueColumns = Set((read?.indexes ?? []).filter { $0.unique && $0.columns.count == 1 }.map { $0.columns[0] })
     for c in read?.columns ?? [] where c.name != entity.primaryKey {
-      let all = try DatabaseValue.fetchAll(db, sql: "SELECT \(c.name.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier)")
+      let all = try DatabaseValue.fetchAll(db, sql: "SELECT \(c.name.sqlName) FROM \(table.sqlName)")
       let values = all.filter { !$0.isNull }
       let distinct = Set(values).count
       var column = Column(
@@ -157,8 +174,8 @@ struct TableProfile {
         let counts = try Int.fetchAll(
           db,
           sql: """
-            SELECT (SELECT count(*) FROM \(table.quotedDatabaseIdentifier) s WHERE s.\(c.name.quotedDatabaseIdentifier) = d.\(destination.primaryKey.quotedDatabaseIdentifier))
-            FROM \(destination.table.quotedDatabaseIdentifier) d
+            SELECT (SELECT count(*) FROM \(table.sqlName) s WHERE s.\(c.name.sqlName) = d.\(destination.primaryKey.sqlName))
+            FROM \(destination.table.sqlName) d
             """)
         column.destination = (destination.table, counts)
       }
@@ -172,7 +189,7 @@ struct TableProfile {
     try target.write { db in
       let insert = try db.makeStatement(
         sql:
-          "INSERT INTO \(table.quotedDatabaseIdentifier) (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ","))) VALUES (\(names.map { _ in "?" }.joined(separator: ",")))"
+          "INSERT INTO \(table.sqlName) (\(names.map(\.sqlName).joined(separator: ","))) VALUES (\(names.map { _ in "?" }.joined(separator: ",")))"
       )
       for row in 0..<rows {
         var arguments: [DatabaseValue] = [Int64(row + 1).databaseValue]

@@ -26,13 +26,22 @@ public final class PostgresTrials: Sendable {
     do {
       try admin.execute("COMMENT ON SCHEMA \(schema) IS \(PostgresAdmin.literal(PostgresScratch.marker(pid: getpid())))")
       let source = PostgresAdmin.identifier(server.schema)
-      for table in kind.listTables.sorted() {
+      // Every table of the model, since the store checks each; only those the list reaches
+      // get their rows.
+      let reached = kind.listTables
+      let tables = Set(kind.definition.model.entities.map(\.table)).sorted()
+      for table in tables.map(PostgresAdmin.identifier) {
         try admin.execute("CREATE TABLE \(schema).\(table) (LIKE \(source).\(table) INCLUDING ALL)")
-        try admin.execute("INSERT INTO \(schema).\(table) SELECT * FROM \(source).\(table)")
+      }
+      for table in tables where reached.contains(table.lowercased()) {
+        try admin.execute(
+          "INSERT INTO \(schema).\(PostgresAdmin.identifier(table)) SELECT * FROM \(source).\(PostgresAdmin.identifier(table))")
       }
       try admin.execute("SET search_path TO \(schema)")
       for index in indexes { try admin.execute(index.createStatement) }
-      for table in kind.listTables.sorted() { try admin.execute("VACUUM ANALYZE \(schema).\(table)") }
+      for table in tables where reached.contains(table.lowercased()) {
+        try admin.execute("VACUUM ANALYZE \(schema).\(PostgresAdmin.identifier(table))")
+      }
     } catch {
       drop()
       throw error

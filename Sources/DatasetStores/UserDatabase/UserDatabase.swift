@@ -78,8 +78,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     guard let uri = try? readableURI(), let queue = try? DatabaseQueue(path: uri, configuration: config)
     else { return nil }
     return try? queue.read { db in
-      try db.tableExists(LikeGeneration.markerTable)
-        ? try String.fetchOne(db, sql: "SELECT description FROM \(LikeGeneration.markerTable)") : nil
+      try LikeGeneration.marker(db)
     }
   }
 
@@ -87,7 +86,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     // A FIFO or a device would block the read below, or never end.
     switch DatasetFile.entry(at: path) {
     case .missing: throw UserDatabaseError.missing(path)
-    case .other(let what): throw UserDatabaseError.unreadable(path, "it is \(what), not a SQLite file; name the database file")
+    case .other(let what): throw UserDatabaseError.unreadable(path, "it is \(what), not a file; name the database file")
     case .file: break
     }
     guard let handle = FileHandle(forReadingAtPath: path) else { throw UserDatabaseError.unreadable(path, "permission denied") }
@@ -159,7 +158,8 @@ public enum UserDatabaseError: Error, CustomStringConvertible, Equatable {
       "\(p): no such file; name a SQLite database (an app's, or a Core Data store's .sqlite file) or a PostgreSQL schema (postgres://user@host:port/database?schema=NAME)"
     case .notSQLite(let p):
       "\(p) is not a SQLite database (it does not start with SQLite's header; an encrypted one, such as SQLCipher's, looks like this too). FetchBench reads unencrypted SQLite files: export a decrypted copy"
-    case .unreadable(let p, let m): "\(p) cannot be read as a SQLite database: \(m)"
+    case .unreadable(let p, let m):
+      ServerSchema.isURL(p) ? "\(p) cannot be read: \(m)" : "\(p) cannot be read as a SQLite database: \(m)"
     case .locked(let p):
       "\(p) is locked by another process; close the app that holds it, or copy the file (with its -wal) and name the copy"
     case .unknownEntity(let e, let known):

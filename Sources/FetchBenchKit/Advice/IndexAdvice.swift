@@ -153,7 +153,7 @@ package enum IndexAdvice {
           tag: kept?.tag, store: store, forList: true, forSectioned: true,
           enter: {
             _ = try store.scalarText("BEGIN")
-            for c in all where c.index != kept { _ = try store.scalarText("DROP INDEX \(c.index.name)") }
+            for c in all where c.index != kept { _ = try store.scalarText("DROP INDEX \(c.index.name.sqlName)") }
           },
           leave: { _ = try store.scalarText("ROLLBACK") },
           plan: { sql in try PostgresPlan.summary(try store.scalarText("EXPLAIN (FORMAT JSON) \(sql)") ?? "") }, trials: trials)

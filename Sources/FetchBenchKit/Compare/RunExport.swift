@@ -72,11 +72,9 @@ package enum RunExport {
   /// anything else, the same two names of the user's among them, is left as it is. O(rows).
   package static func writeActionFiles(_ rows: [ResultRow], to folder: String) throws {
     let (smaller, bigger) = try githubActionBenchmark(rows)
-    try OutputLock.with(folder) {
-      try OutputFolder.write(to: folder, command: .export) { tmp in
-        try smaller.write(to: URL(fileURLWithPath: tmp + "/" + actionFiles[0]))
-        try bigger.write(to: URL(fileURLWithPath: tmp + "/" + actionFiles[1]))
-      }
+    try OutputFolder.write(to: folder, command: .export) { tmp in
+      try smaller.write(to: URL(fileURLWithPath: tmp + "/" + actionFiles[0]))
+      try bigger.write(to: URL(fileURLWithPath: tmp + "/" + actionFiles[1]))
     }
   }
 

@@ -140,8 +140,9 @@ package enum GateRun {
     }
     func at(_ path: [any CodingKey]) -> String { path.isEmpty ? "at the top level" : "at \(text(path))" }
     return switch error as? DecodingError {
-    case .dataCorrupted(let c):
-      "malformed JSON" + (c.codingPath.isEmpty ? "" : " \(at(c.codingPath))")
+    case .dataCorrupted(let c) where c.codingPath.isEmpty: "malformed JSON"
+    // A value of the wrong kind (1.5 where a whole number goes): where, and what was found.
+    case .dataCorrupted(let c): "a wrong value \(at(c.codingPath)) (\(c.debugDescription.trimmingCharacters(in: .punctuationCharacters)))"
     case .keyNotFound(let key, let c): "no \(text(c.codingPath + [key]))"
     case .typeMismatch(_, let c), .valueNotFound(_, let c): "a wrong value \(at(c.codingPath))"
     default: "\(error)"

@@ -106,11 +106,7 @@ package enum LoadRunner {
       runID: runID, machine: Machine.current(), checksum: checksums["banks-\(base.rows)"] ?? "", results: results, steps: steps,
       maxRates: maxRates, rawLimits: rawLimits, findMaxRate: findMaxRate)
     try report.write(to: dir)
-    if out == nil {
-      try OutputLock.with(Self.latestDirectory, waiting: true) {
-        try OutputFolder.copy(dir, to: Self.latestDirectory, legacyNames: outputNames)
-      }
-    }
+    if out == nil { try OutputFolder.copy(dir, to: Self.latestDirectory, legacyNames: outputNames) }
     return LoadOutcome(directory: dir, results: results, steps: steps, maxRates: maxRates, rawLimits: rawLimits, failures: failures)
   }
 

@@ -22,6 +22,9 @@ package enum OutputFolder {
     var command: Command
     /// Every file of the folder but the marker, relative to it, sorted.
     var files: [String]
+    /// Each file's SHA-256 as written (folders have none): a file edited by hand since makes
+    /// the folder the user's. nil in folders marked before checksums were kept.
+    var checksums: [String: String]?
   }
 
   /// Checks, before any work, that an output of `command` can be written at `path`: nothing
@@ -57,6 +60,9 @@ package enum OutputFolder {
     to path: String, command: Command, legacyNames: Set<String>? = nil, _ fill: (_ folder: String) throws -> Void
   ) throws {
     let p = try checkTarget(path, command: command, legacyNames: legacyNames)
+    // One writer at a time; a command that claimed the folder at its start holds it already.
+    let claim = try OutputLock.claim(p)
+    defer { claim.release() }
     let tmp = try AtomicFile.createTemporaryFolder(for: p)
     defer { AtomicFile.discard(tmp) }
     do {
@@ -75,6 +81,8 @@ package enum OutputFolder {
   package static func copy(_ source: String, to destination: String, legacyNames: Set<String>? = nil) throws {
     let marker = try readMarker(source)
     let p = try checkTarget(destination, command: marker.command, legacyNames: legacyNames)
+    let claim = try OutputLock.claim(p, waiting: true)
+    defer { claim.release() }
     let tmp = AtomicFile.temporaryPath(for: p)
     AtomicFile.register(tmp)
     defer { AtomicFile.discard(tmp) }
@@ -112,6 +120,9 @@ package enum OutputFolder {
   package static func addToMarker(_ files: [String], in folder: String) throws {
     guard var marker = try? readMarker(folder) else { return }
     marker.files = Array(Set(marker.files).union(files)).sorted()
+    if marker.checksums != nil {
+      for file in files where !file.hasSuffix("/") { marker.checksums?[file] = checksum("\(folder)/\(file)") }
+    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     try AtomicFile.write(try encoder.encode(marker), to: "\(folder)/\(markerName)")
@@ -120,7 +131,9 @@ package enum OutputFolder {
   // MARK: - Steps
 
   static func mark(_ folder: String, command: Command) throws {
-    let marker = Marker(command: command, files: try tree(folder).filter { $0 != markerName })
+    let files = try tree(folder).filter { $0 != markerName }
+    let checksums = Dictionary(uniqueKeysWithValues: files.filter { !$0.hasSuffix("/") }.map { ($0, checksum("\(folder)/\($0)")) })
+    let marker = Marker(command: command, files: files, checksums: checksums)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     try encoder.encode(marker).write(to: URL(fileURLWithPath: "\(folder)/\(markerName)"))
@@ -165,13 +178,17 @@ package enum OutputFolder {
     }
     guard let files = try? tree(path) else { return "its files cannot be listed; name a new folder" }
     if files.isEmpty { return nil }
-    let listed = (try? readMarker(path)).map { (command: $0.command, files: Set($0.files)) }
+    let listed = (try? readMarker(path)).map { (command: $0.command, files: Set($0.files), checksums: $0.checksums) }
     let unlisted = files.filter { $0 != markerName && !(listed?.files.contains($0) ?? false) }
     if let listed {
       guard listed.command == command else {
         return "it is the output of `fetchbench \(listed.command.rawValue)`, not of `\(command.rawValue)`; name a new folder"
       }
-      if unlisted.isEmpty { return nil }
+      if unlisted.isEmpty {
+        guard let edited = editedFiles(path, listed.checksums).first else { return nil }
+        return
+          "\(edited) was changed since FetchBench wrote it, and FetchBench does not replace it; move it away, or name a new folder"
+      }
     } else if let legacyNames, files.allSatisfy({ legacy($0, legacyNames) }), files.contains(where: { !$0.hasPrefix("charts") }) {
       return nil
     }
@@ -179,6 +196,18 @@ package enum OutputFolder {
     let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", …" : "")
     return
       "the folder holds files FetchBench did not write (\(shown)); name a new or empty folder, or an earlier output of `fetchbench \(command.rawValue)`"
+  }
+
+  /// SHA-256 of the file at `path`, "" when it cannot be read. O(file).
+  static func checksum(_ path: String) -> String {
+    FileManager.default.contents(atPath: path).map { SHA256Hasher.hex(of: $0) } ?? ""
+  }
+
+  /// The files of the marked folder at `path` whose contents differ from their checksums.
+  /// O(files' bytes).
+  static func editedFiles(_ path: String, _ checksums: [String: String]?) -> [String] {
+    guard let checksums else { return [] }
+    return checksums.keys.sorted().filter { checksum("\(path)/\($0)") != checksums[$0] }
   }
 
   static func legacy(_ file: String, _ names: Set<String>) -> Bool {

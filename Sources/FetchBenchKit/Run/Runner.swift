@@ -132,9 +132,7 @@ package enum Runner {
     }
     journal.remove()
     if options.outDirectory == nil {
-      try OutputLock.with(options.latestDirectory, waiting: true) {
-        try OutputFolder.copy(dir, to: options.latestDirectory, legacyNames: ResultFiles.names)
-      }
+      try OutputFolder.copy(dir, to: options.latestDirectory, legacyNames: ResultFiles.names)
     }
   }
 

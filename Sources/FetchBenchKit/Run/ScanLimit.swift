@@ -37,7 +37,8 @@ struct ScanLimit {
       let names = keys.filter { $0.relationship?.name == rel }.map(\.column)
       var row: [Int64: Int32] = [:]
       var columns = Array(repeating: [Double](), count: names.count)
-      try scan("SELECT \(r.destinationColumn), \(names.joined(separator: ", ")) FROM \(dest.table)") { stmt in
+      let selected = ([r.destinationColumn] + names).map(\.sqlName).joined(separator: ", ")
+      try scan("SELECT \(selected) FROM \(dest.table.sqlName)") { stmt in
         row[sqlite3_column_int64(stmt, 0)] = Int32(columns[0].count)
         for c in names.indices { columns[c].append(Self.number(stmt, Int32(c + 1))) }
       }
@@ -54,7 +55,7 @@ struct ScanLimit {
     }
     let tables = plan.map { $0.rel.map { joined[$0]! } }
     var items: [Limit.Item] = []
-    try scan("SELECT \(selected.joined(separator: ", ")) FROM \(entity.table)") { stmt in
+    try scan("SELECT \(selected.map(\.sqlName).joined(separator: ", ")) FROM \(entity.table.sqlName)") { stmt in
       var k = (0.0, 0.0, 0.0)
       for (i, p) in plan.enumerated() {
         let v: Double
