@@ -16,7 +16,8 @@ struct Diff: CheckedCommand {
   @Option(
     name: .customLong("k"),
     help:
-      "Transaction sizes (changed objects), comma-separated, each at most half the rows; default 1,10,100,1000,10000, 1,100 with --quick.")
+      "Transaction sizes (changed objects), comma-separated, each at most half the rows; default 1,10,100,1000,10000 (1,100 with --quick), those up to half the list's rows."
+  )
   var k: String?
   @Flag(help: "Skip the 10% edit (10% deleted, 10% inserted, 2% re-sorted).") var noEdit = false
   @Option(
@@ -113,6 +114,14 @@ struct Diff: CheckedCommand {
     try OptionValue.check(processes, in: OptionRange.processes, "processes")
     options.processes = processes
     try OptionValue.check(stdlibBudget, in: OptionRange.stdlibBudget, "stdlib-budget")
+    if k == nil {
+      // The default sizes fit the list: those up to half of its smallest row count.
+      let half = (options.rows.min() ?? 0) / 2
+      diff.ks = diff.ks.filter { $0 <= half }
+      guard !diff.ks.isEmpty || diff.edit else {
+        throw ValidationError("the list has \(options.rows.min() ?? 0) row(s): a change set needs at least 2")
+      }
+    }
     for n in options.rows {
       for kk in diff.ks where kk > n / 2 {
         throw ValidationError("--k \(kk) changes more than half of \(n) rows; pick k ≤ \(n / 2)")

@@ -378,6 +378,43 @@ import Testing
 
   // MARK: - compare judges only what it can
 
+  /// Holm's correction: three times at p 0.001, 0.004 and 0.02 flag the first two at 1 %;
+  /// ten at 0.005 each, every one significant alone, flag none together.
+  @Test func compareCorrectsForTheNumberOfTimes() {
+    func lines(_ ps: [Double]) -> [Comparison.Line] {
+      ps.enumerated().map { i, p in
+        Comparison.Line(name: "t\(i)", verdict: .unchanged, detail: "{holm}", test: Comparison.TimedTest(p: p, beyond: true, better: false))
+      }
+    }
+    var three = lines([0.02, 0.001, 0.004])
+    Comparison.correct(&three, alpha: 0.01)
+    #expect(three.map(\.verdict) == [.unchanged, .regressed, .regressed])
+    #expect(three[1].detail == "0.0030 over 3 times (Holm)" && three[2].detail == "0.0080 over 3 times (Holm)", "\(three)")
+    var ten = lines(Array(repeating: 0.005, count: 10))
+    Comparison.correct(&ten, alpha: 0.01)
+    #expect(ten.allSatisfy { $0.verdict == .unchanged })
+    // Beyond significance but not beyond the threshold or the noise floor: unchanged.
+    var small = [
+      Comparison.Line(name: "s", verdict: .unchanged, detail: "", test: Comparison.TimedTest(p: 0.0001, beyond: false, better: false))
+    ]
+    Comparison.correct(&small, alpha: 0.01)
+    #expect(small[0].verdict == .unchanged)
+  }
+
+  /// Page faults 3 → 4 in every repetition is noise, not a change; 100 → 300 is one.
+  @Test func aCountThatVariesIsJudgedByItsSpread() {
+    func faults(_ values: [Double]) -> ResultRow {
+      var r = row(.sqlite, .batched, .firstScreen, .pageFaults, values.sorted()[values.count / 2])
+      (r.samples, r.processes) = (values, 3)
+      return r
+    }
+    let name = "banks/1000/sqlite/batched/20/none/first_screen/page_faults"
+    let small = Comparison(base: [faults([3, 3, 4])], head: [faults([4, 4, 5])])
+    #expect(small.lines.first { $0.name == name }?.verdict == .unchanged, "\(small.lines)")
+    let large = Comparison(base: [faults([100, 104, 98])], head: [faults([300, 310, 296])])
+    #expect(large.lines.first { $0.name == name }?.verdict == .regressed, "\(large.lines)")
+  }
+
   @Test func compareSaysWhatItCouldNotJudge() {
     let base = [row(.sqlite, .batched, .firstScreen, .queries, 1), row(.sqlite, .full, .firstScreen, .queries, 2)]
     // Nothing in common: not compared (3), whatever else.

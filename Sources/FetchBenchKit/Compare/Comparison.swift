@@ -25,6 +25,25 @@ package struct Comparison: Sendable {
     package var tooFewProcesses = false
     /// A time not judged because the machine was busy while a side measured it.
     package var busyMachine = false
+    /// A time's test, before the correction over every time of the comparison: its p-value,
+    /// whether the change is beyond the threshold and the noise floor, and which way is
+    /// better. nil for a figure judged otherwise.
+    package var test: TimedTest?
+
+    package init(name: String, verdict: Verdict, detail: String, test: TimedTest? = nil) {
+      (self.name, self.verdict, self.detail, self.test) = (name, verdict, detail, test)
+    }
+
+    init(name: String, verdict: Verdict, detail: String, tooFewProcesses: Bool) {
+      (self.name, self.verdict, self.detail, self.tooFewProcesses) = (name, verdict, detail, tooFewProcesses)
+    }
+  }
+
+  package struct TimedTest: Sendable {
+    package var p: Double
+    package var beyond: Bool
+    package var better: Bool
+    package init(p: Double, beyond: Bool, better: Bool) { (self.p, self.beyond, self.better) = (p, beyond, better) }
   }
 
   package struct Options: Sendable {
@@ -44,7 +63,19 @@ package struct Comparison: Sendable {
     /// stole this many) has its times left unjudged, as the gate leaves its ratios.
     package var busyCores = 0.25
     package var stealCores = 0.05
+    /// The least change of a count that varies between repetitions that can count.
+    package var countFloor = 16.0
     package init() {}
+
+    /// The clock's resolution in a time's unit: a change below it is not measured.
+    func clockResolution(_ unit: Metric.Unit) -> Double {
+      switch unit {
+      case .ms: 0.001
+      case .us: 1
+      case .s: 1e-6
+      default: 0
+      }
+    }
   }
 
   package var lines: [Line]
@@ -82,6 +113,8 @@ package struct Comparison: Sendable {
         guard var line = Self.judge(name, x, y, options) else { continue }
         if let why = busy[Self.caseName(x)], Self.isTimed(x), line.verdict != .notJudged {
           (line.verdict, line.detail, line.busyMachine) = (.notJudged, line.detail + " (busy machine: \(why))", true)
+          line.test = nil
+          line.detail = line.detail.replacingOccurrences(of: "{holm}", with: "not counted in the correction")
         }
         lines.append(line)
       case (let x?, nil): lines.append(Line(name: name, verdict: .onlyInBase, detail: Self.value(x)))
@@ -89,6 +122,7 @@ package struct Comparison: Sendable {
       case (nil, nil): break
       }
     }
+    Self.correct(&lines, alpha: options.alpha)
     self.lines = lines
     if refusal == nil, headFailures.isEmpty, !lines.contains(where: { $0.verdict != .onlyInBase && $0.verdict != .onlyInHead }) {
       refusal =
@@ -154,8 +188,7 @@ package struct Comparison: Sendable {
     switch x.unit {
     case .none: return nil
     case .count, .rows, .bool:
-      // A count that varies between repetitions (page faults) is judged as a time is.
-      if x.samples.count > 1 || y.samples.count > 1 { return timed(name, x, y, o) }
+      if Set(x.samples).count > 1 || Set(y.samples).count > 1 { return varyingCount(name, x, y, o) }
       return counter(name, x, y)
     case .bytes where x.metric == .peakRSS:
       return Line(name: name, verdict: .notJudged, detail: both + " (the process's peak, which varies with the allocator's state)")
@@ -190,6 +223,43 @@ package struct Comparison: Sendable {
     }
   }
 
+  /// Holm–Bonferroni over every time tested: the chance that any time of the comparison is
+  /// flagged on unchanged code stays under `alpha`, however many figures it holds. A time is
+  /// flagged when its adjusted p-value is under `alpha` and its change is beyond the threshold
+  /// and the noise floor. O(times log times).
+  package static func correct(_ lines: inout [Line], alpha: Double) {
+    let tested = lines.indices.filter { lines[$0].test != nil }.sorted { lines[$0].test!.p < lines[$1].test!.p }
+    let m = tested.count
+    var running = 0.0
+    for (k, i) in tested.enumerated() {
+      let test = lines[i].test!
+      // Adjusted p-values are monotone: each is at least the one before it.
+      running = max(running, min(1, Double(m - k) * test.p))
+      let flagged = running < alpha && test.beyond
+      lines[i].verdict = flagged ? (test.better ? .improved : .regressed) : .unchanged
+      lines[i].detail = lines[i].detail.replacingOccurrences(
+        of: "{holm}", with: String(format: "%.4f over %d time%@ (Holm)", running, m, m == 1 ? "" : "s"))
+    }
+  }
+
+  /// A count that varies between repetitions (page faults): changed when every repetition of
+  /// one side lies beyond every repetition of the other, by more than the threshold and by at
+  /// least `countFloor`; no test of identical values, no exact comparison.
+  static func varyingCount(_ name: String, _ x: ResultRow, _ y: ResultRow, _ o: Options) -> Line? {
+    guard x.metric.better != .neither else { return nil }
+    let both = "\(value(x)) → \(value(y))"
+    let (a, b) = (x.samples.isEmpty ? [x.value] : x.samples, y.samples.isEmpty ? [y.value] : y.samples)
+    let (aLo, aHi, bLo, bHi) = (a.min()!, a.max()!, b.min()!, b.max()!)
+    let gap = bLo > aHi ? bLo - aHi : (aLo > bHi ? aLo - bHi : 0)
+    let ratio = x.value == 0 ? (y.value == 0 ? 1 : .infinity) : y.value / x.value
+    let detail =
+      both
+      + " (each side's repetitions \(ResultRow.number(aLo))–\(ResultRow.number(aHi)) and \(ResultRow.number(bLo))–\(ResultRow.number(bHi)); a count that varies is judged by its spread)"
+    guard gap >= o.countFloor, abs(ratio - 1) > o.threshold else { return Line(name: name, verdict: .unchanged, detail: detail) }
+    let better = (y.value < x.value) == (x.metric.better == .lower)
+    return Line(name: name, verdict: better ? .improved : .regressed, detail: detail)
+  }
+
   /// A figure measured several times: judged by its repetitions. nil for context figures.
   static func timed(_ name: String, _ x: ResultRow, _ y: ResultRow, _ o: Options) -> Line? {
     let both = "\(value(x)) → \(value(y))"
@@ -207,9 +277,18 @@ package struct Comparison: Sendable {
       )
     }
     let (ratio, lo, hi, p) = ProcessStatistics.welch(a, b)
-    let detail = both + String(format: " (×%.3f [%.3f–%.3f], p = %.4f, %d and %d processes)", ratio, lo, hi, p, a.count, b.count)
-    guard p < o.alpha, abs(ratio - 1) > o.threshold else { return Line(name: name, verdict: .unchanged, detail: detail) }
+    // Below the noise floor a change is the clock's and the scheduler's: the spread of either
+    // side's process medians, and the clock's resolution.
+    let floor = max(a.max()! - a.min()!, b.max()! - b.min()!, o.clockResolution(x.unit))
+    let change = abs(Summary(b).median - Summary(a).median)
+    let detail =
+      both
+      + String(format: " (×%.3f [%.3f–%.3f], p = %.4f, ", ratio, lo, hi, p) + "{holm}"
+      + String(format: ", %d and %d processes", a.count, b.count)
+      + (change > floor ? ")" : ", within the noise floor of " + ResultRow.number(floor) + " " + x.unit.rawValue + ")")
     let better = x.metric.better == .lower ? ratio < 1 : ratio > 1
-    return Line(name: name, verdict: better ? .improved : .regressed, detail: detail)
+    var line = Line(name: name, verdict: .unchanged, detail: detail)
+    line.test = TimedTest(p: p, beyond: abs(ratio - 1) > o.threshold && change > floor, better: better)
+    return line
   }
 }

@@ -168,7 +168,9 @@ package enum OutputFolder {
   }
 
   /// Nil when `path` may be replaced by an output of `command`; otherwise why not, in words.
-  static func whyNotReplaceable(_ path: String, command: Command, legacyNames: Set<String>?) -> String? {
+  /// `kept`: files the writer leaves as they are (the inputs `report` renders from), whose
+  /// edits therefore lose nothing.
+  static func whyNotReplaceable(_ path: String, command: Command, legacyNames: Set<String>?, kept: Set<String> = []) -> String? {
     var st = stat()
     guard lstat(path, &st) == 0 else { return nil }
     guard (st.st_mode & S_IFMT) == S_IFDIR else {
@@ -185,7 +187,7 @@ package enum OutputFolder {
         return "it is the output of `fetchbench \(listed.command.rawValue)`, not of `\(command.rawValue)`; name a new folder"
       }
       if unlisted.isEmpty {
-        guard let edited = editedFiles(path, listed.checksums).first else { return nil }
+        guard let edited = editedFiles(path, listed.checksums).first(where: { !kept.contains($0) }) else { return nil }
         return
           "\(edited) was changed since FetchBench wrote it, and FetchBench does not replace it; move it away, or name a new folder"
       }
@@ -203,11 +205,13 @@ package enum OutputFolder {
     FileManager.default.contents(atPath: path).map { SHA256Hasher.hex(of: $0) } ?? ""
   }
 
-  /// The files of the marked folder at `path` whose contents differ from their checksums.
-  /// O(files' bytes).
+  /// The files of the marked folder at `path` whose contents differ from their checksums; a
+  /// file removed since holds nothing to lose. O(files' bytes).
   static func editedFiles(_ path: String, _ checksums: [String: String]?) -> [String] {
     guard let checksums else { return [] }
-    return checksums.keys.sorted().filter { checksum("\(path)/\($0)") != checksums[$0] }
+    return checksums.keys.sorted().filter { file in
+      FileManager.default.fileExists(atPath: "\(path)/\(file)") && checksum("\(path)/\(file)") != checksums[file]
+    }
   }
 
   static func legacy(_ file: String, _ names: Set<String>) -> Bool {

@@ -44,7 +44,7 @@ package enum ResultFiles {
         "\(dir) is not a folder FetchBench wrote (it has no \(OutputFolder.markerName)), and its files are not replaced; render it into a new folder: fetchbench report \(dir) --out NEW_FOLDER"
       )
     }
-    if let why = OutputFolder.whyNotReplaceable(dir, command: marker.command, legacyNames: nil) {
+    if let why = OutputFolder.whyNotReplaceable(dir, command: marker.command, legacyNames: nil, kept: ["results.csv", "results.json"]) {
       let what = why.split(separator: ";", maxSplits: 1).first.map(String.init) ?? why
       throw DatasetError.cannotWrite(path: dir, reason: what + "; render it into a new folder with --out NEW_FOLDER")
     }
