@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: build-postgres bench bench-postgres bench-quick bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
+.PHONY: build-postgres bench bench-postgres bench-quick false-alarms bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
@@ -37,6 +37,10 @@ bench-postgres: build-postgres
 
 bench-quick: build
 	$(FETCHBENCH) run --quick
+
+# How often compare flags unchanged code: 20 pairs of `run --quick --rows 2000 --processes 3`.
+false-alarms: build
+	scripts/false-alarms 20 2000
 
 # What keeping a list in sync costs: results/diff/runs/<UTC timestamp>/ and results/diff/latest/.
 bench-diff: build

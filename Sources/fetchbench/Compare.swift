@@ -11,8 +11,15 @@ struct Compare: CheckedCommand {
       figures within --heap-tolerance; times and rates by the processes that measured them (run \
       --processes 3): repetitions in one process share its offset, so each process's median is \
       one value, and a change counts when Welch's t-test between the two sides' medians finds it \
-      (p < 0.01) and their ratio is beyond --threshold; the ratio's 95 % interval is printed \
-      beside it. With fewer than 3 processes a side a time reads "not judged: too few processes"; \
+      after Holm's correction over every time of the comparison (p < 0.01: unchanged code is \
+      flagged with a chance under 1 %, however many figures the runs hold), their ratio is beyond \
+      --threshold, and the change is beyond the noise floor (the spread of either side's process \
+      medians); the ratio's 95 % interval is printed beside it. Sensitivity grows with processes: \
+      among a few hundred times, a change must be about 13 to 17 times the spread between \
+      processes to be flagged with 3 a side, about 5 times with 5, about 2.5 times with 10. A \
+      count that varies between repetitions (page faults) changes when every repetition of one \
+      side lies beyond the other's, by --threshold and by at least 16. \
+      With fewer than 3 processes a side a time reads "not judged: too few processes"; \
       a case measured while the rest of the machine used a quarter of a core or more (or the \
       hypervisor stole a twentieth), as `run` records beside it, has its times "not judged: busy \
       machine".

@@ -27,4 +27,25 @@ import Testing
     let csv = try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8)
     #expect(csv.contains("diff_k100,") && !csv.contains("diff_k1000,") && !csv.contains("diff_k10000,"), "\(csv.prefix(2000))")
   }
+
+  /// `isArchived == NO` against a Boolean stored as an integer, as SQLite and Core Data store
+  /// it: the rows whose value is 0, on every store.
+  @Test func booleanLiteralsCompareWithIntegerColumns() throws {
+    let dir = TestSupport.temporaryFolder("bool")
+    defer { TestSupport.remove(dir) }
+    let path = dir + "/mail.sqlite"
+    try DatabaseQueue(path: path).write { db in
+      try db.execute(sql: "CREATE TABLE messages (id INTEGER PRIMARY KEY, subject TEXT NOT NULL, isArchived INTEGER NOT NULL)")
+      for i in 1...40 { try db.execute(sql: "INSERT INTO messages VALUES (?, ?, ?)", arguments: [i, "s\(i)", i % 4 == 0 ? 1 : 0]) }
+    }
+    for (literal, count) in [("NO", 30), ("FALSE", 30), ("YES", 10), ("TRUE", 10)] {
+      for store in ["memory", "sqlite"] {
+        let out = try TestSupport.run([
+          "fetch", "--db", path, "--entity", "messages", "--where", "isArchived == \(literal)", "--store", store, "--ids",
+        ])
+        #expect(out.status == 0, "\(literal) \(store): \(out.stderr)")
+        #expect(out.stdout.split(separator: "\n").count == count, "\(literal) \(store)")
+      }
+    }
+  }
 }

@@ -29,9 +29,10 @@ package enum GateCheck {
       return 3
     }
     guard let recorded = loaded else {
-      print(
-        "cannot judge: \(GateComparator.compare(baseline: nil, now: [], machine: machine, datasets: [:], allowOtherMachine: true).cannotJudge!)"
-      )
+      // The command that records it, with the options this one was given.
+      let matrix = options.matrixPath == GateOptions.projectMatrixPath ? "" : " --matrix \(options.matrixPath)"
+      let baseline = options.baselinePath == GateOptions.projectBaselinePath ? "" : " --baseline \(options.baselinePath)"
+      print("cannot judge: no baseline at \(options.baselinePath); record one with `fetchbench check --update\(matrix)\(baseline)`")
       return 3
     }
     // Other lists, machine kind or data (the checksums read from the files, so an edited

@@ -163,7 +163,8 @@ public indirect enum BoundPredicate: Sendable {
   }
 
   /// Converts a literal to the attribute's type: integers widen to doubles, dates accept
-  /// ISO 8601 text and numbers (seconds); anything else is a type error.
+  /// ISO 8601 text and numbers (seconds), Booleans compare with integers as 1 and 0; anything
+  /// else is a type error.
   static func coerce(_ v: Value, to k: ResolvedKeyPath) throws(FetchError) -> Value {
     let t = k.attribute.type
     switch (t, v) {
@@ -180,6 +181,9 @@ public indirect enum BoundPredicate: Sendable {
     case (.date, .string(let s)):
       if let secs = ISO8601.parse(Substring(s)) { return .date(Double(secs)) }
     case (.bool, .integer(let i)) where i == 0 || i == 1: return .bool(i == 1)
+    // SQLite and Core Data store a Boolean as an integer: `isArchived == NO` is how an app
+    // writes the comparison with 0.
+    case (.integer, .bool(let b)): return .integer(b ? 1 : 0)
     default: break
     }
     throw .typeMismatch(keyPath: k.keyPath, expected: t, literal: v.literalText)
