@@ -17,7 +17,7 @@ struct Compare: CheckedCommand {
       medians); the ratio's 95 % interval is printed beside it. Sensitivity grows with processes: \
       among a few hundred times, a change must be about 13 to 17 times the spread between \
       processes to be flagged with 3 a side, about 5 times with 5, about 2.5 times with 10. A \
-      count that varies between repetitions (page faults) changes when every repetition of one \
+      count that varies between repetitions (page faults, allocations) changes when every repetition of one \
       side lies beyond the other's, by --threshold and by at least 16. \
       With fewer than 3 processes a side a time reads "not judged: too few processes"; \
       a case measured while the rest of the machine used a quarter of a core or more (or the \
