@@ -20,13 +20,8 @@ public enum AtomicFile {
     let target = try followLink(path)
     var st = stat()
     let mode = stat(target, &st) == 0 ? st.st_mode & 0o7777 : nil
-    let tmp = try createTemporaryFile(for: target)
+    let tmp = try temporaryFile(holding: data, for: target, shownAs: path)
     defer { discard(tmp) }
-    do {
-      try data.write(to: URL(fileURLWithPath: tmp))
-    } catch {
-      throw DatasetError.cannotWrite(path: path, reason: describe(error))
-    }
     if let mode { chmod(tmp, mode) }
     try commit(tmp, to: target)
   }
@@ -35,14 +30,21 @@ public enum AtomicFile {
   /// or appearing while it is written, is left as it is and refused. O(data).
   public static func writeNew(_ data: Data, to path: String) throws {
     try checkNewFile(path)
-    let tmp = try createTemporaryFile(for: path)
+    let tmp = try temporaryFile(holding: data, for: path, shownAs: path)
     defer { discard(tmp) }
+    try commitNew(tmp, to: path)
+  }
+
+  /// A new temporary file for `path` holding `data`; a failure removes it and names `shown`.
+  private static func temporaryFile(holding data: Data, for path: String, shownAs shown: String) throws -> String {
+    let tmp = try createTemporaryFile(for: path)
     do {
       try data.write(to: URL(fileURLWithPath: tmp))
     } catch {
-      throw DatasetError.cannotWrite(path: path, reason: describe(error))
+      discard(tmp)
+      throw DatasetError.cannotWrite(path: shown, reason: describe(error))
     }
-    try commitNew(tmp, to: path)
+    return tmp
   }
 
   /// `path`, or the file a symbolic link at `path` leads to; a link to nothing is refused, so

@@ -188,7 +188,9 @@ package struct Comparison: Sendable {
     switch x.unit {
     case .none: return nil
     case .count, .rows, .bool:
-      if Set(x.samples).count > 1 || Set(y.samples).count > 1 { return varyingCount(name, x, y, o) }
+      if spreadCounts.contains(x.metric) || Set(x.samples).count > 1 || Set(y.samples).count > 1 {
+        return varyingCount(name, x, y, o)
+      }
       return counter(name, x, y)
     case .bytes where x.metric == .peakRSS:
       return Line(name: name, verdict: .notJudged, detail: both + " (the process's peak, which varies with the allocator's state)")
@@ -259,6 +261,10 @@ package struct Comparison: Sendable {
     let better = (y.value < x.value) == (x.metric.better == .lower)
     return Line(name: name, verdict: better ? .improved : .regressed, detail: detail)
   }
+
+  /// Counts that move between runs of unchanged code (a statement cache, a thread's first
+  /// allocation, the page cache): judged by their spread even when a side has one repetition.
+  static let spreadCounts: Set<Metric> = [.allocations, .pageFaults]
 
   /// A figure measured several times: judged by its repetitions. nil for context figures.
   static func timed(_ name: String, _ x: ResultRow, _ y: ResultRow, _ o: Options) -> Line? {

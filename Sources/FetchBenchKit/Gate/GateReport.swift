@@ -124,7 +124,10 @@ package struct GateReport: Sendable {
       } else {
         delta = "—"
       }
-      let tol = l.kind == .counter ? "exact" : String(format: "±%.0f%%", l.tolerance * 100) + (l.kind == .heap ? " (+16 KiB)" : "")
+      // The slack beside the percentage, as GateComparator adds it: bytes for heap sizes, a
+      // count for allocation counts.
+      let slack = l.kind != .heap ? "" : l.unit == .count ? " (+16)" : " (+16 KiB)"
+      let tol = l.kind == .counter ? "exact" : String(format: "±%.0f%%", l.tolerance * 100) + slack
       md +=
         "| `\(l.name)` | \(l.kind.rawValue) | \(fmt(l.baseline, l.unit)) | \(fmt(l.now, l.unit)) | \(delta) | \(tol) | \(l.verdict.label) |\n"
     }
