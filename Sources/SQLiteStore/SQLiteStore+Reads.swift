@@ -111,7 +111,7 @@ extension SQLiteStore {
     case SQLITE_FLOAT:
       let v = sqlite3_column_double(stmt, c)
       return t == .date ? .date(v) : .double(v)
-    case SQLITE_TEXT: return .string(text(stmt, c))
+    case SQLITE_TEXT: return .string(String(cString: sqlite3_column_text(stmt, c)))
     default: return .null
     }
   }
@@ -143,7 +143,7 @@ extension SQLiteStore {
         case SQLITE_FLOAT:
           let v = sqlite3_column_double(stmt, c)
           values.append(t == .date ? .date(v) : .double(v))
-        case SQLITE_TEXT: values.append(.string(Self.text(stmt, c)))
+        case SQLITE_TEXT: values.append(.string(String(cString: sqlite3_column_text(stmt, c))))
         default: values.append(.null)
         }
       }
@@ -224,15 +224,5 @@ extension SQLiteStore {
     case .string(let s): return .string(s)
     case .blob: return .null
     }
-  }
-}
-
-extension SQLiteStore {
-  /// Column `c`'s text, all of its bytes: a NUL inside the text is kept, as SQLite compares
-  /// it. O(length).
-  @inline(__always)
-  public static func text(_ stmt: OpaquePointer?, _ c: Int32) -> String {
-    guard let bytes = sqlite3_column_text(stmt, c) else { return "" }
-    return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(stmt, c))), as: UTF8.self)
   }
 }
