@@ -105,7 +105,7 @@ public enum PostgresLoader {
   static func checkNotForeign(_ admin: PostgresAdmin, _ kind: DatasetKind) throws {
     guard try loadedTag(admin, kind) == nil, !replaceForeignTables else { return }
     let present = try kind.tables.map(\.name).filter {
-      try admin.scalar("SELECT to_regclass(\(Self.literal("public." + $0.sqlName)))::text") != nil
+      try admin.scalar("SELECT to_regclass(\(PostgresAdmin.literal("public." + $0.sqlName)))::text") != nil
     }
     if let foreign = present.first {
       throw HarnessError.foreignTable(
@@ -148,7 +148,7 @@ public enum PostgresLoader {
       // literally, not folded to lower case as the unquoted names are.
       let key = table.primaryKey
       try admin.execute(
-        "SELECT setval(pg_get_serial_sequence(\(Self.literal(staging + "." + table.name.sqlName)), \(Self.literal(key.sqlName == key ? key.lowercased() : key))), (SELECT COALESCE(MAX(\(key.sqlName)), 0) + 1 FROM \(table.name.sqlName)), false)"
+        "SELECT setval(pg_get_serial_sequence(\(PostgresAdmin.literal(staging + "." + table.name.sqlName)), \(PostgresAdmin.literal(key.sqlName == key ? key.lowercased() : key))), (SELECT COALESCE(MAX(\(key.sqlName)), 0) + 1 FROM \(table.name.sqlName)), false)"
       )
     }
     try admin.execute("RESET search_path")
@@ -252,11 +252,6 @@ extension PostgresLoader {
       }
     }
   }
-}
-
-extension PostgresLoader {
-  /// `text` as an SQL string literal, its quotes doubled.
-  static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 }
 
 extension TableSchema {

@@ -18,7 +18,7 @@ public final class SQLiteScratch: Sendable {
   public convenience init(_ location: DatasetLocation, purpose: String) throws {
     _ = try location.open(.sqlite)  // a missing or foreign file fails here, with the store's words
     // A user's file as SQLite reads it, its log folded in; never the main file alone.
-    try self.init(copying: try location.database?.readable().path ?? location.sqlitePath, purpose: purpose)
+    try self.init(copying: try location.database?.readablePath() ?? location.sqlitePath, purpose: purpose)
   }
 
   /// Copies the SQLite file at `source`, which the caller has checked. O(file size).

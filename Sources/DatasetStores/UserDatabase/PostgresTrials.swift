@@ -30,18 +30,14 @@ public final class PostgresTrials: Sendable {
       // get their rows.
       let reached = kind.listTables
       let tables = Set(kind.definition.model.entities.map(\.table)).sorted()
+      let filled = tables.filter { reached.contains($0.lowercased()) }.map(PostgresAdmin.identifier)
       for table in tables.map(PostgresAdmin.identifier) {
         try admin.execute("CREATE TABLE \(schema).\(table) (LIKE \(source).\(table) INCLUDING ALL)")
       }
-      for table in tables where reached.contains(table.lowercased()) {
-        try admin.execute(
-          "INSERT INTO \(schema).\(PostgresAdmin.identifier(table)) SELECT * FROM \(source).\(PostgresAdmin.identifier(table))")
-      }
+      for table in filled { try admin.execute("INSERT INTO \(schema).\(table) SELECT * FROM \(source).\(table)") }
       try admin.execute("SET search_path TO \(schema)")
       for index in indexes { try admin.execute(index.createStatement) }
-      for table in tables where reached.contains(table.lowercased()) {
-        try admin.execute("VACUUM ANALYZE \(schema).\(PostgresAdmin.identifier(table))")
-      }
+      for table in filled { try admin.execute("VACUUM ANALYZE \(schema).\(table)") }
     } catch {
       drop()
       throw error

@@ -14,18 +14,14 @@ import Synchronization
 /// beside it, and reading the main file alone would miss the rows still in its log. One copy
 /// per file and process, removed when the process ends (or at the next interrupt).
 extension UserDatabase {
-  /// Where to read the file, and how. O(1) for a file read in place; O(file size) the first
-  /// time a file is copied.
-  public func readable() throws -> (path: String, mode: SQLiteStore.OpenMode) {
-    guard needsSnapshot else { return (path, .immutable) }
-    return (try Snapshots.copy(of: path), .immutable)
+  /// The file to read, always `immutable=1`: the user's own, or its private copy. O(1) for
+  /// a file read in place; O(file size) the first time a file is copied.
+  public func readablePath() throws -> String {
+    needsSnapshot ? try Snapshots.copy(of: path) : path
   }
 
-  /// `readable()` as a path or URI to open with default flags.
-  public func readableURI() throws -> String {
-    let (p, mode) = try readable()
-    return mode == .immutable ? SQLiteStore.immutableURI(p) : p
-  }
+  /// `readablePath()` as the URI that opens it immutable.
+  public func readableURI() throws -> String { SQLiteStore.immutableURI(try readablePath()) }
 
   /// Whether a writer may be using the file: a `-wal` or `-journal` beside it, or a header in
   /// WAL mode (bytes 18 and 19 are 2). O(1).

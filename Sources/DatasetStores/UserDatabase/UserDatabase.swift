@@ -135,8 +135,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
       defer { store.close() }
       return try MemoryStore.load(from: store)
     }
-    let (file, mode) = try readable()
-    let sqlite = try SQLiteStore(path: file, model: model, mode: mode)
+    let sqlite = try SQLiteStore(path: try readablePath(), model: model, mode: .immutable)
     return memory ? try MemoryStore.load(from: sqlite) : sqlite
   }
 }
