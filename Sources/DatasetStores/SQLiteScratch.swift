@@ -14,11 +14,30 @@ public final class SQLiteScratch: Sendable {
   public let path: String
   private let folder: String
 
-  /// Copies `location`'s file after checking it as the store would open it. O(file size).
+  /// Copies `location`'s file after checking it as the store would open it; a user's file is
+  /// copied without its triggers (`withoutTriggers`). O(file size).
   public convenience init(_ location: DatasetLocation, purpose: String) throws {
     _ = try location.open(.sqlite)  // a missing or foreign file fails here, with the store's words
     // A user's file as SQLite reads it, its log folded in; never the main file alone.
     try self.init(copying: try location.database?.readablePath() ?? location.sqlitePath, purpose: purpose)
+    if location.database != nil { try withoutTriggers() }
+  }
+
+  /// Drops the copy's triggers. A trigger's own writes reach no store's change report (nor
+  /// Core Data's, which tracks its context's changes), and one that refuses a write (`RAISE`)
+  /// would fail the case: the copy's writes are FetchBench's alone, the same on every store.
+  /// `describe --db` names the triggers a copy runs without. O(triggers).
+  func withoutTriggers() throws {
+    do {
+      try DatabaseQueue(path: path).write { db in
+        for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'") {
+          try db.execute(sql: "DROP TRIGGER \(name.sqlName)")
+        }
+      }
+    } catch {
+      remove()
+      throw DatasetError.cannotWrite(path: path, reason: AtomicFile.describe(error))
+    }
   }
 
   /// Copies the SQLite file at `source`, which the caller has checked. O(file size).

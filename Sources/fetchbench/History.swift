@@ -34,7 +34,8 @@ struct History: ParsableCommand {
       discussion: """
         A figure moved at a run when the runs before it (up to five, since its last move) agree \
         and the next two lie beyond all of them by more than 10 %, on the same side: a step, not \
-        one outlier. Writes report.md and a chart per figure that moved.
+        one outlier. Writes report.md and a chart per figure that moved, and lists the figures \
+        an earlier run measured that the last run no longer has.
         """)
     @Argument(help: "The history file.") var file: String
     @Option(help: "The folder to write: new, empty, or an earlier history report.") var out: String
@@ -47,6 +48,10 @@ struct History: ParsableCommand {
       let report = HistoryReport(entries)
       try report.write(to: out)
       print("wrote \(out)/report.md and charts/")
+      let vanished = report.vanished
+      if !vanished.isEmpty {
+        print("\(vanished.count) figures measured earlier are missing from the last run (listed in report.md), e.g. \(vanished[0].name)")
+      }
     }
   }
 }

@@ -58,4 +58,27 @@ import Testing
     let short = try TestSupport.run(["history", "report", one, "--out", dir + "/short"])
     #expect(short.status == 1 && short.stderr.contains("holds 1 run(s); a history needs two or more"), "\(short.stderr)")
   }
+
+  /// A figure the last run lacks (its case failed or was removed) is listed, not taken as held.
+  @Test func reportListsFiguresTheLastRunNoLongerHas() throws {
+    let dir = TestSupport.temporaryFolder("history-vanished")
+    defer { TestSupport.remove(dir) }
+    let file = dir + "/history.jsonl"
+    for i in 0..<3 {
+      let folder = try Self.run(i, time: 10, in: dir)
+      if i == 2 {
+        var r = row(.sqlite, .batched, .performFetch, .time, 3)
+        r.runID = "20261126T100002Z"
+        try JSONEncoder().encode([r]).write(to: URL(fileURLWithPath: folder + "/results.json"))
+      }
+      #expect(try TestSupport.run(["history", "add", folder, "--file", file]).status == 0)
+    }
+    let report = try TestSupport.run(["history", "report", file, "--out", dir + "/report"])
+    #expect(report.status == 0, "\(report.stderr)")
+    #expect(report.stdout.contains("1 figures measured earlier are missing from the last run"), "\(report.stdout)")
+    let md = try String(contentsOfFile: dir + "/report/report.md", encoding: .utf8)
+    #expect(md.contains("## Figures the last run no longer has"), "\(md)")
+    #expect(md.contains("| `banks/1000/sqlite/batched/20/none/first_screen/time_ms` | 2 | `abc` |"), "\(md)")
+    #expect(!md.contains("| `banks/1000/sqlite/batched/20/none/perform_fetch/time_ms` | 2"), "a figure new in the last run is not missing")
+  }
 }

@@ -347,6 +347,36 @@ import Testing
     #expect(TestSupport.listing(dir + "/like").isEmpty)
   }
 
+  /// A user's triggers (one refusing deletes) and generated columns do not fail diff's cases:
+  /// its copy runs without the triggers, its writes leave generated columns to SQLite, and a
+  /// transaction that rewrote only the values rows held keeps the section cache valid.
+  @Test func diffRunsOnTriggersAndGeneratedColumns() throws {
+    let dir = TestSupport.temporaryFolder("triggers")
+    defer { TestSupport.remove(dir) }
+    let file = dir + "/app.sqlite"
+    try DatabaseQueue(path: file).write { db in
+      try db.execute(
+        sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price REAL, total REAL GENERATED ALWAYS AS (price * 2), stamp TEXT)")
+      try db.execute(sql: "CREATE TABLE audit (id INTEGER PRIMARY KEY, item INTEGER, what TEXT NOT NULL)")
+      try db.execute(sql: "CREATE TRIGGER audited AFTER UPDATE ON item BEGIN INSERT INTO audit (item, what) VALUES (new.id, 'update'); END")
+      try db.execute(sql: "CREATE TRIGGER kept AFTER DELETE ON item BEGIN SELECT RAISE(ABORT, 'items are never deleted'); END")
+      for i in 0..<600 {
+        try db.execute(sql: "INSERT INTO item (name, price, stamp) VALUES (?, ?, 's')", arguments: ["n\((i * 7919) % 600)", Double(i)])
+      }
+    }
+    let before = try Data(contentsOf: URL(fileURLWithPath: file))
+    let described = try TestSupport.run(["describe", "--db", file])
+    #expect(described.stdout.contains("generated (computed by SQLite"), "\(described.stdout)")
+    #expect(described.stdout.contains("audited, kept (diff's private copy runs without them"), "\(described.stdout)")
+    let diff = try TestSupport.run([
+      "diff", "--db", file, "--entity", "item", "--sort", "name", "--k", "1,10", "--repetitions", "3", "--out", dir + "/diff",
+    ])
+    #expect(diff.status == 0 && !diff.stderr.contains("FAILED"), "\(diff.stdout)\(diff.stderr)")
+    #expect(diff.stderr.contains("[12/12]"), "2 stores × (2 sizes + the edit) × with and without sections: \(diff.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "the user's file is untouched")
+    #expect(TestSupport.listing(dir).filter { !$0.hasPrefix("diff/") } == ["app.sqlite", "diff"])
+  }
+
   /// The section cache knows a file by its identity and first pages: another database of the
   /// same size and modification time does not get the first one's sections.
   @Test func theSectionCacheIsKeyedByTheFile() throws {

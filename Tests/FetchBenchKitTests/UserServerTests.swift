@@ -104,7 +104,7 @@ import Testing
       "a PostgreSQL schema, read in read-only transactions", "entity flights (table flights, primary key id): 1,500 rows",
       "departure  date, declared timestamp with time zone", "delayed    bool, declared boolean", "not attributes: token (type uuid)",
       "plane → planes (flights.plane_id = planes.id)", "plane_specs → plane_specs (planes.id = plane_specs.plane_id)",
-      "thrust    double, declared numeric", "Notes: its name needs quoting", "tags: no single-column integer primary key",
+      "thrust    double, declared numeric", "Notes: its name has capitals or other", "tags: no single-column integer primary key",
     ] {
       #expect(described.stdout.contains(line), "\(line)")
     }

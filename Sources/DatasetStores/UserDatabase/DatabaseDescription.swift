@@ -23,6 +23,11 @@ extension DatabaseSchema {
         out += "  indexes:\n"
         for i in table.indexes { out += "    \(i.name) (\(i.columns.joined(separator: ", ")))\(i.unique ? " unique" : "")\n" }
       }
+      if !table.triggers.isEmpty {
+        out += "  triggers:\n"
+        out += "\(table.triggers.joined(separator: ", ")) (diff's private copy runs without them: their writes reach no change report)"
+          .wrapped(indent: "    ")
+      }
     }
     if !skipped.isEmpty {
       out += "\nnot listed:\n"
@@ -41,6 +46,7 @@ extension DatabaseSchema {
       let declared = c.declaredType.isEmpty ? "no declared type" : "declared \(c.declaredType)"
       var details = "\(a.type.rawValue), \(declared)\(a.column != a.name ? ", column \(a.column)" : ""), \(nulls)"
       if flavour == .coreData && c.declaredType.uppercased() == "TIMESTAMP" { details += ", a date: seconds since 2001-01-01" }
+      if c.generated { details += ", generated (computed by SQLite; diff's writes leave it to SQLite)" }
       let name = "    " + a.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
       // The details wrap under themselves, beside the name column.
       out += name + String(details.wrapped(indent: String(repeating: " ", count: name.count)).dropFirst(name.count))

@@ -87,7 +87,8 @@ extension DatabaseSchema {
         return nil
       }
       let name = flavour == .coreData ? Self.coreDataName(c.name) : c.name
-      return Attribute(name, column: c.name, type, optional: c.nulls > 0)
+      // A store without the generated column's expression (in memory) leaves it empty.
+      return Attribute(name, column: c.name, type, optional: c.nulls > 0 || c.generated, derived: c.generated)
     }
   }
 

@@ -25,7 +25,8 @@ extension DatabaseSchema {
         name: name, primaryKey: catalog.primaryKeys[name], columns: catalog.columns[name] ?? [],
         foreignKeys: catalog.foreignKeys[name] ?? [], indexes: catalog.indexes[name] ?? [], rowCount: 0)
       if !PostgresCatalog.isPlain(name) {
-        table.unlistable = "its name needs quoting; FetchBench's statements name tables unquoted (lower case, letters, digits, _)"
+        table.unlistable =
+          "its name has capitals or other characters PostgreSQL keeps only in double quotes; FetchBench names a server's tables as PostgreSQL folds them (lower-case letters, digits, _), so it cannot read this one yet"
       }
       table.rowCount = try countNulls(of: &table, schema: schema, admin)
       out.tables.append(table)
@@ -58,7 +59,7 @@ struct PostgresCatalog {
     ) {
       guard let table = r[0], let name = r[1], let type = r[2] else { continue }
       var column = DatabaseSchema.Column(name: name, declaredType: type)
-      column.serverType = Self.isPlain(name) ? Self.serverType(type) : .unread("a name that needs quoting")
+      column.serverType = Self.isPlain(name) ? Self.serverType(type) : .unread("a name PostgreSQL keeps only in double quotes")
       columns[table, default: []].append(column)
     }
     let keys = try admin.rows(

@@ -22,6 +22,8 @@ public struct DatabaseSchema: Sendable {
     public var texts = 0
     public var blobs = 0
     public var nulls = 0
+    /// A generated column (`GENERATED ALWAYS AS`): SQLite computes it, a write cannot set it.
+    public var generated = false
     /// On a PostgreSQL server the declared type is the values' type: the attribute type it
     /// maps to (`Unread`: none FetchBench reads), in place of counting storage classes.
     public var serverType: ServerType? = nil
@@ -55,6 +57,8 @@ public struct DatabaseSchema: Sendable {
     public var foreignKeys: [ForeignKey]
     public var indexes: [Index]
     public var rowCount: Int
+    /// The triggers on the table, by name.
+    public var triggers: [String] = []
     /// Why the table cannot be listed although it has an integer primary key.
     public var unlistable: String? = nil
   }
@@ -87,7 +91,8 @@ public struct DatabaseSchema: Sendable {
           schema.tables.append(
             Table(
               name: name, primaryKey: "", columns: [], foreignKeys: [], indexes: [], rowCount: 0,
-              unlistable: "its name holds a double quote, which the SQLite library FetchBench reads schemas through cannot name; rename the table to list it"
+              unlistable:
+                "its name holds a double quote, which the SQLite library FetchBench reads schemas through cannot name; rename the table to list it"
             ))
           continue
         }
@@ -117,10 +122,18 @@ public struct DatabaseSchema: Sendable {
         column: fk.originColumns[0], destinationTable: fk.destinationTable, destinationColumn: fk.destinationColumns[0],
         unique: uniqueColumns.contains(fk.originColumns[0]))
     }
-    var columns = try db.columns(in: name).map { Column(name: $0.name, declaredType: $0.type) }
+    // table_xinfo's `hidden` is 2 or 3 for a generated column (GRDB's column list does not say).
+    let generated = try Set(
+      String.fetchAll(db, sql: "SELECT name FROM pragma_table_xinfo(?) WHERE hidden IN (2, 3)", arguments: [name]))
+    var columns = try db.columns(in: name).map {
+      Column(name: $0.name, declaredType: $0.type, generated: generated.contains($0.name))
+    }
     let rowCount = try countStorage(of: &columns, in: name, db)
-    return Table(
+    var table = Table(
       name: name, primaryKey: pk.rowIDColumn, columns: columns, foreignKeys: foreignKeys, indexes: indexes, rowCount: rowCount)
+    table.triggers = try String.fetchAll(
+      db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? ORDER BY name", arguments: [name])
+    return table
   }
 
   /// One scan of `table` per 300 columns (SQLite returns at most 2,000 columns a row): its

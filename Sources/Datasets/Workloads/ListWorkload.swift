@@ -7,7 +7,8 @@ import FetchedResults
 /// invented, so relationships stay valid. A row is changed at most once per transaction.
 public struct ListWorkload: Sendable {
   let entity: Entity
-  /// The attributes an update may change: the entity's own, not its foreign keys.
+  /// The attributes a write may set: the entity's own, not its foreign keys nor those the
+  /// store computes.
   let updatable: [Attribute]
   var rng: SeededRandom
   var live: [Int64]
@@ -22,7 +23,7 @@ public struct ListWorkload: Sendable {
     let entity = try store.model.entity(name)
     self.entity = entity
     let links = Set(store.model.linkAttributes(of: entity).map(\.name))
-    updatable = entity.attributes.filter { !links.contains($0.name) }
+    updatable = entity.attributes.filter { !links.contains($0.name) && !$0.isDerived }
     let request = try FetchRequest(entityName: name).resolve(in: store.model)
     let objects = try store.fetchObjects(request)
     live = objects.map(\.id)
@@ -83,6 +84,7 @@ public struct ListWorkload: Sendable {
 
   mutating func insert() -> WriteOperation {
     var values = rowsSeen.isEmpty ? [:] : rowsSeen[Int(rng.below(UInt64(rowsSeen.count)))]
+    for a in entity.attributes where a.isDerived { values[a.name] = nil }
     values["id"] = .integer(nextID)
     live.append(nextID)
     nextID += 1

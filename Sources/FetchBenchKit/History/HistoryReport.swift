@@ -35,7 +35,18 @@ package struct HistoryReport {
     }
   }
 
-  /// report.md: the runs, then each figure that moved with the run where it did. O(figures · runs).
+  /// Figures an earlier run measured that the last run lacks, with the last run that has each:
+  /// a case that stopped being measured is not a figure that held. O(figures · runs).
+  package var vanished: [(name: String, lastRun: Int)] {
+    guard entries.count > 1 else { return [] }
+    return series.compactMap { name, values in
+      guard values.last! == nil, let last = values.lastIndex(where: { $0 != nil }) else { return nil }
+      return (name, last)
+    }
+  }
+
+  /// report.md: the runs, then each figure that moved with the run where it did, then each that
+  /// the last run no longer has. O(figures · runs).
   func markdown() -> String {
     var md = "# FetchBench history\n\n"
     md +=
@@ -58,6 +69,14 @@ package struct HistoryReport {
       for (name, chart) in Set(moved.map(\.name)).sorted().map({ ($0, Self.slug($0)) }) {
         md += "![\(name)](charts/\(chart).svg)\n"
       }
+    }
+    let vanished = self.vanished
+    if !vanished.isEmpty {
+      md += "\n## Figures the last run no longer has\n\n"
+      md +=
+        "\(vanished.count) figures measured earlier are missing from run \(entries.count) (`\(entries.last!.commit)`): their cases failed, were removed or were renamed. The steps above cannot see them.\n\n"
+      md += "| figure | last measured at run | commit |\n|---|---:|---|\n"
+      for v in vanished { md += "| `\(v.name)` | \(v.lastRun + 1) | `\(entries[v.lastRun].commit)` |\n" }
     }
     md += "\n## Every figure, last run\n\n| figure | runs | first | last |\n|---|---:|---:|---:|\n"
     for (name, values) in series {

@@ -9,12 +9,15 @@ public struct Attribute: Sendable, Equatable {
   public var column: String
   public var type: AttributeType
   public var isOptional: Bool
+  /// The store computes its value (a SQLite generated column): it is read, never written.
+  public var isDerived: Bool
 
-  public init(_ name: String, column: String? = nil, _ type: AttributeType, optional: Bool = false) {
+  public init(_ name: String, column: String? = nil, _ type: AttributeType, optional: Bool = false, derived: Bool = false) {
     self.name = name
     self.column = column ?? Attribute.snakeCase(name)
     self.type = type
     self.isOptional = optional
+    self.isDerived = derived
   }
 
   /// `closeDate` → `close_date`, `infoID` → `info_id`.
