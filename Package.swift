@@ -19,6 +19,7 @@ let package = Package(
   products: [
     .executable(name: "fetchbench", targets: ["fetchbench"]),
     .library(name: "FetchedResults", targets: ["FetchedResults"]),
+    .library(name: "Catalog", targets: ["Catalog"]),
     .library(name: "Datasets", targets: ["Datasets"]),
     .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
     .library(name: "PostgresStore", targets: ["PostgresStore"]),
@@ -36,9 +37,6 @@ let package = Package(
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
     // `swift package generate-documentation --target FetchedResults`: the engine's DocC catalog.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
-    // Only the MallocInterposer trait: the default RuntimeInterposer pulls a package this
-    // machine kind's mirror does not have (toolchain-notes).
-    .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: [
     // The engine: no store backend, no harness. With FETCHBENCH_INTERNAL_CHECKS=1 in the
@@ -107,21 +105,8 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    // package-benchmark suites for micro-level costs (`make bench-micro`); they link the
-    // engine and the stores, never FetchBenchKit, whose jemalloc would replace the allocator
-    // that the benchmarks' malloc counters interpose.
-    .executableTarget(
-      name: "Diff",
-      dependencies: ["FetchedResults", "Datasets", .product(name: "Benchmark", package: "benchmark")],
-      path: "Benchmarks/Diff",
-      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    ),
-    .executableTarget(
-      name: "Engine",
-      dependencies: ["FetchedResults", "Catalog", "Datasets", "SQLiteStore", .product(name: "Benchmark", package: "benchmark")],
-      path: "Benchmarks/Engine",
-      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    ),
+    // The micro benchmarks are a package of their own (Benchmarks/Package.swift), so that
+    // this package's builds never compile the benchmark plugin.
     // Tests run the built `fetchbench` binary for exit codes; depending on it builds it.
     .target(name: "TestSupport", dependencies: ["Datasets", "ChildProcesses"], path: "Tests/TestSupport"),
     .testTarget(name: "DatasetsTests", dependencies: ["Catalog", "Datasets", "TestSupport", "fetchbench"]),

@@ -89,7 +89,7 @@ public final class SQLiteStore: ChangeLogStore {
       throw SQLiteStoreError.notADatabase(path, error.message ?? "\(error)")
     }
     try queue.inDatabase { db in try Self.checkSchema(db, model: model, path: path) }
-    if let statementLog { try queue.inDatabase { db in Self.trace(db.sqliteConnection, into: statementLog) } }
+    if let statementLog { queue.inDatabase { db in Self.trace(db.sqliteConnection, into: statementLog) } }
   }
 
   /// The file's size and modification time (a checkpoint writes it) and the WAL index's
