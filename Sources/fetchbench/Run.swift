@@ -203,12 +203,23 @@ struct Run: CheckedCommand {
   func run() throws {
     sqlDebug.apply()
     guard recommend else {
-      let outcome = try Command.measure(try options(), out: out, postgres: postgres)
-      // The answer first: what the report's recommendation section says, one line per list.
-      let picks = Recommendation.all(outcome.rows)
-      guard !picks.isEmpty else { return }
-      print("\nRecommendation (the report's recommendation section says how it is chosen):")
-      for p in picks { print("- " + p.text.wrapped(width: 78).split(separator: "\n").joined(separator: "\n  ")) }
+      // The answer first: each list's recommendation (what the report's section says) as soon
+      // as its cases are measured, between the progress lines; the rest after the last case.
+      let stream = RecommendationStream()
+      var headed = false
+      // During the run unbuffered, so that an answer reaches a pipe when it is known; after
+      // it through `print`, in order after the run's own last lines.
+      func give(_ picks: [Recommendation], write: (String) -> Void) {
+        for p in picks {
+          if !headed { write("\nRecommendation (the report's recommendation section says how it is chosen):") }
+          headed = true
+          write("- " + p.text.wrapped(width: 78).split(separator: "\n").joined(separator: "\n  "))
+        }
+      }
+      let outcome = try Command.measure(try options(), out: out, postgres: postgres) { rows, remaining in
+        give(stream.finished(rows, remaining: remaining)) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+      }
+      give(stream.rest(Recommendation.all(outcome.rows))) { print($0) }
       return
     }
     // Each list's answer as soon as its cases are in; JSON is one document, at the end.

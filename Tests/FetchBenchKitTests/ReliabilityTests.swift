@@ -200,6 +200,9 @@ import Testing
           arguments: [i, Int64.max - Int64(i % 2), Int64.min + Int64(i % 2), i % 2 == 0 ? Double.infinity : -Double.infinity, "n\0ul \(i)"])
       }
     }
+    let nul = try TestSupport.run(["describe", "--db", app])
+    let words = nul.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(words.contains("name string, declared TEXT, no NULL, 4 values hold a NUL byte: read up to it"), "\(nul.stdout)")
     let like = try TestSupport.run(["generate", "--like", app, "--entity", "items", "--rows", "500", "--out", dir + "/like"])
     #expect(like.status == 0, "\(like.stderr)")
     let counts = try DatabaseQueue(path: dir + "/like/items-like-500-s1.sqlite").read { db in

@@ -37,6 +37,23 @@ import Testing
     #expect(Shard("2/4")?.description == "2/4")
   }
 
+  /// The run's first line: how long its cases should take, from their expected costs, and for
+  /// a run of several lists when the first list's answer should come.
+  @Test func theFirstLineSaysHowLongAndWhenTheFirstAnswerComes() {
+    var options = RunOptions()
+    options.datasets = [.banks]
+    options.rows = [244_292]
+    options.stores = [.memory, .sqlite]
+    let cases = options.cases()
+    let two = Runner.expectation(options, cases: cases, kept: [:])
+    #expect(two.hasPrefix("about ") && two.contains(" on a 2-core machine like this project's, the first answer after about "), "\(two)")
+    options.stores = [.memory]
+    let one = Runner.expectation(options, cases: options.cases(), kept: [:])
+    #expect(one.hasPrefix("about ") && !one.contains("first answer"), "one list's answer is the run's end: \(one)")
+    let everyCaseKept = Dictionary(uniqueKeysWithValues: cases.indices.map { ($0, [ResultRow]()) })
+    #expect(Runner.expectation(options, cases: cases, kept: everyCaseKept) == "about 0 s on a 2-core machine like this project's")
+  }
+
   @Test func shardedFoldersJoinIntoOneRun() throws {
     let dir = TestSupport.temporaryFolder("shard")
     defer { TestSupport.remove(dir) }

@@ -46,6 +46,10 @@ extension DatabaseSchema {
       let declared = c.declaredType.isEmpty ? "no declared type" : "declared \(c.declaredType)"
       var details = "\(a.type.rawValue), \(declared)\(a.column != a.name ? ", column \(a.column)" : ""), \(nulls)"
       if flavour == .coreData && c.declaredType.uppercased() == "TIMESTAMP" { details += ", a date: seconds since 2001-01-01" }
+      if c.textsWithNUL > 0 {
+        details +=
+          ", \(c.textsWithNUL.grouped) values hold a NUL byte: read up to it (as SQLite's length() reads them), so values equal before it sort as one where SQLite orders them by every byte"
+      }
       if c.generated { details += ", generated (computed by SQLite; diff's writes leave it to SQLite)" }
       let name = "    " + a.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
       // The details wrap under themselves, beside the name column.

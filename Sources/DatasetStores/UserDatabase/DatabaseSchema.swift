@@ -22,6 +22,9 @@ public struct DatabaseSchema: Sendable {
     public var texts = 0
     public var blobs = 0
     public var nulls = 0
+    /// Text values holding a NUL byte: FetchBench reads text up to the first one, as C
+    /// strings and SQLite's `length()` do, though SQLite sorts by every byte.
+    public var textsWithNUL = 0
     /// A generated column (`GENERATED ALWAYS AS`): SQLite computes it, a write cannot set it.
     public var generated = false
     /// On a PostgreSQL server the declared type is the values' type: the attribute type it
@@ -137,25 +140,28 @@ public struct DatabaseSchema: Sendable {
   }
 
   /// One scan of `table` per 300 columns (SQLite returns at most 2,000 columns a row): its
-  /// row count, and each column's storage classes and NULLs.
+  /// row count, and each column's storage classes, NULLs and texts holding a NUL byte.
   static func countStorage(of columns: inout [Column], in table: String, _ db: Database) throws -> Int {
     let classes = ["integer", "real", "text", "blob", "null"]
     var count = 0
     for chunk in stride(from: 0, to: max(columns.count, 1), by: 300) {
       let indices = chunk..<min(chunk + 300, columns.count)
       let sums = indices.flatMap { i in
-        classes.map { "COALESCE(SUM(typeof(\(columns[i].name.sqlName)) = '\($0)'), 0)" }
+        let name = columns[i].name.sqlName
+        return classes.map { "COALESCE(SUM(typeof(\(name)) = '\($0)'), 0)" }
+          + ["COALESCE(SUM(typeof(\(name)) = 'text' AND instr(\(name), char(0)) > 0), 0)"]
       }
       guard
         let row = try Row.fetchOne(db, sql: "SELECT count(*)\(sums.map { ", " + $0 }.joined()) FROM \(table.sqlName)")
       else { return 0 }
       for (k, i) in indices.enumerated() {
-        let base = 1 + k * classes.count
+        let base = 1 + k * (classes.count + 1)
         columns[i].integers = row[base]
         columns[i].reals = row[base + 1]
         columns[i].texts = row[base + 2]
         columns[i].blobs = row[base + 3]
         columns[i].nulls = row[base + 4]
+        columns[i].textsWithNUL = row[base + 5]
       }
       count = row[0]
     }

@@ -62,12 +62,30 @@ package enum Runner {
     _ options: RunOptions, cases: [CaseSpec], journal: RunJournal, kept: [Int: [ResultRow]], log: (String) -> Void
   ) {
     log(
-      "fetchbench \(options.command.rawValue) \(journal.plan.runID): \(cases.count) cases, \(options.repetitions) repetitions each after \(options.warmups) warm-up, \(options.processes == 1 ? "one process" : "in each of \(options.processes) processes") per case"
+      "fetchbench \(options.command.rawValue) \(journal.plan.runID): \(cases.count) cases, \(options.repetitions) repetitions each after \(options.warmups) warm-up, \(options.processes == 1 ? "one process" : "in each of \(options.processes) processes") per case; \(expectation(options, cases: cases, kept: kept))"
     )
     log(
       kept.isEmpty
         ? "finished cases are kept in \(journal.directory) as they end: if the run stops, the same command with --resume continues it"
         : "resuming: \(kept.count) of \(cases.count) cases finished before, kept from \(journal.directory)")
+  }
+
+  /// How long the cases still to run should take, from their expected costs on this project's
+  /// machine kind, and for `run` when the first list's answer should come (the stream gives it
+  /// when the list's last case ends). O(cases).
+  package static func expectation(_ options: RunOptions, cases: [CaseSpec], kept: [Int: [ResultRow]]) -> String {
+    let toRun = cases.indices.filter { kept[$0] == nil }
+    let seconds = { (k: Int) in cases[k].expectedSeconds * Double(options.processes) }
+    let total = toRun.reduce(0.0) { $0 + seconds($1) }
+    var text = "about \(duration(total)) on a 2-core machine like this project's"
+    guard options.command == .run, let first = toRun.first else { return text }
+    let list = { (c: CaseSpec) in "\(c.dataset.rawValue)/\(c.rows)/\(c.store.rawValue)" }
+    let lastOfList = toRun.last { list(cases[$0]) == list(cases[first]) } ?? first
+    if lastOfList != toRun.last {
+      let untilAnswer = toRun.prefix { $0 <= lastOfList }.reduce(0.0) { $0 + seconds($1) }
+      text += ", the first answer after about \(duration(untilAnswer))"
+    }
+    return text
   }
 
   /// Loads each dataset into PostgreSQL when the run measures it, and times the COPY load: it

@@ -29,22 +29,3 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     return mine.sorted().map { cases[$0] }
   }
 }
-
-extension CaseSpec {
-  /// A rough relative cost for balancing shards: rows × runs of the work (repetitions and
-  /// warm-ups), a full fetch and the index advice weighing more for the rows they read and
-  /// the variants they build. Not a prediction of time: only its proportions matter.
-  var expectedCost: Double {
-    let runs = Double(repetitions + warmups)
-    let weight: Double
-    switch work {
-    case .scenario(_, .full): weight = 3
-    case .scenario: weight = 1
-    case .floor: weight = 1
-    case .diff: weight = 2
-    case .gate: weight = 1
-    case .indexAdvice: weight = 5
-    }
-    return Double(rows) * runs * weight
-  }
-}
