@@ -79,7 +79,8 @@ package struct RunOptions: Sendable {
   }
 
   /// `--quick`: banks only, no index variant, the four scenarios that answer the main question,
-  /// 3 repetitions: under two minutes on this machine kind.
+  /// 3 repetitions: the first answer within a minute, the last within three, on this
+  /// project's machine kind.
   package mutating func makeQuick() {
     datasets = [.banks]
     withIndex = false
