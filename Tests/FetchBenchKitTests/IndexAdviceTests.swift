@@ -165,7 +165,7 @@ extension RunCommand {
   /// transaction rolled back after it: the figures come for every candidate, and afterwards
   /// every index is still there.
   @Test func theIndexAdviceOnPostgresLeavesEveryIndexInPlace() throws {
-    guard LoadCommand.postgresUp else { return }
+    try LoadCommand.requirePostgres()
     let dir = TestSupport.temporaryFolder("advice-pg")
     defer { TestSupport.remove(dir) }
     var url = try PostgresLocation.url(nil)

@@ -64,7 +64,7 @@ import Testing
   /// one a killed run left behind is dropped by the next run; a database of the user's whose
   /// name looks like one is never touched.
   @Test func anInterruptedPostgresLoadDropsItsScratchDatabase() throws {
-    guard LoadCommand.postgresUp else { return }
+    try LoadCommand.requirePostgres()
     let dir = TestSupport.temporaryFolder("signal-pg")
     defer { TestSupport.remove(dir) }
     let admin = try PostgresAdmin(url: try PostgresLocation.url(nil))

@@ -218,8 +218,20 @@ import Testing
     #expect(fast.stdout.contains("in-memory: sustains ") && fast.stdout.contains("SQLite: sustains "), "\(fast.stdout)")
   }
 
+  /// Whether the PostgreSQL server answers: each test process asks once.
+  static let postgresReachable: Result<Void, any Error> = Result { _ = try PostgresAdmin(url: try PostgresLocation.url(nil)) }
+
+  /// Returns when the server answers; otherwise skips the test (fails it when required).
+  static func requirePostgres() throws {
+    if case .failure(let error) = postgresReachable {
+      try TestSupport.requirePostgres(false, problem: String(describing: error))
+    }
+  }
+
+  /// Whether a test's PostgreSQL part runs: with the server; without it, a failure when
+  /// FETCHBENCH_REQUIRE_POSTGRES=1.
   static var postgresUp: Bool {
-    if (try? PostgresAdmin(url: try PostgresLocation.url(nil))) != nil { return true }
+    if case .success = postgresReachable { return true }
     if ProcessInfo.processInfo.environment["FETCHBENCH_REQUIRE_POSTGRES"] == "1" {
       Issue.record("PostgreSQL is required (FETCHBENCH_REQUIRE_POSTGRES=1) but unavailable")
     }
@@ -227,7 +239,7 @@ import Testing
   }
 
   @Test func aDroppedPostgresSessionIsReopenedWithoutLossOrRepeats() throws {
-    guard Self.postgresUp else { return }
+    try Self.requirePostgres()
     let dir = TestSupport.temporaryFolder("load-pg")
     defer { TestSupport.remove(dir) }
     let out = try TestSupport.run([

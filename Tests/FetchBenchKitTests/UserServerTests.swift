@@ -74,7 +74,7 @@ import Testing
   ]
 
   @Test func aServerSchemaIsListedInPlaceOnMemoryAndPostgreSQLAndNeverWritten() throws {
-    guard LoadCommand.postgresUp else { return }
+    try LoadCommand.requirePostgres()
     let server = try PostgresLocation.url(nil)
     let admin = try PostgresAdmin(url: server)
     try Self.build(admin)

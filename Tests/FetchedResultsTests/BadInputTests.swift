@@ -189,7 +189,8 @@ import Testing
 /// wrong column type: each a clear error naming the server and the problem.
 @Suite struct PostgresBadInput {
   @Test func badServersAndSchemasAreClearErrors() throws {
-    guard EngineFixture.shared.postgresAvailable(), let good = EngineFixture.shared.postgres.url else { return }
+    try EngineFixture.shared.requirePostgres()
+    let good = try #require(EngineFixture.shared.postgres.url)
     let model = DatasetModels.banks
     func message(_ body: () throws -> Void) -> String {
       do {
@@ -239,7 +240,7 @@ import Testing
 /// FetchBench's (refused by name). A staging schema an interrupted load left is dropped.
 @Suite struct PostgresUserTables {
   @Test func theUsersSchemaAndTablesAreLeftAlone() throws {
-    guard EngineFixture.shared.postgresAvailable() else { return }
+    try EngineFixture.shared.requirePostgres()
     let dir = TestSupport.temporaryFolder("pg-user")
     defer { TestSupport.remove(dir) }
     let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "300", "--out", dir, "--format", "sqlite"])

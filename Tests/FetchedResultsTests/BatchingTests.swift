@@ -7,9 +7,9 @@ import Testing
 @Suite struct BatchedFaulting {
   static let stores = ["memory", "sqlite"]
 
-  @Test(arguments: stores + ["postgres"])
+  @Test(arguments: EngineFixture.withPostgres(stores))
   func scrollThroughCountsQueriesAndRowsExactly(store storeType: String) throws {
-    if storeType == "postgres" && !EngineFixture.shared.postgresAvailable() { return }
+    if storeType == "postgres" { try EngineFixture.shared.requirePostgres() }
     // Sections come with the ID query (the section key read beside each ID): no grouped query.
     for section in [nil, "state"] as [String?] {
       let store = try EngineFixture.shared.store(.banks, storeType)

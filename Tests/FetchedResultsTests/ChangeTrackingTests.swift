@@ -399,14 +399,14 @@ extension ChangeTracking {
 /// order, once each; what a failed transaction wrote is seen by no one; an observer whose
 /// connection dropped reconnects and catches up on what it missed.
 @Suite struct PostgresChanges {
-  func stores() throws -> (writer: PostgresStore, reader: PostgresStore)? {
-    guard EngineFixture.shared.postgresAvailable() else { return nil }
+  func stores() throws -> (writer: PostgresStore, reader: PostgresStore) {
+    try EngineFixture.shared.requirePostgres()
     let url = try postgresCopy()
     return (try PostgresStore(url: url, model: DatasetModels.banks), try PostgresStore(url: url, model: DatasetModels.banks))
   }
 
   @Test func anotherConnectionsCommitsReachTheController() throws {
-    guard let (writer, reader) = try stores() else { return }
+    let (writer, reader) = try stores()
     let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: reader)
     let recorder = Recorder()
     controller.delegate = recorder
@@ -435,7 +435,7 @@ extension ChangeTracking {
   }
 
   @Test func aFailedTransactionLeavesNothing() throws {
-    guard let (writer, reader) = try stores() else { return }
+    let (writer, reader) = try stores()
     let bank = try BankWorkload(store: writer, seed: 12)
     let (info, details) = bank.banks.min { $0.key < $1.key }!
     let before = try writer.fetchObjects(try FetchRequest(entityName: "FailedBankDetails").resolve(in: writer.model), ids: [details])
@@ -454,7 +454,7 @@ extension ChangeTracking {
   }
 
   @Test func aDroppedObserverReconnectsAndCatchesUp() throws {
-    guard let (writer, reader) = try stores() else { return }
+    let (writer, reader) = try stores()
     let controller = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: reader)
     let recorder = Recorder()
     controller.delegate = recorder

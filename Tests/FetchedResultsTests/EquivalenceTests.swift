@@ -98,9 +98,9 @@ struct RequestCase: CustomTestStringConvertible, Sendable {
 
   /// Batched order = full order = the reference, section names and counts equal, batched rows
   /// equal full rows, on both stores.
-  @Test(arguments: RequestCase.all, ["memory", "sqlite", "postgres"])
+  @Test(arguments: RequestCase.all, EngineFixture.withPostgres(["memory", "sqlite"]))
   func batchedEqualsFullEqualsReference(_ c: RequestCase, store storeType: String) throws {
-    if storeType == "postgres" && !EngineFixture.shared.postgresAvailable() { return }
+    if storeType == "postgres" { try EngineFixture.shared.requirePostgres() }
     let expected = Reference.answer(try c.request(batchSize: 0), Self.records(c))
     let store = try EngineFixture.shared.store(c.kind, storeType)
 
@@ -133,9 +133,9 @@ struct RequestCase: CustomTestStringConvertible, Sendable {
   }
 
   /// Constant predicates compile on every store (PostgreSQL takes no integer as a condition).
-  @Test(arguments: ["memory", "sqlite", "postgres"])
+  @Test(arguments: EngineFixture.withPostgres(["memory", "sqlite"]))
   func constantPredicatesSelectAllOrNothing(store storeType: String) throws {
-    if storeType == "postgres" && !EngineFixture.shared.postgresAvailable() { return }
+    if storeType == "postgres" { try EngineFixture.shared.requirePostgres() }
     let store = try EngineFixture.shared.store(.wells, storeType)
     for (constant, expected) in [(true, EngineFixture.rows), (false, 0)] {
       var request = DatasetModels.defaultRequest(for: .wells, batchSize: 0)

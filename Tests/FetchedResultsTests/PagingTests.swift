@@ -8,13 +8,13 @@ import Testing
 /// Offset and keyset pages against the independent reference: the same rows in the same order
 /// as a full fetch, one query per page, and no row skipped or repeated where sort keys tie.
 @Suite struct Paging {
-  static let stores = ["memory", "sqlite", "postgres"]
+  static let stores = EngineFixture.withPostgres(["memory", "sqlite"])
 
   /// Every request of the equivalence matrix without its own limit or offset (sections,
   /// predicates, to-one keys, nulls, both directions), read to the end in pages of 97.
   @Test(arguments: RequestCase.all.filter { $0.limit == 0 && $0.offset == 0 }, stores)
   func pagesReadToTheEndAreTheFullFetch(_ c: RequestCase, store storeType: String) throws {
-    if storeType == "postgres" && !EngineFixture.shared.postgresAvailable() { return }
+    if storeType == "postgres" { try EngineFixture.shared.requirePostgres() }
     let expected = Reference.answer(try c.request(batchSize: 0), Equivalence.records(c)).ids
     let store = try EngineFixture.shared.store(c.kind, storeType)
     let pager = try Pager(try c.request(batchSize: 0), store: store, pageSize: 97)
@@ -30,7 +30,7 @@ import Testing
   /// nulls, first ascending and last descending): keyset seeks past the primary key too.
   @Test(arguments: ["state asc", "state desc", "city desc, state asc"], stores)
   func keysetNeverSkipsOrRepeatsTiedRows(_ sort: String, store storeType: String) throws {
-    if storeType == "postgres" && !EngineFixture.shared.postgresAvailable() { return }
+    if storeType == "postgres" { try EngineFixture.shared.requirePostgres() }
     for c in [
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: sort),
       RequestCase(kind: .wells, entity: "Well", sort: sort.replacingOccurrences(of: "city", with: "field")),
@@ -47,7 +47,7 @@ import Testing
   /// continues from the row before it.
   @Test(arguments: stores)
   func aPageAtAnyDepthIsOneQuery(store storeType: String) throws {
-    if storeType == "postgres" && !EngineFixture.shared.postgresAvailable() { return }
+    if storeType == "postgres" { try EngineFixture.shared.requirePostgres() }
     let request = DatasetModels.defaultRequest(for: .banks, batchSize: 0)
     let store = try EngineFixture.shared.store(.banks, storeType)
     let full = FetchedResultsController(fetchRequest: request, store: store)

@@ -14,7 +14,7 @@ import Testing
   }
 
   @Test func theLastReferenceReleasedOnItsEventLoopClosesTheStore() throws {
-    guard EngineFixture.shared.postgresAvailable() else { return }
+    try EngineFixture.shared.requirePostgres()
     let url = try postgresCopy()
     let holder = Holder()
     // Only the holder references the store; the event loop drops that reference.

@@ -79,7 +79,7 @@ import Testing
   }
 
   @Test func postgresRawCommitLeavesTheStoresRows() throws {
-    guard EngineFixture.shared.postgresAvailable() else { return }
+    try EngineFixture.shared.requirePostgres()
     let raw = try writableStore(.postgres) as! PostgresStore
     let own = try writableStore(.postgres) as! PostgresStore
     try Self.expectSameRows(raw: raw, own: own, commit: { try raw.rawCommit($0, payload: WriteSQL.payload($0)) }) {

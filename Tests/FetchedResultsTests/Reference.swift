@@ -52,15 +52,27 @@ final class EngineFixture: Sendable {
     }
   }()
 
-  /// Whether a PostgreSQL test may run: true with a server; without one the test passes over
-  /// PostgreSQL unless FETCHBENCH_REQUIRE_POSTGRES=1 (the test command sets it), where the
-  /// missing server is a failure.
-  func postgresAvailable() -> Bool {
-    if postgres.url != nil { return true }
-    if ProcessInfo.processInfo.environment["FETCHBENCH_REQUIRE_POSTGRES"] == "1" {
-      Issue.record("PostgreSQL is required (FETCHBENCH_REQUIRE_POSTGRES=1) but unavailable: \(postgres.problem ?? "")")
-    }
-    return false
+  /// Returns when the fixture's PostgreSQL database is there; otherwise skips the test (or
+  /// this case of it), or fails it when FETCHBENCH_REQUIRE_POSTGRES=1.
+  func requirePostgres() throws {
+    try TestSupport.requirePostgres(postgres.url != nil, problem: postgres.problem ?? "")
+  }
+
+  /// `stores` and PostgreSQL when its cases can run: with the server, or when it is required
+  /// (FETCHBENCH_REQUIRE_POSTGRES=1, where they fail without it). Without, `PostgresCases`
+  /// shows them as skipped, with the reason.
+  static func withPostgres(_ stores: [String]) -> [String] {
+    let required = ProcessInfo.processInfo.environment["FETCHBENCH_REQUIRE_POSTGRES"] == "1"
+    return stores + (shared.postgres.url != nil || required ? ["postgres"] : [])
+  }
+}
+
+/// The PostgreSQL cases of the equivalence, paging and batching tests, which run only with the
+/// server: skipped here, by name and with the reason, when it is missing.
+@Suite struct PostgresCases {
+  @Test func theParameterizedTestsHaveTheirPostgreSQLCases() throws {
+    try EngineFixture.shared.requirePostgres()
+    #expect(EngineFixture.withPostgres([]) == ["postgres"])
   }
 }
 

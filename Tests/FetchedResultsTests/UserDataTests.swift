@@ -114,7 +114,7 @@ import Testing
   /// A `failed_bank_info` table of the user's own is never dropped: loading stops with an
   /// error naming the table and the flag that allows replacing it; with the flag it is.
   @Test func aUsersPostgresTableIsNeverReplaced() throws {
-    guard EngineFixture.shared.postgresAvailable() else { return }
+    try EngineFixture.shared.requirePostgres()
     let url = try TestDatabases.create("users_table")
     let admin = try PostgresAdmin(url: url)
     try admin.execute("CREATE TABLE failed_bank_info (id INT, note TEXT)")
@@ -144,7 +144,7 @@ extension UserData {
   /// A load that fails half-way (here a foreign key that does not hold, found after both
   /// tables were copied) leaves the tables loaded before, their marker and nothing staged.
   @Test func aFailedPostgresLoadLeavesThePreviousTables() throws {
-    guard EngineFixture.shared.postgresAvailable() else { return }
+    try EngineFixture.shared.requirePostgres()
     let url = try TestDatabases.create("failed_load")
     let good = DatasetLocation(kind: .banks, rows: 2_000, directory: Self.datasets)
     #expect(try PostgresLoader.load(good, into: url, force: true) > 0)
@@ -174,7 +174,7 @@ extension UserData {
   /// rows, here a manifest entry with another checksum) is loaded again, not taken for the
   /// rows the server holds; the same contents are not.
   @Test func otherContentsUnderTheSameNameAreLoadedAgain() throws {
-    guard EngineFixture.shared.postgresAvailable() else { return }
+    try EngineFixture.shared.requirePostgres()
     let url = try TestDatabases.create("contents")
     let dir = TestSupport.temporaryFolder("contents")
     defer { TestSupport.remove(dir) }
