@@ -220,9 +220,9 @@ struct Run: CheckedCommand {
         }
       }
       let outcome = try Command.measure(try options(), out: out, postgres: postgres) { rows, remaining in
-        give(stream.finished(rows, remaining: remaining)) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+        give(try stream.finished(rows, remaining: remaining)) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
       }
-      give(stream.rest(Recommendation.all(outcome.rows))) { print($0) }
+      give(stream.rest(outcome.recommendation)) { print($0) }
       return
     }
     // Each list's answer as soon as its cases are in; JSON is one document, at the end.
@@ -230,18 +230,16 @@ struct Run: CheckedCommand {
     let outcome = try Command.measure(try options(), out: out, postgres: postgres, quiet: true) { rows, remaining in
       guard !json else { return }
       // Unbuffered: through a pipe too, each answer as it comes.
-      for p in stream.finished(rows, remaining: remaining) { FileHandle.standardOutput.write(Data((p.text + "\n").utf8)) }
+      for p in try stream.finished(rows, remaining: remaining) { FileHandle.standardOutput.write(Data((p.text + "\n").utf8)) }
     }
-    // What the report says: the figures as results.csv holds them.
-    let rows = try ResultsCSV.decode(try String(contentsOfFile: outcome.directory + "/results.csv", encoding: .utf8))
     // An empty list opens at once whatever the strategy: that is no answer to give.
-    let firstScreens = rows.filter { $0.scenario == .scenario(.firstScreen) && $0.metric == .rowsMaterialized }
+    let firstScreens = outcome.rows.filter { $0.scenario == .scenario(.firstScreen) && $0.metric == .rowsMaterialized }
     if !firstScreens.isEmpty && firstScreens.allSatisfy({ $0.value == 0 }) {
       throw HarnessError.invalidArgument(
         "no recommendation: the list is empty (no row matches\(predicate.map { " --where \"\($0)\"" } ?? "")), so every strategy opens it at once; give a predicate that matches rows (see \(outcome.directory)/report.md)"
       )
     }
-    let picks = Recommendation.all(rows)
+    let picks = outcome.recommendation
     guard !picks.isEmpty else {
       throw HarnessError.invalidArgument(
         "no recommendation: no strategy's open list fits the memory budget (see \(outcome.directory)/report.md)")
@@ -266,7 +264,7 @@ enum Command {
   @discardableResult
   static func measure(
     _ options: RunOptions, out: String?, postgres: PostgresOptions, extra: String? = nil, quiet: Bool = false,
-    caseEnded: (_ rows: [ResultRow], _ remaining: ArraySlice<CaseSpec>) -> Void = { _, _ in }
+    caseEnded: (_ rows: [ResultRow], _ remaining: ArraySlice<CaseSpec>) throws -> Void = { _, _ in }
   ) throws -> RunOutcome {
     Interrupts.install()
     try postgres.apply()

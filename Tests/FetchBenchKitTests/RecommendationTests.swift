@@ -1,6 +1,7 @@
 import DatasetStores
 import FetchBenchKit
 import Foundation
+import TestSupport
 import Testing
 
 /// The recommendation is a pure function of a results CSV: the same text gives the same
@@ -101,6 +102,50 @@ import Testing
   /// `run --recommend` gives each list's answer once no case of it is left: memory's while
   /// SQLite's cases still run, SQLite's after its last; each once; an empty list (its first
   /// screen read no row) is left for the end, which says it has no answer.
+  /// The answer a run prints is the one recommendation.json holds: `--recommend --json` prints
+  /// the file's bytes, and `--recommend` and a plain run print its sentences, each list once.
+  @Test func thePrintedAnswerIsRecommendationJSON() throws {
+    let dir = TestSupport.temporaryFolder("one-answer")
+    defer { TestSupport.remove(dir) }
+    let common = [
+      "--dataset", "banks", "--rows", "1500", "--store", "memory,sqlite", "--mode", "full,batched", "--scenario", "first_screen",
+      "--repetitions", "1", "--no-index", "--datasets", dir + "/datasets",
+    ]
+    let json = try TestSupport.run(["run"] + common + ["--recommend", "--json", "--out", dir + "/json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    let file = try String(contentsOfFile: dir + "/json/recommendation.json", encoding: .utf8)
+    #expect(json.stdout == file + "\n")
+    let texts = try #require(try JSONSerialization.jsonObject(with: Data(file.utf8)) as? [[String: Any]]).compactMap {
+      $0["text"] as? String
+    }
+    #expect(texts.count == 2, "\(file)")
+    for (flags, out) in [(["--recommend"], "/text"), ([], "/plain")] {
+      let run = try TestSupport.run(["run"] + common + flags + ["--out", dir + out])
+      #expect(run.status == 0, "\(run.stderr)")
+      let printed = run.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("banks at ") || $0.hasPrefix("- banks at ") }
+      let written = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + out + "/recommendation.json")))
+          as? [[String: Any]]
+      ).compactMap { $0["text"] as? String }
+      // A plain run wraps each sentence at 78 columns under "- ".
+      let joined = flags.isEmpty ? Self.unwrapped(run.stdout) : printed
+      #expect(joined == written, "\(run.stdout)")
+    }
+  }
+
+  /// A plain run's "- " items, each joined back into one line.
+  static func unwrapped(_ stdout: String) -> [String] {
+    var items: [String] = []
+    for line in stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("- ") {
+        items.append(String(line.dropFirst(2)))
+      } else if line.hasPrefix("  "), !items.isEmpty {
+        items[items.count - 1] += " " + line.dropFirst(2)
+      }
+    }
+    return items
+  }
+
   @Test func eachListsAnswerComesWhenItsCasesAreIn() throws {
     let rows = try ResultsCSV.decode(Self.csv(Self.figures))
     func spec(_ store: StoreKind) -> CaseSpec {
@@ -109,10 +154,10 @@ import Testing
         work: .scenario(.firstScreen, .batched), batchSize: 20, index: nil, repetitions: 1, warmups: 0)
     }
     let stream = RecommendationStream()
-    #expect(stream.finished(rows, remaining: [spec(.memory), spec(.sqlite)][...]).isEmpty)
-    #expect(stream.finished(rows, remaining: [spec(.sqlite)][...]).map(\.store) == [.memory])
-    #expect(stream.finished(rows, remaining: [spec(.sqlite)][...]).isEmpty, "given once")
-    #expect(stream.finished(rows, remaining: [][...]).map(\.store) == [.sqlite])
+    #expect(try stream.finished(rows, remaining: [spec(.memory), spec(.sqlite)][...]).isEmpty)
+    #expect(try stream.finished(rows, remaining: [spec(.sqlite)][...]).map(\.store) == [.memory])
+    #expect(try stream.finished(rows, remaining: [spec(.sqlite)][...]).isEmpty, "given once")
+    #expect(try stream.finished(rows, remaining: [][...]).map(\.store) == [.sqlite])
     #expect(stream.rest(Recommendation.all(rows)).isEmpty)
 
     let empty =
@@ -123,7 +168,7 @@ import Testing
           metric: .rowsMaterialized, value: 0)
       ]
     let later = RecommendationStream()
-    #expect(later.finished(empty, remaining: [][...]).map(\.store) == [.memory])
+    #expect(try later.finished(empty, remaining: [][...]).map(\.store) == [.memory])
     #expect(later.rest(Recommendation.all(empty)).map(\.store) == [.sqlite])
   }
 

@@ -196,14 +196,16 @@ import Testing
       try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, big INTEGER, small INTEGER, real REAL, name TEXT)")
       for i in 1...4 {
         try db.execute(
-          sql: "INSERT INTO items VALUES (?, ?, ?, ?, ?)",
-          arguments: [i, Int64.max - Int64(i % 2), Int64.min + Int64(i % 2), i % 2 == 0 ? Double.infinity : -Double.infinity, "n\0ul \(i)"])
+          sql: "INSERT INTO items VALUES (?, ?, ?, ?, CAST(? AS TEXT))",  // a blob cast keeps the NUL
+          arguments: [
+            i, Int64.max - Int64(i % 2), Int64.min + Int64(i % 2), i % 2 == 0 ? Double.infinity : -Double.infinity, Data("n\0ul \(i)".utf8),
+          ])
       }
     }
     let nul = try TestSupport.run(["describe", "--db", app])
     let words = nul.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     #expect(words.contains("name string, declared TEXT, no NULL, 4 values hold a NUL byte: read up to it"), "\(nul.stdout)")
-    let like = try TestSupport.run(["generate", "--like", app, "--entity", "items", "--rows", "500", "--out", dir + "/like"])
+    let like = try TestSupport.run(["generate", "--like", app, "--entity", "items", "--rows", "500", "--datasets", dir + "/like"])
     #expect(like.status == 0, "\(like.stderr)")
     let counts = try DatabaseQueue(path: dir + "/like/items-like-500-s1.sqlite").read { db in
       try Row.fetchOne(db, sql: "SELECT count(*), count(big), count(small), count(real), sum(abs(real) > 1e308) FROM items")!
@@ -345,7 +347,7 @@ import Testing
     #expect(described.status == 0 && described.stdout.contains("2 rows"), "\(described.stderr)")
     let sized = try TestSupport.run(["run", "--db", wide, "--entity", "items", "--rows", "50", "--out", dir + "/sized"])
     #expect(sized.status == 64 && sized.stderr.contains("--rows does not apply to --db"), "\(sized.stderr)")
-    let like = try TestSupport.run(["generate", "--like", wide, "--entity", "pairs", "--rows", "5000", "--out", dir + "/like"])
+    let like = try TestSupport.run(["generate", "--like", wide, "--entity", "pairs", "--rows", "5000", "--datasets", dir + "/like"])
     #expect(like.status == 1 && Self.errorLines(like.stderr).count == 1 && like.stderr.contains("break a constraint"), "\(like.stderr)")
     #expect(TestSupport.listing(dir + "/like").isEmpty)
   }

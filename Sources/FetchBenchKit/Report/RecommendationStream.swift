@@ -16,9 +16,11 @@ package final class RecommendationStream {
   package init() {}
 
   /// The recommendations of the lists that `remaining` has no case of any more, not given
-  /// before; a list whose first screen read no row (an empty list, which has no answer) is
-  /// left for the run's end. O(rows + remaining cases).
-  package func finished(_ rows: [ResultRow], remaining: ArraySlice<CaseSpec>) -> [Recommendation] {
+  /// before, from the rows as the run's files will hold them (`ResultFiles.rounded`), so each
+  /// reads as recommendation.json will; a list whose first screen read no row (an empty list,
+  /// which has no answer) is left for the run's end. O(rows + remaining cases).
+  package func finished(_ measured: [ResultRow], remaining: ArraySlice<CaseSpec>) throws -> [Recommendation] {
+    let rows = try ResultFiles.rounded(measured)
     let pending = Set(remaining.map { List(dataset: $0.dataset, rows: $0.rows, store: $0.store) })
     let empty = Set(
       rows.filter { $0.scenario == .scenario(.firstScreen) && $0.metric == .rowsMaterialized && $0.value == 0 }.compactMap { r in

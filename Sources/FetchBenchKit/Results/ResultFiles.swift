@@ -7,20 +7,30 @@ package enum ResultFiles {
   /// What a run folder holds; an unmarked `latest` folder of these alone is FetchBench's own.
   package static let names: Set<String> = ["results.csv", "results.json", "recommendation.json", "report.md", "charts"]
 
-  package static func write(_ measured: [ResultRow], to dir: String, command: OutputFolder.Command) throws {
-    // Everything is rendered from the CSV's text (3 decimals), so `fetchbench report DIR`
-    // gives the same page and JSON holds the same figures as the CSV.
-    let csv = ResultsCSV.encode(measured)
-    var rows = try ResultsCSV.decode(csv)
+  /// The rows as results.csv holds them (3 decimals), each with its repetitions: what every
+  /// file and every printed answer is made from, so that `fetchbench report DIR` gives the
+  /// same page, results.json the same figures and the printed recommendation the same text as
+  /// recommendation.json. O(rows).
+  package static func rounded(_ measured: [ResultRow]) throws -> [ResultRow] {
+    var rows = try ResultsCSV.decode(ResultsCSV.encode(measured))
     // results.json keeps every repetition too, which results.csv's summary columns do not.
     for i in rows.indices where i < measured.count { (rows[i].samples, rows[i].processes) = (measured[i].samples, measured[i].processes) }
+    return rows
+  }
+
+  /// Writes the run's files from `measured` and returns the recommendation that
+  /// recommendation.json holds (empty when no list has one). O(rows).
+  @discardableResult
+  package static func write(_ measured: [ResultRow], to dir: String, command: OutputFolder.Command) throws -> [Recommendation] {
+    let rows = try rounded(measured)
+    let csv = ResultsCSV.encode(rows)
+    let picks = Recommendation.all(rows)
     try OutputFolder.write(to: dir, command: command) { tmp in
       try FileManager.default.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: false)
       try Data(csv.utf8).write(to: URL(fileURLWithPath: tmp + "/results.csv"))
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       try encoder.encode(rows).write(to: URL(fileURLWithPath: tmp + "/results.json"))
-      let picks = Recommendation.all(rows)
       if !picks.isEmpty { try Recommendation.json(picks).write(to: URL(fileURLWithPath: tmp + "/recommendation.json")) }
       let report = Report(rows: rows)
       for (name, svg) in report.charts() {
@@ -28,6 +38,7 @@ package enum ResultFiles {
       }
       try Data(report.markdown().utf8).write(to: URL(fileURLWithPath: tmp + "/report.md"))
     }
+    return picks
   }
 
   /// Renders report.md and the charts again from DIR/results.csv, in a folder FetchBench

@@ -11,6 +11,8 @@ import SQLQueries
 package struct RunOutcome: Sendable {
   package var directory: String
   package var rows: [ResultRow]
+  /// What recommendation.json holds: the one answer the command prints at the end.
+  package var recommendation: [Recommendation] = []
   package var failures: [(label: String, error: String)]
   /// Cases stopped at the memory ceiling: recorded, not failures.
   package var unfit: [(label: String, error: String)]
@@ -27,7 +29,7 @@ package enum Runner {
   /// gets the rows so far and the cases still to run after each case. O(cases).
   package static func run(
     _ options: RunOptions, log: @escaping @Sendable (String) -> Void,
-    caseEnded: (_ rows: [ResultRow], _ remaining: ArraySlice<CaseSpec>) -> Void = { _, _ in }
+    caseEnded: (_ rows: [ResultRow], _ remaining: ArraySlice<CaseSpec>) throws -> Void = { _, _ in }
   ) throws -> RunOutcome {
     let machine = Machine.current()
     let cases = options.cases()
@@ -51,10 +53,11 @@ package enum Runner {
       let result = runCase(
         cases[k], processes: options.processes, memoryCeiling: options.memoryCeiling ?? ChildProcess.defaultMemoryCeiling())
       try progress.record(k, result, seconds: Double(Clock.wallNanos - t0) / 1e9)
-      caseEnded(progress.rows, cases[(k + 1)...])
+      try caseEnded(progress.rows, cases[(k + 1)...])
     }
-    try writeResults(progress.rows, to: dir, options, journal)
-    return progress.outcome(dir, stopped: false)
+    var outcome = progress.outcome(dir, stopped: false)
+    outcome.recommendation = try writeResults(progress.rows, to: dir, options, journal)
+    return outcome
   }
 
   /// The run's first lines: what runs, and where the finished cases are kept.
@@ -141,9 +144,13 @@ package enum Runner {
 
   /// Writes the run's folder, then drops the journal, and copies the folder to `latest` for a
   /// run without `--out`. A folder that cannot be written leaves the journal for `--resume`.
-  static func writeResults(_ rows: [ResultRow], to dir: String, _ options: RunOptions, _ journal: RunJournal) throws {
+  /// Writes the run's files, returning recommendation.json's answer.
+  static func writeResults(_ rows: [ResultRow], to dir: String, _ options: RunOptions, _ journal: RunJournal) throws
+    -> [Recommendation]
+  {
+    let picks: [Recommendation]
     do {
-      try ResultFiles.write(rows, to: dir, command: options.command)
+      picks = try ResultFiles.write(rows, to: dir, command: options.command)
     } catch DatasetError.cannotWrite(let path, let reason) {
       throw DatasetError.cannotWrite(
         path: path, reason: "\(reason); every case is kept in \(journal.directory): make room, then run again with --resume")
@@ -152,6 +159,7 @@ package enum Runner {
     if options.outDirectory == nil {
       try OutputFolder.copy(dir, to: options.latestDirectory, legacyNames: ResultFiles.names)
     }
+    return picks
   }
 
   /// The run's folder, claimed for this process until the run ends (a second command writing
