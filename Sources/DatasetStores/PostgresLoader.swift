@@ -93,7 +93,7 @@ public enum PostgresLoader {
       throw HarnessError.missingDataset(
         location.sqlitePath,
         hint:
-          "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) --out \(location.directory) --format sqlite --store postgres"
+          "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) --datasets \(location.directory) --format sqlite --store postgres"
       )
     }
     return path

@@ -20,8 +20,18 @@ struct Generate: ParsableCommand {
   @Option(parsing: .unconditional, help: "Seed of the generator (0 to 18,446,744,073,709,551,615); the same seed gives byte-identical CSV.")
   var seed: UInt64 = 1
 
-  @Option(help: "Output folder.")
-  var out = "datasets"
+  @Option(help: "The datasets folder to write, as every other command reads it (default: datasets).")
+  var datasets: String?
+
+  @Option(help: ArgumentHelp("The former name of --datasets.", visibility: .hidden))
+  var out: String?
+
+  /// The folder written: `--datasets`, or the former `--out` (with a warning).
+  var folder: String { datasets ?? out ?? "datasets" }
+
+  func validate() throws {
+    if datasets != nil && out != nil { throw ValidationError("--out is the former name of --datasets: give --datasets alone") }
+  }
 
   @Option(help: "Formats to write: sqlite, csv, or sqlite,csv.")
   var format = "sqlite,csv"
@@ -41,7 +51,7 @@ struct Generate: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "fetchbench, or coredata: also write the rows as Core Data's SQLite store holds them, as OUT/DATASET-ROWS-sSEED.coredata.sqlite.",
+      "fetchbench, or coredata: also write the rows as Core Data's SQLite store holds them, as DATASETS/DATASET-ROWS-sSEED.coredata.sqlite.",
       discussion:
         "Core Data's schema: Z-tables with Z_PK, Z_ENT and Z_OPT, a to-one's key on both sides of a one-to-one, an index on each, dates as seconds since 2001, Z_PRIMARYKEY and Z_METADATA."
     ))
@@ -49,7 +59,7 @@ struct Generate: ParsableCommand {
 
   @Option(
     help:
-      "Your own SQLite database (an app's or a Core Data store): write a synthetic one of --rows rows of --entity whose columns and relationships follow yours, as OUT/ENTITY-like-ROWS-sSEED.sqlite."
+      "Your own SQLite database (an app's or a Core Data store): write a synthetic one of --rows rows of --entity whose columns and relationships follow yours, as DATASETS/ENTITY-like-ROWS-sSEED.sqlite."
   ) var like: String?
   @Option(help: "With --like: the table or Core Data entity whose rows are drawn.") var entity: String?
   @Option(help: "With --like: a to-one relationship that its column's name does not say, as column=Entity; repeatable.")
@@ -57,6 +67,9 @@ struct Generate: ParsableCommand {
 
   func run() throws {
     Interrupts.install()
+    if out != nil {
+      Command.log("warning: generate --out is now --datasets, as every other command names the folder; --out goes in a later release")
+    }
     if let like { return try generateLike(like) }
     try postgres.apply()
     if let store, store != "postgres" { throw ValidationError("--store: '\(store)' cannot be loaded into; expected postgres") }
@@ -115,9 +128,9 @@ struct Generate: ParsableCommand {
     let relationships = try DatabaseOptions(db: path, relationship: relationship).relationships()
     if ServerSchema.isURL(path) { throw UserDatabaseError.serverReadOnly(try ServerSchema(path).description, "generate --like") }
     let name = String(entity.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
-    let target = "\(out)/\(name)-like-\(rows)-s\(seed).sqlite"
-    if !FileManager.default.fileExists(atPath: out) {
-      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    let target = "\(folder)/\(name)-like-\(rows)-s\(seed).sqlite"
+    if !FileManager.default.fileExists(atPath: folder) {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
     let generation = LikeGeneration(
       source: UserDatabase(path: path, relationships: relationships), entity: entity, rows: rows, seed: seed, out: target)
@@ -140,7 +153,7 @@ struct Generate: ParsableCommand {
     }
     guard !formats.isEmpty else { throw ValidationError(DatasetError.unknownFormat("").description) }
     let request = GenerationRequest(
-      datasets: kinds, rows: rows, seed: seed, outDirectory: out,
+      datasets: kinds, rows: rows, seed: seed, outDirectory: folder,
       writeSQLite: formats.contains("sqlite"), writeCSV: formats.contains("csv"),
       indexes: index.flatMap { $0.split(separator: ",").map(String.init) }, ifMissing: ifMissing)
     do {

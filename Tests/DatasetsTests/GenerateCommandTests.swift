@@ -17,10 +17,25 @@ import Testing
   func badInputFailsClearlyAndWritesNothing(arguments: [String], message: String) throws {
     let dir = TestSupport.temporaryFolder("bad")
     defer { TestSupport.remove(dir) }
-    let out = try TestSupport.run(["generate", "--out", dir + "/out", "--rows", "100"] + arguments)
+    let out = try TestSupport.run(["generate", "--datasets", dir + "/out", "--rows", "100"] + arguments)
     #expect(out.status != 0)
     #expect(out.stderr.contains(message), "stderr: \(out.stderr)")
     #expect(TestSupport.listing(dir).isEmpty)
+  }
+
+  /// `--datasets` names the folder as every other command does; the former `--out` still
+  /// works, with a warning, and the two together are a usage error.
+  @Test func theFormerOutStillWorksWithAWarning() throws {
+    let dir = TestSupport.temporaryFolder("out-alias")
+    defer { TestSupport.remove(dir) }
+    let former = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "100", "--format", "sqlite", "--out", dir + "/a"])
+    #expect(former.status == 0 && former.stderr.contains("warning: generate --out is now --datasets"), "\(former.stderr)")
+    #expect(
+      TestSupport.listing(dir + "/a").contains { $0.hasPrefix("banks-100") && $0.hasSuffix(".sqlite") },
+      "\(TestSupport.listing(dir + "/a"))")
+    let both = try TestSupport.run(["generate", "--rows", "100", "--datasets", dir + "/b", "--out", dir + "/c"])
+    #expect(both.status == 64 && both.stderr.contains("--out is the former name of --datasets"), "\(both.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/b") && !FileManager.default.fileExists(atPath: dir + "/c"))
   }
 
   @Test func unwritableOutputFolderFailsClearly() throws {
@@ -28,7 +43,7 @@ import Testing
     defer { TestSupport.remove(dir) }
     let file = dir + "/a-file"
     _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
-    let out = try TestSupport.run(["generate", "--rows", "100", "--out", file + "/sub"])
+    let out = try TestSupport.run(["generate", "--rows", "100", "--datasets", file + "/sub"])
     #expect(out.status != 0)
     #expect(out.stderr.contains("cannot write \(file)/sub"), "stderr: \(out.stderr)")
     #expect(TestSupport.listing(dir) == ["a-file"])
@@ -37,7 +52,7 @@ import Testing
   @Test func writesWhatItSaysAndKeepsExistingWithIfMissing() throws {
     let dir = TestSupport.temporaryFolder("ok")
     defer { TestSupport.remove(dir) }
-    let first = try TestSupport.run(["generate", "--rows", "500", "--seed", "9", "--out", dir])
+    let first = try TestSupport.run(["generate", "--rows", "500", "--seed", "9", "--datasets", dir])
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout.contains("banks: wrote \(dir)/banks-500-s9.sqlite"))
     #expect(first.stdout.contains("rows/s"))
@@ -49,11 +64,11 @@ import Testing
         "wells-500-s9/wells.csv",
       ])
     let again = try TestSupport.run(
-      ["generate", "--rows", "500", "--seed", "9", "--out", dir, "--if-missing"])
+      ["generate", "--rows", "500", "--seed", "9", "--datasets", dir, "--if-missing"])
     #expect(again.status == 0)
     #expect(again.stdout.contains("kept"))
     let indexed = try TestSupport.run(
-      ["generate", "--dataset", "banks", "--rows", "500", "--seed", "9", "--out", dir, "--index", "close_date", "--format", "sqlite"])
+      ["generate", "--dataset", "banks", "--rows", "500", "--seed", "9", "--datasets", dir, "--index", "close_date", "--format", "sqlite"])
     #expect(indexed.status == 0, "\(indexed.stderr)")
     #expect(FileManager.default.fileExists(atPath: "\(dir)/banks-500-s9.idx-close_date.sqlite"))
   }
@@ -61,13 +76,13 @@ import Testing
   @Test func aTamperedManifestIsReportedAndNothingIsReplaced() throws {
     let dir = TestSupport.temporaryFolder("tamper")
     defer { TestSupport.remove(dir) }
-    #expect(try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", dir]).status == 0)
+    #expect(try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--datasets", dir]).status == 0)
     let manifestPath = dir + "/manifest.json"
     var manifest = try Manifest.load(from: manifestPath)
     manifest.datasets[0].tables[0].sha256 = String(repeating: "0", count: 64)
     try manifest.save(to: manifestPath)
     let before = try FileManager.default.attributesOfItem(atPath: dir + "/wells-300.sqlite")[.modificationDate] as? Date
-    let out = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--out", dir])
+    let out = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "300", "--datasets", dir])
     #expect(out.status != 0)
     #expect(out.stderr.contains("differs from the manifest"), "\(out.stderr)")
     let after = try FileManager.default.attributesOfItem(atPath: dir + "/wells-300.sqlite")[.modificationDate] as? Date
@@ -81,7 +96,7 @@ import Testing
     let dir = TestSupport.temporaryFolder("interrupt")
     defer { TestSupport.remove(dir) }
     let running = try TestSupport.start(
-      ["generate", "--dataset", "wells", "--rows", "5000000", "--out", dir])
+      ["generate", "--dataset", "wells", "--rows", "5000000", "--datasets", dir])
     // Wait until the temporary files (`NAME.partial-PID-N`) exist, then interrupt.
     let deadline = Date().addingTimeInterval(30)
     while !TestSupport.listing(dir).contains(where: { $0.contains(".partial-") }) && Date() < deadline {
@@ -109,11 +124,13 @@ import Testing
   @Test func aFileCutShortIsNotKept() throws {
     let dir = TestSupport.temporaryFolder("cut")
     defer { TestSupport.remove(dir) }
-    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--out", dir, "--format", "sqlite"]).status == 0)
+    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--datasets", dir, "--format", "sqlite"]).status == 0)
     try Self.edit(
       dir + "/banks-500.sqlite", "DELETE FROM failed_bank_details WHERE info_id > 100; DELETE FROM failed_bank_info WHERE id > 100")
     let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/banks-500.sqlite"))
-    let kept = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--out", dir, "--format", "sqlite", "--if-missing"])
+    let kept = try TestSupport.run([
+      "generate", "--dataset", "banks", "--rows", "500", "--datasets", dir, "--format", "sqlite", "--if-missing",
+    ])
     #expect(kept.status == 1, "\(kept.stderr)")
     #expect(
       kept.stderr.contains(
@@ -125,7 +142,7 @@ import Testing
   @Test func editedValuesAreCaughtWhereResultsAreWritten() throws {
     let dir = TestSupport.temporaryFolder("edited")
     defer { TestSupport.remove(dir) }
-    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--out", dir, "--format", "sqlite"]).status == 0)
+    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--datasets", dir, "--format", "sqlite"]).status == 0)
     try Self.edit(dir + "/banks-500.sqlite", "UPDATE failed_bank_info SET name = 'Edited' WHERE id = 7")
     let run = try TestSupport.run([
       "run", "--dataset", "banks", "--rows", "500", "--store", "memory", "--scenario", "first_screen", "--no-index", "--repetitions", "1",
@@ -141,7 +158,7 @@ import Testing
     defer { TestSupport.remove(dir) }
     try Data("my notes".utf8).write(to: URL(fileURLWithPath: dir + "/banks-500.sqlite"))
     for extra in [[], ["--if-missing"]] {
-      let out = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--out", dir, "--format", "sqlite"] + extra)
+      let out = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--datasets", dir, "--format", "sqlite"] + extra)
       #expect(out.status == 1, "\(out.stderr)")
       #expect(out.stderr.contains("banks-500.sqlite exists but \(dir)/manifest.json has no entry for it"), "\(out.stderr)")
     }

@@ -13,7 +13,7 @@ import Testing
   /// A folder with banks and wells in both schemas, made once.
   static let datasets: String = {
     let dir = TestSupport.temporaryFolder("coredata-plan")
-    _ = try? TestSupport.run(["generate", "--rows", rows, "--out", dir, "--format", "sqlite", "--schema", "coredata"])
+    _ = try? TestSupport.run(["generate", "--rows", rows, "--datasets", dir, "--format", "sqlite", "--schema", "coredata"])
     return dir
   }()
 
@@ -203,7 +203,7 @@ import Testing
   @Test func aSecondLaunchReadsNoSectionsAndAWriteInvalidatesThem() throws {
     let dir = TestSupport.temporaryFolder("section-cache")
     defer { TestSupport.remove(dir) }
-    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "1500", "--out", dir, "--format", "sqlite"]).status == 0)
+    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "1500", "--datasets", dir, "--format", "sqlite"]).status == 0)
     let name = "test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     for plan in ["coredata", "tuned"] {
       let list = [

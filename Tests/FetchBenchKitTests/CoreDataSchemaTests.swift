@@ -11,14 +11,14 @@ import Testing
   @Test func theCoreDataFileHoldsTheSameRowsInCoreDatasSchema() throws {
     let dir = TestSupport.temporaryFolder("coredata")
     defer { TestSupport.remove(dir) }
-    let generated = try TestSupport.run(["generate", "--rows", "1500", "--out", dir, "--format", "sqlite", "--schema", "coredata"])
+    let generated = try TestSupport.run(["generate", "--rows", "1500", "--datasets", dir, "--format", "sqlite", "--schema", "coredata"])
     #expect(generated.status == 0, "\(generated.stderr)")
     #expect(generated.stdout.contains("banks: wrote \(dir)/banks-1500.coredata.sqlite (Core Data's schema): sha256 "))
     let path = dir + "/banks-1500.coredata.sqlite"
     let first = try Data(contentsOf: URL(fileURLWithPath: path))
     // Deterministic: written again, the same bytes.
     #expect(
-      try TestSupport.run(["generate", "--dataset", "banks", "--rows", "1500", "--out", dir, "--format", "sqlite", "--schema", "coredata"])
+      try TestSupport.run(["generate", "--dataset", "banks", "--rows", "1500", "--datasets", dir, "--format", "sqlite", "--schema", "coredata"])
         .status == 0)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == first)
 
@@ -55,7 +55,7 @@ import Testing
     let dir = TestSupport.temporaryFolder("coredata-\(dataset)")
     defer { TestSupport.remove(dir) }
     let generated = try TestSupport.run([
-      "generate", "--dataset", dataset, "--rows", "1500", "--out", dir, "--format", "sqlite", "--schema", "coredata",
+      "generate", "--dataset", dataset, "--rows", "1500", "--datasets", dir, "--format", "sqlite", "--schema", "coredata",
     ])
     #expect(generated.status == 0, "\(generated.stderr)")
     let sectioned =

@@ -47,7 +47,7 @@ import Testing
     let disk = try Self.mountSmallDisk("full-generate")
     defer { Self.unmount(disk) }
     for format in ["sqlite", "csv", "sqlite,csv"] {
-      let out = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "20000", "--format", format, "--out", disk])
+      let out = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "20000", "--format", format, "--datasets", disk])
       #expect(out.status == 1, "\(format): \(out.stderr)")
       let errors = UserFiles.errorLines(out.stderr)
       #expect(errors.count == 1 && errors[0].hasSuffix("No space left on device; nothing of it was kept"), "\(format): \(out.stderr)")

@@ -246,7 +246,7 @@ import Testing
   /// `dir/datasets` with a generated wells dataset of `rows` rows (SQLite only).
   static func wells(_ rows: Int, in dir: String) throws -> String {
     let datasets = dir + "/datasets"
-    let gen = try TestSupport.run(["generate", "--dataset", "wells", "--rows", String(rows), "--out", datasets, "--format", "sqlite"])
+    let gen = try TestSupport.run(["generate", "--dataset", "wells", "--rows", String(rows), "--datasets", datasets, "--format", "sqlite"])
     #expect(gen.status == 0, "\(gen.stderr)")
     return datasets
   }

@@ -19,7 +19,7 @@ import Testing
     let dir = TestSupport.temporaryFolder("sqldebug")
     defer { TestSupport.remove(dir) }
     let common = ["fetch", "--dataset", "banks", "--rows", "2000", "--datasets", dir, "--strategy", "batched", "--batch-size", "20"]
-    let generated = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "2000", "--out", dir, "--format", "sqlite"])
+    let generated = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "2000", "--datasets", dir, "--format", "sqlite"])
     #expect(generated.status == 0, "\(generated.stderr)")
     let plain = try TestSupport.run(common + ["--ids"])
     #expect(plain.status == 0, "\(plain.stderr)")

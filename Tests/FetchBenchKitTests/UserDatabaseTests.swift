@@ -233,7 +233,7 @@ enum UserDatabaseFixture {
     let (path, before) = try UserDatabaseFixture.write(app: app, in: dir)
     let entity = app ? "flights" : "Flight"
     let rows = UserDatabaseFixture.flights * 10
-    let out = try TestSupport.run(["generate", "--like", path, "--entity", entity, "--rows", String(rows), "--out", dir + "/like"])
+    let out = try TestSupport.run(["generate", "--like", path, "--entity", entity, "--rows", String(rows), "--datasets", dir + "/like"])
     #expect(out.status == 0, "\(out.stderr)")
     let synthetic = dir + "/like/\(entity.lowercased())-like-\(rows)-s1.sqlite"
     let (mine, drawn) = (try Self.shape(path, app: app), try Self.shape(synthetic, app: app))
@@ -248,7 +248,7 @@ enum UserDatabaseFixture {
     let described = try TestSupport.run(["describe", "--db", synthetic])
     #expect(described.stdout.contains("synthetic: \(rows.grouped) rows of "), "\(described.stdout)")
     // Nothing replaced: the same command again refuses, and the user's file is as it was.
-    let again = try TestSupport.run(["generate", "--like", path, "--entity", entity, "--rows", String(rows), "--out", dir + "/like"])
+    let again = try TestSupport.run(["generate", "--like", path, "--entity", entity, "--rows", String(rows), "--datasets", dir + "/like"])
     #expect(again.status == 1 && again.stderr.contains("FetchBench does not replace it"), "\(again.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
   }

@@ -12,7 +12,7 @@ import Testing
   /// A small banks dataset, generated once per test.
   static func banks(_ rows: Int, in dir: String) throws -> String {
     let datasets = dir + "/datasets"
-    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", String(rows), "--out", datasets, "--format", "sqlite"])
+    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", String(rows), "--datasets", datasets, "--format", "sqlite"])
     #expect(gen.status == 0, "\(gen.stderr)")
     return datasets
   }
@@ -128,7 +128,7 @@ import Testing
     let datasets = dir + "/datasets"
     try Self.write("partial file\n", to: datasets + "/banks-20.sqlite.partial")
     try Self.write("partial folder\n", to: datasets + "/banks-20.partial/x.csv")
-    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "20", "--out", datasets])
+    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "20", "--datasets", datasets])
     #expect(gen.status == 0, "\(gen.stderr)")
     #expect(Self.read(datasets + "/banks-20.sqlite.partial") == "partial file\n")
     #expect(Self.read(datasets + "/banks-20.partial/x.csv") == "partial folder\n")
@@ -136,7 +136,7 @@ import Testing
 
     try Self.write("elsewhere\n", to: dir + "/elsewhere.sqlite")
     try FileManager.default.createSymbolicLink(atPath: datasets + "/wells-20.sqlite", withDestinationPath: dir + "/elsewhere.sqlite")
-    let linked = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "20", "--out", datasets])
+    let linked = try TestSupport.run(["generate", "--dataset", "wells", "--rows", "20", "--datasets", datasets])
     #expect(linked.status == 1 && linked.stderr.contains("is a symbolic link"), "\(linked.stderr)")
     #expect(Self.errorLines(linked.stderr).count == 1)
     #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: datasets + "/wells-20.sqlite")) == dir + "/elsewhere.sqlite")
@@ -191,7 +191,7 @@ import Testing
     mkfifo(datasets + "/banks-300.sqlite", 0o644)
     try FileManager.default.createDirectory(atPath: datasets + "/banks-400.sqlite", withIntermediateDirectories: false)
     for (rows, what) in [("300", "a FIFO"), ("400", "a folder")] {
-      for command in [["fetch", "--ids"], ["generate", "--dataset", "banks", "--if-missing", "--format", "sqlite", "--out", datasets]] {
+      for command in [["fetch", "--ids"], ["generate", "--dataset", "banks", "--if-missing", "--format", "sqlite", "--datasets", datasets]] {
         let out = try TestSupport.run(command + ["--rows", rows] + (command[0] == "fetch" ? ["--datasets", datasets] : []))
         #expect(out.status == 1 && out.stderr.contains("it is \(what), not a file"), "\(command) \(rows): \(out.stderr)")
       }
@@ -204,9 +204,9 @@ import Testing
     let dir = TestSupport.temporaryFolder("concurrent")
     defer { TestSupport.remove(dir) }
     let datasets = dir + "/datasets"
-    let a = try TestSupport.start(["generate", "--dataset", "banks", "--rows", "20000", "--out", datasets, "--format", "sqlite"])
-    let b = try TestSupport.start(["generate", "--dataset", "wells", "--rows", "20000", "--out", datasets, "--format", "sqlite"])
-    let c = try TestSupport.start(["generate", "--dataset", "banks", "--rows", "20000", "--out", datasets, "--format", "sqlite"])
+    let a = try TestSupport.start(["generate", "--dataset", "banks", "--rows", "20000", "--datasets", datasets, "--format", "sqlite"])
+    let b = try TestSupport.start(["generate", "--dataset", "wells", "--rows", "20000", "--datasets", datasets, "--format", "sqlite"])
+    let c = try TestSupport.start(["generate", "--dataset", "banks", "--rows", "20000", "--datasets", datasets, "--format", "sqlite"])
     for (name, p) in [("banks", a), ("wells", b), ("banks again", c)] {
       let out = p.wait()
       #expect(out.status == 0, "\(name): \(out.stderr)")
@@ -217,7 +217,7 @@ import Testing
     for kind in ["banks", "wells"] {
       // The contents, read back and hashed, are the manifest's.
       let fetch = try TestSupport.run([
-        "generate", "--dataset", kind, "--rows", "20000", "--out", datasets, "--format", "sqlite", "--if-missing",
+        "generate", "--dataset", kind, "--rows", "20000", "--datasets", datasets, "--format", "sqlite", "--if-missing",
       ])
       #expect(fetch.status == 0 && fetch.stdout.contains("kept"), "\(fetch.stderr)")
       let run = try TestSupport.run([
@@ -249,7 +249,7 @@ import Testing
     let manifest = try String(contentsOfFile: datasets + "/manifest.json", encoding: .utf8)
     try FileManager.default.removeItem(atPath: datasets + "/banks-300.sqlite")
     let again = try TestSupport.run([
-      "generate", "--dataset", "banks", "--rows", "300", "--out", datasets, "--format", "sqlite", "--if-missing",
+      "generate", "--dataset", "banks", "--rows", "300", "--datasets", datasets, "--format", "sqlite", "--if-missing",
     ])
     #expect(again.status == 0 && again.stdout.contains("(matches the manifest)"), "\(again.stdout)\n\(again.stderr)")
     #expect(try String(contentsOfFile: datasets + "/manifest.json", encoding: .utf8) == manifest)

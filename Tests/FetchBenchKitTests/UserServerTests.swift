@@ -144,7 +144,7 @@ import Testing
     for (arguments, message) in [
       (["fetch", "--db", db, "--entity", "flights", "--store", "sqlite"], "is a PostgreSQL schema: it is measured where it is"),
       (["diff", "--db", db, "--entity", "flights"], "which FetchBench only reads: diff, which writes, needs a SQLite file"),
-      (["generate", "--like", db, "--entity", "flights", "--rows", "10", "--out", dir], "generate --like needs a SQLite file"),
+      (["generate", "--like", db, "--entity", "flights", "--rows", "10", "--datasets", dir], "generate --like needs a SQLite file"),
       (["describe", "--db", db + "_none"], "has no tables; the schemas are: "),
     ] {
       let out = try TestSupport.run(arguments)

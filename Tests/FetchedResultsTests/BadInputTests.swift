@@ -243,7 +243,7 @@ import Testing
     try EngineFixture.shared.requirePostgres()
     let dir = TestSupport.temporaryFolder("pg-user")
     defer { TestSupport.remove(dir) }
-    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "300", "--out", dir, "--format", "sqlite"])
+    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "300", "--datasets", dir, "--format", "sqlite"])
     #expect(gen.status == 0, "\(gen.stderr)")
     func fetch(_ url: PostgresURL) throws -> TestSupport.Output {
       try TestSupport.run(["fetch", "--store", "postgres", "--rows", "300", "--datasets", dir, "--ids", "--postgres-url", "\(url)"])

@@ -15,7 +15,7 @@ import Testing
   /// A folder with a 2,000-row banks dataset, made once.
   static let datasets: String = {
     let dir = TestSupport.temporaryFolder("userdata") + "/datasets"
-    let out = try? TestSupport.run(["generate", "--dataset", "banks", "--rows", "2000", "--out", dir, "--format", "sqlite"])
+    let out = try? TestSupport.run(["generate", "--dataset", "banks", "--rows", "2000", "--datasets", dir, "--format", "sqlite"])
     precondition(out?.status == 0, "generate failed: \(out?.stderr ?? "")")
     return dir
   }()
@@ -132,7 +132,7 @@ import Testing
     #expect(replaced.stdout.split(separator: "\n").count == 2_000)
     // Now the tables are FetchBench's: a reload replaces them without the flag.
     let reload = try TestSupport.run([
-      "generate", "--dataset", "banks", "--rows", "2000", "--out", Self.datasets, "--format", "sqlite", "--if-missing", "--store",
+      "generate", "--dataset", "banks", "--rows", "2000", "--datasets", Self.datasets, "--format", "sqlite", "--if-missing", "--store",
       "postgres",
       "--postgres-url", url.description,
     ])

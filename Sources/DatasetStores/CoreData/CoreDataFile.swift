@@ -123,7 +123,7 @@ extension CoreDataFile {
       throw HarnessError.missingDataset(
         path,
         hint:
-          "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) --out \(location.directory) --schema coredata"
+          "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) --datasets \(location.directory) --schema coredata"
       )
     }
     let list = self.list(location)
