@@ -382,6 +382,23 @@ import Testing
     #expect(TestSupport.listing(dir).filter { !$0.hasPrefix("diff/") } == ["app.sqlite", "diff"])
   }
 
+  /// A run over a user's file reads its schema once for all its cases (the parent hands it
+  /// to them) and leaves nothing in the temporary folder.
+  @Test func aRunOnAUsersFileLeavesNoSchemaBehind() throws {
+    let dir = TestSupport.temporaryFolder("schema-once")
+    defer { TestSupport.remove(dir) }
+    let tmp = dir + "/tmp"
+    try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+    try UserDatabaseFixture.coreData(dir + "/Model.sqlite")
+    let run = try TestSupport.run(
+      [
+        "run", "--db", dir + "/Model.sqlite", "--entity", "Flight", "--store", "memory,sqlite", "--mode", "batched",
+        "--scenario", "first_screen", "--repetitions", "1", "--no-index", "--out", dir + "/out",
+      ], environment: ["TMPDIR": tmp + "/"])
+    #expect(run.status == 0 && !run.stderr.contains("FAILED"), "\(run.stderr)")
+    #expect(TestSupport.listing(tmp).isEmpty, "\(TestSupport.listing(tmp))")
+  }
+
   /// The section cache knows a file by its identity and first pages: another database of the
   /// same size and modification time does not get the first one's sections.
   @Test func theSectionCacheIsKeyedByTheFile() throws {

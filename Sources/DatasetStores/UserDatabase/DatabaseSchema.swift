@@ -6,14 +6,14 @@ import SQLiteStore
 /// What FetchBench reads of a SQLite database's schema and contents, before any model is made
 /// of it: tables, their integer primary keys, columns with their declared types, the storage
 /// classes their values really have and their NULL counts, foreign keys and indexes.
-public struct DatabaseSchema: Sendable {
+public struct DatabaseSchema: Sendable, Codable {
   /// An app's own schema, or a Core Data store (recognised by `Z_PRIMARYKEY` and `Z_METADATA`).
-  public enum Flavour: String, Sendable {
+  public enum Flavour: String, Sendable, Codable {
     case app
     case coreData = "Core Data"
   }
 
-  public struct Column: Sendable {
+  public struct Column: Sendable, Codable {
     public var name: String
     public var declaredType: String
     /// Rows of each storage class: what the values are, whatever the column declares.
@@ -33,12 +33,12 @@ public struct DatabaseSchema: Sendable {
   }
 
   /// A PostgreSQL column's attribute type, or why it is not an attribute.
-  public enum ServerType: Sendable, Equatable {
+  public enum ServerType: Sendable, Codable, Equatable {
     case attribute(AttributeType)
     case unread(String)
   }
 
-  public struct ForeignKey: Sendable {
+  public struct ForeignKey: Sendable, Codable {
     public var column: String
     public var destinationTable: String
     public var destinationColumn: String
@@ -46,13 +46,13 @@ public struct DatabaseSchema: Sendable {
     public var unique: Bool
   }
 
-  public struct Index: Sendable {
+  public struct Index: Sendable, Codable {
     public var name: String
     public var columns: [String]
     public var unique: Bool
   }
 
-  public struct Table: Sendable {
+  public struct Table: Sendable, Codable {
     public var name: String
     /// The `INTEGER PRIMARY KEY` column (the rowid), if the table has one.
     public var primaryKey: String?

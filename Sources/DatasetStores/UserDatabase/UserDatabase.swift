@@ -53,10 +53,28 @@ public struct UserDatabase: Sendable, Codable, Equatable {
       : "opened read-only and immutable (no -wal or -journal file, not in WAL mode: nothing is writing it)"
   }
 
-  /// Reads the schema. Errors name the file and what would make it readable. O(rows × columns).
+  /// Reads the schema. Errors name the file and what would make it readable. O(rows × columns)
+  /// the first time; O(tables × columns) again while the file (and its `-wal`) is unchanged,
+  /// in this process and its children (`SchemaCache`): checking the options, running them and
+  /// every case's process scan it once.
   public func schema() throws -> DatabaseSchema {
     if let server = try server { return try DatabaseSchema.read(server.url, schema: server.schema, shownAs: path) }
     try checkIsSQLite()
+    let key = Self.fileIdentity(path) + "|" + Self.fileIdentity(path + "-wal")
+    if let known = SchemaCache.schema(of: path, key: key) { return known }
+    let schema = try readSchema()
+    SchemaCache.keep(schema, of: path, key: key)
+    return schema
+  }
+
+  /// `device:inode:size:modified` of the file at `path`, or "-" when there is none. O(1).
+  static func fileIdentity(_ path: String) -> String {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return "-" }
+    return "\(st.st_dev):\(st.st_ino):\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+  }
+
+  private func readSchema() throws -> DatabaseSchema {
     do {
       var config = Configuration()
       config.readonly = true

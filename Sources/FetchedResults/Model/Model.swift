@@ -1,5 +1,5 @@
 /// The type of an attribute, as NSAttributeType names them.
-public enum AttributeType: String, Sendable, CaseIterable {
+public enum AttributeType: String, Sendable, CaseIterable, Codable {
   case integer, double, string, date, bool
 }
 
