@@ -69,6 +69,8 @@ extension SQLiteScratch {
   /// whose own file is never written. Every table is created as the file declares it, but
   /// only the list's table and those its to-one relationships reach get their rows (with
   /// Core Data's `Z_` bookkeeping tables): a large file's unrelated tables are not copied.
+  /// Virtual tables (full-text search) and their shadow tables are left out: no list is one,
+  /// and their module may not exist here.
   /// Read through SQLite from the file (its WAL included), not copied byte for byte.
   /// O(rows of the tables involved + index build).
   public static func indexed(_ location: DatasetLocation, _ index: IndexSpec) throws -> SQLiteScratch {
@@ -89,6 +91,7 @@ extension SQLiteScratch {
             sql: """
               SELECT type, name, tbl_name, sql FROM src.sqlite_master
               WHERE type IN ('table', 'index') AND sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
+                AND tbl_name NOT IN (SELECT name FROM pragma_table_list WHERE schema = 'src' AND type IN ('virtual', 'shadow'))
               ORDER BY type = 'index', rowid
               """)
           for object in objects {

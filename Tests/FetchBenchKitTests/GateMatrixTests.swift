@@ -61,6 +61,10 @@ import Testing
         #"unknown strategy "pages" in "strategies"; expected batched, offset, keyset"#))
     #expect(error(#"{"lists": [{"dataset": "banks", "strategies": ["full"]}]}"#).contains("measured against a full fetch"))
     #expect(error(#"{"lists": [{"dataset": "banks", "rows": "many"}]}"#).contains("a wrong value at lists[0].rows"))
+    #expect(
+      error(#"{"repetitions": 2.5, "lists": [{"dataset": "banks"}]}"#).contains("a wrong value at repetitions (2.5 is not a whole number)"))
+    let huge = error(#"{"lists": [{"dataset": "banks", "rows": 1e30}]}"#)
+    #expect(huge.contains("a wrong value at lists[0].rows (") && huge.contains(" is not a whole number)"), "\(huge)")
     #expect(error(#"{"lists": [{"dataset": "banks"}, {"dataset": "banks"}]}"#).contains("two lists are named 'banks'"))
     #expect(error(#"{"lists": [{"dataset": "banks", "name": "a/b"}]}"#).contains("without '/'"))
     #expect(error(#"[1]"#).contains("a wrong value at the top level"))

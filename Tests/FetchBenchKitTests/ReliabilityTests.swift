@@ -382,6 +382,30 @@ import Testing
     #expect(TestSupport.listing(dir).filter { !$0.hasPrefix("diff/") } == ["app.sqlite", "diff"])
   }
 
+  /// A full-text index (a virtual table and its shadow tables) is no list: `describe` says what
+  /// each is, and the index advice's copy of the file leaves them out instead of failing.
+  @Test func aFullTextIndexIsNoListAndTheIndexAdviceRuns() throws {
+    let dir = TestSupport.temporaryFolder("fts")
+    defer { TestSupport.remove(dir) }
+    let file = dir + "/app.sqlite"
+    try DatabaseQueue(path: file).write { db in
+      try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, kind TEXT)")
+      try db.execute(sql: "CREATE VIRTUAL TABLE notes USING fts5(body)")
+      for i in 0..<300 { try db.execute(sql: "INSERT INTO item (name, kind) VALUES (?, ?)", arguments: ["n\(i * 7 % 300)", "k\(i % 5)"]) }
+      try db.execute(sql: "INSERT INTO notes (body) VALUES ('hello')")
+    }
+    let described = try TestSupport.run(["describe", "--db", file])
+    let words = described.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(words.contains("notes: a virtual table (CREATE VIRTUAL TABLE"), "\(described.stdout)")
+    #expect(words.contains("notes_data: a shadow table SQLite keeps"), "\(described.stdout)")
+    #expect(!words.contains("entity notes_"), "\(described.stdout)")
+    let run = try TestSupport.run([
+      "run", "--db", file, "--entity", "item", "--sort", "name", "--store", "sqlite", "--mode", "batched", "--scenario",
+      "first_screen", "--repetitions", "1", "--out", dir + "/out",
+    ])
+    #expect(run.status == 0 && run.stderr.contains("index_advice") && !run.stderr.contains("FAILED"), "\(run.stderr)")
+  }
+
   /// A run over a user's file reads its schema once for all its cases (the parent hands it
   /// to them) and leaves nothing in the temporary folder.
   @Test func aRunOnAUsersFileLeavesNoSchemaBehind() throws {

@@ -88,7 +88,20 @@ public struct DatabaseSchema: Sendable, Codable {
       let isCoreData = names.contains("Z_PRIMARYKEY") && names.contains("Z_METADATA")
       var schema = DatabaseSchema(path: path, flavour: isCoreData ? .coreData : .app, tables: [])
       let synthetic = try LikeGeneration.marker(db)
+      // A full-text index's virtual table and the shadow tables SQLite keeps for it.
+      let kinds = try Dictionary(
+        Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('virtual', 'shadow')")
+          .map { (row: Row) -> (String, String) in (row[0], row[1]) }, uniquingKeysWith: { a, _ in a })
       for name in names where !(isCoreData && name.hasPrefix("Z_")) && !(synthetic != nil && name == LikeGeneration.markerTable) {
+        if let kind = kinds[name] {
+          let why =
+            kind == "virtual"
+            ? "a virtual table (CREATE VIRTUAL TABLE, such as a full-text index): FetchBench lists stored tables"
+            : "a shadow table SQLite keeps for a virtual table (a full-text index's storage), not a list of the app's"
+          schema.tables.append(
+            Table(name: name, primaryKey: "", columns: [], foreignKeys: [], indexes: [], rowCount: 0, unlistable: why))
+          continue
+        }
         // GRDB's schema queries put a name in quotes without doubling the quotes it holds.
         guard !name.contains("\"") else {
           schema.tables.append(

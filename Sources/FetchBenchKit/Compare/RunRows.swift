@@ -60,7 +60,7 @@ package enum RunRows {
       do {
         return try JSONDecoder().decode([ResultRow].self, from: data)
       } catch {
-        throw HarnessError.invalidArgument("\(file) is not a results.json that FetchBench wrote (\(GateRun.describe(error)))")
+        throw HarnessError.invalidArgument("\(file) is not a results.json that FetchBench wrote (\(GateRun.describe(error, data: data)))")
       }
     }
     guard let text = String(data: data, encoding: .utf8) else {

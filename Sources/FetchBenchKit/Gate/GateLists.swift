@@ -40,7 +40,7 @@ package struct GateLists: Sendable, Codable, Equatable {
     } catch let error as StrictKeys.Unknown {
       throw HarnessError.invalidArgument("\(path): \(error)")
     } catch {
-      throw HarnessError.invalidArgument("\(path) is not a matrix of lists: \(GateRun.describe(error))")
+      throw HarnessError.invalidArgument("\(path) is not a matrix of lists: \(GateRun.describe(error, data: data))")
     }
     do {
       try lists.validate()

@@ -118,7 +118,8 @@ package enum GateRun {
     do {
       return try JSONDecoder().decode(GateBaseline.self, from: data)
     } catch {
-      throw HarnessError.invalidArgument("\(path) is not a readable baseline: it is not a baseline's JSON (\(Self.describe(error)))")
+      throw HarnessError.invalidArgument(
+        "\(path) is not a readable baseline: it is not a baseline's JSON (\(Self.describe(error, data: data)))")
     }
   }
 
@@ -133,8 +134,40 @@ package enum GateRun {
     }
   }
 
-  /// A decoding error in one line: what is wrong and where, not the decoder's dump.
-  static func describe(_ error: any Error) -> String {
+  /// A decoding error in one line: what is wrong and where, not the decoder's dump. `data`:
+  /// the JSON decoded, to find a number that is not whole, which Foundation's decoder reports
+  /// only as invalid JSON.
+  static func describe(_ error: any Error, data: Data? = nil) -> String {
+    if case .dataCorrupted(let c) = error as? DecodingError, c.codingPath.isEmpty, let data,
+      let tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+      let (path, number) = firstNonWholeNumber(in: tree, at: "")
+    {
+      return "a wrong value at \(path.isEmpty ? "the top level" : path) (\(number) is not a whole number)"
+    }
+    return describeDecoding(error)
+  }
+
+  /// The path and text of the first number in `tree` that is not a whole number a count can
+  /// hold, depth first. O(values).
+  static func firstNonWholeNumber(in tree: Any, at path: String) -> (String, String)? {
+    switch tree {
+    case let object as [String: Any]:
+      for key in object.keys.sorted() {
+        if let found = firstNonWholeNumber(in: object[key]!, at: path.isEmpty ? key : path + "." + key) { return found }
+      }
+    case let array as [Any]:
+      for (i, element) in array.enumerated() {
+        if let found = firstNonWholeNumber(in: element, at: path + "[\(i)]") { return found }
+      }
+    case let number as NSNumber:
+      let value = number.doubleValue
+      if value.rounded() != value || abs(value) >= 9.2e18 { return (path, "\(number)") }
+    default: break
+    }
+    return nil
+  }
+
+  static func describeDecoding(_ error: any Error) -> String {
     func text(_ path: [any CodingKey]) -> String {
       path.enumerated().map { i, key in key.intValue.map { "[\($0)]" } ?? (i == 0 ? "" : ".") + key.stringValue }.joined()
     }
