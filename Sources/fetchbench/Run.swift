@@ -37,7 +37,7 @@ struct Run: CheckedCommand {
   @Flag(help: "Skip the index advice: SQLite with each candidate index of the lists.") var noIndex = false
   @Flag(
     help:
-      "Banks only, no index variant, four scenarios, 3 repetitions: on a 2-core machine of this project's kind, the first answer about 30 s after it starts and the last about 2.5 min (scripts/time-first-answer)."
+      "Banks only, no index variant, four scenarios, 3 repetitions: on a 2-core machine of this project's kind, the first answer 29–33 s after it starts and the last 150–165 s (two runs of scripts/time-first-answer)."
   ) var quick = false
   @Option(
     parsing: .unconditional,
