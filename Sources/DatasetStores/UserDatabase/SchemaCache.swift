@@ -52,6 +52,8 @@ enum SchemaCache {
         if let inherited = ProcessInfo.processInfo.environment[variable] {
           folder = inherited
         } else if let made = try? AtomicFile.createTemporaryFolder(for: NSTemporaryDirectory() + "fetchbench-schemas") {
+          // A schema names the user's tables and their row counts: for this user alone.
+          chmod(made, 0o700)
           setenv(variable, made, 1)
           atexit { AtomicFile.discardAll() }
           folder = made
