@@ -111,7 +111,7 @@ extension SQLiteStore {
     case SQLITE_FLOAT:
       let v = sqlite3_column_double(stmt, c)
       return t == .date ? .date(v) : .double(v)
-    case SQLITE_TEXT: return .string(String(cString: sqlite3_column_text(stmt, c)))
+    case SQLITE_TEXT: return .string(SQLiteText.string(stmt, c))
     default: return .null
     }
   }
@@ -143,7 +143,7 @@ extension SQLiteStore {
         case SQLITE_FLOAT:
           let v = sqlite3_column_double(stmt, c)
           values.append(t == .date ? .date(v) : .double(v))
-        case SQLITE_TEXT: values.append(.string(String(cString: sqlite3_column_text(stmt, c))))
+        case SQLITE_TEXT: values.append(.string(SQLiteText.string(stmt, c)))
         default: values.append(.null)
         }
       }
@@ -161,7 +161,7 @@ extension SQLiteStore {
       let statement = try db.cachedStatement(sql: sql.fullQuery)
       statement.setUncheckedArguments(StatementArguments(sql.arguments.map(Self.databaseValue)))
       counters.queries += 1
-      let out = try Self.objects(statement, layout: layout)
+      let out = try Self.rawObjects(statement.sqliteStatement, layout: layout, db: db)
       counters.rowsMaterialized += out.count
       return out
     }
@@ -182,47 +182,10 @@ extension SQLiteStore {
       throw FetchError.invalidRequest("section counts need a section key path")
     }
     let sql = SQLBuilder(request)
-    return try read { db in
-      let statement = try db.cachedStatement(sql: sql.sectionQuery)
-      statement.setUncheckedArguments(StatementArguments(sql.arguments.map(Self.databaseValue)))
-      counters.queries += 1
-      var out: [SectionCount] = []
-      let rows = try Row.fetchCursor(statement)
-      while let row = try rows.next() {
-        out.append(SectionCount(value: Self.value(row, 0, section.attribute.type), count: row[1]))
-      }
-      return out
-    }
-  }
-
-  /// Row columns: the id, then the layout's values.
-  static func objects(_ statement: Statement, layout: RowLayout) throws -> [FetchedObject] {
-    var out: [FetchedObject] = []
-    let types = layout.types
-    let rows = try Row.fetchCursor(statement)
-    while let row = try rows.next() {
-      var values: [Value] = []
-      values.reserveCapacity(types.count)
-      for (i, t) in types.enumerated() { values.append(value(row, i + 1, t)) }
-      out.append(FetchedObject(id: row[0], values: values, layout: layout))
+    var out: [SectionCount] = []
+    try stepRows(sql.sectionQuery, sql.arguments) { raw in
+      out.append(SectionCount(value: Self.rawValue(raw, 0, section.attribute.type), count: Int(sqlite3_column_int64(raw, 1))))
     }
     return out
-  }
-
-  @inline(__always)
-  static func value(_ row: Row, _ i: Int, _ type: AttributeType) -> Value {
-    switch (row[i] as DatabaseValue).storage {
-    case .null: return .null
-    case .int64(let v):
-      switch type {
-      case .bool: return .bool(v != 0)
-      case .double: return .double(Double(v))
-      case .date: return .date(Double(v))
-      default: return .integer(v)
-      }
-    case .double(let v): return type == .date ? .date(v) : .double(v)
-    case .string(let s): return .string(s)
-    case .blob: return .null
-    }
   }
 }

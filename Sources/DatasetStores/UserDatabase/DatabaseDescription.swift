@@ -48,7 +48,7 @@ extension DatabaseSchema {
       if flavour == .coreData && c.declaredType.uppercased() == "TIMESTAMP" { details += ", a date: seconds since 2001-01-01" }
       if c.textsWithNUL > 0 {
         details +=
-          ", \(c.textsWithNUL.grouped) values hold a NUL byte: read up to it (as SQLite's length() reads them), so values equal before it sort as one where SQLite orders them by every byte"
+          ", \(c.textsWithNUL.grouped) values hold a NUL byte: read whole, and sorted by every byte as SQLite sorts them"
       }
       if c.generated { details += ", generated (computed by SQLite; diff's writes leave it to SQLite)" }
       let name = "    " + a.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "

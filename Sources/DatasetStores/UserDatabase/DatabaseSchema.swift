@@ -22,8 +22,8 @@ public struct DatabaseSchema: Sendable, Codable {
     public var texts = 0
     public var blobs = 0
     public var nulls = 0
-    /// Text values holding a NUL byte: FetchBench reads text up to the first one, as C
-    /// strings and SQLite's `length()` do, though SQLite sorts by every byte.
+    /// Text values holding a NUL byte: read whole (`SQLiteText`), though SQLite's `length()`
+    /// and C strings stop at the first one; describe names them.
     public var textsWithNUL = 0
     /// A generated column (`GENERATED ALWAYS AS`): SQLite computes it, a write cannot set it.
     public var generated = false

@@ -124,7 +124,7 @@ final class RawSQLite {
         switch sqlite3_column_type(stmt, i) {
         case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(stmt, i)))
         case SQLITE_FLOAT: row.append(.double(sqlite3_column_double(stmt, i)))
-        case SQLITE_TEXT: row.append(.text(String(cString: sqlite3_column_text(stmt, i))))
+        case SQLITE_TEXT: row.append(.text(SQLiteText.string(stmt, i)))
         default: row.append(.null)
         }
       }
