@@ -148,7 +148,7 @@ public enum PostgresLoader {
       // literally, not folded to lower case as the unquoted names are.
       let key = table.primaryKey
       try admin.execute(
-        "SELECT setval(pg_get_serial_sequence(\(PostgresAdmin.literal(staging + "." + table.name.sqlName)), \(PostgresAdmin.literal(key.sqlName == key ? key.lowercased() : key))), (SELECT COALESCE(MAX(\(key.sqlName)), 0) + 1 FROM \(table.name.sqlName)), false)"
+        "SELECT setval(pg_get_serial_sequence(\(PostgresAdmin.literal(staging + "." + table.name.sqlName)), \(PostgresAdmin.literal(key.postgresStoredName))), (SELECT COALESCE(MAX(\(key.sqlName)), 0) + 1 FROM \(table.name.sqlName)), false)"
       )
     }
     try admin.execute("RESET search_path")

@@ -165,7 +165,7 @@
         try run(
           "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2",
           // Unquoted names are folded to lower case: `ZFLIGHT` is created as zflight.
-          [.string(userSchema ?? "public"), .string(entity.table.lowercased())]
+          [.string(userSchema ?? "public"), .string(entity.table.postgresStoredName)]
         ) { row in
           columns[try row[0].decode(String.self)] = try row[1].decode(String.self)
         }
@@ -174,7 +174,7 @@
             url, "table \(entity.table) (entity \(entity.name)) is missing; load a dataset with `fetchbench generate --store postgres`")
         }
         for a in entity.attributes {
-          guard let type = columns[a.column.lowercased()] else {
+          guard let type = columns[a.column.postgresStoredName] else {
             throw PostgresStoreError.schemaMismatch(
               url, "column \(entity.table).\(a.column) (attribute \(entity.name).\(a.name)) is missing")
           }

@@ -38,7 +38,9 @@ import Testing
         origin varchar(3) NOT NULL, plane_id bigint REFERENCES \(schema).planes(id), delayed boolean, token uuid)
       """,
       "CREATE INDEX flights_plane ON \(schema).flights (plane_id)",
-      "CREATE TABLE \(schema).\"Notes\" (id integer PRIMARY KEY, body text)", "CREATE TABLE \(schema).tags (name text PRIMARY KEY)",
+      "CREATE TABLE \(schema).\"Notes\" (id integer PRIMARY KEY, body text, \"createdAt\" integer, \"select\" text)",
+      "CREATE TABLE \(schema).\"SHOUT\" (id integer PRIMARY KEY)", "CREATE TABLE \(schema).tags (name text PRIMARY KEY)",
+      "INSERT INTO \(schema).\"Notes\" SELECT i, 'n' || i, i * 7 % 10, chr(97 + i % 3) FROM generate_series(1, 40) i",
       "INSERT INTO \(schema).planes VALUES \(planes.joined(separator: ", "))",
       "INSERT INTO \(schema).plane_specs VALUES \(specs.joined(separator: ", "))",
       "INSERT INTO \(schema).flights VALUES \(flights.joined(separator: ", "))",
@@ -50,7 +52,7 @@ import Testing
 
   /// What the schema holds: every table's rows and every relation's name, hashed by the server.
   static func contents(_ admin: PostgresAdmin) throws -> [String] {
-    let tables = try ["planes", "plane_specs", "flights", "\"Notes\"", "tags"].map { t in
+    let tables = try ["planes", "plane_specs", "flights", "\"Notes\"", "\"SHOUT\"", "tags"].map { t in
       try admin.scalar("SELECT md5(coalesce(string_agg(r::text, ',' ORDER BY r::text), '')) FROM \(schema).\(t) r") ?? ""
     }
     let relations = try admin.scalar(
@@ -97,6 +99,14 @@ import Testing
         }
       }
     }
+    // Names in mixed case and keywords, kept only in double quotes, are read as they are.
+    let notes = try admin.column("SELECT n.id::text FROM \(Self.schema).\"Notes\" n ORDER BY n.\"select\", n.\"createdAt\" DESC, n.id")
+    #expect(notes.count == 40)
+    for store in ["memory", "postgres"] {
+      let out = try TestSupport.run(
+        ["fetch", "--db", db, "--entity", "Notes", "--sort", "select asc, createdAt desc", "--store", store, "--ids"])
+      #expect(out.status == 0 && out.stdout.split(separator: "\n").map(String.init) == notes, "\(store): \(out.stderr)")
+    }
 
     let described = try TestSupport.run(["describe", "--db", db])
     #expect(described.status == 0, "\(described.stderr)")
@@ -104,7 +114,7 @@ import Testing
       "a PostgreSQL schema, read in read-only transactions", "entity flights (table flights, primary key id): 1,500 rows",
       "departure  date, declared timestamp with time zone", "delayed    bool, declared boolean", "not attributes: token (type uuid)",
       "plane → planes (flights.plane_id = planes.id)", "plane_specs → plane_specs (planes.id = plane_specs.plane_id)",
-      "thrust    double, declared numeric", "Notes: its name has capitals or other", "tags: no single-column integer primary key",
+      "thrust    double, declared numeric", "SHOUT: its name is in capitals", "tags: no single-column integer primary key",
     ] {
       #expect(described.stdout.contains(line), "\(line)")
     }

@@ -24,9 +24,8 @@ extension DatabaseSchema {
       var table = Table(
         name: name, primaryKey: catalog.primaryKeys[name], columns: catalog.columns[name] ?? [],
         foreignKeys: catalog.foreignKeys[name] ?? [], indexes: catalog.indexes[name] ?? [], rowCount: 0)
-      if !PostgresCatalog.isPlain(name) {
-        table.unlistable =
-          "its name has capitals or other characters PostgreSQL keeps only in double quotes; FetchBench names a server's tables as PostgreSQL folds them (lower-case letters, digits, _), so it cannot read this one yet"
+      if !PostgresCatalog.isNamed(name) {
+        table.unlistable = PostgresCatalog.capitalsOnly
       }
       table.rowCount = try countNulls(of: &table, schema: schema, admin)
       out.tables.append(table)
@@ -59,7 +58,7 @@ struct PostgresCatalog {
     ) {
       guard let table = r[0], let name = r[1], let type = r[2] else { continue }
       var column = DatabaseSchema.Column(name: name, declaredType: type)
-      column.serverType = Self.isPlain(name) ? Self.serverType(type) : .unread("a name PostgreSQL keeps only in double quotes")
+      column.serverType = Self.isNamed(name) ? Self.serverType(type) : .unread(Self.capitalsOnly)
       columns[table, default: []].append(column)
     }
     let keys = try admin.rows(
@@ -123,10 +122,13 @@ struct PostgresCatalog {
     }
   }
 
-  /// A name PostgreSQL folds to itself unquoted: lower case letters, digits and `_`, not
-  /// starting with a digit.
-  static func isPlain(_ name: String) -> Bool {
-    guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-    return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
-  }
+  /// A name FetchBench's statements reach as it is: one PostgreSQL folds to itself unquoted
+  /// (lower case), or one they quote (`sqlName`: mixed case, keywords, other characters).
+  static func isNamed(_ name: String) -> Bool { name.postgresStoredName == name }
+
+  /// Why a name in capitals alone is not read: statements name it unquoted, as Core Data's
+  /// `ZFLIGHT` is named, and PostgreSQL folds it to lower case.
+  static let capitalsOnly =
+    "its name is in capitals, which PostgreSQL keeps only in double quotes; FetchBench names such a name unquoted, as Core Data's tables are named, so PostgreSQL reads it in lower case"
+
 }

@@ -1,9 +1,9 @@
 /// A table's or a column's name as it stands in an SQL statement, in SQLite and PostgreSQL
-/// alike: a plain word that is no keyword of either stays as it is (`ZFLIGHT`, `t0.Z_PK`, so
-/// statements read as Core Data's logs show them); any other name (`order`, `group`, a space, a
-/// quote) is put in double quotes with its quotes doubled. Plain words keep their case
-/// folding: PostgreSQL folds them to lower case both where FetchBench creates a table and where
-/// it reads one.
+/// alike: a plain word in one case that is no keyword of either stays as it is (`ZFLIGHT`,
+/// `t0.Z_PK`, `close_date`, so statements read as Core Data's logs show them); any other name
+/// (`order`, `group`, a space, a quote, `createdAt`) is put in double quotes with its quotes
+/// doubled. PostgreSQL folds an unquoted name to lower case, where FetchBench creates a table
+/// and where it reads one alike; a name in mixed case is quoted so that it keeps its case there.
 extension String {
   /// The name, quoted when it must be. O(length).
   public var sqlName: String {
@@ -15,6 +15,12 @@ extension String {
     }
     return quoted + "\""
   }
+
+  /// The name as PostgreSQL stores it when FetchBench's statements name it (`sqlName`): an
+  /// unquoted word folded to lower case, a quoted one as it is. O(length).
+  public var postgresStoredName: String {
+    SQLName.isPlain(self) ? lowercased() : self
+  }
 }
 
 enum SQLName {
@@ -22,7 +28,14 @@ enum SQLName {
     guard let first = name.utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
     guard name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
     else { return false }
-    return !keywords.contains(name.uppercased())
+    return !keywords.contains(name.uppercased()) && !isMixedCase(name)
+  }
+
+  /// Both lower- and upper-case letters: a name PostgreSQL would fold if it stood unquoted.
+  static func isMixedCase(_ name: String) -> Bool {
+    let upper = (UInt8(ascii: "A")...UInt8(ascii: "Z"))
+    let lower = (UInt8(ascii: "a")...UInt8(ascii: "z"))
+    return name.utf8.contains(where: upper.contains) && name.utf8.contains(where: lower.contains)
   }
 
   static func isLetter(_ c: UInt8) -> Bool {
