@@ -52,6 +52,7 @@ import Testing
       ["run", "--db", "MyApp.sqlite", "--entity", "Flight", "--store", "memory", "--scenario", "first_screen", "--repetitions", "1"],
       currentDirectory: dir)
     #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("Flight at 1,500 rows, in-memory store: "), "the entity as the store spells it: \(run.stdout)")
     let base = try #require(try FileManager.default.contentsOfDirectory(atPath: dir + "/results/runs").first)
     try Data(#"{"lists": [{"name": "flights", "db": "MyApp.sqlite", "entity": "Flight", "sort": "departure desc"}]}"#.utf8).write(
       to: URL(fileURLWithPath: dir + "/lists.json"))

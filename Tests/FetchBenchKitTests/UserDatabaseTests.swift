@@ -184,13 +184,13 @@ enum UserDatabaseFixture {
     ])
     #expect(out.status == 0, "\(out.stderr)")
     let lines = out.stdout.split(separator: "\n")
-    #expect(lines.count == stores.count && lines.allSatisfy { $0.hasPrefix("\(entity.lowercased()) at 1,500 rows, ") }, "\(out.stdout)")
+    #expect(lines.count == stores.count && lines.allSatisfy { $0.hasPrefix("\(entity) at 1,500 rows, ") }, "\(out.stdout)")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     // The list is the predicate's rows, not the table's.
     let listed = (1...UserDatabaseFixture.flights).filter { UserDatabaseFixture.flight($0).carrier != "AA" }.count
     #expect(
       report.contains(
-        "## \(entity.lowercased()), 1,500 rows, your list: `sort: plane.manufacturer asc, departure desc; where: carrier != 'AA'` (\(listed.grouped) rows in it)"
+        "## \(entity), 1,500 rows, your list: `sort: plane.manufacturer asc, departure desc; where: carrier != 'AA'` (\(listed.grouped) rows in it)"
       ), "\(report)")
     #expect(report.contains("Your database, read and never written: \(path), entity \(entity), SHA-256 "))
     // The index advice's candidates, each built in a copy of the file, removed after.

@@ -3,6 +3,17 @@ import FetchedResults
 /// A user's own database as a dataset: the model read from its schema (see `DatasetStores`'
 /// `UserDatabase`), one entity's list, sorted by the user's sort or by primary key.
 public struct DatabaseDataset: DatasetDefinition {
+  /// The kind's name for an entity when none is given: lower-case letters, digits and `-`,
+  /// never a built-in kind's name (`Flight` → `flight`). O(length).
+  public static func kindName(_ entity: String) -> String {
+    let name = String(entity.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+    return DatasetKind.allCases.contains { $0.rawValue == name } ? "db-" + name : name
+  }
+
+  /// The list's entity as the schema spells it where the kind is named after it; otherwise
+  /// the name it was given (`wells-coredata`, a matrix list's name).
+  public var displayName: String { name == Self.kindName(listEntity) ? listEntity : name }
+
   public var name: String
   public var model: Model
   public var listEntity: String

@@ -43,6 +43,10 @@ public struct DatasetKind: RawRepresentable, Hashable, Sendable, Codable, CaseIt
 
   public var description: String { rawValue }
 
+  /// The name a reader knows the list by: a generated dataset's (`banks`), or the list's entity
+  /// as the user's schema spells it (`Flight`, where `rawValue` is the file-safe `flight`). O(1).
+  public var displayName: String { (definition as? DatabaseDataset)?.displayName ?? rawValue }
+
   /// The row count of the classic datasets.
   public static let defaultRows = 244_292
   /// The largest supported row count: generation memory is flat, but time and disk are not.

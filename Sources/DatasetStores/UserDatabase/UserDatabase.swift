@@ -130,18 +130,13 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     }
     let sectionKeyPath = section ?? e.attributes.first { $0.type == .string }?.name ?? e.attributes.first?.name ?? e.primaryKey
     var definition = DatabaseDataset(
-      name: name ?? Self.kindName(e.name), model: model, listEntity: e.name, sortDescriptors: sort, sectionKeyPath: sectionKeyPath)
+      name: name ?? DatabaseDataset.kindName(e.name), model: model, listEntity: e.name, sortDescriptors: sort,
+      sectionKeyPath: sectionKeyPath)
     definition.dateOffsets = schema.coreDataDateOffsets
     definition.toMany = schema.toMany(in: model)
     definition.isCoreData = schema.flavour == .coreData
     definition.prefetch = prefetch
     return (DatasetKind.register(definition), schema)
-  }
-
-  /// Lowercase letters, digits and `-`, never a built-in kind's name.
-  static func kindName(_ entity: String) -> String {
-    let name = String(entity.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
-    return DatasetKind.allCases.contains { $0.rawValue == name } ? "db-" + name : name
   }
 
   /// Opens the list's store over the file, read-only: SQLite itself, or the memory store

@@ -87,7 +87,6 @@ extension Report {
       md += Self.coreDataRulesNote
     }
     for table in diffTables {
-      let grouping = kind == .banks ? "state" : kind.definition.sectionKeyPath
       md += "## \(table.store.displayName), \(table.rows.grouped) rows, \(table.sections ? "sections by \(grouping)" : "one section")\n\n"
       md += diffTable(table, coreDataRules: coreDataRules) + "\n" + diffSummary(table)
       md += "\n\n![times](charts/\(Self.diffSlug(table)))\n\n"
@@ -155,7 +154,13 @@ extension Report {
   }
 
   static func diffSlug(_ t: DiffTable) -> String {
-    OutputFolder.safeComponent("diff-\(t.rows)-\(t.store.rawValue)\(t.sections ? "-by-state" : "").svg")
+    OutputFolder.safeComponent("diff-\(t.rows)-\(t.store.rawValue)\(t.sections ? "-sections" : "").svg")
+  }
+
+  /// The key path the sectioned list groups by, in the dataset's words.
+  var grouping: String {
+    let kind = rows.first { $0.dataset != nil }?.dataset ?? .banks
+    return kind == .banks ? "state" : kind.definition.sectionKeyPath
   }
 
   func diffCharts() -> [(String, String)] {
@@ -172,7 +177,8 @@ extension Report {
         (
           Self.diffSlug(table),
           SVG.bars(
-            title: "diff, \(table.store.rawValue), \(table.rows.grouped) rows\(table.sections ? ", by state" : ""): time per transaction",
+            title:
+              "diff, \(table.store.rawValue), \(table.rows.grouped) rows\(table.sections ? ", sections by \(grouping)" : ""): time per transaction",
             axisTitle: "median time", categories: scenarios.map(\.label), series: series, format: milliseconds)
         ))
     }

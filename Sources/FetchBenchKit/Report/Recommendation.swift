@@ -299,7 +299,7 @@ extension Report {
   func recommendationSection(dataset: DatasetKind, rows n: Int) -> String {
     let picks = Recommendation.all(allRows).filter { $0.dataset == dataset && $0.rows == n }
     guard !picks.isEmpty else { return "" }
-    var md = "### Recommendation, \(dataset.rawValue) at \(n.grouped) rows\n\n"
+    var md = "### Recommendation, \(dataset.displayName) at \(n.grouped) rows\n\n"
     md +=
       "Computed from the figures above: the open list's live heap within \(bytes(memoryBudget)); then opening within \(Self.frameWords(frameMs)); then row-level change sets; then the fastest to open. The batch size is the smallest from which a batch's fixed cost is under a tenth of it (a line fitted to the fling's time over the batch sizes measured), or with one size or no fit the fastest fling, among those that open within a frame; an index counts if it opens the list at least 10 % faster.\n\n"
     for p in picks {
@@ -318,7 +318,7 @@ extension Recommendation {
   }
 
   /// The recommendation as `run --recommend` prints it: where, what, and why, on one line.
-  package var text: String { "\(dataset.rawValue) at \(rowsText), \(headline). " + reasons.joined(separator: " ") }
+  package var text: String { "\(dataset.displayName) at \(rowsText), \(headline). " + reasons.joined(separator: " ") }
 
   /// `50,000 rows`, or `50,000 rows, a list of 18,455` when the list is smaller than its table.
   package var rowsText: String {

@@ -26,7 +26,7 @@ extension Report {
           (
             Self.slug(k, "time-b\(batch)"),
             SVG.bars(
-              title: "\(k.dataset.rawValue) \(k.rows.grouped), \(Self.storeName(k)): time per scenario", axisTitle: "median time",
+              title: "\(k.dataset.displayName) \(k.rows.grouped), \(Self.storeName(k)): time per scenario", axisTitle: "median time",
               categories: cats, series: series(.time), format: milliseconds,
               threshold: (frameMs, "one frame, \(String(format: "%.1f", frameMs)) ms"))
           ))
@@ -34,7 +34,8 @@ extension Report {
           (
             Self.slug(k, "heap-b\(batch)"),
             SVG.bars(
-              title: "\(k.dataset.rawValue) \(k.rows.grouped), \(Self.storeName(k)): heap live with the list open", axisTitle: "bytes live",
+              title: "\(k.dataset.displayName) \(k.rows.grouped), \(Self.storeName(k)): heap live with the list open",
+              axisTitle: "bytes live",
               categories: cats, series: series(.heapLive), format: { bytes($0) }, unit: Self.byteUnit(series(.heapLive)))
           ))
       }

@@ -25,7 +25,7 @@ extension Report {
     guard let any = here.first else { return "" }
     let store = any.store.kind ?? .sqlite
     let picks = IndexPick.all(advice).filter { $0.dataset == dataset && $0.rows == n }
-    return "### Index advice, \(dataset.rawValue) at \(n.grouped) rows (\(store.displayName))\n\n"
+    return "### Index advice, \(dataset.displayName) at \(n.grouped) rows (\(store.displayName))\n\n"
       + Self.adviceMethod(
         store, repetitions: any.repetitions, batchSize: any.batchSize, usersFile: database != nil, usersServer: database?.onServer == true)
       + candidatesTable(here, dataset) + pickSentences(picks, here) + Self.plansTable(picks, here, store)

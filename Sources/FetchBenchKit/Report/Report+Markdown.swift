@@ -29,9 +29,9 @@ extension Report {
       if let request = customRequest {
         // A predicate's list is not the table: say how many rows it holds.
         let listed = listCount(dataset: dataset, rows: n).flatMap { $0 == n ? nil : " (\($0.grouped) rows in it)" } ?? ""
-        md += "## \(dataset.rawValue), \(n.grouped) rows, your list: \(Markdown.code(request.text))\(listed)\n\n"
+        md += "## \(dataset.displayName), \(n.grouped) rows, your list: \(Markdown.code(request.text))\(listed)\n\n"
       } else {
-        md += "## \(dataset.rawValue), \(n.grouped) rows, sorted by \(dataset.definition.sortDescription)\n\n"
+        md += "## \(dataset.displayName), \(n.grouped) rows, sorted by \(dataset.definition.sortDescription)\n\n"
       }
       if let database {
         // A server's schema has no file size.

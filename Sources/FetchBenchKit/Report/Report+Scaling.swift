@@ -79,7 +79,7 @@ extension Report {
     for line in lines {
       let series = Self.scalingSeries.filter { points(line, $0, .time).count > 1 }
       guard !series.isEmpty else { continue }
-      md += "### \(line.dataset.rawValue), \(Self.storeName(line))\n\n"
+      md += "### \(line.dataset.displayName), \(Self.storeName(line))\n\n"
       md += "| rows | " + series.map { "\($0.label) ms" }.joined(separator: " | ") + " |\n"
       md += "|---:|" + String(repeating: "---:|", count: series.count) + "\n"
       for n in sizes {
@@ -215,7 +215,7 @@ extension Report {
         (
           Self.slug(line, "scaling"),
           SVG.lines(
-            title: "\(line.dataset.rawValue), \(Self.storeName(line)): time against rows (log-log)", xs: xs,
+            title: "\(line.dataset.displayName), \(Self.storeName(line)): time against rows (log-log)", xs: xs,
             series: series.map { ($0.label, values(line, $0, .time)) }, x: .log, y: .log, legendSuffix: " (ms)",
             thresholds: [(String(format: "one frame, %.1f ms", frameMs), frameMs), ("100 ms", Self.waitMs)],
             xTitle: "rows in the list's table", yTitle: "median time (ms)", markCrossings: true, xLabel: { Int($0).grouped })
@@ -225,7 +225,7 @@ extension Report {
           (
             Self.slug(line, "scaling-heap"),
             SVG.lines(
-              title: "\(line.dataset.rawValue), \(Self.storeName(line)): live heap of the open list against rows (log-log, MiB)", xs: xs,
+              title: "\(line.dataset.displayName), \(Self.storeName(line)): live heap of the open list against rows (log-log, MiB)", xs: xs,
               series: heapSeries.map { s in (s.label, values(line, s, .heapLive).map { $0.map { $0 / 1_048_576 } }) }, x: .log, y: .log,
               legendSuffix: " (MiB)", thresholds: [("budget, \(bytes(memoryBudget))", memoryBudget / 1_048_576)],
               xTitle: "rows in the list's table", yTitle: "live heap (MiB)", markCrossings: true, xLabel: { Int($0).grouped })

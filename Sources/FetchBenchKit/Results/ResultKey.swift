@@ -2,7 +2,7 @@ import Catalog
 import DatasetStores
 
 /// What one figure of results.csv is about: the columns that, with the metric, identify it.
-/// Typed here; the column texts (`sqlite-raw`, `index_advice`, `diff_k100_by_state`) exist
+/// Typed here; the column texts (`sqlite-raw`, `index_advice`, `diff_k100_sectioned`) exist
 /// only in each type's `csv` and `init(csv:)`, the codec's two directions.
 package struct ResultKey: Hashable, Sendable {
   /// nil for a row that records a setting of the run.
@@ -167,7 +167,7 @@ package enum ResultScenario: Hashable, Sendable {
 }
 
 /// One transaction shape of the diff benchmark: k changed objects, or a 10 % edit; with or
-/// without sections by state.
+/// without sections.
 package struct DiffWorkload: Hashable, Sendable {
   /// Objects changed; nil for the 10 % edit.
   package var k: Int?
@@ -178,12 +178,15 @@ package struct DiffWorkload: Hashable, Sendable {
     self.sections = sections
   }
 
-  /// `diff_k100`, `diff_edit10`, with `_by_state` for sections.
-  package var csv: String { (k.map { "diff_k\($0)" } ?? "diff_edit10") + (sections ? "_by_state" : "") }
+  /// `diff_k100`, `diff_edit10`, with `_sectioned` for sections (whatever the list groups by).
+  package var csv: String { (k.map { "diff_k\($0)" } ?? "diff_edit10") + (sections ? "_sectioned" : "") }
 
+  /// Reads `csv`'s names, and `_by_state`, the suffix of results written before any list but
+  /// the banks' could be sectioned.
   package init?(csv: String) {
-    let sections = csv.hasSuffix("_by_state")
-    let name = sections ? csv.dropLast("_by_state".count) : csv[...]
+    let suffix = ["_sectioned", "_by_state"].first { csv.hasSuffix($0) }
+    let sections = suffix != nil
+    let name = csv.dropLast(suffix?.count ?? 0)
     if name == "diff_edit10" {
       k = nil
     } else if name.hasPrefix("diff_k"), let k = Int(name.dropFirst("diff_k".count)), k > 0 {
