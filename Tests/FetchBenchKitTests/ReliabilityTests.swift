@@ -538,5 +538,16 @@ import Testing
     let failed = Comparison(base: base, head: [base[0], row(.sqlite, .full, .firstScreen, .queries, 0, error: "boom")])
     #expect(failed.exitCode == 2 && failed.text().contains("failed in the head") && failed.text().contains("boom"), "\(failed.text())")
     #expect(Comparison(base: base, head: base).exitCode == 0)
+    // Two lists of one table share their figures' names: not compared, said why.
+    func list(_ sort: String) -> ResultRow {
+      var r = ResultRow(
+        runID: "r1", key: .settings, metric: .customRequest, summary: Summary([0]), status: .ok, error: "", machine: machine,
+        datasetSHA256: "")
+      r.detail = CustomRequest(sort: sort).recorded
+      return r
+    }
+    let other = Comparison(base: base + [list("name asc")], head: base + [list("name desc")])
+    #expect(other.exitCode == 3 && other.text().contains("the lists differ (sort: name asc and sort: name desc)"), "\(other.text())")
+    #expect(Comparison(base: base + [list("name asc")], head: base + [list("name asc")]).exitCode == 0)
   }
 }

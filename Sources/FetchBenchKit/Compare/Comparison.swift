@@ -100,7 +100,7 @@ package struct Comparison: Sendable {
     for r in allHead where !r.isOK {
       headFailures[Self.caseName(r)] = r.status == .doesNotFit ? "did not fit in memory" : (r.error.isEmpty ? "failed" : r.error)
     }
-    refusal = options.allowDifferences ? nil : Self.differences(base, head)
+    refusal = options.allowDifferences ? nil : Self.differences(allBase, allHead)
     func index(_ rows: [ResultRow]) -> [String: ResultRow] {
       Dictionary(rows.map { (Self.name($0), $0) }, uniquingKeysWith: { a, _ in a })
     }
@@ -177,6 +177,11 @@ package struct Comparison: Sendable {
     }
     let (cx, cy) = (checksums(base), checksums(head))
     if let d = cx.keys.sorted().first(where: { cy[$0] != nil && cy[$0] != cx[$0] }) { return "the datasets differ (\(d): other checksums)" }
+    // Keys name the dataset and the case, not the list: two lists' figures would meet.
+    let (lx, ly) = (CustomRequest.recorded(in: base), CustomRequest.recorded(in: head))
+    if lx != ly {
+      return "the lists differ (\(lx?.description ?? "the dataset's own list") and \(ly?.description ?? "the dataset's own list"))"
+    }
     return nil
   }
 

@@ -41,7 +41,7 @@ package struct DatabaseSetting: Sendable, Codable, Equatable {
     guard let row = rows.first(where: { $0.mode == .settings && $0.metric == .database }),
       let setting = DatabaseSetting(recorded: row.detail), (try? setting.list.database.sha256()) == setting.sha256
     else { return }
-    let request = rows.first { $0.mode == .settings && $0.metric == .customRequest }.flatMap { CustomRequest(recorded: $0.detail) }
+    let request = CustomRequest.recorded(in: rows)
     _ = try? setting.list.register(sort: request?.sort, section: request?.section)
   }
 }
