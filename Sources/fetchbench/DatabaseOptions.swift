@@ -85,15 +85,33 @@ struct Describe: ParsableCommand {
       Example:
         fetchbench describe --db MyApp.sqlite --relationship plane=Plane
         fetchbench describe --db 'postgres://me@localhost/app?schema=public'
+        fetchbench describe --model MyApp.xcdatamodeld
       """)
 
   @OptionGroup var database: DatabaseOptions
 
+  @Option(
+    help: ArgumentHelp(
+      "Your app's Core Data model: a .xcdatamodeld folder (its current version), a .xcdatamodel folder or its contents file.",
+      valueName: "path"))
+  var model: String?
+
+  @Option(help: ArgumentHelp("With --model: the version of the .xcdatamodeld to read (`MyApp 2`).", valueName: "name"))
+  var modelVersion: String?
+
   func validate() throws {
-    guard database.db != nil else { throw ValidationError("describe needs --db FILE: the SQLite database to read") }
+    guard (database.db == nil) != (model == nil) else {
+      throw ValidationError("describe needs --db FILE (a database to read) or --model PATH (a Core Data model), one of them")
+    }
+    if modelVersion != nil && model == nil { throw ValidationError("--model-version needs --model PATH") }
   }
 
   func run() throws {
+    if let model {
+      let file = try ModelFile.read(model, version: modelVersion)
+      print(file.describe(CoreDataSchema(file)), terminator: "")
+      return
+    }
     guard let db = try database.database else { return }
     let schema = try db.schema()
     let (model, skipped) = try schema.model(relationships: db.relationships)

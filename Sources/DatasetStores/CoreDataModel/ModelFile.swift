@@ -1,0 +1,105 @@
+/// An app's Core Data model as its `.xcdatamodel`'s `contents` declares it: the entities with
+/// their inheritance, attributes, relationships, fetch indexes and uniqueness constraints. Read
+/// by `ModelFile.read(_:version:)`; turned into the SQLite schema Core Data creates for it by
+/// `CoreDataSchema`.
+public struct ModelFile: Sendable, Equatable {
+  /// The file read: the `contents` of the version chosen.
+  public var path: String
+  /// The version's folder name without `.xcdatamodel` (`MyApp 2`); nil for a lone `contents`.
+  public var version: String?
+  /// Every entity, in the file's order.
+  public var entities: [EntityDeclaration]
+  /// The fetch request templates (`<fetchRequest>`) by name: read, not measured.
+  public var fetchRequests: [String]
+  /// The configurations (`<configuration>`) by name: read; every entity is in the store.
+  public var configurations: [String]
+
+  /// The entity named `name`. O(entities).
+  public func entity(_ name: String) -> EntityDeclaration? { entities.first { $0.name == name } }
+}
+
+/// One `<entity>`.
+public struct EntityDeclaration: Sendable, Equatable {
+  public var name: String
+  public var className: String?
+  public var isAbstract: Bool
+  /// `parentEntity`: the entity this one inherits from; they share its root's table.
+  public var parent: String?
+  public var attributes: [AttributeDeclaration]
+  public var relationships: [RelationshipDeclaration]
+  public var fetchIndexes: [FetchIndexDeclaration]
+  /// Each constraint's property names (`<uniquenessConstraint>`).
+  public var uniquenessConstraints: [[String]]
+}
+
+/// One `<attribute>`.
+public struct AttributeDeclaration: Sendable, Equatable {
+  public var name: String
+  public var type: AttributeKind
+  public var optional: Bool
+  public var defaultValue: String?
+  /// Not stored: no column.
+  public var transient: Bool
+  /// Computed by Core Data from other properties (`derived`), stored in a column.
+  public var derived: Bool
+  /// `allowsExternalBinaryDataStorage`: a large value lives in a file beside the store, the
+  /// column holding a reference.
+  public var externalStorage: Bool
+}
+
+/// `attributeType` as the model editor writes it.
+public enum AttributeKind: String, Sendable, CaseIterable {
+  case integer16 = "Integer 16"
+  case integer32 = "Integer 32"
+  case integer64 = "Integer 64"
+  case decimal = "Decimal"
+  case double = "Double"
+  case float = "Float"
+  case string = "String"
+  case boolean = "Boolean"
+  case date = "Date"
+  case binary = "Binary"
+  case uuid = "UUID"
+  case uri = "URI"
+  case transformable = "Transformable"
+  case objectID = "Object ID"
+  case undefined = "Undefined"
+
+  /// The column type Core Data declares for it in SQLite.
+  public var sqliteType: String {
+    switch self {
+    case .integer16, .integer32, .integer64, .boolean: "INTEGER"
+    case .decimal: "DECIMAL"
+    case .double, .float: "FLOAT"
+    case .string, .uri: "VARCHAR"
+    case .date: "TIMESTAMP"
+    case .binary, .uuid, .transformable, .objectID, .undefined: "BLOB"
+    }
+  }
+}
+
+/// One `<relationship>`.
+public struct RelationshipDeclaration: Sendable, Equatable {
+  public var name: String
+  public var destination: String
+  public var inverse: String?
+  public var toMany: Bool
+  public var ordered: Bool
+  public var minCount: Int?
+  public var maxCount: Int?
+  /// `Nullify`, `Cascade`, `Deny` or `No Action`.
+  public var deletionRule: String
+}
+
+/// One `<fetchIndex>`: its elements in order.
+public struct FetchIndexDeclaration: Sendable, Equatable {
+  public var name: String
+  public var elements: [Element]
+
+  public struct Element: Sendable, Equatable {
+    public var property: String
+    /// `Binary` (a B-tree) or `R-Tree`.
+    public var type: String
+    public var ascending: Bool
+  }
+}

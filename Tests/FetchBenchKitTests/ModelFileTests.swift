@@ -1,0 +1,190 @@
+import DatasetStores
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+/// An app's `.xcdatamodeld` read as Xcode writes it (#49): versions, inheritance, to-one,
+/// ordered and many-to-many relationships, fetch indexes, constraints; the SQLite schema Core
+/// Data creates for it; every broken input one `Error:` line naming the element.
+@Suite struct ModelFiles {
+  /// A hand-made model: an abstract Item with two sub-entities (a property both declare), a
+  /// to-one with an ordered to-many inverse, a many-to-many, a fetch index, a constraint, a
+  /// fetch request, a configuration and the old layout block.
+  static let contents = """
+    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
+        <entity name="Item" representedClassName="Item" isAbstract="YES" syncable="YES">
+            <attribute name="title" optional="YES" attributeType="String"/>
+            <attribute name="created" attributeType="Date" usesScalarValueType="NO"/>
+            <attribute name="scratch" optional="YES" attributeType="String" transient="YES"/>
+            <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="items" inverseEntity="Folder"/>
+            <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
+            <fetchIndex name="byCreated">
+                <fetchIndexElement property="created" type="Binary" order="descending"/>
+                <fetchIndexElement property="title" type="Binary" order="ascending"/>
+            </fetchIndex>
+        </entity>
+        <entity name="Note" representedClassName="Note" parentEntity="Item" syncable="YES">
+            <attribute name="body" optional="YES" attributeType="String"/>
+            <attribute name="pinned" attributeType="Boolean" defaultValueString="NO" usesScalarValueType="YES"/>
+        </entity>
+        <entity name="Sketch" representedClassName="Sketch" parentEntity="Item" syncable="YES">
+            <attribute name="drawing" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+            <attribute name="body" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
+        </entity>
+        <entity name="Folder" representedClassName="Folder" syncable="YES">
+            <attribute name="name" attributeType="String"/>
+            <attribute name="id" optional="YES" attributeType="UUID" usesScalarValueType="NO"/>
+            <relationship name="items" optional="YES" toMany="YES" ordered="YES" deletionRule="Cascade" destinationEntity="Item" inverseName="folder" inverseEntity="Item"/>
+            <uniquenessConstraints>
+                <uniquenessConstraint>
+                    <constraint value="id"/>
+                </uniquenessConstraint>
+            </uniquenessConstraints>
+        </entity>
+        <entity name="Tag" representedClassName="Tag" syncable="YES">
+            <attribute name="name" attributeType="String"/>
+            <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
+        </entity>
+        <fetchRequest name="Pinned" entity="Note" predicateString="pinned == 1"/>
+        <configuration name="Cloud"><memberEntity name="Note"/></configuration>
+        <elements>
+            <element name="Item" positionX="-63" positionY="-18" width="128" height="89"/>
+        </elements>
+    </model>
+    """
+
+  /// `Notes.xcdatamodeld` with versions 1, 2 and 10 (10 sorts last as a number), the plist
+  /// naming 2; version 1 lacks Tag.
+  static func package(_ dir: String, current: String? = "Notes 2.xcdatamodel") throws -> String {
+    let root = dir + "/Notes.xcdatamodeld"
+    for version in ["Notes 1", "Notes 2", "Notes 10"] {
+      try FileManager.default.createDirectory(atPath: "\(root)/\(version).xcdatamodel", withIntermediateDirectories: true)
+      let text = version == "Notes 1" ? contents.replacingOccurrences(of: "Boolean", with: "Integer 16") : contents
+      try text.write(toFile: "\(root)/\(version).xcdatamodel/contents", atomically: true, encoding: .utf8)
+    }
+    if let current {
+      let plist = try PropertyListSerialization.data(fromPropertyList: ["_XCCurrentVersionName": current], format: .xml, options: 0)
+      try plist.write(to: URL(fileURLWithPath: root + "/.xccurrentversion"))
+    }
+    return root
+  }
+
+  @Test func theCurrentVersionIsReadWhole() throws {
+    let dir = TestSupport.temporaryFolder("model")
+    defer { TestSupport.remove(dir) }
+    let root = try Self.package(dir)
+    let model = try ModelFile.read(root)
+    #expect(model.version == "Notes 2")
+    #expect(model.entities.map(\.name) == ["Item", "Note", "Sketch", "Folder", "Tag"])
+    let item = try #require(model.entity("Item"))
+    #expect(item.isAbstract && item.attributes.map(\.type) == [.string, .date, .string] && item.attributes[2].transient)
+    let index = try #require(item.fetchIndexes.first)
+    #expect(
+      index.name == "byCreated"
+        && index.elements.map { "\($0.property) \($0.type) \($0.ascending)" } == ["created Binary false", "title Binary true"])
+    #expect(model.entity("Note")?.parent == "Item" && model.entity("Note")?.attributes[1].defaultValue == "NO")
+    #expect(model.entity("Sketch")?.attributes[0].externalStorage == true)
+    let items = try #require(model.entity("Folder")?.relationships.first)
+    #expect(items.toMany && items.ordered && items.deletionRule == "Cascade" && items.inverse == "folder")
+    #expect(model.entity("Folder")?.uniquenessConstraints == [["id"]])
+    #expect(model.fetchRequests == ["Pinned"] && model.configurations == ["Cloud"])
+    // Without the plist: the highest-numbered version; by name: that one.
+    try FileManager.default.removeItem(atPath: root + "/.xccurrentversion")
+    #expect(try ModelFile.read(root).version == "Notes 10")
+    #expect(try ModelFile.read(root, version: "Notes 1").entity("Note")?.attributes[1].type == .integer16)
+    #expect(try ModelFile.read(root + "/Notes 1.xcdatamodel").version == "Notes 1")
+    #expect(try ModelFile.read(root + "/Notes 1.xcdatamodel/contents").version == "Notes 1")
+  }
+
+  @Test func theSchemaIsCoreDatasAndSQLiteTakesIt() throws {
+    let dir = TestSupport.temporaryFolder("model-schema")
+    defer { TestSupport.remove(dir) }
+    let schema = DatasetStores.CoreDataSchema(try ModelFile.read(try Self.package(dir)))
+    #expect(
+      schema.entities.map { "\($0.number) \($0.name) \($0.parent)" } == ["1 Folder 0", "2 Item 0", "3 Note 2", "4 Sketch 2", "5 Tag 0"])
+    #expect(schema.tables.map(\.name) == ["ZFOLDER", "ZITEM", "ZTAG", "Z_2TAGS"])
+    let item = try #require(schema.tables.first { $0.name == "ZITEM" })
+    #expect(item.entities == ["Item", "Note", "Sketch"])
+    #expect(
+      item.columns.map(\.name) == [
+        "Z_PK", "Z_ENT", "Z_OPT", "ZFOLDER", "Z_FOK_FOLDER", "ZTITLE", "ZCREATED", "ZBODY", "ZPINNED", "ZDRAWING", "ZBODY4",
+      ], "one table per tree, a transient attribute without a column, a shared name numbered")
+    #expect(item.columns.first { $0.name == "ZCREATED" }?.type == "TIMESTAMP")
+    #expect(
+      schema.tables.last?.columns.map(\.name) == ["Z_2ITEMS", "Z_5TAGS"] && schema.tables.last?.primaryKey == ["Z_2ITEMS", "Z_5TAGS"])
+    #expect(
+      schema.indexes.map { "\($0.name) ON \($0.table) (\($0.columns.joined(separator: ", ")))" } == [
+        "ZITEM_ZFOLDER_INDEX ON ZITEM (ZFOLDER)", "Z_2TAGS_Z_5TAGS_INDEX ON Z_2TAGS (Z_5TAGS, Z_2ITEMS)",
+        "Z_Item_byCreated ON ZITEM (ZCREATED COLLATE BINARY DESC, ZTITLE COLLATE BINARY ASC)",
+      ])
+    let db = try DatabaseQueue()
+    try db.write { db in for statement in schema.statements { try db.execute(sql: statement) } }
+    let indexes = try db.read { db in
+      try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+    }
+    #expect(indexes == ["ZITEM_ZFOLDER_INDEX", "Z_2TAGS_Z_5TAGS_INDEX", "Z_Item_byCreated"])
+  }
+
+  @Test func describePrintsTheModelAndItsSchema() throws {
+    let dir = TestSupport.temporaryFolder("model-describe")
+    defer { TestSupport.remove(dir) }
+    let out = try TestSupport.run(["describe", "--model", try Self.package(dir)])
+    #expect(out.status == 0, "\(out.stderr)")
+    for line in [
+      "(version Notes 2): a Core Data model, 5 entities", "entity Note (Z_ENT 3, a sub-entity of Item, table ZITEM)",
+      "  items: ordered to-many, → Item, inverse folder, delete rule Cascade",
+      "  fetch index byCreated: created descending, title ascending",
+      "  CREATE TABLE Z_2TAGS (Z_2ITEMS INTEGER, Z_5TAGS INTEGER, PRIMARY KEY (Z_2ITEMS, Z_5TAGS));",
+      "  Z_PRIMARYKEY: (1, Folder, 0, 0) (2, Item, 0, 0) (3, Note, 2, 0) (4, Sketch, 2, 0) (5, Tag, 0, 0)",
+    ] {
+      #expect(out.stdout.contains(line), "\(line)\n\(out.stdout)")
+    }
+  }
+
+  /// Each broken model: exit 1, one `Error:` line naming the element and the fix.
+  @Test(arguments: [
+    ("attributeType=\"Date\"", "attributeType=\"Money\"", "gives Item.created the attributeType \"Money\""),
+    ("destinationEntity=\"Tag\"", "destinationEntity=\"Label\"", "gives Item.tags the destination Label, which the model does not declare"),
+    ("inverseName=\"tags\"", "inverseName=\"labels\"", "gives Tag.items the inverse labels, which Item does not declare"),
+    (
+      "name=\"Item\" representedClassName", "name=\"Item\" parentEntity=\"Sketch\" representedClassName",
+      "has a parentEntity cycle: Item → Sketch → Item"
+    ),
+    ("name=\"Tag\" representedClassName", "name=\"Tag\" parentEntity=\"Widget\" representedClassName", "gives Tag the parentEntity Widget"),
+    ("property=\"created\"", "property=\"modified\"", "gives Item's fetch index byCreated the property modified"),
+    ("<constraint value=\"id\"/>", "<constraint value=\"uuid\"/>", "gives Folder a uniqueness constraint on uuid"),
+    ("</model>", "", "is not well-formed XML"),
+    ("<elements>", "<widget/><elements>", "holds <widget>, an element FetchBench does not know"),
+    ("<model type", "<modal type", "holds <modal>"),
+  ])
+  func aBrokenModelIsOneErrorLine(_ original: String, _ replacement: String, _ message: String) throws {
+    let dir = TestSupport.temporaryFolder("model-bad")
+    defer { TestSupport.remove(dir) }
+    let root = try Self.package(dir)
+    let contents = root + "/Notes 2.xcdatamodel/contents"
+    try Self.contents.replacingOccurrences(of: original, with: replacement).write(toFile: contents, atomically: true, encoding: .utf8)
+    let out = try TestSupport.run(["describe", "--model", root])
+    let errors = out.stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
+    #expect(out.status == 1 && errors.count == 1 && out.stdout.isEmpty, "\(out.stderr)")
+    #expect(out.stderr.contains(message) && out.stderr.contains(contents), "\(out.stderr)")
+  }
+
+  @Test func aMissingVersionOrFileIsOneErrorLine() throws {
+    let dir = TestSupport.temporaryFolder("model-missing")
+    defer { TestSupport.remove(dir) }
+    let root = try Self.package(dir, current: "Notes 3.xcdatamodel")
+    for (arguments, message) in [
+      (["--model", root], "names Notes 3.xcdatamodel, which the folder does not hold"),
+      (["--model", root, "--model-version", "Notes 9"], "has no version Notes 9: name one of its versions: Notes 1, Notes 2, Notes 10"),
+      (["--model", dir + "/none.xcdatamodeld"], "does not exist"),
+      (["--model", dir], "holds no .xcdatamodel version"),
+    ] {
+      let out = try TestSupport.run(["describe"] + arguments)
+      #expect(out.status == 1 && out.stderr.contains(message), "\(arguments): \(out.stderr)")
+    }
+    let both = try TestSupport.run(["describe", "--model", root, "--db", dir + "/x.sqlite"])
+    #expect(both.status == 64, "\(both.stderr)")
+  }
+}
