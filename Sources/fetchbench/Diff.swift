@@ -24,16 +24,7 @@ struct Diff: CheckedCommand {
     help: "Section variants: none (one list), state (sections by state), comma-separated; default none,state, none with --quick.")
   var sections: String?
   @Option(parsing: .unconditional, help: "The controller's batch size \(OptionRange.help(OptionRange.batchSize)).") var batchSize = 20
-  @Option(
-    parsing: .unconditional,
-    help: "Measured repetitions per case, after one warm-up \(OptionRange.help(OptionRange.repetitions)); default 5, 3 with --quick.")
-  var repetitions: Int?
-  @Option(
-    parsing: .unconditional,
-    help:
-      "Child processes per case, one after another, each measuring the repetitions \(OptionRange.help(OptionRange.processes)); compare judges times with 3 or more a side."
-  )
-  var processes = 1
+  @OptionGroup var measure: MeasureOptions
   @Option(
     parsing: .unconditional,
     help:
@@ -109,10 +100,8 @@ struct Diff: CheckedCommand {
     }
     try OptionValue.check(batchSize, in: OptionRange.batchSize, "batch-size")
     options.batchSizes = [batchSize]
-    options.repetitions = repetitions ?? (quick ? 3 : 5)
-    try OptionValue.check(options.repetitions, in: OptionRange.repetitions, "repetitions")
-    try OptionValue.check(processes, in: OptionRange.processes, "processes")
-    options.processes = processes
+    options.repetitions = try measure.checkedRepetitions(or: quick ? 3 : 5)
+    options.processes = try measure.checkedProcesses()
     try OptionValue.check(stdlibBudget, in: OptionRange.stdlibBudget, "stdlib-budget")
     if k == nil {
       // The default sizes fit the list: those up to half of its smallest row count.

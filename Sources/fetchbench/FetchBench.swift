@@ -13,7 +13,7 @@ struct FetchBench: ParsableCommand {
     abstract: "Full fetch or batched faulting, which store, and what keeping a list in sync costs.",
     subcommands: [
       Generate.self, Fetch.self, Describe.self, Run.self, Diff.self, Load.self, Check.self, Compare.self, Export.self, History.self,
-      Report.self,
+      ReportCommand.self,
       RunCase.self,
       LoadCase.self,
     ]

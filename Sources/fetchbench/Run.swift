@@ -24,16 +24,7 @@ struct Run: CheckedCommand {
   @Option(help: "Row counts, comma-separated; missing datasets are generated (default: \(DatasetKind.defaultRows.grouped)).")
   var rows: String?
   @Option(help: "Scenarios, comma-separated (default: all).") var scenario: String?
-  @Option(
-    parsing: .unconditional,
-    help: "Measured repetitions per case, after one warm-up \(OptionRange.help(OptionRange.repetitions)); default 5, 3 with --quick.")
-  var repetitions: Int?
-  @Option(
-    parsing: .unconditional,
-    help:
-      "Child processes per case, one after another, each measuring the repetitions \(OptionRange.help(OptionRange.processes)); compare judges times with 3 or more a side."
-  )
-  var processes = 1
+  @OptionGroup var measure: MeasureOptions
   @Flag(help: "Skip the index advice: SQLite with each candidate index of the lists.") var noIndex = false
   @Flag(
     help:
@@ -44,13 +35,13 @@ struct Run: CheckedCommand {
     help:
       "The live heap an open list may hold, in MiB \(OptionRange.help(OptionRange.memoryBudgetMiB)): the report's recommendation and scaling lines hold to it."
   )
-  var memoryBudget: Double = FetchBenchKit.Report.defaultMemoryBudget / 1_048_576
+  var memoryBudget: Double = Report.defaultMemoryBudget / 1_048_576
   @Option(
     parsing: .unconditional,
     help:
       "The time a list may take to open and still count as one frame, in ms \(OptionRange.help(OptionRange.frameBudgetMs)) (default: 16.7, 60 Hz; 8.3 for 120 Hz): the recommendation, charts and scaling lines hold to it."
   )
-  var frameBudgetMs: Double = FetchBenchKit.Report.defaultFrameMs
+  var frameBudgetMs: Double = Report.defaultFrameMs
   @Option(help: "Sort descriptors of a list of your own, e.g. 'state asc, details.closeDate desc' (as fetch takes them).")
   var sort: String?
   @Option(help: "Section key path of your list; it must be the first sort key.") var section: String?
@@ -107,12 +98,8 @@ struct Run: CheckedCommand {
     options.batchSizes = try OptionValue.ints(batchSize, "batch-size", in: OptionRange.batchSize)
     options.rows = try OptionValue.rowCounts(rows ?? String(DatasetKind.defaultRows))
     if let scenario { options.scenarios = try OptionValue.kinds(scenario, "scenario") }
-    if let repetitions {
-      try OptionValue.check(repetitions, in: OptionRange.repetitions, "repetitions")
-      options.repetitions = repetitions
-    }
-    try OptionValue.check(processes, in: OptionRange.processes, "processes")
-    options.processes = processes
+    options.repetitions = try measure.checkedRepetitions(or: options.repetitions)
+    options.processes = try measure.checkedProcesses()
     options.withIndex = !noIndex
     if sqlDebug.sqlDebug { options.warmups = 0 }
     options.growthInProcess = growth
@@ -152,7 +139,7 @@ struct Run: CheckedCommand {
       options.makeQuick()
       if dataset != nil || database.db != nil { options.datasets = datasets }
       if scenario != nil { options.scenarios = scenarios }
-      if self.repetitions != nil { options.repetitions = repetitions }
+      if measure.repetitions != nil { options.repetitions = repetitions }
     }
     if growth {
       // --growth adds figures only to performFetch, full or batched, on the memory store or
@@ -293,70 +280,5 @@ enum Command {
       FileHandle.standardError.write(Data("\(outcome.failures.count) case(s) failed; see the report's last section\n".utf8))
       throw ExitCode(1)
     }
-  }
-}
-
-struct Report: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    abstract: "Render DIR/report.md and its charts again from DIR/results.csv, or join the folders of a sharded run.",
-    discussion: """
-      With one folder and no --out, its report is rendered again in place. With the folders of \
-      `run --shard K/N` (or any runs' folders) and --out, their figures are written together as \
-      one run's folder, its report naming which run, commit and machine measured what.
-      """)
-  @Argument(help: "Run folders, e.g. results/latest.") var directories: [String]
-  @Option(help: "With several folders: the folder to write them to, new or an earlier run's.") var out: String?
-
-  func validate() throws {
-    if directories.count > 1 && out == nil { throw ValidationError("several folders are joined into a new one: name it with --out") }
-  }
-
-  func run() throws {
-    guard let out else {
-      try ResultFiles.rerender(directories[0])
-      return print("wrote \(directories[0])/report.md")
-    }
-    try ResultFiles.write(try RunRows.read(all: directories), to: out, command: .run)
-    print("wrote \(out)/report.md, results.csv, results.json, charts/")
-  }
-}
-
-/// The child side of `run`: one case, its result as JSON on standard output.
-struct RunCase: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "_case", shouldDisplay: false)
-  @Argument var spec: String
-
-  func run() throws {
-    // Stopped by its parent's interrupt, or by its parent's end: its scratch copies are
-    // removed as it ends.
-    Interrupts.install()
-    ChildProcess.endWithParent()
-    var spec = try CaseSpec.decode(Data(self.spec.utf8))
-    if StatementLog.isEnabled { FileHandle.standardError.write(Data("FetchBench: case \(spec.label)\n".utf8)) }
-    // Fault injection for the harness's own tests: a child that really dies by a signal,
-    // so the parent's crash path is exercised, not only its error path; and a case that
-    // fails with an error (a corrupt dataset no longer reaches a case: it is refused first).
-    let environment = ProcessInfo.processInfo.environment
-    if let target = environment["FETCHBENCH_INJECT_CRASH"], spec.label.contains(target) {
-      fatalError("injected crash in \(spec.label) (FETCHBENCH_INJECT_CRASH)")
-    }
-    // A slowdown of the batched path, which the gate's tests inject to see it caught.
-    if let factor = environment["FETCHBENCH_INJECT_BATCHED_SLOWDOWN"].flatMap(Int.init), factor > 1 {
-      spec.injectedBatchedSlowdown = factor
-    }
-    // Batches read a row per query, which `compare`'s tests inject to see the queries flagged.
-    if environment["FETCHBENCH_INJECT_QUERY_PER_ROW"] == "1" { spec.injectedQueryPerRow = true }
-    let result: CaseResult
-    do {
-      if let target = environment["FETCHBENCH_INJECT_FAILURE"], spec.label.contains(target) {
-        throw HarnessError.invalidArgument("injected failure in \(spec.label) (FETCHBENCH_INJECT_FAILURE)")
-      }
-      result = try CaseExecutor.run(spec)
-    } catch {
-      result = CaseResult(spec: spec, measurements: [], error: String(describing: error))
-    }
-    FileHandle.standardOutput.write(try JSONEncoder().encode(result))
-    // What the case kept in temporary files (the cached sections' folder) ends with it.
-    AtomicFile.discardAll()
   }
 }
