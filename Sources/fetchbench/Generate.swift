@@ -61,7 +61,14 @@ struct Generate: ParsableCommand {
     help:
       "Your own SQLite database (an app's or a Core Data store): write a synthetic one of --rows rows of --entity whose columns and relationships follow yours, as DATASETS/ENTITY-like-ROWS-sSEED.sqlite."
   ) var like: String?
-  @Option(help: "With --like: the table or Core Data entity whose rows are drawn.") var entity: String?
+  @Option(help: "With --like: the table or Core Data entity whose rows are drawn; with --model: the entity of the list.") var entity:
+    String?
+  @Option(
+    help: ArgumentHelp(
+      "Your app's Core Data model (a .xcdatamodeld or .xcdatamodel folder): write a Core Data store of its schema with --rows rows of --entity and the rows its relationships reach, as DATASETS/MODEL-ENTITY-ROWS-sSEED.coredata.sqlite.",
+      valueName: "path"))
+  var model: String?
+  @Option(help: ArgumentHelp("With --model: the version of the .xcdatamodeld to read.", valueName: "name")) var modelVersion: String?
   @Option(help: "With --like: a to-one relationship that its column's name does not say, as column=Entity; repeatable.")
   var relationship: [String] = []
 
@@ -71,6 +78,7 @@ struct Generate: ParsableCommand {
       Command.log("warning: generate --out is now --datasets, as every other command names the folder; --out goes in a later release")
     }
     if let like { return try generateLike(like) }
+    if let model { return try generateModel(model) }
     try postgres.apply()
     if let store, store != "postgres" { throw ValidationError("--store: '\(store)' cannot be loaded into; expected postgres") }
     if store != nil { try StoreKind.postgres.checkBuilt() }
@@ -119,6 +127,21 @@ struct Generate: ParsableCommand {
       let seconds = try PostgresLoader.load(location, into: url, force: true)
       print("\(r.kind.rawValue): loaded into \(url) by COPY in \(String(format: "%.2f", seconds)) s (tables, indexes, ANALYZE)")
     }
+  }
+
+  /// `--model`: a Core Data store of the model's schema, at `--rows` rows of `--entity`.
+  func generateModel(_ path: String) throws {
+    guard let entity else { throw ValidationError("--model needs --entity NAME: the entity of the list (describe --model names them)") }
+    guard (1...DatasetKind.maxRows).contains(rows) else { throw ValidationError(DatasetError.invalidRows(rows).description) }
+    let file = try ModelFile.read(path, version: modelVersion)
+    let name = DatabaseDataset.kindName(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+    let target = "\(folder)/\(name)-\(DatabaseDataset.kindName(entity))-\(rows)-s\(seed).coredata.sqlite"
+    if !FileManager.default.fileExists(atPath: folder) {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+    let generation = ModelGeneration(model: file, entity: entity, rows: rows, seed: seed, out: target)
+    let (written, description) = try generation.run()
+    print("\(written ? "wrote" : "kept") \(target): \(description)")
   }
 
   /// `--like`: a synthetic database drawn from the user's, at `--rows`.

@@ -188,3 +188,96 @@ import Testing
     #expect(both.status == 64, "\(both.stderr)")
   }
 }
+
+/// `generate --model`: a Core Data store of the model's schema, deterministic, its keys and
+/// bookkeeping right, read by every store in the order plain SQL gives.
+@Suite struct ModelStores {
+  static func generate(_ dir: String, folder: String = "datasets", rows: Int = 1_200) throws -> (TestSupport.Output, String) {
+    let root = try ModelFiles.package(dir)
+    let out = try TestSupport.run([
+      "generate", "--model", root, "--entity", "Item", "--rows", String(rows), "--datasets", "\(dir)/\(folder)",
+    ])
+    return (out, "\(dir)/\(folder)/notes-item-\(rows)-s1.coredata.sqlite")
+  }
+
+  @Test func theStoreIsTheSchemasWithItsKeysRight() throws {
+    let dir = TestSupport.temporaryFolder("model-store")
+    defer { TestSupport.remove(dir) }
+    let (out, path) = try Self.generate(dir)
+    #expect(out.status == 0 && out.stdout.contains("Folder 120, Note 600, Sketch 600, Tag 120 rows"), "\(out.stderr)\(out.stdout)")
+    let db = try DatabaseQueue(path: path)
+    try db.read { db in
+      #expect(
+        try String.fetchAll(db, sql: "SELECT Z_ENT || ' ' || Z_NAME || ' ' || Z_SUPER || ' ' || Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+          == [
+            "1 Folder 0 120", "2 Item 0 1200", "3 Note 2 0", "4 Sketch 2 0", "5 Tag 0 120",
+          ])
+      #expect(try Int.fetchAll(db, sql: "SELECT count(*) FROM ZITEM GROUP BY Z_ENT ORDER BY Z_ENT") == [600, 600])
+      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM WHERE Z_ENT = 3 AND ZBODY4 IS NOT NULL") == 0, "a sibling's column")
+      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM WHERE Z_OPT != 1") == 0)
+      // Every key points at a row that exists; NULLs only where optional.
+      #expect(
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) FROM ZITEM i LEFT JOIN ZFOLDER f ON f.Z_PK = i.ZFOLDER WHERE i.ZFOLDER IS NOT NULL AND f.Z_PK IS NULL")
+          == 0)
+      #expect(
+        try Int.fetchOne(
+          db,
+          sql:
+            "SELECT count(*) FROM Z_2TAGS j LEFT JOIN ZTAG t ON t.Z_PK = j.Z_5TAGS LEFT JOIN ZITEM i ON i.Z_PK = j.Z_2ITEMS WHERE t.Z_PK IS NULL OR i.Z_PK IS NULL"
+        ) == 0)
+      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_2TAGS")! > 1_200)
+      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM WHERE ZCREATED IS NULL") == 0, "created is required")
+      let nulls = try Double.fetchOne(db, sql: "SELECT avg(ZTITLE IS NULL) FROM ZITEM")!
+      #expect(abs(nulls - 0.1) < 0.03, "an optional attribute's NULL share: \(nulls)")
+      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZFOLDER WHERE length(ZID) != 16") == 0, "UUIDs as 16 bytes")
+      #expect(try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA")?.hasPrefix("FETCHBENCH-MODEL-") == true)
+    }
+  }
+
+  @Test func twoGenerationsAreByteIdenticalAndAFileOfOneIsKept() throws {
+    let dir = TestSupport.temporaryFolder("model-twice")
+    defer { TestSupport.remove(dir) }
+    let (first, a) = try Self.generate(dir, folder: "one")
+    let (second, b) = try Self.generate(dir, folder: "two")
+    #expect(first.status == 0 && second.status == 0)
+    #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b))
+    let (again, _) = try Self.generate(dir, folder: "one")
+    #expect(again.status == 0 && again.stdout.contains("kept"), "\(again.stdout)")
+    // A file FetchBench did not write is never replaced.
+    try FileManager.default.createDirectory(atPath: dir + "/mine", withIntermediateDirectories: true)
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/mine/notes-item-1200-s1.coredata.sqlite"))
+    let (refused, _) = try Self.generate(dir, folder: "mine")
+    #expect(refused.status == 1 && refused.stderr.contains("did not write"), "\(refused.stderr)")
+    #expect(FileManager.default.contents(atPath: dir + "/mine/notes-item-1200-s1.coredata.sqlite") == Data("mine".utf8))
+  }
+
+  @Test func everyStoreReadsTheListInPlainSQLsOrder() throws {
+    let dir = TestSupport.temporaryFolder("model-fetch")
+    defer { TestSupport.remove(dir) }
+    let (out, path) = try Self.generate(dir)
+    #expect(out.status == 0, "\(out.stderr)")
+    let db = try DatabaseQueue(path: path)
+    let lists: [(String, String)] = [
+      ("created desc", "SELECT i.Z_PK FROM ZITEM i ORDER BY i.ZCREATED DESC, i.Z_PK"),
+      (
+        "folder.name asc, title asc",
+        "SELECT i.Z_PK FROM ZITEM i LEFT JOIN ZFOLDER f ON f.Z_PK = i.ZFOLDER ORDER BY f.ZNAME, i.ZTITLE, i.Z_PK"
+      ),
+    ]
+    for (sort, sql) in lists {
+      let expected = try db.read { db in try Int64.fetchAll(db, sql: sql) }.map(String.init)
+      #expect(expected.count == 1_200)
+      for store in ["memory", "sqlite", "sqlite-coredata"] {
+        for strategy in ["full", "batched", "offset", "keyset"] {
+          let fetched = try TestSupport.run([
+            "fetch", "--db", path, "--entity", "Item", "--sort", sort, "--store", store, "--strategy", strategy, "--ids",
+          ])
+          #expect(
+            fetched.status == 0 && fetched.stdout.split(separator: "\n").map(String.init) == expected,
+            "\(sort) \(store) \(strategy): \(fetched.stderr)")
+        }
+      }
+    }
+  }
+}

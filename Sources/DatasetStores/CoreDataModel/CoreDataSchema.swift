@@ -69,7 +69,8 @@ public struct CoreDataSchema: Sendable, Equatable {
       func add(_ entity: EntityDeclaration, _ property: String, _ type: String, prefix: String = "Z") {
         var name = prefix + property.uppercased()
         if table.columns.contains(where: { $0.name == name }) { name += String(number[entity.name]!) }
-        table.columns.append(Column(name: name, type: type, property: "\(entity.name).\(property)"))
+        // An order key stores no property of its own.
+        table.columns.append(Column(name: name, type: type, property: prefix == "Z" ? "\(entity.name).\(property)" : nil))
       }
       for entity in members {
         for r in entity.relationships where !r.toMany {

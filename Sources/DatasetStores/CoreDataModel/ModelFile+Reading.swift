@@ -1,3 +1,4 @@
+import Datasets
 import Foundation
 
 #if canImport(FoundationXML)
@@ -17,6 +18,7 @@ extension ModelFile {
     }
     var model = try ModelXML.parse(data, path: contents)
     model.version = chosen
+    model.checksum = SHA256Hasher.hex(of: data)
     try model.validate()
     return model
   }

@@ -13,6 +13,8 @@ public struct ModelFile: Sendable, Equatable {
   public var fetchRequests: [String]
   /// The configurations (`<configuration>`) by name: read; every entity is in the store.
   public var configurations: [String]
+  /// SHA-256 of the `contents` read: a generated store records it.
+  public var checksum = ""
 
   /// The entity named `name`. O(entities).
   public func entity(_ name: String) -> EntityDeclaration? { entities.first { $0.name == name } }

@@ -1,0 +1,217 @@
+import Datasets
+import Foundation
+import GRDB
+
+/// A Core Data store of a model's schema (`generate --model`): `rows` rows of one entity (an
+/// abstract one's shared out among its concrete sub-entities), the rows its relationships
+/// reach, every value stored as Core Data stores it, seeded and byte-deterministic.
+public struct ModelGeneration {
+  public var model: ModelFile
+  public var entity: String
+  public var rows: Int
+  public var seed: UInt64
+  public var out: String
+
+  public init(model: ModelFile, entity: String, rows: Int, seed: UInt64, out: String) {
+    (self.model, self.entity, self.rows, self.seed, self.out) = (model, entity, rows, seed, out)
+  }
+
+  /// Each entity reached by a relationship holds a tenth of the rows of the first entity that
+  /// reaches it (at least one): a folder of ten notes, a tag on ten of them.
+  public static let fanOut = 10
+  /// The share of an optional attribute's or to-one's values left NULL.
+  public static let nullShare = 0.1
+
+  /// The tag `Z_METADATA.Z_UUID` carries: the model's checksum and the inputs, so that a file
+  /// of the same inputs is kept and one FetchBench did not write is never replaced.
+  public var tag: String {
+    "FETCHBENCH-MODEL-\(model.checksum.prefix(16))-\(entity)-\(rows)-S\(seed)"
+  }
+
+  /// Writes the store (under a temporary name, renamed into place) unless a file of the same
+  /// inputs is there; returns what it holds. O(rows × properties).
+  public func run() throws -> (written: Bool, description: String) {
+    guard let list = model.entity(entity) else {
+      throw ModelFileError(
+        path: model.path, problem: "declares no entity \(entity)", fix: "name one of: \(model.entities.map(\.name).joined(separator: ", "))"
+      )
+    }
+    if FileManager.default.fileExists(atPath: out) {
+      let existing = Self.tag(of: out)
+      if existing == tag { return (false, "already generated from this model with these inputs") }
+      guard existing?.hasPrefix("FETCHBENCH-MODEL-") == true else {
+        throw DatasetError.cannotWrite(
+          path: out, reason: "something FetchBench did not write is there, and it is not replaced; name a new folder")
+      }
+    }
+    let schema = CoreDataSchema(model)
+    let counts = plan(list)
+    let tmp = try AtomicFile.createTemporaryFile(for: out)
+    do {
+      let queue = try DatabaseQueue(path: tmp)
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA journal_mode = DELETE")
+        try db.inTransaction {
+          try fill(db, schema: schema, counts: counts)
+          return .commit
+        }
+      }
+      try queue.close()
+      try AtomicFile.commit(tmp, to: out)
+    } catch {
+      AtomicFile.discard(tmp)
+      throw error
+    }
+    let summary = schema.entities.compactMap { e in counts[e.name].map { "\(e.name) \($0.grouped)" } }
+    return (true, summary.joined(separator: ", ") + " rows")
+  }
+
+  /// How many rows each entity gets: the list's entity `rows`, shared out over it and its
+  /// concrete sub-entities; each entity a relationship reaches, a `fanOut`th of its source's.
+  func plan(_ list: EntityDeclaration) -> [String: Int] {
+    var counts: [String: Int] = [:]
+    func share(_ e: EntityDeclaration, _ n: Int) {
+      let concrete = ([e] + model.subentities(of: e)).filter { !$0.isAbstract }
+      for (i, c) in concrete.enumerated() { counts[c.name, default: 0] += n / concrete.count + (i < n % concrete.count ? 1 : 0) }
+    }
+    share(list, rows)
+    var queue = [(list, rows)]
+    var reached: Set<String> = [list.name]
+    while !queue.isEmpty {
+      let (e, n) = queue.removeFirst()
+      for member in [e] + model.subentities(of: e) {
+        for r in model.properties(of: member).relationships where reached.insert(r.destination).inserted {
+          guard let destination = model.entity(r.destination) else { continue }
+          let m = max(1, n / Self.fanOut)
+          share(destination, m)
+          queue.append((destination, m))
+        }
+      }
+    }
+    return counts
+  }
+
+  func fill(_ db: Database, schema: CoreDataSchema, counts: [String: Int]) throws {
+    for statement in schema.statements { try db.execute(sql: statement) }
+    // Primary keys run 1… through each table, its entities in number order.
+    var keys: [String: ClosedRange<Int>] = [:]
+    for table in schema.tables where !table.entities.isEmpty {
+      var next = 1
+      for name in table.entities {
+        let n = counts[name] ?? 0
+        if n > 0 { keys[name] = next...(next + n - 1) }
+        next += n
+      }
+    }
+    func allKeys(_ name: String) -> [Int] {
+      guard let e = model.entity(name) else { return [] }
+      return ([e] + model.subentities(of: e)).flatMap { keys[$0.name].map(Array.init) ?? [] }
+    }
+    for table in schema.tables where !table.entities.isEmpty {
+      for name in table.entities {
+        guard let range = keys[name], let number = schema.entities.first(where: { $0.name == name })?.number else { continue }
+        try insert(db, table: table, entity: name, number: number, keys: range, destinations: allKeys)
+      }
+    }
+    for (table, owner, relationship) in joinTables(schema) {
+      var random = SeededRandom(seed: seed, stream: 0x7A, index: UInt64(table.name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+      let (sources, targets) = (allKeys(owner), allKeys(relationship.destination))
+      guard !targets.isEmpty else { continue }
+      let statement = try db.makeStatement(
+        sql: "INSERT INTO \(table.name) VALUES (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))")
+      for source in sources {
+        var chosen = Set<Int>()
+        for _ in 0..<random.below(4) { chosen.insert(targets[Int(random.below(UInt64(targets.count)))]) }
+        for (position, target) in chosen.sorted().enumerated() {
+          let values: [DatabaseValueConvertible] = [source, target] + (table.columns.count > 2 ? [position + 1] : [])
+          try statement.execute(arguments: StatementArguments(values))
+        }
+      }
+    }
+    for e in schema.entities {
+      let root = model.root(of: model.entity(e.name)!)
+      // Z_MAX: the highest Z_PK of the table, on its root's row (sub-entities draw from it).
+      let max = root.name == e.name ? ([root] + model.subentities(of: root)).compactMap { keys[$0.name]?.upperBound }.max() ?? 0 : 0
+      try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (?, ?, ?, ?)", arguments: [e.number, e.name, e.parent, max])
+    }
+    try db.execute(sql: "INSERT INTO Z_METADATA VALUES (1, ?, NULL)", arguments: [tag])
+  }
+
+  /// The rows of one entity: its own and inherited properties' columns, the rest NULL.
+  func insert(
+    _ db: Database, table: CoreDataSchema.Table, entity name: String, number: Int, keys: ClosedRange<Int>,
+    destinations: (String) -> [Int]
+  ) throws {
+    let entity = model.entity(name)!
+    let properties = model.properties(of: entity)
+    let lineage = Set([name] + chain(name))
+    let statement = try db.makeStatement(
+      sql:
+        "INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))"
+    )
+    let targets = Dictionary(
+      uniqueKeysWithValues: properties.relationships.filter { !$0.toMany }.map { ($0.name, destinations($0.destination)) })
+    for key in keys {
+      var random = SeededRandom(seed: seed, stream: UInt64(number), index: UInt64(key))
+      var values: [DatabaseValueConvertible?] = []
+      for column in table.columns {
+        switch column.name {
+        case "Z_PK": values.append(key)
+        case "Z_ENT": values.append(number)
+        case "Z_OPT": values.append(1)
+        default:
+          guard let property = column.property, let dot = property.firstIndex(of: "."), lineage.contains(String(property[..<dot])) else {
+            // An order key, or a sibling's column.
+            values.append(column.name.hasPrefix("Z_FOK_") ? key * 1024 : nil)
+            continue
+          }
+          let propertyName = String(property[property.index(after: dot)...])
+          if let a = properties.attributes.first(where: { $0.name == propertyName }) {
+            values.append(a.optional && random.unit() < Self.nullShare ? nil : ModelValues.value(a, key: key, random: &random))
+          } else if let r = properties.relationships.first(where: { $0.name == propertyName }), let pool = targets[r.name], !pool.isEmpty {
+            let optional = (r.minCount ?? 0) == 0
+            values.append(optional && random.unit() < Self.nullShare ? nil : pool[Int(random.below(UInt64(pool.count)))])
+          } else {
+            values.append(nil)
+          }
+        }
+      }
+      try statement.execute(arguments: StatementArguments(values))
+    }
+  }
+
+  private func chain(_ name: String) -> [String] {
+    var out: [String] = []
+    var next = model.entity(name)?.parent
+    while let p = next, !out.contains(p) {
+      out.append(p)
+      next = model.entity(p)?.parent
+    }
+    return out
+  }
+
+  /// Each join table with the entity owning it and its relationship.
+  func joinTables(_ schema: CoreDataSchema) -> [(CoreDataSchema.Table, String, RelationshipDeclaration)] {
+    schema.tables.filter(\.entities.isEmpty).compactMap { table in
+      guard let property = table.columns[1].property, let dot = property.firstIndex(of: ".") else { return nil }
+      let owner = String(property[..<dot])
+      let name = String(property[property.index(after: dot)...])
+      return model.entity(owner).flatMap { e in e.relationships.first { $0.name == name } }.map { (table, owner, $0) }
+    }
+  }
+
+  /// The tag in a file's `Z_METADATA`; nil when it has none (or is no SQLite file).
+  static func tag(of path: String) -> String? {
+    guard
+      let queue = try? DatabaseQueue(
+        path: path,
+        configuration: {
+          var c = Configuration()
+          c.readonly = true
+          return c
+        }())
+    else { return nil }
+    defer { try? queue.close() }
+    return try? queue.read { db in try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA WHERE Z_VERSION = 1") }
+  }
+}
