@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import DatasetStores
 import FetchBenchKit
+import Foundation
 
 /// `--db` and what goes with it: the user's own database in place of a generated dataset.
 struct DatabaseOptions: ParsableArguments {
@@ -12,6 +13,13 @@ struct DatabaseOptions: ParsableArguments {
   @Option(
     help: "With --db: a to-one relationship that its column's name does not say, as column=Entity (e.g. plane=Plane); repeatable.")
   var relationship: [String] = []
+  @Option(
+    help: ArgumentHelp(
+      "Your app's Core Data model instead of a database: a .xcdatamodeld folder (its current version), a .xcdatamodel folder or its contents file; the list is measured on a Core Data store of its schema with --rows rows of --entity, generated into the datasets folder when missing.",
+      valueName: "path"))
+  var model: String?
+  @Option(help: ArgumentHelp("With --model: the version of the .xcdatamodeld to read (`MyApp 2`).", valueName: "name"))
+  var modelVersion: String?
 
   init() {}
 
@@ -23,6 +31,8 @@ struct DatabaseOptions: ParsableArguments {
   func validate() throws {
     _ = try relationships()
     if db == nil && !relationship.isEmpty { throw ValidationError("--relationship needs --db") }
+    if db != nil && model != nil { throw ValidationError("--db and --model name two lists' databases: give one of them") }
+    if modelVersion != nil && model == nil { throw ValidationError("--model-version needs --model PATH") }
   }
 
   func relationships() throws -> [String: String] {
@@ -40,6 +50,26 @@ struct DatabaseOptions: ParsableArguments {
   /// The database named by `--db`, if any.
   var database: UserDatabase? {
     get throws { try db.map { try UserDatabase.named($0, relationships: try relationships()) } }
+  }
+
+  /// The database `--db` names, or the Core Data store of `--model` with `rows` rows of
+  /// `entity`, generated into `datasets` unless a file of the same inputs is there.
+  func database(entity: String?, rows: Int?, datasets: String) throws -> UserDatabase? {
+    guard let model else { return try database }
+    guard let entity else { throw ValidationError("--model needs --entity NAME: the entity of the list (describe --model names them)") }
+    guard let rows, (1...DatasetKind.maxRows).contains(rows) else {
+      throw ValidationError("--model needs --rows N (1 to \(DatasetKind.maxRows.grouped)): the rows of \(entity) to generate")
+    }
+    let file = try ModelFile.read(model, version: modelVersion)
+    let generation = ModelGeneration(
+      model: file, entity: entity, rows: rows, seed: 1,
+      out: ModelGeneration.path(model, entity: entity, rows: rows, seed: 1, folder: datasets))
+    if !FileManager.default.fileExists(atPath: datasets) {
+      try FileManager.default.createDirectory(atPath: datasets, withIntermediateDirectories: true)
+    }
+    let (written, description) = try generation.run()
+    if written { Command.log("wrote \(generation.out): \(description)") }
+    return try UserDatabase.named(generation.out, relationships: file.toOneRelationships)
   }
 }
 
@@ -90,25 +120,15 @@ struct Describe: ParsableCommand {
 
   @OptionGroup var database: DatabaseOptions
 
-  @Option(
-    help: ArgumentHelp(
-      "Your app's Core Data model: a .xcdatamodeld folder (its current version), a .xcdatamodel folder or its contents file.",
-      valueName: "path"))
-  var model: String?
-
-  @Option(help: ArgumentHelp("With --model: the version of the .xcdatamodeld to read (`MyApp 2`).", valueName: "name"))
-  var modelVersion: String?
-
   func validate() throws {
-    guard (database.db == nil) != (model == nil) else {
-      throw ValidationError("describe needs --db FILE (a database to read) or --model PATH (a Core Data model), one of them")
+    guard database.db != nil || database.model != nil else {
+      throw ValidationError("describe needs --db FILE (a database to read) or --model PATH (a Core Data model)")
     }
-    if modelVersion != nil && model == nil { throw ValidationError("--model-version needs --model PATH") }
   }
 
   func run() throws {
-    if let model {
-      let file = try ModelFile.read(model, version: modelVersion)
+    if let model = database.model {
+      let file = try ModelFile.read(model, version: database.modelVersion)
       print(file.describe(CoreDataSchema(file)), terminator: "")
       return
     }

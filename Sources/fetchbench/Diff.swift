@@ -62,7 +62,7 @@ struct Diff: CheckedCommand {
       )
     }
     options.rows = try OptionValue.rowCounts(rows ?? String(DatasetKind.defaultRows))
-    let db = try database.database
+    let db = try database.database(entity: entity, rows: database.model == nil ? nil : options.rows.first, datasets: datasets)
     let coreDataFile = try OptionValue.kind(schema, "schema") as PhysicalSchema == .coreData
     if coreDataFile {
       guard db == nil else { throw ValidationError("--schema coredata reads a generated dataset's file; --db names your own") }
@@ -76,7 +76,7 @@ struct Diff: CheckedCommand {
       try options.useCoreDataFile(.banks, rows: n)
     } else if let db {
       if try db.server != nil { throw UserDatabaseError.serverReadOnly(db.path, "diff, which writes,") }
-      guard rows == nil else {
+      guard rows == nil || database.model != nil else {
         throw ValidationError(
           "--rows does not apply to --db: the list has the table's own rows; for another size, make a file with `fetchbench generate --like`"
         )

@@ -102,7 +102,7 @@ struct Fetch: ParsableCommand {
   func run() throws {
     try postgres.apply()
     sqlDebug.apply()
-    let db = try database.database
+    let db = try database.database(entity: entity, rows: rows, datasets: datasets)
     let storeKind: StoreKind = try OptionValue.kind(store ?? (try db?.server != nil ? "postgres" : "sqlite"), "store")
     if let db { return try runOnDatabase(db, storeKind: storeKind) }
     let kind: DatasetKind = try OptionValue.kind(dataset, "dataset")

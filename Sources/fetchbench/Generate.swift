@@ -134,8 +134,7 @@ struct Generate: ParsableCommand {
     guard let entity else { throw ValidationError("--model needs --entity NAME: the entity of the list (describe --model names them)") }
     guard (1...DatasetKind.maxRows).contains(rows) else { throw ValidationError(DatasetError.invalidRows(rows).description) }
     let file = try ModelFile.read(path, version: modelVersion)
-    let name = DatabaseDataset.kindName(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-    let target = "\(folder)/\(name)-\(DatabaseDataset.kindName(entity))-\(rows)-s\(seed).coredata.sqlite"
+    let target = ModelGeneration.path(path, entity: entity, rows: rows, seed: seed, folder: folder)
     if !FileManager.default.fileExists(atPath: folder) {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }

@@ -78,6 +78,18 @@ struct Run: CheckedCommand {
       discussion: "Needs CREATE on the database; the schema is dropped when the case ends. Your schema is only read."))
   var allowIndexTrials = false
 
+  /// `--db`'s database, or `--model`'s store of `--rows` rows of `--entity`.
+  var userDatabase: UserDatabase? {
+    get throws {
+      guard database.model != nil else { return try database.database }
+      let count = try rows.map { text -> Int in
+        guard let n = Int(text) else { throw ValidationError("--model takes one --rows count, got '\(text)'") }
+        return n
+      }
+      return try database.database(entity: entity, rows: count, datasets: datasets)
+    }
+  }
+
   /// What to measure, from the options; every check that needs no measuring is here.
   func options() throws -> RunOptions {
     if json && !recommend { throw ValidationError("--json prints the recommendation as JSON: give --recommend too") }
@@ -90,8 +102,9 @@ struct Run: CheckedCommand {
       options.shard = s
     }
     if let dataset { options.datasets = try OptionValue.datasets(dataset) }
-    let onServer = try database.database?.server != nil
-    let ownDatabase = try database.database != nil
+    let userDatabase = try self.userDatabase
+    let onServer = try userDatabase?.server != nil
+    let ownDatabase = userDatabase != nil
     let defaultStores = onServer ? "memory,postgres" : ownDatabase ? "memory,sqlite" : "memory,sqlite,sqlite-coredata"
     options.stores = try OptionValue.kinds(store ?? defaultStores, "store")
     options.modes = try OptionValue.kinds(mode, "mode")
@@ -112,7 +125,7 @@ struct Run: CheckedCommand {
     let physical: PhysicalSchema = try OptionValue.kind(schema, "schema")
     if physical == .coreData {
       try applyCoreDataSchema(to: &options)
-    } else if let db = try database.database {
+    } else if let db = userDatabase {
       try applyDatabase(db, to: &options)
     } else if allowIndexTrials {
       throw ValidationError("--allow-index-trials needs --db on a PostgreSQL server")
@@ -137,7 +150,7 @@ struct Run: CheckedCommand {
       // --quick narrows only what was not asked for.
       let (datasets, scenarios, repetitions) = (options.datasets, options.scenarios, options.repetitions)
       options.makeQuick()
-      if dataset != nil || database.db != nil { options.datasets = datasets }
+      if dataset != nil || ownDatabase { options.datasets = datasets }
       if scenario != nil { options.scenarios = scenarios }
       if measure.repetitions != nil { options.repetitions = repetitions }
     }
@@ -162,7 +175,7 @@ struct Run: CheckedCommand {
   func applyDatabase(_ db: UserDatabase, to options: inout RunOptions) throws {
     guard dataset == nil else { throw ValidationError("--db replaces the datasets: drop --dataset") }
     // The list has the table's own rows; another size of it is another file.
-    guard rows == nil else {
+    guard rows == nil || database.model != nil else {
       throw ValidationError(
         "--rows does not apply to --db: the list has the table's own rows; for another size, make a file with `fetchbench generate --like`")
     }
@@ -179,7 +192,9 @@ struct Run: CheckedCommand {
   /// `--schema coredata`: the dataset's list over its file in Core Data's schema, written
   /// from the dataset's own file when missing, measured as a list of a database.
   func applyCoreDataSchema(to options: inout RunOptions) throws {
-    guard database.db == nil else { throw ValidationError("--schema coredata reads a generated dataset's file; --db names your own") }
+    guard database.db == nil && database.model == nil else {
+      throw ValidationError("--schema coredata reads a generated dataset's file; --db and --model name your own")
+    }
     let kinds = dataset == nil ? [DatasetKind.banks] : options.datasets
     guard kinds.count == 1, let kind = kinds.first, options.rows.count == 1, let rows = options.rows.first else {
       throw ValidationError("--schema coredata measures one dataset at one row count: give --dataset banks or wells and one --rows")

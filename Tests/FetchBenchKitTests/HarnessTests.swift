@@ -327,7 +327,7 @@ extension RunCommand {
     #expect(failed.first?.error.contains("crashed (signal") == true, "\(failed)")
     #expect(failed.first?.error.contains("injected crash") == true, "the child's last words are kept: \(failed)")
     // With the runtime's backtrace: where it happened, not the backtrace's image list.
-    #expect(failed.first?.error.contains("at Run.swift:") == true, "the first project frame is named: \(failed)")
+    #expect(failed.first?.error.contains("at RunCase.swift:") == true, "the first project frame is named: \(failed)")
     #expect(failed.first?.error.contains("Backtrace took") == false, "\(failed)")
     // Every other case ran, the full-mode Codable one included, with its mapping time.
     let ok = Set(rows.filter { $0.isOK && $0.mode != .settings }.map { "\($0.mode) \($0.scenario)" })

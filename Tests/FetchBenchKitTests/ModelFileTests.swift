@@ -252,6 +252,27 @@ import Testing
     #expect(FileManager.default.contents(atPath: dir + "/mine/notes-item-1200-s1.coredata.sqlite") == Data("mine".utf8))
   }
 
+  /// `--model` on a command that measures: what it needs is said, nothing written.
+  @Test func aModelListNeedsItsEntityAndRows() throws {
+    let dir = TestSupport.temporaryFolder("model-options")
+    defer { TestSupport.remove(dir) }
+    let root = try ModelFiles.package(dir)
+    for (arguments, message) in [
+      (["fetch", "--model", root, "--rows", "100"], "--model needs --entity NAME"),
+      (["run", "--model", root, "--entity", "Item"], "--model needs --rows N"),
+      (["run", "--model", root, "--entity", "Item", "--rows", "100,200"], "--model takes one --rows count"),
+      (["fetch", "--model", root, "--db", dir + "/x.sqlite", "--entity", "Item"], "give one of them"),
+      (
+        ["fetch", "--model", root, "--entity", "Widget", "--rows", "100"],
+        "declares no entity Widget: name one of: Item, Note, Sketch, Folder, Tag"
+      ),
+    ] {
+      let out = try TestSupport.run(arguments + ["--datasets", dir + "/datasets"])
+      #expect([1, 64].contains(out.status) && out.stderr.contains(message), "\(arguments): \(out.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: dir + "/datasets") || TestSupport.listing(dir + "/datasets").isEmpty)
+  }
+
   @Test func everyStoreReadsTheListInPlainSQLsOrder() throws {
     let dir = TestSupport.temporaryFolder("model-fetch")
     defer { TestSupport.remove(dir) }
@@ -279,5 +300,31 @@ import Testing
         }
       }
     }
+  }
+}
+
+/// The README's "Your app's model" section, as a user copies it, on the test's model named
+/// `MyApp.xcdatamodeld` (at 2,000 rows for the test's time).
+@Suite struct DocumentedModelSection {
+  @Test func theModelSectionRuns() throws {
+    let dir = TestSupport.temporaryFolder("model-section")
+    defer { TestSupport.remove(dir) }
+    try FileManager.default.moveItem(atPath: try ModelFiles.package(dir), toPath: dir + "/MyApp.xcdatamodeld")
+    let readme = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let block = readme.components(separatedBy: "## Your app's model")[1].components(separatedBy: "```sh\n")[1]
+      .components(separatedBy: "```")[0]
+    let commands = block.replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n")
+      .filter { $0.hasPrefix(".build/release/fetchbench ") }
+      .map { String($0.dropFirst(".build/release/fetchbench ".count)).replacingOccurrences(of: "100000", with: "2000") }
+    #expect(commands.count == 3, "\(commands)")
+    var outputs: [String] = []
+    for command in commands {
+      let out = try TestSupport.run(DocumentedCommands.words(command), currentDirectory: dir)
+      #expect(out.status == 0 && !out.stderr.contains("FAILED"), "fetchbench \(command): \(out.stderr)\(out.stdout.prefix(3000))")
+      outputs.append(out.stdout)
+    }
+    #expect(outputs[0].contains("CREATE TABLE ZITEM ("), "\(outputs[0])")
+    #expect(outputs[1].contains("wrote datasets/myapp-item-2000-s1.coredata.sqlite"), "\(outputs[1])")
+    #expect(outputs[2].contains("Item at 2,000 rows, SQLite, tuned statements: "), "\(outputs[2])")
   }
 }

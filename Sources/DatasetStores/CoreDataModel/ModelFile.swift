@@ -16,6 +16,14 @@ public struct ModelFile: Sendable, Equatable {
   /// SHA-256 of the `contents` read: a generated store records it.
   public var checksum = ""
 
+  /// Every to-one relationship's destination by its name, as `--relationship` gives them: the
+  /// store's reader names a Core Data column's relationship by it. O(relationships).
+  public var toOneRelationships: [String: String] {
+    var out: [String: String] = [:]
+    for e in entities { for r in e.relationships where !r.toMany && out[r.name] == nil { out[r.name] = r.destination } }
+    return out
+  }
+
   /// The entity named `name`. O(entities).
   public func entity(_ name: String) -> EntityDeclaration? { entities.first { $0.name == name } }
 }

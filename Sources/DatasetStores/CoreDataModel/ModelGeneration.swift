@@ -1,3 +1,4 @@
+import Catalog
 import Datasets
 import Foundation
 import GRDB
@@ -14,6 +15,12 @@ public struct ModelGeneration {
 
   public init(model: ModelFile, entity: String, rows: Int, seed: UInt64, out: String) {
     (self.model, self.entity, self.rows, self.seed, self.out) = (model, entity, rows, seed, out)
+  }
+
+  /// `FOLDER/MODEL-ENTITY-ROWS-sSEED.coredata.sqlite`, the model named after its file.
+  public static func path(_ model: String, entity: String, rows: Int, seed: UInt64, folder: String) -> String {
+    let name = DatabaseDataset.kindName(URL(fileURLWithPath: model).deletingPathExtension().lastPathComponent)
+    return "\(folder)/\(name)-\(DatabaseDataset.kindName(entity))-\(rows)-s\(seed).coredata.sqlite"
   }
 
   /// Each entity reached by a relationship holds a tenth of the rows of the first entity that
