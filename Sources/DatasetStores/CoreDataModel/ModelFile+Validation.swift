@@ -52,25 +52,20 @@ extension ModelFile {
 
   /// An entity's own and inherited properties, the root's first. O(depth × properties).
   public func properties(of e: EntityDeclaration) -> (attributes: [AttributeDeclaration], relationships: [RelationshipDeclaration]) {
-    var chain = [e]
-    while let p = chain.last?.parent, let parent = entity(p), !chain.contains(where: { $0.name == p }) { chain.append(parent) }
-    return (chain.reversed().flatMap(\.attributes), chain.reversed().flatMap(\.relationships))
+    let lineage = [e] + ancestors(of: e).compactMap(entity)
+    return (lineage.reversed().flatMap(\.attributes), lineage.reversed().flatMap(\.relationships))
   }
 
-  /// The root of `e`'s inheritance tree: its table's entity.
-  public func root(of e: EntityDeclaration) -> EntityDeclaration {
-    var current = e
-    var seen: Set<String> = [e.name]
-    while let p = current.parent, let parent = entity(p), seen.insert(p).inserted { current = parent }
-    return current
-  }
+  /// The root of `e`'s inheritance tree: its table's entity. O(depth).
+  public func root(of e: EntityDeclaration) -> EntityDeclaration { ancestors(of: e).last.flatMap(entity) ?? e }
 
   /// The entities that inherit from `e`, directly or not. O(entities × depth).
   public func subentities(of e: EntityDeclaration) -> [EntityDeclaration] {
-    entities.filter { $0.name != e.name && chain(of: $0).contains(e.name) }
+    entities.filter { $0.name != e.name && ancestors(of: $0).contains(e.name) }
   }
 
-  private func chain(of e: EntityDeclaration) -> [String] {
+  /// The names of the entities `e` inherits from, its parent first. O(depth).
+  func ancestors(of e: EntityDeclaration) -> [String] {
     var out: [String] = []
     var next = e.parent
     while let p = next, !out.contains(p) {

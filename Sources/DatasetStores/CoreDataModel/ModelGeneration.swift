@@ -151,7 +151,7 @@ public struct ModelGeneration {
   ) throws {
     let entity = model.entity(name)!
     let properties = model.properties(of: entity)
-    let lineage = Set([name] + chain(name))
+    let lineage = Set([name] + model.ancestors(of: entity))
     let statement = try db.makeStatement(
       sql:
         "INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))"
@@ -185,16 +185,6 @@ public struct ModelGeneration {
       }
       try statement.execute(arguments: StatementArguments(values))
     }
-  }
-
-  private func chain(_ name: String) -> [String] {
-    var out: [String] = []
-    var next = model.entity(name)?.parent
-    while let p = next, !out.contains(p) {
-      out.append(p)
-      next = model.entity(p)?.parent
-    }
-    return out
   }
 
   /// Each join table with the entity owning it and its relationship.
