@@ -39,8 +39,11 @@ public struct IndexSpec: Sendable, Hashable, CustomStringConvertible {
 
   /// `info_id+close_date`, `spud_date:desc+id`: the option's and the file name's spelling.
   public var tag: String { columns.map { $0.name + ($0.descending ? ":desc" : "") }.joined(separator: "+") }
-  /// `idx_failed_bank_details_info_id_close_date`.
-  public var name: String { "idx_\(table)_" + columns.map { $0.name + ($0.descending ? "_desc" : "") }.joined(separator: "_") }
+  /// `idx_failed_bank_details_info_id_close_date`; in lower case, so that a Core Data table's
+  /// index (`idx_zitem_ztitle`) needs no quotes.
+  public var name: String {
+    ("idx_\(table)_" + columns.map { $0.name + ($0.descending ? "_desc" : "") }.joined(separator: "_")).lowercased()
+  }
   /// The statement to copy into an app's SQLite migration.
   public var createStatement: String {
     "CREATE INDEX \(name.sqlName) ON \(table.sqlName)(\(columns.map { $0.name.sqlName + ($0.descending ? " DESC" : "") }.joined(separator: ", ")))"

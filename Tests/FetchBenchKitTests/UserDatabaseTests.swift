@@ -280,7 +280,12 @@ enum UserDatabaseFixture {
       sort: "departure desc", section: nil)
     let definition = try #require(kind.definition as? DatabaseDataset)
     let index = IndexSpec(table: "ZFLIGHT", columns: [.init("ZDEPARTURE", descending: true), .init("Z_PK")])
-    #expect(definition.coreDataFetchIndex(index)?.hasPrefix("a fetch index on Flight over departure (descending) (") == true)
+    let declared = try #require(definition.coreDataFetchIndex(index))
+    #expect(declared.hasPrefix("a fetch index on Flight over departure (descending) ("), "\(declared)")
+    #expect(
+      declared.hasSuffix(
+        #"inside <entity name="Flight">: <fetchIndex name="byDeparture"><fetchIndexElement property="departure" type="Binary" order="descending"/></fetchIndex>)"#
+      ), "\(declared)")
     #expect(definition.coreDataFetchIndex(IndexSpec(table: "ZFLIGHT", columns: [.init("Z_PK")])) == nil)
   }
 

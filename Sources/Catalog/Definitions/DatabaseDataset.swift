@@ -36,15 +36,20 @@ public struct DatabaseDataset: DatasetDefinition {
 
   /// For a Core Data store, `index` as the model editor declares it: a fetch index on the
   /// entity over its attributes (Core Data creates the SQL index itself; `Z_PK` is indexed
-  /// already). Nil otherwise. O(entities × attributes).
+  /// already), and the element the model's `contents` holds for it. Nil otherwise.
+  /// O(entities × attributes).
   public func coreDataFetchIndex(_ index: IndexSpec) -> String? {
     guard isCoreData, let entity = model.entities.first(where: { $0.table == index.table }) else { return nil }
-    let elements = index.columns.compactMap { c in
-      entity.attributes.first { $0.column == c.name }.map { $0.name + (c.descending ? " (descending)" : "") }
-    }
+    let elements = index.columns.compactMap { c in entity.attributes.first { $0.column == c.name }.map { ($0.name, c.descending) } }
     guard !elements.isEmpty else { return nil }
+    let words = elements.map { $0.1 ? "\($0.0) (descending)" : $0.0 }
+    let name = "by" + elements.map { $0.0.prefix(1).uppercased() + $0.0.dropFirst() }.joined()
+    let xml =
+      "<fetchIndex name=\"\(name)\">"
+      + elements.map { "<fetchIndexElement property=\"\($0.0)\" type=\"Binary\" order=\"\($0.1 ? "descending" : "ascending")\"/>" }.joined()
+      + "</fetchIndex>"
     return
-      "a fetch index on \(entity.name) over \(elements.joined(separator: ", ")) (the entity's Indexes in the model editor, NSFetchIndexDescription)"
+      "a fetch index on \(entity.name) over \(words.joined(separator: ", ")) (the entity's Indexes in the model editor, NSFetchIndexDescription; in the model's contents, inside <entity name=\"\(entity.name)\">: \(xml))"
   }
 
   /// The error to show for `error`: a key path through a to-many relationship is said plainly,
