@@ -19,7 +19,8 @@ struct Compare: CheckedCommand {
       processes to be flagged with 3 a side, about 5 times with 5, about 2.5 times with 10. A \
       count that varies between repetitions (page faults, allocations) changes when every repetition of one \
       side lies beyond the other's, by --threshold and by at least 16. \
-      With fewer than 3 processes a side a time reads "not judged: too few processes"; \
+      With fewer than 3 processes a side a time or a page fault count reads "not judged: too few \
+      processes"; \
       a case measured while the rest of the machine used a quarter of a core or more (or the \
       hypervisor stole a twentieth), as `run` records beside it, has its times "not judged: busy \
       machine".

@@ -523,6 +523,11 @@ import Testing
     #expect(small.lines.first { $0.name == name }?.verdict == .unchanged, "\(small.lines)")
     let large = Comparison(base: [faults([100, 104, 98])], head: [faults([300, 310, 296])])
     #expect(large.lines.first { $0.name == name }?.verdict == .regressed, "\(large.lines)")
+    // One process a side shares its page cache across its repetitions: not judged.
+    var one = faults([100, 104, 98])
+    one.processes = 1
+    let single = Comparison(base: [one], head: [faults([300, 310, 296])])
+    #expect(single.lines.first { $0.name == name }?.verdict == .notJudged && single.exitCode == 0, "\(single.lines)")
   }
 
   @Test func compareSaysWhatItCouldNotJudge() {

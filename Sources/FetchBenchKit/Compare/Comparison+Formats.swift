@@ -28,7 +28,10 @@ extension Comparison {
   var processesNote: String {
     let few = lines.filter(\.tooFewProcesses).count
     let busy = lines.filter(\.busyMachine).count
-    return (few == 0 ? "" : "\(few) time(s) not judged: measured in fewer than 3 processes a side; run both with --processes 3.\n")
+    return
+      (few == 0
+      ? ""
+      : "\(few) figure(s) not judged (times and page faults): measured in fewer than 3 processes a side; run both with --processes 3.\n")
       + (busy == 0
         ? ""
         : "\(busy) time(s) not judged: the machine was busy while a side measured them (each says how busy); measure again on a quiet machine.\n")

@@ -255,6 +255,15 @@ package struct Comparison: Sendable {
   static func varyingCount(_ name: String, _ x: ResultRow, _ y: ResultRow, _ o: Options) -> Line? {
     guard x.metric.better != .neither else { return nil }
     let both = "\(value(x)) → \(value(y))"
+    // A page fault depends on the process's memory (the page cache, huge pages), which one
+    // process's repetitions share: judged, as a time is, with processes enough a side.
+    if x.metric == .pageFaults && min(x.processes, y.processes) < o.minimumProcesses {
+      return Line(
+        name: name, verdict: .notJudged,
+        detail: both
+          + " (too few processes: \(x.processes) and \(y.processes); page faults move between processes by more than within one, so they are judged with \(o.minimumProcesses) a side: run --processes \(o.minimumProcesses))",
+        tooFewProcesses: true)
+    }
     let (a, b) = (x.samples.isEmpty ? [x.value] : x.samples, y.samples.isEmpty ? [y.value] : y.samples)
     let (aLo, aHi, bLo, bHi) = (a.min()!, a.max()!, b.min()!, b.max()!)
     let gap = bLo > aHi ? bLo - aHi : (aLo > bHi ? aLo - bHi : 0)
