@@ -81,7 +81,8 @@ let package = Package(
     .target(
       name: "DatasetStores",
       dependencies: [
-        "FetchedResults", "Catalog", "Datasets", "SQLiteStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
+        "FetchedResults", "Catalog", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore",
+        .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
@@ -89,11 +90,25 @@ let package = Package(
     // statistics (live heap, peak, allocation counts).
     .systemLibrary(
       name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+    // What the harness measures with: clocks, heap statistics, samplers, summaries, the processor.
+    .target(name: "HarnessSupport", dependencies: ["CJemalloc"]),
+    // The results model: rows, keys, metrics and the vocabulary of a case (scenarios, fetch
+    // modes, a user's list, index candidates), read and written by every job and writer.
+    .target(
+      name: "ResultModel",
+      dependencies: ["FetchedResults", "Catalog", "ChildProcesses", "Datasets", "DatasetStores", "HarnessSupport"]
+    ),
+    // What a reader consults, from result rows alone: the report, its charts, the recommendation.
+    .target(
+      name: "Reports",
+      dependencies: ["FetchedResults", "Catalog", "Datasets", "DatasetStores", "HarnessSupport", "ResultModel"]
+    ),
+    // The harness's jobs: run, diff, load, gate, compare, history, the index advice.
     .target(
       name: "FetchBenchKit",
       dependencies: [
         "FetchedResults", "Catalog", "Datasets", "DatasetStores", "SQLQueries", "SQLiteStore", "PostgresStore", "ChildProcesses",
-        "CJemalloc",
+        "CJemalloc", "HarnessSupport", "ResultModel", "Reports",
         .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
@@ -102,24 +117,33 @@ let package = Package(
       name: "fetchbench",
       dependencies: [
         "FetchBenchKit", "Catalog", "ChildProcesses", "Datasets", "DatasetStores", "FetchedResults", "SQLQueries", "SQLiteStore",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "ResultModel", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // The micro benchmarks are a package of their own (Benchmarks/Package.swift), so that
     // this package's builds never compile the benchmark plugin.
     // Tests run the built `fetchbench` binary for exit codes; depending on it builds it.
     .target(name: "TestSupport", dependencies: ["Datasets", "ChildProcesses"], path: "Tests/TestSupport"),
-    .testTarget(name: "DatasetsTests", dependencies: ["Catalog", "Datasets", "TestSupport", "fetchbench"]),
+    .testTarget(
+      name: "DatasetsTests",
+      dependencies: [
+        "Catalog", "Datasets", "FetchedResults", "TestSupport", "fetchbench", .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
     .testTarget(
       name: "FetchBenchKitTests",
       dependencies: [
         "FetchBenchKit", "Catalog", "Datasets", "FetchedResults", "DatasetStores", "ChildProcesses", "TestSupport", "fetchbench",
+        "HarnessSupport", "ResultModel", "Reports", "SQLQueries", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Fixtures"]),
+    // The target graph against the sources' imports; builds no target of the package's own.
+    .testTarget(name: "PackageGraphTests", dependencies: ["ChildProcesses"]),
     .testTarget(
       name: "FetchedResultsTests",
       dependencies: [
         "FetchedResults", "Catalog", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore", "DatasetStores", "TestSupport", "fetchbench",
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
   ],

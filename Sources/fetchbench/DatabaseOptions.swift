@@ -3,6 +3,7 @@ import Catalog
 import DatasetStores
 import FetchBenchKit
 import Foundation
+import ResultModel
 
 /// `--db` and what goes with it: the user's own database in place of a generated dataset.
 struct DatabaseOptions: ParsableArguments {

@@ -4,6 +4,7 @@ import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
+import ResultModel
 
 struct Diff: CheckedCommand {
   static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
+import ResultModel
 
 struct Export: CheckedCommand {
   static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@ import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
+import ResultModel
 
 struct Load: CheckedCommand {
   static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import DatasetStores
 import Datasets
 import FetchBenchKit
 import FetchedResults
+import ResultModel
 import SQLQueries
 
 // The harness's kinds are arguments as they are spelled in results.csv.

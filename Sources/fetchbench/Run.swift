@@ -5,6 +5,8 @@ import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
+import Reports
+import ResultModel
 import SQLQueries
 
 struct Run: CheckedCommand {

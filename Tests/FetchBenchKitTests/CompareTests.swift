@@ -1,6 +1,7 @@
 import DatasetStores
 import FetchBenchKit
 import Foundation
+import ResultModel
 import TestSupport
 import Testing
 
@@ -69,7 +70,9 @@ import Testing
     #expect(full.detail.contains("(×1.200 [1.134–1.270], p = 0.0009, 0.00"), "\(full.detail)")
     #expect(full.detail.hasSuffix(" over 3 times (Holm), 3 and 3 processes)"), "\(full.detail)")
     #expect(c.text().hasPrefix("3 figure(s) regressed or changed.\nregressed: 3, improved: 1, changed: 0, unchanged: 3, not judged: 1"))
-    #expect(c.text().contains("\n1 figure(s) not judged (times and page faults): measured in fewer than 3 processes a side; run both with --processes 3.\n"))
+    #expect(
+      c.text().contains(
+        "\n1 figure(s) not judged (times and page faults): measured in fewer than 3 processes a side; run both with --processes 3.\n"))
     let md = c.markdown()
     #expect(md.hasPrefix("### FetchBench: 3 figure(s) regressed or changed.") && md.contains("<details><summary>6 other figures</summary>"))
 

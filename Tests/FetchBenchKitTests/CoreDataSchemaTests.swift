@@ -2,6 +2,7 @@ import DatasetStores
 import FetchBenchKit
 import Foundation
 import GRDB
+import ResultModel
 import TestSupport
 import Testing
 
@@ -18,8 +19,10 @@ import Testing
     let first = try Data(contentsOf: URL(fileURLWithPath: path))
     // Deterministic: written again, the same bytes.
     #expect(
-      try TestSupport.run(["generate", "--dataset", "banks", "--rows", "1500", "--datasets", dir, "--format", "sqlite", "--schema", "coredata"])
-        .status == 0)
+      try TestSupport.run([
+        "generate", "--dataset", "banks", "--rows", "1500", "--datasets", dir, "--format", "sqlite", "--schema", "coredata",
+      ])
+      .status == 0)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == first)
 
     let db = try DatabaseQueue(path: path)

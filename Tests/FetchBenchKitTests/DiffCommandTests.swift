@@ -2,6 +2,7 @@ import Datasets
 import FetchBenchKit
 import FetchedResults
 import Foundation
+import ResultModel
 import TestSupport
 import Testing
 

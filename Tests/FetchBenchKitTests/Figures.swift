@@ -1,6 +1,8 @@
 import Catalog
 import DatasetStores
 import FetchBenchKit
+import HarnessSupport
+import ResultModel
 
 let machine = Machine(cores: 2, memoryBytes: 24 << 30, os: "Debian", swiftVersion: "6.3.1", gitCommit: "abc")
 

@@ -1,6 +1,7 @@
 import FetchBenchKit
 import Foundation
 import GRDB
+import HarnessSupport
 import TestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import FetchBenchKit
 import Foundation
+import Reports
+import ResultModel
 import Testing
 
 /// The growth fit and the crossings are pure functions of measured points, and the report

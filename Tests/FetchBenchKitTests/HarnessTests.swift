@@ -2,6 +2,9 @@ import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
+import HarnessSupport
+import Reports
+import ResultModel
 import TestSupport
 import Testing
 

@@ -6,6 +6,8 @@ import FetchedResults
 import Foundation
 import GRDB
 import PostgresStore
+import Reports
+import ResultModel
 import TestSupport
 import Testing
 

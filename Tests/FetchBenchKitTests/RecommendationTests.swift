@@ -1,6 +1,9 @@
 import DatasetStores
 import FetchBenchKit
 import Foundation
+import HarnessSupport
+import Reports
+import ResultModel
 import TestSupport
 import Testing
 

@@ -3,6 +3,8 @@ import Datasets
 import FetchBenchKit
 import Foundation
 import GRDB
+import HarnessSupport
+import ResultModel
 import TestSupport
 import Testing
 

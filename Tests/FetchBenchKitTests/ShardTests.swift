@@ -1,6 +1,7 @@
 import DatasetStores
 import FetchBenchKit
 import Foundation
+import ResultModel
 import TestSupport
 import Testing
 

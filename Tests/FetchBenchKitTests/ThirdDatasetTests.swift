@@ -4,6 +4,8 @@ import Datasets
 import FetchBenchKit
 import FetchedResults
 import GRDB
+import Reports
+import ResultModel
 import TestSupport
 import Testing
 

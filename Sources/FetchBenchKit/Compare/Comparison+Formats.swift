@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 // `compare`'s outputs: the verdict first, then what changed either way, then the rest.
 extension Comparison {

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSupport
 
 /// The statistics `compare` judges two runs' times with. Repetitions in one process share
 /// that process's offset (where its memory landed, what ran beside it), which moves a time

@@ -1,6 +1,7 @@
 import DatasetStores
 import Datasets
 import Foundation
+import ResultModel
 
 /// One run's figures in the formats CI tools keep and chart: Bencher's Metric Format and
 /// github-action-benchmark's custom JSON. Only figures that have a direction to track are

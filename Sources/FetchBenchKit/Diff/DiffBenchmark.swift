@@ -3,7 +3,9 @@ import DatasetStores
 import Datasets
 import FetchedResults
 import Foundation
+import HarnessSupport
 import PostgresStore
+import ResultModel
 import SQLiteStore
 
 /// `fetchbench diff`: what keeping a list in sync costs. For a transaction of k changed

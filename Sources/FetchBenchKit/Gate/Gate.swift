@@ -2,6 +2,8 @@ import Catalog
 import DatasetStores
 import Datasets
 import Foundation
+import HarnessSupport
+import ResultModel
 
 /// One gated figure. Every figure is "lower is better": counts, bytes, and time ratios.
 package struct GateFigure: Sendable, Codable, Equatable {

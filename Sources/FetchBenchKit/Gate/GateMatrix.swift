@@ -4,7 +4,9 @@ import Datasets
 import FetchedResults
 import Foundation
 import GRDBSQLite
+import HarnessSupport
 import PostgresStore
+import ResultModel
 import SQLiteStore
 
 /// The CI matrix `fetchbench check` runs: per dataset and store one child process that

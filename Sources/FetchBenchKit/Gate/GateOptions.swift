@@ -1,6 +1,7 @@
 import Catalog
 import DatasetStores
 import Foundation
+import ResultModel
 
 /// What `fetchbench check` runs and where it keeps its baseline.
 package struct GateOptions: Sendable {

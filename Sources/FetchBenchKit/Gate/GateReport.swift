@@ -1,4 +1,6 @@
 import Foundation
+import Reports
+import ResultModel
 
 /// The comparison of a run with a baseline: a line per figure, each judged or said not to be.
 package struct GateReport: Sendable {

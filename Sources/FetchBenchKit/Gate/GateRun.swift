@@ -2,6 +2,7 @@ import Catalog
 import DatasetStores
 import Datasets
 import Foundation
+import HarnessSupport
 
 /// One run of the gate's matrix.
 package struct GateMeasurement: Sendable {

@@ -1,4 +1,6 @@
 import Foundation
+import Reports
+import ResultModel
 
 /// `fetchbench history report`: each figure across the history's runs, the runs where it moved
 /// beyond its noise (`StepDetection`) marked, as report.md and a chart per figure that moved.

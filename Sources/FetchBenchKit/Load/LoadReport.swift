@@ -1,6 +1,9 @@
 import DatasetStores
 import Datasets
 import Foundation
+import HarnessSupport
+import Reports
+import ResultModel
 
 /// The files of a load run: `timeline.csv` (one row per store, rate and second),
 /// `summary.csv` (long form: one row per store, rate and metric), `results.json`,

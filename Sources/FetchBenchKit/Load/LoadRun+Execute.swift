@@ -1,8 +1,10 @@
 import Datasets
 import FetchedResults
 import Foundation
+import HarnessSupport
 import Histogram
 import PostgresStore
+import Reports
 import SQLiteStore
 
 extension LoadRun {

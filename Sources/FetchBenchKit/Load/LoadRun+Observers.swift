@@ -1,6 +1,7 @@
 import Datasets
 import FetchedResults
 import Foundation
+import HarnessSupport
 import Histogram
 import PostgresStore
 

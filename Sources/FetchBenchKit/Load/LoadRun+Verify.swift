@@ -3,6 +3,7 @@ import FetchedResults
 import Foundation
 import Histogram
 import PostgresStore
+import Reports
 import SQLiteStore
 
 extension LoadRun {

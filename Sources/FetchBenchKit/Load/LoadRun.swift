@@ -3,6 +3,7 @@ import DatasetStores
 import Datasets
 import FetchedResults
 import Foundation
+import HarnessSupport
 import Histogram
 import PostgresStore
 import SQLiteStore

@@ -3,6 +3,7 @@ import DatasetStores
 import Datasets
 import Foundation
 import PostgresStore
+import ResultModel
 
 /// One step of `--find-max-rate`: a run at one target rate.
 package struct RateStep: Codable, Sendable {

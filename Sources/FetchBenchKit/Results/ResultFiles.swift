@@ -1,6 +1,8 @@
 import DatasetStores
 import Datasets
 import Foundation
+import Reports
+import ResultModel
 
 /// Writes a run's files as an `OutputFolder`.
 package enum ResultFiles {

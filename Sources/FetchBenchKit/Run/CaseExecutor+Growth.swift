@@ -1,5 +1,6 @@
 import DatasetStores
 import FetchedResults
+import ResultModel
 
 // A case's growth from a smaller row count, measured as its limits are: the same case on the
 // same dataset at that row count, opened beside the case's store in the case's process and

@@ -1,5 +1,6 @@
 import DatasetStores
 import FetchedResults
+import ResultModel
 
 /// Faults the harness's own tests inject into a case's process to see `compare` and `check`
 /// catch them; none is set in a real run.

@@ -4,7 +4,10 @@ import DatasetStores
 import Datasets
 import FetchedResults
 import Foundation
+import HarnessSupport
 import PostgresStore
+import Reports
+import ResultModel
 import SQLQueries
 
 /// The PostgreSQL floor (`postgres-raw`): the store's own statements timed by the server
@@ -13,10 +16,8 @@ import SQLQueries
 /// batch fault costs: one round trip, and the batch size at which a scroll-through stops
 /// being dominated by round trips.
 enum PostgresFloor {
-  /// IDs scrolled through per batch size in the round-trip sweep: enough for a stable
-  /// per-row figure, few enough that batch size 1 (one round trip per row) stays seconds.
-  static let sweepRows = 5_000
-  static let sweepBatchSizes = [1, 5, 20, 100, 1_000]
+  static let sweepRows = BatchSweep.rows
+  static let sweepBatchSizes = BatchSweep.batchSizes
 
   static func measure(_ spec: CaseSpec) throws -> CaseResult {
     let list = try List(spec)

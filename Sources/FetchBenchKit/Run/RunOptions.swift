@@ -1,6 +1,8 @@
 import Catalog
 import DatasetStores
 import FetchedResults
+import Reports
+import ResultModel
 
 /// What `fetchbench run` measures.
 package struct RunOptions: Sendable {

@@ -1,4 +1,6 @@
 import Foundation
+import HarnessSupport
+import ResultModel
 
 /// What every row of one run carries besides its figure: the run's ID, the machine, and
 /// the checksum of each dataset measured (by `dataset-rows`).

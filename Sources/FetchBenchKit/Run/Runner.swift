@@ -4,7 +4,10 @@ import DatasetStores
 import Datasets
 import FetchedResults
 import Foundation
+import HarnessSupport
 import PostgresStore
+import Reports
+import ResultModel
 import SQLQueries
 
 /// The outcome of a run.

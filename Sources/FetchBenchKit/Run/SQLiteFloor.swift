@@ -3,6 +3,8 @@ import DatasetStores
 import Datasets
 import FetchedResults
 import GRDBSQLite
+import HarnessSupport
+import ResultModel
 import SQLiteStore
 
 /// The physical limit the engine is held against: the same SQL the SQLite store issues, run

@@ -1,6 +1,7 @@
 import Catalog
 import DatasetStores
 import FetchedResults
+import ResultModel
 
 extension UserList {
   /// A list of `entity` in `database` as a run measures it: its kind registered with

@@ -1,0 +1,27 @@
+import Foundation
+import ResultModel
+
+/// `1536` → `1.5 KiB`: binary units, one decimal from KiB up.
+package func bytes(_ v: Double?) -> String {
+  guard let v else { return "—" }
+  let a = abs(v)
+  if a >= 1_073_741_824 { return String(format: "%.2f GiB", v / 1_073_741_824) }
+  if a >= 1_048_576 { return String(format: "%.1f MiB", v / 1_048_576) }
+  if a >= 1024 { return String(format: "%.1f KiB", v / 1024) }
+  return String(format: "%.0f B", v)
+}
+
+/// A time row (`time_ms` or `time_us`) in its own unit, or in ms once a µs figure passes a
+/// millisecond; with its [min–max] unless `range` is false.
+package func duration(_ r: ResultRow, range: Bool = true) -> String {
+  let micro = r.metric == .timeUs
+  let (scale, unit) = micro && r.value >= 1000 ? (1e-3, "ms") : (1.0, micro ? "µs" : "ms")
+  let text = String(format: "%.1f", r.value * scale)
+  return range ? text + String(format: " [%.1f–%.1f] %@", r.min * scale, r.max * scale, unit) : "\(text) \(unit)"
+}
+
+/// Milliseconds as a person reads them: `45 µs`, `4.5 ms`, `154.5 ms`, `6.6 s`.
+package func milliseconds(_ ms: Double) -> String {
+  if ms >= 1000 { return String(format: "%.1f s", ms / 1000) }
+  return ms < 1 ? String(format: "%.0f µs", ms * 1000) : String(format: "%.1f ms", ms)
+}

@@ -1,0 +1,334 @@
+import Foundation
+
+/// Minimal, dependency-free SVG charts.
+package enum SVG {
+  package static func esc(_ s: String) -> String {
+    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+  }
+
+  /// Horizontal grouped bars on a linear axis from zero, with ticks, gridlines and the axis's
+  /// title, so that a bar twice as long is twice the value; each bar is labelled with its
+  /// value, so that a short bar still reads. Series with no value are left out of the legend.
+  /// Ticks fall on round multiples of `unit` (a MiB for bytes). `threshold` (one frame) is
+  /// drawn as a dashed line when it falls within the axis. O(categories · series).
+  package static func bars(
+    title: String, axisTitle: String, categories: [String], series: [(String, String, [Double?])], format: (Double) -> String,
+    unit: Double = 1, threshold: (value: Double, label: String)? = nil
+  ) -> String {
+    // Categories and series without a value take no room.
+    let shown = categories.indices.filter { c in series.contains { ($0.2[c] ?? 0) > 0 } }
+    let categories = shown.map { categories[$0] }
+    let series = series.filter { $0.2.contains { ($0 ?? 0) > 0 } }.map { s in (s.0, s.1, shown.map { s.2[$0] }) }
+    let values = series.flatMap { $0.2.compactMap { $0 } }.filter { $0 > 0 }
+    let ticks = niceTicks(upTo: (values.max() ?? 1) / unit).map { $0 * unit }
+    let top = ticks.last ?? 1
+    // Room for the longest category name (about 6.5 px a character at 11 px sans-serif), and
+    // for the value labels right of the longest bar.
+    let left = max(120, 6.5 * Double(categories.map(\.count).max() ?? 0) + 16)
+    let labelRoom = 6.5 * Double(values.map { format($0).count }.max() ?? 6) + 10
+    let width = 480.0
+    let barH = 14.0
+    let gap = 10.0
+    let groupH = Double(series.count) * barH + gap
+    // A threshold's label sits between the legend and the plot.
+    let plotTop = threshold == nil ? 50.0 : 64.0
+    let plotH = Double(categories.count) * groupH
+    let height = plotTop + plotH + 44
+    func x(_ v: Double) -> Double { left + v / top * width }
+    var s =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + labelRoom))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
+    var legendX = left
+    for (name, color, _) in series {
+      s += "<rect x=\"\(Int(legendX))\" y=\"28\" width=\"10\" height=\"10\" fill=\"\(color)\"/>"
+      s += "<text x=\"\(Int(legendX + 14))\" y=\"37\">\(esc(name))</text>\n"
+      legendX += 14 + 6.5 * Double(name.count) + 16
+    }
+    for t in ticks {
+      let tx = String(format: "%.1f", x(t))
+      s += "<line x1=\"\(tx)\" y1=\"\(Int(plotTop))\" x2=\"\(tx)\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#ddd\"/>"
+      s +=
+        "<text x=\"\(tx)\" y=\"\(Int(plotTop + plotH + 14))\" text-anchor=\"middle\" fill=\"#555\">\(t == 0 ? "0" : esc(format(t)))</text>\n"
+    }
+    s += "<text x=\"\(Int(left + width / 2))\" y=\"\(Int(plotTop + plotH + 32))\" text-anchor=\"middle\">\(esc(axisTitle))</text>\n"
+    for (c, cat) in categories.enumerated() {
+      let y0 = plotTop + Double(c) * groupH
+      s += "<text x=\"\(Int(left) - 6)\" y=\"\(Int(y0 + groupH / 2))\" text-anchor=\"end\">\(esc(cat))</text>\n"
+      for (i, (_, color, vals)) in series.enumerated() {
+        guard let v = vals[c], v > 0 else { continue }
+        let w = max(1, v / top * width)
+        let y = y0 + Double(i) * barH
+        s +=
+          "<rect x=\"\(Int(left))\" y=\"\(Int(y))\" width=\"\(String(format: "%.1f", w))\" height=\"\(Int(barH - 2))\" fill=\"\(color)\"/>"
+        s += "<text x=\"\(Int(left + w + 4))\" y=\"\(Int(y + barH - 4))\">\(esc(format(v)))</text>\n"
+      }
+    }
+    s += "<line x1=\"\(Int(left))\" y1=\"\(Int(plotTop))\" x2=\"\(Int(left))\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#333\"/>\n"
+    if let threshold, threshold.value <= top {
+      let tx = String(format: "%.1f", x(threshold.value))
+      s +=
+        "<line x1=\"\(tx)\" y1=\"\(Int(plotTop - 4))\" x2=\"\(tx)\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#d9534f\" stroke-dasharray=\"4 3\"/>"
+      s += "<text x=\"\(tx)\" y=\"\(Int(plotTop - 8))\" fill=\"#d9534f\" font-size=\"10\">\(esc(threshold.label))</text>\n"
+    }
+    return s + "</svg>\n"
+  }
+
+  /// Ticks from zero at a step of 1, 2, 2.5 or 5 times a power of ten, the last at or above
+  /// `max`: four to six steps, so the axis ends near the longest bar. O(1).
+  package static func niceTicks(upTo max: Double) -> [Double] {
+    guard max > 0, max.isFinite else { return [0, 1] }
+    let raw = max / 5
+    let power = pow(10, floor(log10(raw)))
+    let step = [1.0, 2, 2.5, 5, 10].map { $0 * power }.first { $0 >= raw } ?? 10 * power
+    let count = Int((max / step).rounded(.up))
+    return (0...count).map { Double($0) * step }
+  }
+
+  /// Whether a chart labels each point with its value: on a log axis, with few points.
+  package static func labelPointsAllowed(_ y: Axis, _ xs: [Double]) -> Bool { y == .log && xs.count <= 12 }
+
+  /// How a line chart's axis maps values: `log` (decades; values ≤ 0 are left out) or
+  /// `linear` from zero.
+  package enum Axis {
+    case log, linear
+  }
+
+  /// One line chart: `xs` shared by every series, a value per x (nil: no point). On a log y
+  /// axis each point is labelled with its value; on a linear one the y axis gets five ticks.
+  /// `xLabel` prints an x tick. O(points).
+  /// `xTitle` and `yTitle` name the axes; `markCrossings` marks where each line crosses each
+  /// threshold, with the x there (interpolated on the axes' scales) written beside the mark.
+  package static func lines(
+    title: String, xs: [Double], series: [(String, [Double?])], x: Axis, y: Axis, legendSuffix: String = "",
+    thresholds: [(label: String, value: Double)] = [], xTitle: String? = nil, yTitle: String? = nil, markCrossings: Bool = false,
+    xLabel: (Double) -> String
+  ) -> String {
+    let chart = LineChart(xs: xs, series: series, x: x, y: y, thresholds: thresholds)
+    let legends = chart.legends(suffix: legendSuffix)
+    // Wide enough for the longest legend line: about 6.5 px a character at 11 px sans-serif.
+    let width = chart.legendX + max(190, 6.5 * Double(legends.map(\.count).max() ?? 0) + 10)
+    let bottom = chart.t + chart.h + (xTitle == nil ? 40 : 55)
+    var s =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(bottom))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
+    s += chart.axes(xLabel: xLabel) + chart.thresholdLines() + chart.seriesLines(legends: legends)
+    if chart.labelPoints { s += chart.valueLabels() }
+    if markCrossings { s += chart.crossingMarks(xLabel: xLabel) }
+    if let xTitle {
+      s +=
+        "<text x=\"\(Int(chart.l + chart.w / 2))\" y=\"\(Int(chart.t + chart.h + 33))\" text-anchor=\"middle\" fill=\"#444\">\(esc(xTitle))</text>\n"
+    }
+    if let yTitle {
+      let (cx, cy) = (14, Int(chart.t + chart.h / 2))
+      s +=
+        "<text x=\"\(cx)\" y=\"\(cy)\" text-anchor=\"middle\" fill=\"#444\" transform=\"rotate(-90 \(cx) \(cy))\">\(esc(yTitle))</text>\n"
+    }
+    return s + "</svg>\n"
+  }
+
+  /// A line chart's geometry and scales: the plot at (`l`, `t`), `w` by `h` pixels.
+  package struct LineChart {
+    package let xs: [Double]
+    package let series: [(String, [Double?])]
+    package let x: Axis
+    package let y: Axis
+    package let thresholds: [(label: String, value: Double)]
+    package let l = 60.0
+    package let t = 40.0
+    package let w = 560.0
+    package let h: Double
+    package let colors: [String]
+    /// Every value plotted, threshold lines included: a chart whose lines all sit far under
+    /// one (one frame, a memory budget) shows how far.
+    package let values: [Double]
+    /// A few points carry their values; a long series (seconds of a load run) gets ticks.
+    package let labelPoints: Bool
+    /// The legend sits clear of the values labelled at the last points.
+    package let legendX: Double
+    package let scaleX: (Double) -> Double
+    package let scaleY: (Double) -> Double
+    /// For each series, the earlier series whose line it runs on, if any.
+    package let coincides: [Int?]
+
+    package init(xs: [Double], series: [(String, [Double?])], x: Axis, y: Axis, thresholds: [(label: String, value: Double)]) {
+      (self.xs, self.series, self.x, self.y, self.thresholds) = (xs, series, x, y, thresholds)
+      let more = ["#6f42c1", "#17a2b8", "#343a40"]
+      colors = (x == .log ? ["#d9534f", "#0275d8", "#5cb85c", "#f0ad4e"] : ["#0275d8", "#d9534f", "#5cb85c", "#f0ad4e"]) + more
+      h = y == .log ? 300.0 : 220.0
+      labelPoints = labelPointsAllowed(y, xs)
+      legendX = 60.0 + 560.0 + (labelPoints ? 60 : 10)
+      let values = series.flatMap { $0.1.compactMap { $0 } } + thresholds.map(\.value)
+      self.values = values
+      scaleY = Self.scale(values, y, margin: 0.2)
+      switch x {
+      case .log:
+        let (lo, hi) = (log10(xs.first ?? 1), log10(xs.last ?? 10))
+        scaleX = { (log10($0) - lo) / max(hi - lo, 1e-9) }
+      case .linear:
+        let right = max(xs.max() ?? 1, 1)
+        scaleX = { $0 / right }
+      }
+      coincides = Self.coinciding(series, y)
+    }
+
+    /// The y scale: decades padded by `margin`, or linear from zero to a tenth over the top.
+    package static func scale(_ values: [Double], _ y: Axis, margin: Double) -> (Double) -> Double {
+      switch y {
+      case .log:
+        let positive = values.filter { $0 > 0 }
+        let (lo, hi) = (log10(positive.min() ?? 1) - margin, log10(positive.max() ?? 10) + margin)
+        return { (log10($0) - lo) / max(hi - lo, 1e-9) }
+      case .linear:
+        let top = max(values.max() ?? 1, 1e-9) * 1.1
+        return { $0 / top }
+      }
+    }
+
+    package static func plotted(_ v: Double?, _ y: Axis) -> Double? { v.flatMap { y == .log && $0 <= 0 ? nil : $0 } }
+    package func plotted(_ v: Double?) -> Double? { Self.plotted(v, y) }
+
+    /// A series that runs on an earlier one's line (offset and keyset pages hold the same
+    /// heap) is drawn dashed over it and says so, instead of hiding it.
+    package static func coinciding(_ series: [(String, [Double?])], _ y: Axis) -> [Int?] {
+      series.indices.map { i in
+        (0..<i).first { j in
+          zip(series[i].1, series[j].1).allSatisfy { a, b in
+            switch (plotted(a, y), plotted(b, y)) {
+            case (nil, nil): true
+            case (let a?, let b?): abs(a - b) <= 0.01 * max(abs(a), abs(b))
+            default: false
+            }
+          }
+        }
+      }
+    }
+
+    package func px(_ v: Double) -> String { String(format: "%.1f", l + scaleX(v) * w) }
+    package func py(_ v: Double) -> String { String(format: "%.1f", t + h - scaleY(v) * h) }
+
+    package func legends(suffix: String) -> [String] {
+      series.indices.map { i in
+        series[i].0 + suffix + (coincides[i].map { " (on \(series[$0].0)'s line)" } ?? "")
+      }
+    }
+
+    /// The two axis lines, the x ticks, and the y ticks where points carry no labels.
+    package func axes(xLabel: (Double) -> String) -> String {
+      var s =
+        "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
+      let xTicks = x == .log ? xs : (0...4).map { max(xs.max() ?? 1, 1) * Double($0) / 4 }
+      for v in xTicks { s += "<text x=\"\(px(v))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(esc(xLabel(v)))</text>\n" }
+      if y == .linear {
+        let top = max(values.max() ?? 1, 1e-9)
+        for k in 0...4 {
+          let v = top * Double(k) / 4
+          s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(String(format: v >= 100 ? "%.0f" : "%.1f", v))</text>\n"
+        }
+      } else {
+        let positive = values.filter { $0 > 0 }
+        let (lo, hi) = (Int(floor(log10(positive.min() ?? 1))), Int(ceil(log10(positive.max() ?? 10))))
+        for e in lo...max(lo, hi) {
+          let v = pow(10, Double(e))
+          guard v >= (positive.min() ?? 1) / 1.6, v <= (positive.max() ?? 10) * 1.6 else { continue }
+          s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(v >= 1 ? String(Int(v)) : String(format: "%g", v))</text>\n"
+        }
+      }
+      return s
+    }
+
+    /// Where each line crosses each threshold: a ring on the line and the x there. The x is
+    /// interpolated between the two points on either side, on the axes' own scales. O(points ·
+    /// thresholds).
+    package func crossingMarks(xLabel: (Double) -> String) -> String {
+      func u(_ v: Double, _ axis: Axis) -> Double { axis == .log ? log10(v) : v }
+      func back(_ v: Double, _ axis: Axis) -> Double { axis == .log ? pow(10, v) : v }
+      var s = ""
+      // Labels already written, by threshold and x: two lines crossing a line close together
+      // get one label, not two on top of each other.
+      var written: [(level: Double, x: Double)] = []
+      for (i, (_, vals)) in series.enumerated() where coincides[i] == nil {
+        let color = colors[i % colors.count]
+        for (_, level) in thresholds where plotted(level) != nil {
+          for k in 1..<max(1, xs.count) {
+            guard let a = plotted(vals[k - 1]), let b = plotted(vals[k]), (a - level) * (b - level) < 0 else { continue }
+            let f = (u(level, y) - u(a, y)) / (u(b, y) - u(a, y))
+            let at = Self.twoDigits(back(u(xs[k - 1], x) + f * (u(xs[k], x) - u(xs[k - 1], x)), x))
+            s += "<circle cx=\"\(px(at))\" cy=\"\(py(level))\" r=\"4\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+            let xPixel = l + scaleX(at) * w
+            guard !written.contains(where: { $0.level == level && abs($0.x - xPixel) < 50 }) else { continue }
+            written.append((level, xPixel))
+            s += "<text x=\"\(px(at))\" y=\"\(py(level))\" dy=\"14\" text-anchor=\"middle\" fill=\"\(color)\">≈ \(esc(xLabel(at)))</text>\n"
+          }
+        }
+      }
+      return s
+    }
+
+    /// `v` to two significant digits: an interpolated crossing is no more precise than that.
+    package static func twoDigits(_ v: Double) -> Double {
+      guard v > 0 else { return v }
+      let scale = pow(10, floor(log10(v)) - 1)
+      return (v / scale).rounded() * scale
+    }
+
+    /// A dashed line and its label for each threshold in range.
+    package func thresholdLines() -> String {
+      var s = ""
+      for (label, v) in thresholds where plotted(v) != nil {
+        s +=
+          "<line x1=\"\(Int(l))\" y1=\"\(py(v))\" x2=\"\(Int(l + w))\" y2=\"\(py(v))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>"
+        s += "<text x=\"\(Int(l + w) - 2)\" y=\"\(py(v))\" dy=\"-3\" text-anchor=\"end\" fill=\"#666\">\(esc(label))</text>\n"
+      }
+      return s
+    }
+
+    /// Each series' line and its legend line.
+    package func seriesLines(legends: [String]) -> String {
+      var s = ""
+      for (i, (_, vals)) in series.enumerated() {
+        let color = colors[i % colors.count]
+        let pts = zip(xs, vals).compactMap { xv, yv in plotted(yv).map { "\(px(xv)),\(py($0))" } }
+        let dash = coincides[i] == nil ? "" : " stroke-dasharray=\"6 4\""
+        s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash) points=\"\(pts.joined(separator: " "))\"/>\n"
+        s += "<text x=\"\(Int(legendX))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(legends[i]))</text>\n"
+      }
+      return s
+    }
+
+    /// The points' values; labels on a line drawn over another's would repeat its values.
+    package func valueLabels() -> String {
+      let labelled: [(index: Int, values: [Double?])] = series.indices.filter { coincides[$0] == nil }.map { ($0, series[$0].1) }
+      return pointLabels(
+        xs: xs, series: labelled, colors: colors, x: { l + scaleX($0) * w }, y: { plotted($0).map { t + h - scaleY($0) * h } })
+    }
+  }
+
+  /// The values at each x, one label per series, moved apart vertically so that no two
+  /// overlap (11 px, a line of text), in the order of their points. O(points log series).
+  package static func pointLabels(
+    xs: [Double], series: [(index: Int, values: [Double?])], colors: [String], x: (Double) -> Double, y: (Double?) -> Double?
+  ) -> String {
+    var s = ""
+    for (k, xv) in xs.enumerated() {
+      var labels = series.compactMap { entry -> (y: Double, text: String, color: String)? in
+        guard k < entry.values.count, let py = y(entry.values[k]) else { return nil }
+        return (py, String(format: "%.1f", entry.values[k]!), colors[entry.index % colors.count])
+      }
+      labels.sort { $0.y < $1.y }
+      var previous = -Double.infinity
+      for i in labels.indices {
+        labels[i].y = max(labels[i].y, previous + 11)
+        previous = labels[i].y
+      }
+      for label in labels {
+        // Up and to the left of its point: a rising line leaves that quadrant free, and a white
+        // halo keeps the text legible where another series' line crosses it.
+        s += String(
+          format:
+            "<text x=\"%.1f\" y=\"%.1f\" dx=\"-4\" dy=\"-3\" text-anchor=\"end\" fill=\"%@\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">%@</text>\n",
+          x(xv), label.y, label.color, label.text)
+      }
+    }
+    return s
+  }
+}

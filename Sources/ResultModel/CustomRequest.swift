@@ -1,0 +1,56 @@
+import Catalog
+import FetchedResults
+import Foundation
+
+/// A list of the user's own, given as `fetchbench fetch` takes it: sort descriptors, a section
+/// key path and a predicate, each replacing the dataset list's own (the entity and its
+/// prefetched relationships stay). `run` measures it instead of the dataset's list.
+package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConvertible {
+  /// `details.closeDate desc, name asc`
+  package var sort: String?
+  /// A key path; it must be the first sort key.
+  package var section: String?
+  /// `state IN {'TX','CA'} AND details.closeDate > 2009-01-01`
+  package var predicate: String?
+
+  package init(sort: String? = nil, section: String? = nil, predicate: String? = nil) {
+    (self.sort, self.section, self.predicate) = (sort, section, predicate)
+  }
+
+  /// `request` with this request's parts in place of its own. Throws the parser's error, and
+  /// the model's for a key path `kind` does not have. O(text).
+  package func apply(to request: FetchRequest, of kind: DatasetKind) throws -> FetchRequest {
+    var r = request
+    if let sort { r.sortDescriptors = try QueryParser.sortDescriptors(sort) }
+    if let section { r.sectionNameKeyPath = section }
+    if let predicate { r.predicate = try QueryParser.predicate(predicate) }
+    _ = try r.resolve(in: DatasetModels.model(for: kind))
+    return r
+  }
+
+  /// As results.csv's settings row records it (JSON), so the report can derive from it what
+  /// the run derived, the index candidates among them.
+  package var recorded: String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? description
+  }
+
+  /// The user's list a run measured, from its settings row; nil for the dataset's own. O(rows).
+  package static func recorded(in rows: [ResultRow]) -> CustomRequest? {
+    rows.first { $0.mode == .settings && $0.metric == .customRequest }.flatMap { CustomRequest(recorded: $0.detail) }
+  }
+
+  /// The request of a settings row: nil when it is not `recorded`'s JSON (results of runs
+  /// before it was, which recorded `description`).
+  package init?(recorded: String) {
+    guard let r = try? JSONDecoder().decode(Self.self, from: Data(recorded.utf8)) else { return nil }
+    self = r
+  }
+
+  /// `sort: …; section: …; where: …`, the parts given.
+  package var description: String {
+    [sort.map { "sort: \($0)" }, section.map { "section: \($0)" }, predicate.map { "where: \($0)" }].compactMap { $0 }
+      .joined(separator: "; ")
+  }
+}

@@ -1,0 +1,291 @@
+import Catalog
+import ChildProcesses
+import DatasetStores
+import Datasets
+import Foundation
+import HarnessSupport
+
+/// One row of results.csv: one figure of one case, in long (tidy) form. Typed throughout; the
+/// column names and texts of results.csv and results.json (a contract with their readers)
+/// live only in `columns`, `fields` and `init(fields:)`.
+@dynamicMemberLookup
+package struct ResultRow: Sendable, Equatable {
+  package var runID: String
+  package var key: ResultKey
+  package var metric: Metric
+  /// The median of the repetitions, in the metric's unit.
+  package var value: Double
+  package var min: Double
+  package var max: Double
+  package var repetitions: Int
+  package var status: ResultStatus
+  package var error: String
+  package var machine: Machine
+  package var datasetSHA256: String
+  /// Text a figure carries, such as a query plan; empty for most.
+  package var detail: String = ""
+  /// Every repetition's value in the order measured, for a figure measured more than once:
+  /// in results.json (`samples`) and a run's journal, not in results.csv.
+  package var samples: [Double] = []
+  /// The child processes `samples` come from, in order, an equal share each: a time's offset
+  /// from one process to the next is not in one process's repetitions, so `compare` judges
+  /// times by process (`run --processes`).
+  package var processes = 1
+
+  package init(
+    runID: String, key: ResultKey, metric: Metric, summary: Summary, status: ResultStatus = .ok, error: String = "",
+    machine: Machine, datasetSHA256: String = "", detail: String = ""
+  ) {
+    (self.runID, self.key, self.metric) = (runID, key, metric)
+    (value, min, max, repetitions) = (summary.median, summary.min, summary.max, summary.count)
+    // A figure measured once has no spread to compare.
+    samples = summary.count > 1 ? summary.samples : []
+    (self.status, self.error, self.machine, self.datasetSHA256, self.detail) = (status, error, machine, datasetSHA256, detail)
+  }
+
+  /// The key's columns read and written as the row's own: `row.store`, `row.scenario`.
+  package subscript<T>(dynamicMember path: WritableKeyPath<ResultKey, T>) -> T {
+    get { key[keyPath: path] }
+    set { key[keyPath: path] = newValue }
+  }
+  package var unit: Metric.Unit { metric.unit }
+  package var isOK: Bool { status == .ok }
+
+  package static let columns = [
+    "run_id", "dataset", "rows", "store", "mode", "batch_size", "index", "scenario", "metric",
+    "value", "unit", "min", "max", "repetitions", "status", "error", "cores", "memory_bytes", "os",
+    "swift_version", "git_commit", "dataset_sha256", "detail",
+  ]
+
+  package var fields: [String] {
+    [
+      runID, key.dataset?.rawValue ?? "", String(key.rows), key.store.csv, key.mode.csv, String(key.batchSize), key.index, key.scenario.csv,
+      metric.name,
+      Self.number(value), unit.rawValue, Self.number(min), Self.number(max), String(repetitions), status.rawValue,
+      error, String(machine.cores), String(machine.memoryBytes), machine.os, machine.swiftVersion, machine.gitCommit, datasetSHA256,
+      detail,
+    ]
+  }
+
+  /// Integers print without a fraction, other values with three decimals, and those under 1
+  /// with four significant digits: an index can take a query to a thousandth of its time, and
+  /// three decimals would record every such ratio as 0.001.
+  package static func number(_ v: Double) -> String {
+    if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+    return abs(v) >= 1 ? String(format: "%.3f", v) : String(format: "%.4g", v)
+  }
+
+  package init(fields f: [String]) throws {
+    // Runs recorded before `detail` have one column fewer.
+    guard f.count == Self.columns.count || f.count == Self.columns.count - 1 else {
+      throw HarnessError.invalidArgument("results.csv: a row has \(f.count) fields, expected \(Self.columns.count)")
+    }
+    func num(_ s: String) throws -> Double {
+      guard let d = Double(s), d.isFinite else {
+        throw HarnessError.invalidArgument("results.csv: '\(s)' is not a finite number, as every figure FetchBench writes is")
+      }
+      return d
+    }
+    // Whole numbers within what a run writes (a report multiplies them): anything else in a
+    // hand-edited file is an error, never a trap.
+    func int(_ s: String, _ column: String, max: Int = 1 << 53) throws -> Int {
+      guard let d = Double(s), let i = Int(exactly: d), (0...max).contains(i) else {
+        throw HarnessError.invalidArgument("results.csv: \(column) '\(s)' is not a whole number from 0 to \(max.grouped)")
+      }
+      return i
+    }
+    func typed<T>(_ s: String, _ column: String, _ make: (String) -> T?) throws -> T {
+      guard let t = make(s) else { throw HarnessError.invalidArgument("results.csv: \(column) '\(s)' is not one FetchBench writes") }
+      return t
+    }
+    let dataset: DatasetKind? = f[1].isEmpty ? nil : try typed(f[1], "dataset", DatasetKind.recorded)
+    key = ResultKey(
+      dataset: dataset, rows: try int(f[2], "rows", max: 1 << 40), store: try typed(f[3], "store", ResultStore.init(csv:)),
+      mode: try typed(f[4], "mode", ResultMode.init(csv:)), batchSize: try int(f[5], "batch_size", max: 1 << 30), index: f[6],
+      scenario: try typed(f[7], "scenario", ResultScenario.init(csv:)))
+    let unit = try typed(f[10], "unit", Metric.Unit.init(rawValue:))
+    (runID, metric) = (f[0], Metric.named(f[8], unit: unit))
+    (value, min, max, repetitions) = (try num(f[9]), try num(f[11]), try num(f[12]), try int(f[13], "repetitions"))
+    (status, error) = (try typed(f[14], "status", ResultStatus.init(rawValue:)), f[15])
+    machine = Machine(
+      cores: try int(f[16], "cores"), memoryBytes: try int(f[17], "memory_bytes"), os: f[18], swiftVersion: f[19], gitCommit: f[20])
+    datasetSHA256 = f[21]
+    detail = f.count > 22 ? f[22] : ""
+  }
+}
+
+/// results.json: one object per row, keyed by the CSV's column names, numbers as numbers.
+extension ResultRow: Codable {
+  private struct Column: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  package func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Column.self)
+    for (name, text) in zip(Self.columns, fields) {
+      let key = Column(stringValue: name)
+      if Self.integerColumns.contains(name), let i = Int(text) {
+        try c.encode(i, forKey: key)
+      } else if Self.realColumns.contains(name) {
+        try c.encode(name == "value" ? value : name == "min" ? min : max, forKey: key)
+      } else {
+        try c.encode(text, forKey: key)
+      }
+    }
+    if !samples.isEmpty { try c.encode(samples, forKey: Column(stringValue: "samples")) }
+    if processes > 1 { try c.encode(processes, forKey: Column(stringValue: "processes")) }
+  }
+
+  package init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: Column.self)
+    let fields = try Self.columns.map { name -> String in
+      let key = Column(stringValue: name)
+      if Self.integerColumns.contains(name) { return String(try c.decode(Int.self, forKey: key)) }
+      if Self.realColumns.contains(name) { return String(try c.decode(Double.self, forKey: key)) }
+      return try c.decode(String.self, forKey: key)
+    }
+    try self.init(fields: fields)
+    samples = try c.decodeIfPresent([Double].self, forKey: Column(stringValue: "samples")) ?? []
+    processes = try c.decodeIfPresent(Int.self, forKey: Column(stringValue: "processes")) ?? 1
+  }
+
+  package static let integerColumns: Set<String> = ["rows", "batch_size", "repetitions", "cores", "memory_bytes"]
+  package static let realColumns: Set<String> = ["value", "min", "max"]
+}
+
+/// The machine and build a run was made on.
+package struct Machine: Sendable, Codable, Equatable {
+  package var cores: Int
+  package var memoryBytes: Int
+  package var os: String
+  package var swiftVersion: String
+  package var gitCommit: String
+
+  package init(cores: Int, memoryBytes: Int, os: String, swiftVersion: String, gitCommit: String) {
+    self.cores = cores
+    self.memoryBytes = memoryBytes
+    self.os = os
+    self.swiftVersion = swiftVersion
+    self.gitCommit = gitCommit
+  }
+
+  /// Reads this machine's description; commands that are missing give "unknown".
+  package static func current() -> Machine {
+    let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+    let pretty = osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
+      .map { String($0.dropFirst(12)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+    let swift = swiftVersion()
+    var commit = shell(["git", "rev-parse", "--short=12", "HEAD"]) ?? "unknown"
+    if let status = shell(["git", "status", "--porcelain", "--untracked-files=no"]), !status.isEmpty { commit += "-dirty" }
+    return Machine(
+      cores: ProcessInfo.processInfo.activeProcessorCount,
+      memoryBytes: Int(ProcessInfo.processInfo.physicalMemory), os: pretty ?? "Linux",
+      swiftVersion: swift ?? "unknown", gitCommit: commit)
+  }
+
+  package static func shell(_ args: [String], environment: [String: String] = [:]) -> String? {
+    guard let output = try? ChildProcess.run("/usr/bin/env", args, environment: environment, timeout: 30), output.succeeded
+    else { return nil }
+    return output.text.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// `swift --version`'s first line. The driver leaves a `TemporaryDirectory.XXXXXX` folder in
+  /// its TMPDIR each time it runs, so it runs with a folder of FetchBench's own, removed after.
+  package static func swiftVersion() -> String? {
+    let folder = try? AtomicFile.createTemporaryFolder(for: NSTemporaryDirectory() + "fetchbench-swift")
+    defer { folder.map(AtomicFile.discard) }
+    let environment = folder.map { ["TMPDIR": $0] } ?? [:]
+    return shell(["swift", "--version"], environment: environment)?.split(separator: "\n").first.map(String.init)
+  }
+}
+
+/// RFC 4180 CSV for results: quoted where needed, read back exactly.
+///
+/// A text cell that a spreadsheet would run as a formula (it begins with `=`, `+`, `-`, `@`, a
+/// tab or a carriage return, as an error message from a child can) gets a leading `'`, as
+/// OWASP's CSV-injection guidance recommends; `decode` removes it again, so text round-trips.
+package enum ResultsCSV {
+  package static func encode(_ rows: [ResultRow]) -> String {
+    var out = ResultRow.columns.joined(separator: ",") + "\n"
+    for r in rows {
+      out += r.fields.enumerated().map { i, f in quote(textColumns.contains(i) ? neutralised(f) : f) }.joined(separator: ",") + "\n"
+    }
+    return out
+  }
+
+  /// The columns holding text (the others are numbers, whose `-` is a sign).
+  package static let textColumns: Set<Int> = {
+    let numeric = ResultRow.integerColumns.union(ResultRow.realColumns)
+    return Set(ResultRow.columns.indices.filter { !numeric.contains(ResultRow.columns[$0]) })
+  }()
+
+  /// Whether a spreadsheet could take `s` for a formula; a leading `'` before such text counts
+  /// too, so that a cell that really begins with one survives the round trip.
+  package static func needsGuard(_ s: Substring) -> Bool {
+    guard let c = s.first else { return false }
+    return "=+-@\t\r".contains(c) || (c == "'" && needsGuard(s.dropFirst()))
+  }
+
+  package static func neutralised(_ s: String) -> String { needsGuard(s[...]) ? "'" + s : s }
+
+  package static func restored(_ s: String) -> String { s.first == "'" && needsGuard(s.dropFirst()) ? String(s.dropFirst()) : s }
+
+  package static func quote(_ s: String) -> String {
+    guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+    return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// Parses CSV text written by `encode` (or any RFC 4180 file with the same header).
+  package static func decode(_ text: String) throws -> [ResultRow] {
+    var records: [[String]] = []
+    var field = ""
+    var record: [String] = []
+    var quoted = false
+    var it = Array(text).makeIterator()
+    var pending: Character? = nil
+    while let c = pending ?? it.next() {
+      pending = nil
+      if quoted {
+        if c == "\"" {
+          if let n = it.next() {
+            if n == "\"" {
+              field.append("\"")
+            } else {
+              quoted = false
+              pending = n
+            }
+          } else {
+            quoted = false
+          }
+        } else {
+          field.append(c)
+        }
+      } else if c == "\"" {
+        quoted = true
+      } else if c == "," {
+        record.append(field)
+        field = ""
+      } else if c == "\n" || c == "\r\n" {
+        record.append(field)
+        records.append(record)
+        record = []
+        field = ""
+      } else if c != "\r" {
+        field.append(c)
+      }
+    }
+    if !field.isEmpty || !record.isEmpty {
+      record.append(field)
+      records.append(record)
+    }
+    guard let header = records.first, header == ResultRow.columns else {
+      throw HarnessError.invalidArgument("results.csv: the header is not \(ResultRow.columns.joined(separator: ","))")
+    }
+    return try records.dropFirst().map { record in
+      try ResultRow(fields: record.enumerated().map { i, f in textColumns.contains(i) ? restored(f) : f })
+    }
+  }
+}
