@@ -36,6 +36,8 @@ struct Check: CheckedCommand {
       --fail-on-improvement, 1 error.
       """)
 
+  var checked = CheckedOptions<GateOptions>()
+
   @Option(
     help: ArgumentHelp(
       "The lists to gate, a JSON file (docs/ci/matrix.json shows one; default \(GateOptions.projectMatrixPath), the project's own).",
@@ -97,7 +99,7 @@ struct Check: CheckedCommand {
   func run() throws {
     Interrupts.install()
     try postgres.apply()
-    let code = try GateCheck.run(try options(), log: Command.log) { print($0) }
+    let code = try GateCheck.run(try checkedOptions(), log: Command.log) { print($0) }
     if code != 0 { throw ExitCode(code) }
   }
 }

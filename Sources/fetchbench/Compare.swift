@@ -30,6 +30,8 @@ struct Compare: CheckedCommand {
       machine or datasets: --allow-differences compares them anyway), 1 error.
       """)
 
+  var checked = CheckedOptions<Comparison.Options>()
+
   @Argument(help: "The run to compare against (a folder, results.json or results.csv; a sharded run's parts comma-separated).")
   var base: String
   @Argument(help: "The run to judge (the same forms).") var head: String
@@ -71,7 +73,7 @@ struct Compare: CheckedCommand {
 
   func run() throws {
     let headRows = try RunRows.read(all: Self.paths(head))
-    let comparison = Comparison(base: try RunRows.read(all: Self.paths(base)), head: headRows, options: try options())
+    let comparison = Comparison(base: try RunRows.read(all: Self.paths(base)), head: headRows, options: try checkedOptions())
     switch format {
     case "markdown": print(comparison.markdown(), terminator: "")
     case "json": FileHandle.standardOutput.write(try comparison.json())

@@ -10,6 +10,8 @@ struct Diff: CheckedCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure what keeping a list in sync costs: incremental change sets against whole-list diffs and refetching, on banks.")
 
+  var checked = CheckedOptions<RunOptions>()
+
   @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store =
     "memory,sqlite"
   @Option(help: "Row counts, comma-separated; missing datasets are generated (default: \(DatasetKind.defaultRows.grouped)).")
@@ -137,6 +139,6 @@ struct Diff: CheckedCommand {
   func run() throws {
     sqlDebug.apply()
     setenv("FETCHBENCH_STDLIB_BUDGET_S", String(stdlibBudget), 1)
-    try Command.measure(try options(), out: out, postgres: postgres, extra: emitChanges.map { "wrote \($0)" })
+    try Command.measure(try checkedOptions(), out: out, postgres: postgres, extra: emitChanges.map { "wrote \($0)" })
   }
 }

@@ -22,6 +22,8 @@ struct Export: CheckedCommand {
       or an earlier export's.
       """)
 
+  var checked = CheckedOptions<RunExport.Format>()
+
   @Argument(help: "The run (a folder, results.json or results.csv).") var source: String
   @Option(help: "bmf or github-action-benchmark.") var format: String
   @Option(help: "bmf: a new file (default: standard output); github-action-benchmark: a folder (required).") var out: String?
@@ -37,7 +39,7 @@ struct Export: CheckedCommand {
   }
 
   func run() throws {
-    let format = try options()
+    let format = try checkedOptions()
     let rows = try RunRows.read(source)
     switch format {
     case .bmf:

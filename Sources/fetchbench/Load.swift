@@ -16,6 +16,8 @@ struct Load: CheckedCommand {
       bound); 1 when a check failed or on an error. Results: results/load/runs/<UTC timestamp>/ and results/load/latest/.
       """)
 
+  var checked = CheckedOptions<(LoadConfig, [StoreKind], Double)>()
+
   @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store = "sqlite"
   @Option(help: "The dataset (the load test writes banks).") var dataset = "banks"
   @Option(help: "Rows of the dataset; a missing one is generated.") var rows = DatasetKind.defaultRows
@@ -180,7 +182,7 @@ struct Load: CheckedCommand {
   func run() throws {
     Interrupts.install()
     try postgres.apply()
-    let (c, stores, step) = try options()
+    let (c, stores, step) = try checkedOptions()
     // Checked before minutes of load; a folder with the user's files is never replaced.
     let out = try self.out.map { try OutputFolder.checkTarget($0, command: .load) }
     // Held until the results are written: a second command writing the same folder is refused.

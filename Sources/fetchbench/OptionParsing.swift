@@ -139,12 +139,28 @@ enum OptionRange {
 
 /// A command whose options are turned into what it runs by one function, `options()`, which
 /// ArgumentParser's `validate()` calls before `run()`: every check that needs no work is made
-/// before any is done, and a bad option is a usage error (exit 64).
+/// before any is done, and a bad option is a usage error (exit 64). What it computed is kept
+/// for `run()` (`checkedOptions()`): computing it reads files, and with `--model` may generate
+/// a store, which is done once.
 protocol CheckedCommand: ParsableCommand {
   associatedtype Options
   func options() throws -> Options
+  /// Where `validate()` keeps the options; declare it `var checked = CheckedOptions<Options>()`.
+  var checked: CheckedOptions<Options> { get set }
 }
 
 extension CheckedCommand {
-  func validate() throws { _ = try options() }
+  mutating func validate() throws { checked.value = try options() }
+
+  /// The options `validate()` computed; computed now where it was not called (a command built
+  /// by hand).
+  func checkedOptions() throws -> Options { try checked.value ?? options() }
+}
+
+/// A command's computed options: not an argument, so ArgumentParser's decoding leaves it empty.
+struct CheckedOptions<Options>: Decodable {
+  var value: Options?
+
+  init() {}
+  init(from decoder: any Decoder) throws {}
 }

@@ -15,6 +15,8 @@ struct Run: CheckedCommand {
       "Measure a list read four ways (full fetch, batched faulting, offset and keyset pages) per store and dataset, or your own list; write CSV, JSON and a Markdown report."
   )
 
+  var checked = CheckedOptions<RunOptions>()
+
   @Option(help: "Datasets: banks, wells, or all (comma-separated; default all, banks with --quick).") var dataset: String?
   @Option(
     help:
@@ -223,7 +225,7 @@ struct Run: CheckedCommand {
           write("- " + p.text.wrapped(width: 78).split(separator: "\n").joined(separator: "\n  "))
         }
       }
-      let outcome = try Command.measure(try options(), out: out, postgres: postgres) { rows, remaining in
+      let outcome = try Command.measure(try checkedOptions(), out: out, postgres: postgres) { rows, remaining in
         give(try stream.finished(rows, remaining: remaining)) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
       }
       give(stream.rest(outcome.recommendation)) { print($0) }
@@ -231,7 +233,7 @@ struct Run: CheckedCommand {
     }
     // Each list's answer as soon as its cases are in; JSON is one document, at the end.
     let stream = RecommendationStream()
-    let outcome = try Command.measure(try options(), out: out, postgres: postgres, quiet: true) { rows, remaining in
+    let outcome = try Command.measure(try checkedOptions(), out: out, postgres: postgres, quiet: true) { rows, remaining in
       guard !json else { return }
       // Unbuffered: through a pipe too, each answer as it comes.
       for p in try stream.finished(rows, remaining: remaining) { FileHandle.standardOutput.write(Data((p.text + "\n").utf8)) }
