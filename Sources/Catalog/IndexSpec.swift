@@ -30,10 +30,13 @@ public struct IndexSpec: Sendable, Hashable, CustomStringConvertible {
     var columns: [Column] = []
     for part in tag.split(separator: "+", omittingEmptySubsequences: false) {
       let pieces = part.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-      guard let name = pieces.first, !name.isEmpty, pieces.count == 1 || (pieces.count == 2 && pieces[1] == "desc") else { return nil }
+      guard let name = pieces.first, !name.isEmpty, pieces.count == 1 || (pieces.count == 2 && pieces[1] == "desc")
+      else { return nil }
       columns.append(Column(name, descending: pieces.count == 2))
     }
-    guard let table = kind.tables.first(where: { t in columns.allSatisfy { t.column($0.name) != nil } }) else { return nil }
+    guard let table = kind.tables.first(where: { t in columns.allSatisfy { t.column($0.name) != nil } }) else {
+      return nil
+    }
     self.init(table: table.name, columns: columns)
   }
 
@@ -46,13 +49,17 @@ public struct IndexSpec: Sendable, Hashable, CustomStringConvertible {
   }
   /// The statement to copy into an app's SQLite migration.
   public var createStatement: String {
-    "CREATE INDEX \(name.sqlName) ON \(table.sqlName)(\(columns.map { $0.name.sqlName + ($0.descending ? " DESC" : "") }.joined(separator: ", ")))"
+    """
+    CREATE INDEX \(name.sqlName) ON \
+    \(table.sqlName)(\(columns.map { $0.name.sqlName + ($0.descending ? " DESC" : "") }.joined(separator: ", ")))
+    """
   }
   /// The same index in PostgreSQL, where NULLs sort last ascending: each column states
   /// SQLite's NULL order (first ascending, last descending), as the stores' ORDER BY does, or
   /// the index could not give that order.
   public var postgresCreateStatement: String {
-    "CREATE INDEX \(name.sqlName) ON \(table.sqlName)(\(columns.map { $0.name.sqlName + ($0.descending ? " DESC NULLS LAST" : " NULLS FIRST") }.joined(separator: ", ")))"
+    let keys = columns.map { $0.name.sqlName + ($0.descending ? " DESC NULLS LAST" : " NULLS FIRST") }
+    return "CREATE INDEX \(name.sqlName) ON \(table.sqlName)(\(keys.joined(separator: ", ")))"
   }
 
   /// The statement for a store: PostgreSQL's when `postgres`, SQLite's otherwise.

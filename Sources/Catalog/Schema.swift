@@ -30,7 +30,8 @@ public struct ColumnSchema: Sendable, Equatable {
   /// `references` with each name as it stands in a statement (`String.sqlName`). O(length).
   public var referenceSQL: String? {
     guard let r = references, r.hasSuffix(")"), let open = r.lastIndex(of: "(") else { return references?.sqlName }
-    return String(r[..<open]).sqlName + "(" + String(r[r.index(after: open)..<r.index(before: r.endIndex)]).sqlName + ")"
+    return String(r[..<open]).sqlName + "(" + String(r[r.index(after: open)..<r.index(before: r.endIndex)]).sqlName
+      + ")"
   }
 
   public init(

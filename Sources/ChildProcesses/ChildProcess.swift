@@ -51,13 +51,17 @@ public final class ChildProcess: @unchecked Sendable {
       case .signalled(let s): "crashed (signal \(s)): \(CrashReport.summary(of: standardError))"
       case .timedOut(let t): "timed out after \(t) s: \(CrashReport.tail(standardError))"
       case .exceededMemory(let ceiling, let resident):
-        "stopped at \(Self.gibibytes(resident)) resident, past the ceiling of \(Self.gibibytes(ceiling)): it does not fit in that memory"
+        """
+        stopped at \(Self.gibibytes(resident)) resident, past the ceiling of \(Self.gibibytes(ceiling)): it does not \
+        fit in that memory
+        """
       }
     }
 
     static func gibibytes(_ bytes: Int) -> String {
       bytes >= 1 << 30
-        ? String(format: "%.1f GiB", Double(bytes) / Double(1 << 30)) : String(format: "%.0f MiB", Double(bytes) / Double(1 << 20))
+        ? String(format: "%.1f GiB", Double(bytes) / Double(1 << 30))
+        : String(format: "%.0f MiB", Double(bytes) / Double(1 << 20))
     }
 
     /// Whether the child was stopped for its memory.
@@ -125,7 +129,9 @@ public final class ChildProcess: @unchecked Sendable {
     process.arguments = arguments
     var environment = environment
     environment[Self.lifelineVariable] = input == .lifeline ? "1" : nil
-    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != Self.lifelineVariable }.merging(environment) { $1 }
+    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != Self.lifelineVariable }.merging(
+      environment
+    ) { $1 }
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     let out = Pipe()
     let err = Pipe()
@@ -186,10 +192,12 @@ public final class ChildProcess: @unchecked Sendable {
     let termination: Termination =
       if let stoppedAt, let ceiling = memoryWatch?.ceiling {
         .exceededMemory(ceiling: ceiling, resident: stoppedAt)
-      } else if timedOut.isSet, let timeout { .timedOut(timeout) } else if process.terminationReason == .uncaughtSignal {
+      } else if timedOut.isSet, let timeout { .timedOut(timeout) } else if process.terminationReason == .uncaughtSignal
+      {
         .signalled(process.terminationStatus)
       } else { .exited(process.terminationStatus) }
-    return Output(termination: termination, standardOutput: stdout, standardError: String(decoding: stderr, as: UTF8.self))
+    return Output(
+      termination: termination, standardOutput: stdout, standardError: String(decoding: stderr, as: UTF8.self))
   }
 
   /// For an interrupt: sends `signal` to every child still running, so that each removes its

@@ -10,9 +10,9 @@ import Foundation
 /// …
 /// Thread 3 "writer-0" crashed:
 ///
-///   0 [inlined] [system] 0x… Swift runtime failure: precondition failure in fetchbench at //<compiler-generated>
-///   1                    0x… SeededRandom.below(_:) + 46 in fetchbench at /work/main/Sources/Datasets/SeededRandom.swift:33:5
-///   2                    0x… BankWorkload.takeRandom() + 80 in fetchbench at /work/main/Sources/FetchBenchKit/…:64:20
+///   0 [inlined] [system] 0x… Swift runtime failure: precondition failure in fetchbench at …
+///   1                    0x… SeededRandom.below(_:) + 46 in fetchbench at …/Datasets/SeededRandom.swift:33:5
+///   2                    0x… BankWorkload.takeRandom() + 80 in fetchbench at …/FetchBenchKit/…:64:20
 /// …
 /// Images (17 omitted):
 /// …
@@ -58,7 +58,9 @@ public enum CrashReport {
   /// `File.swift:LINE in Symbol` for the crashed thread's frames under a `Sources/` folder
   /// (not a dependency's checkout under `.build/`).
   static func projectFrames(_ lines: [String]) -> [String] {
-    guard let start = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) else { return [] }
+    guard let start = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) else {
+      return []
+    }
     var out: [String] = []
     for line in lines[(start + 1)...] {
       if line.hasPrefix("Thread ") || line.hasPrefix("Registers:") || line.hasPrefix("Images") { break }

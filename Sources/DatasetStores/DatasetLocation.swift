@@ -57,7 +57,11 @@ public struct DatasetLocation: Sendable {
       let index = indexes.map { " --index \($0)" }.joined()
       throw HarnessError.missingDataset(
         sqlitePath,
-        hint: "fetchbench generate --dataset \(kind.rawValue) --rows \(rows) --seed \(seed) --datasets \(directory) --format sqlite\(index)"
+        hint:
+          """
+          fetchbench generate --dataset \(kind.rawValue) --rows \(rows) --seed \(seed) --datasets \(directory) \
+          --format sqlite\(index)
+          """
       )
     }
     return store.isSQLite

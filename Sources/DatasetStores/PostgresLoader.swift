@@ -30,7 +30,8 @@ public enum PostgresLoader {
   public static func load(_ location: DatasetLocation, into url: PostgresURL, force: Bool = false) throws -> Double {
     let admin = try PostgresAdmin(url: url)
     // v2: identity IDs and the change log.
-    var tag = "v2-\(location.kind.rawValue)-\(location.rows)-s\(location.seed)-\(location.indexes.sorted().joined(separator: "+"))"
+    let indexes = location.indexes.sorted().joined(separator: "+")
+    var tag = "v2-\(location.kind.rawValue)-\(location.rows)-s\(location.seed)-\(indexes)"
     // A user's database is its file's contents: another file with the list's name is another load.
     if let database = location.database {
       tag += "-" + String(try database.sha256().prefix(16))
@@ -89,11 +90,16 @@ public enum PostgresLoader {
     if let database = location.database { return database.path }
     var unindexed = location
     unindexed.indexes = []
-    guard let path = try [location.sqlitePath, unindexed.sqlitePath].first(where: { try DatasetFile.checkReadable($0) }) else {
+    guard
+      let path = try [location.sqlitePath, unindexed.sqlitePath].first(where: { try DatasetFile.checkReadable($0) })
+    else {
       throw HarnessError.missingDataset(
         location.sqlitePath,
         hint:
-          "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) --datasets \(location.directory) --format sqlite --store postgres"
+          """
+          fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) \
+          --datasets \(location.directory) --format sqlite --store postgres
+          """
       )
     }
     return path
@@ -109,7 +115,10 @@ public enum PostgresLoader {
     }
     if let foreign = present.first {
       throw HarnessError.foreignTable(
-        "table \(foreign) in \(admin.url) was not created by FetchBench (fetchbench_meta does not name it); FetchBench will not replace it. "
+        """
+        table \(foreign) in \(admin.url) was not created by FetchBench (fetchbench_meta does not name it); \
+        FetchBench will not replace it. 
+        """
           + "Use another database (--postgres-url), or pass --postgres-replace-tables to drop and replace it")
     }
   }
@@ -148,7 +157,11 @@ public enum PostgresLoader {
       // literally, not folded to lower case as the unquoted names are.
       let key = table.primaryKey
       try admin.execute(
-        "SELECT setval(pg_get_serial_sequence(\(PostgresAdmin.literal(staging + "." + table.name.sqlName)), \(PostgresAdmin.literal(key.postgresStoredName))), (SELECT COALESCE(MAX(\(key.sqlName)), 0) + 1 FROM \(table.name.sqlName)), false)"
+        """
+        SELECT setval(pg_get_serial_sequence(\(PostgresAdmin.literal(staging + "." + table.name.sqlName)), \
+        \(PostgresAdmin.literal(key.postgresStoredName))), (SELECT COALESCE(MAX(\(key.sqlName)), 0) + 1 FROM \
+        \(table.name.sqlName)), false)
+        """
       )
     }
     try admin.execute("RESET search_path")
@@ -173,11 +186,18 @@ public enum PostgresLoader {
   /// columns: it is the user's table, which FetchBench neither reads nor writes. O(columns).
   static func checkOwnTable(_ admin: PostgresAdmin, _ name: String, columns: [String]) throws {
     let actual = try admin.column(
-      "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '\(name)' ORDER BY ordinal_position"
+      """
+      SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '\(name)' \
+      ORDER BY ordinal_position
+      """
     )
     guard actual == columns else {
       throw HarnessError.foreignTable(
-        "table \(name) in \(admin.url) is not FetchBench's (its columns are \(actual.joined(separator: ", ")); FetchBench's are \(columns.joined(separator: ", "))), and FetchBench does not change it. Use another database (--postgres-url)"
+        """
+        table \(name) in \(admin.url) is not FetchBench's (its columns are \(actual.joined(separator: ", ")); \
+        FetchBench's are \(columns.joined(separator: ", "))), and FetchBench does not change it. Use another \
+        database (--postgres-url)
+        """
       )
     }
   }
@@ -223,7 +243,12 @@ extension PostgresLoader {
     let columns = table.columns.map(\.name)
     try source.read { db in
       let statement = try db.makeStatement(
-        sql: "SELECT \(columns.map(\.sqlName).joined(separator: ",")) FROM \(table.name.sqlName) ORDER BY \(table.primaryKey.sqlName)")
+        sql:
+          """
+          SELECT \(columns.map(\.sqlName).joined(separator: ",")) FROM \(table.name.sqlName) ORDER BY \
+          \(table.primaryKey.sqlName)
+          """
+      )
       let raw = statement.sqliteStatement
       try PostgresAdmin.copy(url, table: table.name.sqlName, columns: columns.map(\.sqlName), schema: schema) { emit in
         var done = false
@@ -351,7 +376,10 @@ public final class PostgresScratch {
     let prefix = "\(markerPrefix) \(host) "
     guard
       let names = try? admin.column(
-        "SELECT datname || ' ' || shobj_description(oid, 'pg_database') FROM pg_database WHERE shobj_description(oid, 'pg_database') LIKE 'fetchbench scratch database%'"
+        """
+        SELECT datname || ' ' || shobj_description(oid, 'pg_database') FROM pg_database WHERE shobj_description(oid, \
+        'pg_database') LIKE 'fetchbench scratch database%'
+        """
       )
     else { return }
     for line in names {

@@ -91,11 +91,14 @@ extension SQLiteScratch {
             sql: """
               SELECT type, name, tbl_name, sql FROM src.sqlite_master
               WHERE type IN ('table', 'index') AND sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
-                AND tbl_name NOT IN (SELECT name FROM pragma_table_list WHERE schema = 'src' AND type IN ('virtual', 'shadow'))
+                AND tbl_name NOT IN (SELECT name FROM pragma_table_list WHERE schema = 'src' AND type IN ('virtual', \
+                'shadow'))
               ORDER BY type = 'index', rowid
               """)
           for object in objects {
-            let (type, name, table, sql): (String, String, String, String) = (object[0], object[1], object[2], object[3])
+            let (type, name, table, sql): (String, String, String, String) = (
+              object[0], object[1], object[2], object[3]
+            )
             statement = sql
             try db.execute(sql: sql)
             if type == "table" && (involved.contains(name.lowercased()) || name.hasPrefix("Z_")) {

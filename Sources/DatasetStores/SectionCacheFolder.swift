@@ -21,7 +21,8 @@ public final class SectionCacheFolder: SectionCache {
   }
 
   public func sections(for key: String) -> [SectionCount]? {
-    guard let data = FileManager.default.contents(atPath: path(key)), let entries = try? JSONDecoder().decode([Entry].self, from: data)
+    guard let data = FileManager.default.contents(atPath: path(key)),
+      let entries = try? JSONDecoder().decode([Entry].self, from: data)
     else { return nil }
     let counts = entries.compactMap { e in Self.value(e).map { SectionCount(value: $0, count: e.count) } }
     return counts.count == entries.count ? counts : nil

@@ -53,7 +53,9 @@ public enum AtomicFile {
     guard DatasetFile.isSymbolicLink(path) else { return path }
     guard let real = realpath(path, nil) else {
       throw DatasetError.cannotWrite(
-        path: path, reason: "it is a symbolic link to nothing, and FetchBench does not replace a link; name a file, or create its target")
+        path: path,
+        reason:
+          "it is a symbolic link to nothing, and FetchBench does not replace a link; name a file, or create its target")
     }
     defer { free(real) }
     return String(cString: real)
@@ -91,7 +93,9 @@ public enum AtomicFile {
       let error = create(tmp)
       if error == 0 { return tmp }
       _ = pending.withLock { $0.remove(tmp) }
-      guard error == EEXIST else { throw DatasetError.cannotWrite(path: path, reason: String(cString: strerror(error))) }
+      guard error == EEXIST else {
+        throw DatasetError.cannotWrite(path: path, reason: String(cString: strerror(error)))
+      }
     }
     throw DatasetError.cannotWrite(path: path, reason: "no free temporary name beside it")
   }
@@ -101,7 +105,8 @@ public enum AtomicFile {
   public static func checkNewFile(_ path: String) throws {
     var st = stat()
     if lstat(path, &st) == 0 {
-      throw DatasetError.cannotWrite(path: path, reason: "something is already there, and FetchBench does not replace it; name a new file")
+      throw DatasetError.cannotWrite(
+        path: path, reason: "something is already there, and FetchBench does not replace it; name a new file")
     }
     let parent = (normalized(path) as NSString).deletingLastPathComponent
     var isDir: ObjCBool = false
@@ -109,7 +114,8 @@ public enum AtomicFile {
       throw DatasetError.cannotWrite(path: path, reason: "its folder \(parent) does not exist")
     }
     guard access(parent, W_OK) == 0 else {
-      throw DatasetError.cannotWrite(path: path, reason: "\(parent) is not writable (\(String(cString: strerror(errno))))")
+      throw DatasetError.cannotWrite(
+        path: path, reason: "\(parent) is not writable (\(String(cString: strerror(errno))))")
     }
   }
 
@@ -149,7 +155,11 @@ public enum AtomicFile {
     let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", …" : "")
     return .cannotWrite(
       path: path,
-      reason: "the folder holds files FetchBench did not write (\(shown)); name a new or empty folder, or an earlier output of this command"
+      reason:
+        """
+        the folder holds files FetchBench did not write (\(shown)); name a new or empty folder, or an earlier output \
+        of this command
+        """
     )
   }
 
@@ -186,7 +196,8 @@ public enum AtomicFile {
   public static func commitNew(_ tmp: String, to path: String) throws {
     guard link(tmp, path) == 0 else {
       let reason =
-        errno == EEXIST ? "something appeared there while FetchBench ran; it was left as it is" : String(cString: strerror(errno))
+        errno == EEXIST
+        ? "something appeared there while FetchBench ran; it was left as it is" : String(cString: strerror(errno))
       discard(tmp)
       throw DatasetError.cannotWrite(path: path, reason: reason)
     }
@@ -198,7 +209,8 @@ public enum AtomicFile {
   /// SIGKILL leaves them. An entry of a live process, or one named otherwise, is left.
   /// O(entries).
   public static func sweepAbandoned(in folder: String = NSTemporaryDirectory()) {
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("fetchbench-") {
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("fetchbench-")
+    {
       guard let range = name.range(of: ".partial-", options: .backwards),
         let pid = Int32(name[range.upperBound...].prefix { $0.isNumber }), pid > 0, pid != getpid()
       else { continue }

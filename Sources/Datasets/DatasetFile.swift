@@ -54,7 +54,10 @@ public enum DatasetFile {
         throw DatasetError.notADataset(
           path: path,
           reason:
-            "a writer left a write-ahead log beside it (\(path)-wal, \(Int(wal.st_size).grouped) bytes), whose rows the manifest does not describe; delete both files and run again to generate the dataset anew"
+            """
+            a writer left a write-ahead log beside it (\(path)-wal, \(Int(wal.st_size).grouped) bytes), whose rows \
+            the manifest does not describe; delete both files and run again to generate the dataset anew
+            """
         )
       }
       return true
@@ -101,7 +104,8 @@ public enum DatasetFile {
           count += 1
         }
         return Manifest.Table(
-          table: table.name, rows: count, csv: "\(DatasetPaths.baseName(kind, rows: rows, seed: seed))/\(table.name).csv",
+          table: table.name, rows: count,
+          csv: "\(DatasetPaths.baseName(kind, rows: rows, seed: seed))/\(table.name).csv",
           sha256: try writer.finish())
       }
     }
@@ -114,7 +118,11 @@ public enum DatasetFile {
     for (a, e) in zip(actual, expected.tables) {
       if a.rows != e.rows { return "table \(a.table) has \(a.rows.grouped) rows, the manifest says \(e.rows.grouped)" }
       if checksums && a.sha256 != e.sha256 {
-        return "table \(a.table) has SHA-256 \(a.sha256.prefix(12))…, the manifest says \(e.sha256.prefix(12))… (its values were changed)"
+        return
+          """
+          table \(a.table) has SHA-256 \(a.sha256.prefix(12))…, the manifest says \(e.sha256.prefix(12))… (its \
+          values were changed)
+          """
       }
     }
     return nil
@@ -131,7 +139,8 @@ public enum DatasetFile {
     allowed.remove(charactersIn: "?#%")
     do {
       let queue = try DatabaseQueue(
-        path: "file:\(absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute)?immutable=1", configuration: config)
+        path: "file:\(absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute)?immutable=1",
+        configuration: config)
       return try queue.inDatabase(body)
     } catch let error as DatabaseError {
       throw DatasetError.notADataset(path: path, reason: error.message ?? "\(error)")

@@ -19,7 +19,9 @@ public enum FolderLock {
     if flock(fd, LOCK_EX | LOCK_NB) != 0 {
       progress?.note("waiting for another FetchBench process writing \(folder)")
       while flock(fd, LOCK_EX) != 0 {
-        guard errno == EINTR else { throw DatasetError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard errno == EINTR else {
+          throw DatasetError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
       }
     }
     defer { flock(fd, LOCK_UN) }

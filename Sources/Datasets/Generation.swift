@@ -121,7 +121,9 @@ public enum Generation {
   /// generates again, never a finished file that the manifest does not record (which would be
   /// refused as the user's ever after). A file that appeared at a path meanwhile without an
   /// entry is the user's: nothing is recorded or replaced. O(manifest).
-  private static func record(_ entry: Manifest.Entry, label: String, in out: String, files: [(tmp: String?, path: String?)]) throws {
+  private static func record(
+    _ entry: Manifest.Entry, label: String, in out: String, files: [(tmp: String?, path: String?)]
+  ) throws {
     let manifestPath = DatasetPaths.manifest(in: out)
     var manifest = try Manifest.load(from: manifestPath)
     let recorded = manifest.entry(entry.dataset, rows: entry.rows, seed: entry.seed)
@@ -183,7 +185,9 @@ public enum Generation {
       guard DatasetFile.isSQLite(sqlitePath) else {
         throw DatasetError.notADataset(
           path: sqlitePath,
-          reason: "it is not a SQLite database, and FetchBench does not replace it; move it away (or delete it) and run again")
+          reason:
+            "it is not a SQLite database, and FetchBench does not replace it; move it away (or delete it) and run again"
+        )
       }
     }
     if exists(csvDir), let csvDir, expected == nil {
@@ -203,7 +207,8 @@ public enum Generation {
           guard request.verification == .contentsReported else {
             throw DatasetError.doesNotMatchManifest(path: sqlitePath, detail: detail)
           }
-          entry = Manifest.Entry(dataset: kind, rows: rows, seed: seed, sha256: Manifest.combined(actual), tables: actual)
+          entry = Manifest.Entry(
+            dataset: kind, rows: rows, seed: seed, sha256: Manifest.combined(actual), tables: actual)
         }
       }
       return GeneratedDataset(
@@ -219,7 +224,9 @@ public enum Generation {
     let start = DispatchTime.now()
     let label = DatasetPaths.baseName(kind, rows: rows, seed: seed)
     let entry = try writing(label, in: out) {
-      try write(kind, tables, seed: seed, rows: rows, indexes: indexes, sqliteTmp: sqliteTmp, csvTmp: csvTmp, progress: progress)
+      try write(
+        kind, tables, seed: seed, rows: rows, indexes: indexes, sqliteTmp: sqliteTmp, csvTmp: csvTmp, progress: progress
+      )
     }
     if let expected {
       for (e, a) in zip(expected.tables, entry.tables) where e.sha256 != a.sha256 {
@@ -239,7 +246,8 @@ public enum Generation {
   /// Generates the rows into the temporary SQLite file and CSV folder (either may be nil)
   /// and returns the dataset's entry: its checksums. O(rows).
   private static func write(
-    _ kind: DatasetKind, _ tables: [TableSchema], seed: UInt64, rows: Int, indexes: [IndexSpec], sqliteTmp: String?, csvTmp: String?,
+    _ kind: DatasetKind, _ tables: [TableSchema], seed: UInt64, rows: Int, indexes: [IndexSpec], sqliteTmp: String?,
+    csvTmp: String?,
     progress: ProgressLine?
   ) throws -> Manifest.Entry {
     let csv = try tables.map { t in

@@ -47,7 +47,8 @@ public enum OutputLock {
     while true {
       let fd = open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
       guard fd >= 0 else {
-        throw DatasetError.cannotWrite(path: path, reason: "its lock \(lockFile) cannot be opened (\(String(cString: strerror(errno))))")
+        throw DatasetError.cannotWrite(
+          path: path, reason: "its lock \(lockFile) cannot be opened (\(String(cString: strerror(errno))))")
       }
       if flock(fd, LOCK_EX | LOCK_NB) != 0 {
         guard errno == EWOULDBLOCK || errno == EINTR else {
@@ -61,11 +62,15 @@ public enum OutputLock {
           throw DatasetError.cannotWrite(
             path: path,
             reason:
-              "another FetchBench process\(holder.map { " (PID \($0))" } ?? "") is writing it; wait for it to end, or name another output"
+              """
+              another FetchBench process\(holder.map { " (PID \($0))" } ?? "") is writing it; wait for it to end, or \
+              name another output
+              """
           )
         }
         if !said {
-          progress?.note("waiting for another FetchBench process\(holderPID(fd).map { " (PID \($0))" } ?? "") writing \(path)")
+          progress?.note(
+            "waiting for another FetchBench process\(holderPID(fd).map { " (PID \($0))" } ?? "") writing \(path)")
           said = true
         }
         while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
@@ -102,7 +107,9 @@ public enum OutputLock {
   }
 
   /// Runs `body` holding `path`'s lock (see `claim`). O(1) besides the wait and `body`.
-  public static func with<T>(_ path: String, waiting: Bool = false, progress: ProgressLine? = nil, _ body: () throws -> T) throws -> T {
+  public static func with<T>(
+    _ path: String, waiting: Bool = false, progress: ProgressLine? = nil, _ body: () throws -> T
+  ) throws -> T {
     let claim = try claim(path, waiting: waiting, progress: progress)
     defer { claim.release() }
     return try body()

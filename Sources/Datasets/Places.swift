@@ -4,7 +4,9 @@
 package enum Places {
   /// Cities with banks, by state code.
   package static let cities: [String: [String]] = [
-    "TX": ["Houston", "Dallas", "Austin", "San Antonio", "Fort Worth", "El Paso", "Midland", "Odessa", "Lubbock", "Amarillo"],
+    "TX": [
+      "Houston", "Dallas", "Austin", "San Antonio", "Fort Worth", "El Paso", "Midland", "Odessa", "Lubbock", "Amarillo",
+    ],
     "CA": ["Los Angeles", "San Diego", "San Francisco", "Fresno", "Oakland", "Sacramento", "Irvine", "Bakersfield"],
     "OK": ["Oklahoma City", "Tulsa", "Norman", "Enid", "Lawton", "Stillwater"],
     "LA": ["New Orleans", "Baton Rouge", "Shreveport", "Lafayette", "Lake Charles", "Monroe"],
@@ -61,7 +63,8 @@ package enum Places {
   /// Counties (Louisiana's parishes) with oil and gas wells, by state code, the busiest first.
   package static let counties: [String: [String]] = [
     "TX": [
-      "Midland", "Reeves", "Martin", "Howard", "Loving", "Upton", "Ector", "Andrews", "Ward", "Karnes", "Pecos", "Crane",
+      "Midland", "Reeves", "Martin", "Howard", "Loving", "Upton", "Ector", "Andrews", "Ward", "Karnes", "Pecos",
+      "Crane",
       "Winkler", "Dimmit", "La Salle", "Webb", "Gonzales", "DeWitt", "Frio", "Atascosa", "McMullen",
     ],
     "CA": ["Kern", "Los Angeles", "Ventura", "Fresno", "Santa Barbara", "Kings", "Monterey"],

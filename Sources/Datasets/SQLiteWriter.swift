@@ -50,7 +50,8 @@ final class SQLiteWriter {
     }
     let rc = sqlite3_step(stmt)
     guard rc == SQLITE_DONE else {
-      throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+      throw DatabaseError(
+        resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
     }
     pending += 1
     if pending >= Self.transactionRows {

@@ -20,7 +20,10 @@ public enum FetchError: Error, Equatable, CustomStringConvertible, Sendable {
     case .unknownKeyPath(let k, let e, let known):
       "'\(k)' is not a key path of \(e); known: \(known.joined(separator: ", "))"
     case .typeMismatch(let k, let t, let lit):
-      "\(k) is of type \(t.rawValue); \(lit) is not \(t.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(t.rawValue) literal"
+      """
+      \(k) is of type \(t.rawValue); \(lit) is not \
+      \(t.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(t.rawValue) literal
+      """
     case .sectionSortMismatch(let s, let f):
       "the section key path '\(s)' must be the key path of the first sort descriptor"
         + (f.map { " (it is '\($0)')" } ?? " (there is none)")

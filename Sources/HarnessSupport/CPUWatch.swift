@@ -2,8 +2,9 @@ import Foundation
 
 /// How busy the machine was while a measured child ran: CPU time spent by everything else
 /// (other processes, the kernel's own work) and stolen by the hypervisor, from /proc/stat,
-/// less the child's own CPU time and the PostgreSQL server's (which works for the child). A gate figure that moved while others took a core is
-/// weaker evidence than one measured on a quiet machine; the gate says so next to it.
+/// less the child's own CPU time and the PostgreSQL server's (which works for the child). A
+/// gate figure that moved while others took a core is weaker evidence than one measured on a
+/// quiet machine; the gate says so next to it.
 ///
 /// Linux only; elsewhere every figure reads 0.
 package struct CPUWatch {
@@ -48,7 +49,8 @@ package struct CPUWatch {
       return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
     }
     return Reading(
-      busyTicks: busy, stealTicks: steal, childrenSeconds: seconds(RUSAGE_CHILDREN.rawValue), ownSeconds: seconds(RUSAGE_SELF.rawValue),
+      busyTicks: busy, stealTicks: steal, childrenSeconds: seconds(RUSAGE_CHILDREN.rawValue),
+      ownSeconds: seconds(RUSAGE_SELF.rawValue),
       serverTicks: postgresTicks(), wallNanos: Clock.wallNanos)
   }
 
@@ -76,8 +78,10 @@ package struct CPUWatch {
     guard wall > 0, hz > 0 else { return Load(othersCores: 0, stealCores: 0, seconds: wall) }
     let busy = Double(b.busyTicks &- a.busyTicks) / hz
     let ours =
-      (b.childrenSeconds - a.childrenSeconds) + (b.ownSeconds - a.ownSeconds) + Double(b.serverTicks &- a.serverTicks) / hz
+      (b.childrenSeconds - a.childrenSeconds) + (b.ownSeconds - a.ownSeconds) + Double(b.serverTicks &- a.serverTicks)
+      / hz
     return Load(
-      othersCores: max(0, busy - ours) / wall, stealCores: Double(b.stealTicks &- a.stealTicks) / hz / wall, seconds: wall)
+      othersCores: max(0, busy - ours) / wall, stealCores: Double(b.stealTicks &- a.stealTicks) / hz / wall,
+      seconds: wall)
   }
 }

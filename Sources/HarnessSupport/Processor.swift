@@ -33,12 +33,14 @@ package struct Processor: Sendable, Codable, Hashable, CustomStringConvertible {
     let cache = "/sys/devices/system/cpu/cpu0/cache"
     for index in (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? [] where index.hasPrefix("index") {
       func read(_ name: String) -> String {
-        ((try? String(contentsOfFile: "\(cache)/\(index)/\(name)", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        ((try? String(contentsOfFile: "\(cache)/\(index)/\(name)", encoding: .utf8)) ?? "").trimmingCharacters(
+          in: .whitespacesAndNewlines)
       }
       guard read("type") != "Instruction", let level = Int(read("level")) else { continue }
       sizes[level] = CacheSize.bytes(read("size")) ?? 0
     }
-    return Processor(model: model.isEmpty ? "unknown" : model, l1dBytes: sizes[1] ?? 0, l2Bytes: sizes[2] ?? 0, l3Bytes: sizes[3] ?? 0)
+    return Processor(
+      model: model.isEmpty ? "unknown" : model, l1dBytes: sizes[1] ?? 0, l2Bytes: sizes[2] ?? 0, l3Bytes: sizes[3] ?? 0)
   }
 }
 

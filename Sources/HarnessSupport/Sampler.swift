@@ -21,7 +21,9 @@ package struct Sample: Sendable, Equatable {
 package enum Sampler {
   /// Runs `body` `warmups` times unmeasured (it gets `false`), then `repetitions` times, and
   /// returns the results of the measured runs in order. O(warmups + repetitions) calls.
-  package static func repeated<R>(warmups: Int, repetitions: Int, _ body: (_ measured: Bool) throws -> R) rethrows -> [R] {
+  package static func repeated<R>(warmups: Int, repetitions: Int, _ body: (_ measured: Bool) throws -> R) rethrows
+    -> [R]
+  {
     var out: [R] = []
     out.reserveCapacity(repetitions)
     for rep in 0..<(warmups + repetitions) {
@@ -50,7 +52,8 @@ package enum Sampler {
     let peakAfter = Heap.threadPeak
     let allocsAfter = Heap.allocationRequests
     let sample = Sample(
-      wallNanos: t1 - t0, cpuNanos: cpu1 - cpu0, heapLive: heapAfter - heapBefore, heapPeak: max(0, peakAfter - peakBase),
+      wallNanos: t1 - t0, cpuNanos: cpu1 - cpu0, heapLive: heapAfter - heapBefore,
+      heapPeak: max(0, peakAfter - peakBase),
       allocations: allocsAfter - allocsBefore, pageFaults: faults1 - faults0)
     return (sample, result)
   }

@@ -27,7 +27,8 @@ package struct Summary: Sendable, Equatable, Codable {
   package init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     (median, min, max, count) = (
-      try c.decode(Double.self, forKey: .median), try c.decode(Double.self, forKey: .min), try c.decode(Double.self, forKey: .max),
+      try c.decode(Double.self, forKey: .median), try c.decode(Double.self, forKey: .min),
+      try c.decode(Double.self, forKey: .max),
       try c.decode(Int.self, forKey: .count)
     )
     samples = try c.decodeIfPresent([Double].self, forKey: .samples) ?? []

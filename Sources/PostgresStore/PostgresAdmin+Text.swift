@@ -8,7 +8,9 @@ extension PostgresAdmin {
   public static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
   /// `name` as a quoted SQL identifier, its double quotes doubled.
-  public static func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+  public static func identifier(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
 
   /// Streams rows into `table` with `COPY … FROM STDIN` (text format) through `psql`, so that
   /// no Swift concurrency thread is blocked (postgres-nio's COPY is async-only, and waiting
@@ -44,7 +46,8 @@ extension PostgresAdmin {
     let output = child.wait()  // closes standard input: the end of the COPY
     guard output.succeeded else {
       let message = output.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
-      throw PostgresStoreError.query(url, message.isEmpty ? "psql \(output.failure ?? "failed")" : message, "COPY \(table)")
+      throw PostgresStoreError.query(
+        url, message.isEmpty ? "psql \(output.failure ?? "failed")" : message, "COPY \(table)")
     }
   }
 

@@ -12,5 +12,8 @@ extension PostgresStore {
   public static let changeLog = ChangeLogSQL.table
   /// Creates the change log (the loader runs it with the dataset's tables).
   public static let changeLogDDL =
-    "CREATE TABLE IF NOT EXISTS \(changeLog) (seq BIGINT PRIMARY KEY, committed_at DOUBLE PRECISION NOT NULL, payload TEXT NOT NULL)"
+    """
+    CREATE TABLE IF NOT EXISTS \(changeLog) (seq BIGINT PRIMARY KEY, committed_at DOUBLE PRECISION NOT NULL, payload \
+    TEXT NOT NULL)
+    """
 }

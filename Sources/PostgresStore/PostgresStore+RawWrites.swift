@@ -8,7 +8,10 @@
   extension PostgresStore {
     /// The server's durability settings: `fsync=on, synchronous_commit=on`. Two queries.
     public func durabilitySettings() throws -> String {
-      "fsync=\(try scalarText("SHOW fsync") ?? "?"), synchronous_commit=\(try scalarText("SHOW synchronous_commit") ?? "?")"
+      """
+      fsync=\(try scalarText("SHOW fsync") ?? "?"), \
+      synchronous_commit=\(try scalarText("SHOW synchronous_commit") ?? "?")
+      """
     }
 
     /// Applies `operations` and appends `payload` to the change log (with its notification) in
@@ -26,7 +29,10 @@
         sent.append(try send("SELECT pg_advisory_xact_lock(hashtext('\(Self.changeLog)'))", []))
         sent.append(
           try send(
-            "WITH ins AS (\(WriteSQL.appendToLog(.postgres)) RETURNING seq) SELECT pg_notify('\(Self.changeLog)', seq::text) FROM ins",
+            """
+            WITH ins AS (\(WriteSQL.appendToLog(.postgres)) RETURNING seq) SELECT pg_notify('\(Self.changeLog)', \
+            seq::text) FROM ins
+            """,
             [.double(Date().timeIntervalSince1970), .string(payload)]))
         // After a failed statement the server ends the transaction at COMMIT with a rollback.
         sent.append(try send("COMMIT", []))

@@ -27,8 +27,11 @@
     /// A one-dimensional bigint[] in binary form: ndim, has-null flag, element type, then per
     /// dimension its length and lower bound, then each element as length + 8 bytes. O(n).
     static func int64Array(_ cell: PostgresCell, url: PostgresURL) throws -> [Int64] {
-      guard cell.format == .binary, cell.dataType == .int8Array, var b = cell.bytes else { return try cell.decode([Int64].self) }
-      guard let ndim = b.readInteger(as: Int32.self), b.readInteger(as: Int32.self) != nil, b.readInteger(as: UInt32.self) != nil
+      guard cell.format == .binary, cell.dataType == .int8Array, var b = cell.bytes else {
+        return try cell.decode([Int64].self)
+      }
+      guard let ndim = b.readInteger(as: Int32.self), b.readInteger(as: Int32.self) != nil,
+        b.readInteger(as: UInt32.self) != nil
       else { throw PostgresStoreError.query(url, "malformed bigint[]", "") }
       if ndim == 0 { return [] }
       guard ndim == 1, let count = b.readInteger(as: Int32.self), b.readInteger(as: Int32.self) != nil, count >= 0,
@@ -92,7 +95,9 @@
     /// One statement (`SQLBuilder.idArraysBySectionQuery`): each section's count and IDs, the
     /// IDs concatenated in section order. One sort on the server, O(n) here.
     public func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
-      guard let section = request.section else { throw FetchError.invalidRequest("section counts need a section key path") }
+      guard let section = request.section else {
+        throw FetchError.invalidRequest("section counts need a section key path")
+      }
       let sql = SQLBuilder(request, dialect: .postgres)
       let type = section.attribute.type
       let out = UncheckedBox(([Int64](), [SectionCount]()))
@@ -106,12 +111,16 @@
     }
 
     public func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] {
-      guard let section = request.section else { throw FetchError.invalidRequest("section counts need a section key path") }
+      guard let section = request.section else {
+        throw FetchError.invalidRequest("section counts need a section key path")
+      }
       let sql = SQLBuilder(request, dialect: .postgres)
       let out = UncheckedBox([SectionCount]())
       counters.queries += 1
       try run(sql.sectionQuery, sql.arguments) { row in
-        out.value.append(SectionCount(value: try Self.value(row[0], section.attribute.type), count: Int(try row[1].decode(Int64.self))))
+        out.value.append(
+          SectionCount(value: try Self.value(row[0], section.attribute.type), count: Int(try row[1].decode(Int64.self)))
+        )
       }
       return out.value
     }

@@ -77,8 +77,10 @@
       var binds = PostgresBindings()
       for v in arguments { Self.bind(v, &binds, datesAsTimestamps: userSchema != nil) }
       if let ids { binds.append(ids) }
-      sent.future = connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) { try sent.received($0, binary: false) }
-        .map { _ in }
+      sent.future = connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) {
+        try sent.received($0, binary: false)
+      }
+      .map { _ in }
       return sent
     }
 
@@ -136,7 +138,9 @@
     /// An int8 cell (IDs, counts), read straight from its bytes when binary.
     @inline(__always)
     static func int64(_ cell: PostgresCell) throws -> Int64 {
-      if cell.format == .binary, cell.dataType == .int8, var b = cell.bytes, b.readableBytes == 8, let v = b.readInteger(as: Int64.self) {
+      if cell.format == .binary, cell.dataType == .int8, var b = cell.bytes, b.readableBytes == 8,
+        let v = b.readInteger(as: Int64.self)
+      {
         return v
       }
       return try cell.decode(Int64.self)
@@ -165,7 +169,8 @@
       case (.bool, _): return .bool(try cell.decode(Int64.self) != 0)
       // A user's own column types (`init(url:model:userSchema:readOnly:)`).
       case (.double, .numeric): return .double(NSDecimalNumber(decimal: try cell.decode(Decimal.self)).doubleValue)
-      case (.date, .timestamp), (.date, .timestamptz), (.date, .date): return .date(try cell.decode(Date.self).timeIntervalSince1970)
+      case (.date, .timestamp), (.date, .timestamptz), (.date, .date):
+        return .date(try cell.decode(Date.self).timeIntervalSince1970)
       case (.double, _): return .double(try cell.decode(Double.self))
       case (.date, _): return .date(try cell.decode(Double.self))
       }
@@ -180,7 +185,10 @@
       // ours hold column types and positions, which the user needs.
       if let e = error as? PostgresDecodingError {
         return
-          "cannot decode column \(e.columnIndex) (\(e.columnName), \(e.postgresType), \(e.postgresFormat)) as \(e.targetType): \(e.code)"
+          """
+          cannot decode column \(e.columnIndex) (\(e.columnName), \(e.postgresType), \(e.postgresFormat)) as \
+          \(e.targetType): \(e.code)
+          """
       }
       return String(describing: error)
     }

@@ -16,13 +16,19 @@
       counters.queries += 1
       try run(ids == nil ? sql.keyQuery : sql.keysByIDArrayQuery, sql.arguments, ids: ids) { row in
         try row.forEach { i, cell in
-          if i == 0 { out.value.ids.append(try Self.int64(cell)) } else { out.value.keys[i - 1].append(try Self.value(cell, types[i - 1])) }
+          if i == 0 {
+            out.value.ids.append(try Self.int64(cell))
+          } else {
+            out.value.keys[i - 1].append(try Self.value(cell, types[i - 1]))
+          }
         }
       }
       return out.value
     }
 
-    public func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws -> [Int64] {
+    public func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64])
+      throws -> [Int64]
+    {
       guard !destinationIDs.isEmpty else { return [] }
       let dest = try model.entity(relationship.destination)
       let text = SQLBuilder.relatedIDsQuery(

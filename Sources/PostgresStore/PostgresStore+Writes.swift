@@ -117,7 +117,8 @@
       counters.queries += 1
       let sent = try send(
         """
-        WITH o AS (SELECT \(key) AS k, \(read.enumerated().map { "\($1.column.sqlName) AS v\($0)" }.joined(separator: ",")) \
+        WITH o AS (SELECT \(key) AS k, \
+        \(read.enumerated().map { "\($1.column.sqlName) AS v\($0)" }.joined(separator: ",")) \
         FROM \(table) WHERE \(key) = $1 FOR UPDATE) \
         UPDATE \(table) AS t SET \(sets.joined(separator: ", ")) FROM o WHERE t.\(key) = o.k \
         RETURNING \(read.indices.map { "o.v\($0)" }.joined(separator: ","))
@@ -144,7 +145,10 @@
       let old = UncheckedBox<[String: Value]?>(nil)
       counters.queries += 1
       let sent = try send(
-        "DELETE FROM \(entity.table.sqlName) WHERE \(entity.primaryKey.sqlName) = $1 RETURNING \(entity.attributes.map(\.column.sqlName).joined(separator: ","))",
+        """
+        DELETE FROM \(entity.table.sqlName) WHERE \(entity.primaryKey.sqlName) = $1 RETURNING \
+        \(entity.attributes.map(\.column.sqlName).joined(separator: ","))
+        """,
         [.integer(id)]
       ) { row in
         var values: [String: Value] = [:]

@@ -104,7 +104,8 @@
 
     static func connect(_ url: PostgresURL, logger: Logger) throws -> PostgresConnection {
       var configuration = PostgresConnection.Configuration(
-        host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
+        host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+        tls: .disable)
       configuration.options.connectTimeout = .seconds(Int64(PostgresURL.connectTimeout))
       do {
         return try PostgresConnection.connect(
@@ -154,7 +155,12 @@
         try run(ChangeLogSQL.head, []) { row in out.value = Int(try row[0].decode(Int64.self)) }
       } catch {
         throw PostgresStoreError.schemaMismatch(
-          url, "the change log (table \(Self.changeLog)) is missing; load the dataset with `fetchbench generate --store postgres`")
+          url,
+          """
+          the change log (table \(Self.changeLog)) is missing; load the dataset with `fetchbench generate --store \
+          postgres`
+          """
+        )
       }
       return out.value
     }
@@ -171,7 +177,12 @@
         }
         guard !columns.isEmpty else {
           throw PostgresStoreError.schemaMismatch(
-            url, "table \(entity.table) (entity \(entity.name)) is missing; load a dataset with `fetchbench generate --store postgres`")
+            url,
+            """
+            table \(entity.table) (entity \(entity.name)) is missing; load a dataset with `fetchbench generate \
+            --store postgres`
+            """
+          )
         }
         for a in entity.attributes {
           guard let type = columns[a.column.postgresStoredName] else {
@@ -181,7 +192,8 @@
           let expected = Self.columnType(a.type)
           // A user's columns were read from this schema: their own types are converted.
           guard type == expected || userSchema != nil else {
-            throw PostgresStoreError.schemaMismatch(url, "column \(entity.table).\(a.column) is \(type), the model expects \(expected)")
+            throw PostgresStoreError.schemaMismatch(
+              url, "column \(entity.table).\(a.column) is \(type), the model expects \(expected)")
           }
         }
       }

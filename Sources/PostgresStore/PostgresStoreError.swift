@@ -16,12 +16,19 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
     switch self {
     case .badURL(let u, let m): "'\(u)' is not a PostgreSQL URL: \(m)"
     case .unreachable(let u, let m):
-      "cannot connect to PostgreSQL at \(u.host):\(u.port) (database \(u.database)): \(m). Is the server running? `scripts/postgres start` starts a private one."
+      """
+      cannot connect to PostgreSQL at \(u.host):\(u.port) (database \(u.database)): \(m). Is the server running? \
+      `scripts/postgres start` starts a private one.
+      """
     case .schemaMismatch(let u, let m): "\(u) does not have the expected schema: \(m)"
     case .query(let u, let m, let sql): "\(u): query failed: \(m)\(sql.isEmpty ? "" : " (\(sql))")"
-    case .disconnected(let u): "the connection to PostgreSQL at \(u.host):\(u.port) was closed (server restart or network); reconnect"
+    case .disconnected(let u):
+      "the connection to PostgreSQL at \(u.host):\(u.port) was closed (server restart or network); reconnect"
     case .notBuilt:
-      "this fetchbench was built without PostgreSQL (`make build` leaves it out to build in minutes); `make build-postgres` builds it with PostgreSQL"
+      """
+      this fetchbench was built without PostgreSQL (`make build` leaves it out to build in minutes); `make \
+      build-postgres` builds it with PostgreSQL
+      """
     }
   }
 }

@@ -19,14 +19,18 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
   /// Parses a URL; throws a message naming what is wrong, with the password masked.
   public init(_ text: String) throws {
     let shown = Self.masked(text)
-    guard let c = URLComponents(string: text), c.scheme == "postgres" || c.scheme == "postgresql", let host = c.host, !host.isEmpty else {
+    guard let c = URLComponents(string: text), c.scheme == "postgres" || c.scheme == "postgresql", let host = c.host,
+      !host.isEmpty
+    else {
       throw PostgresStoreError.badURL(shown, "expected postgres://user@host:port/database")
     }
     user = c.user ?? "postgres"
     password = c.password
     self.host = host
     port = c.port ?? 5432
-    guard (1...65_535).contains(port) else { throw PostgresStoreError.badURL(shown, "invalid port \(port) (1 to 65535)") }
+    guard (1...65_535).contains(port) else {
+      throw PostgresStoreError.badURL(shown, "invalid port \(port) (1 to 65535)")
+    }
     let db = c.path.hasPrefix("/") ? String(c.path.dropFirst()) : c.path
     guard !db.isEmpty else { throw PostgresStoreError.badURL(shown, "the database name is missing") }
     database = db
@@ -37,17 +41,24 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
       case ("sslmode", let mode) where Self.plainSSLModes.contains(mode): continue
       case ("sslmode", let mode):
         throw PostgresStoreError.badURL(
-          shown, "sslmode=\(mode) asks for TLS, which FetchBench's PostgreSQL store does not support; use a server it can reach without TLS"
+          shown,
+          """
+          sslmode=\(mode) asks for TLS, which FetchBench's PostgreSQL store does not support; use a server it can \
+          reach without TLS
+          """
         )
       default:
-        throw PostgresStoreError.badURL(shown, "unsupported parameter '\(item.name)' (only sslmode=disable, allow or prefer)")
+        throw PostgresStoreError.badURL(
+          shown, "unsupported parameter '\(item.name)' (only sslmode=disable, allow or prefer)")
       }
     }
   }
 
   /// `text` with the password between `user:` and `@` replaced by `***`.
   static func masked(_ text: String) -> String {
-    guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else { return text }
+    guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else {
+      return text
+    }
     let credentials = text[scheme.upperBound..<at]
     guard let colon = credentials.firstIndex(of: ":") else { return text }
     return String(text[..<colon]) + ":***" + String(text[at...])
@@ -61,15 +72,21 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
 /// connects it to a server.
 public enum Psql {
   /// Debian's psql, or PostgreSQL 15's own.
-  public static var executable: String? { ChildProcess.executable(["/usr/bin/psql", "/usr/lib/postgresql/15/bin/psql"]) }
+  public static var executable: String? {
+    ChildProcess.executable(["/usr/bin/psql", "/usr/lib/postgresql/15/bin/psql"])
+  }
 
   /// psql's path, `arguments` after the connection options (no psqlrc, quiet, stop on the
   /// first error), and the password in its environment, never on the command line.
   public static func command(_ url: PostgresURL, _ arguments: [String]) throws -> (
     executable: String, arguments: [String], environment: [String: String]
   ) {
-    guard let psql = executable else { throw PostgresStoreError.query(url, "psql is not installed (Debian: postgresql-client-15)", "") }
-    let connection = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", url.host, "-p", String(url.port), "-U", url.user, "-d", url.database]
+    guard let psql = executable else {
+      throw PostgresStoreError.query(url, "psql is not installed (Debian: postgresql-client-15)", "")
+    }
+    let connection = [
+      "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", url.host, "-p", String(url.port), "-U", url.user, "-d", url.database,
+    ]
     return (psql, connection + arguments, url.password.map { ["PGPASSWORD": $0] } ?? [:])
   }
 }

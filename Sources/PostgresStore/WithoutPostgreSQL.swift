@@ -17,7 +17,9 @@
     public var deliveredSequence: Int { 0 }
     public var dataVersion: String? { nil }
     public var isDisconnected: Bool { true }
-    package var runOnEventLoop: @Sendable (@escaping @Sendable () -> Void) throws -> Void { { _ in throw PostgresStoreError.notBuilt } }
+    package var runOnEventLoop: @Sendable (@escaping @Sendable () -> Void) throws -> Void {
+      { _ in throw PostgresStoreError.notBuilt }
+    }
 
     public init(url: PostgresURL, model: Model) throws { throw PostgresStoreError.notBuilt }
     public init(url: PostgresURL, model: Model, userSchema schema: String, readOnly: Bool = true) throws {
@@ -45,8 +47,12 @@
       throw PostgresStoreError.notBuilt
     }
     public func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] { throw PostgresStoreError.notBuilt }
-    public func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs { throw PostgresStoreError.notBuilt }
-    public func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws -> [Int64] {
+    public func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {
+      throw PostgresStoreError.notBuilt
+    }
+    public func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64])
+      throws -> [Int64]
+    {
       throw PostgresStoreError.notBuilt
     }
     public func commit(_ operations: [WriteOperation]) throws -> StoreTransaction { throw PostgresStoreError.notBuilt }

@@ -16,7 +16,9 @@ extension Report {
     package var sections: Bool
 
     package init?(_ r: ResultRow) {
-      guard r.mode == Report.diffMode, case .diff(let workload) = r.scenario, let store = r.store.kind else { return nil }
+      guard r.mode == Report.diffMode, case .diff(let workload) = r.scenario, let store = r.store.kind else {
+        return nil
+      }
       (self.store, rows, sections) = (store, r.rows, workload.sections)
     }
   }
@@ -51,10 +53,22 @@ extension Report {
 
   /// What the Core Data columns are, under the page's introduction.
   package static let coreDataRulesNote =
-    "**Under Core Data's change rules** a second controller of the same list applies each transaction as NSFetchedResultsController "
-    + "does: a move for every changed object whose sort or section key changed (even where its place did not), an update otherwise, and "
-    + "changes to related objects not observed. Its change sets replay under UIKit's rules too; `stale rows` counts the rows it then shows "
-    + "out of place against a fresh fetch (those a refetch would move, insert or delete), accumulated since the list was opened (the most seen in the run): a bank "
+    """
+    **Under Core Data's change rules** a second controller of the same list applies each transaction as \
+    NSFetchedResultsController 
+    """
+      + """
+      does: a move for every changed object whose sort or section key changed (even where its place did not), an \
+      update otherwise, and 
+      """
+      + """
+      changes to related objects not observed. Its change sets replay under UIKit's rules too; `stale rows` counts the \
+      rows it then shows 
+      """
+      + """
+      out of place against a fresh fetch (those a refetch would move, insert or delete), accumulated since the list \
+      was opened (the most seen in the run): a bank 
+      """
     + "whose `details.closeDate` changed stays where it was until the app fetches again.\n\n"
 
   package func diffMarkdown() -> String {
@@ -62,33 +76,65 @@ extension Report {
     var md = "# FetchBench diff results\n\n"
     md += Markdown.provenance(rows)
     let kind = rows.first { $0.dataset != nil }?.dataset ?? .banks
+    let store =
+      CoreDataFile.isGenerated(kind)
+      ? "the dataset in Core Data's schema (`generate --schema coredata`)" : "your database"
     md +=
       kind == .banks
-      ? "Banks sorted by `details.closeDate` descending, a batched controller (batch 20) tracking changes. Each repetition commits one seeded "
-      : "\(kind.definition.listEntity) of \(CoreDataFile.isGenerated(kind) ? "the dataset in Core Data's schema (`generate --schema coredata`)" : "your database") sorted by \(kind.definition.sortDescription), a batched controller (batch 20) tracking changes, on a private copy of the file. Each repetition commits one seeded "
+      ? """
+      Banks sorted by `details.closeDate` descending, a batched controller (batch 20) tracking changes. Each \
+      repetition commits one seeded 
+      """
+      : """
+      \(kind.definition.listEntity) of \(store) sorted by \(kind.definition.sortDescription), a batched controller \
+      (batch 20) tracking changes, on a private copy of the file. Each repetition commits one seeded 
+      """
     md +=
       kind == .banks
-      ? "transaction of k changed objects (a third re-sorted, a sixth each renamed, deleted, inserted, moved to another state) or a 10% edit "
-      : "transaction of k changed objects (six in ten updated, one or two attributes set to values other rows hold; two deleted; two inserted as copies of other rows) or a 10% edit "
+      ? """
+      transaction of k changed objects (a third re-sorted, a sixth each renamed, deleted, inserted, moved to another \
+      state) or a 10% edit 
+      """
+      : """
+      transaction of k changed objects (six in ten updated, one or two attributes set to values other rows hold; two \
+      deleted; two inserted as copies of other rows) or a 10% edit 
+      """
     md +=
       (kind == .banks ? "(10% deleted, 10% inserted, 2% re-sorted)" : "(a tenth of the rows changed in the same mix)")
       + ", then times: **incremental** (`FetchedResultsController.apply`: the change set from the changed "
     md +=
-      "objects only, the list updated in place); **our diff** (the whole-list diff of the same two snapshots, minimal moves); the **stdlib**'s "
+      """
+      objects only, the list updated in place); **our diff** (the whole-list diff of the same two snapshots, minimal \
+      moves); the **stdlib**'s 
+      """
     md +=
-      "`difference(from:).inferringMoves()` on the IDs (abandoned past its budget); **refetch + diff** end to end (a new ID fetch and our diff: "
+      """
+      `difference(from:).inferringMoves()` on the IDs (abandoned past its budget); **refetch + diff** end to end (a \
+      new ID fetch and our diff: 
+      """
     md +=
-      "the GRDB ValueObservation way). Times are medians of \(reps) repetitions after a warm-up, [min–max]; every change set was replayed "
+      """
+      the GRDB ValueObservation way). Times are medians of \(reps) repetitions after a warm-up, [min–max]; every \
+      change set was replayed 
+      """
     md +=
-      "under UIKit's rules (`BatchUpdateValidator`) and equalled a fresh fetch. `moves` counts rows relocated (moves, and moves written as "
-    md += "delete + insert where both paths coincide); `minimal` is what our whole-list diff needs for the same step.\n\n"
+      """
+      under UIKit's rules (`BatchUpdateValidator`) and equalled a fresh fetch. `moves` counts rows relocated (moves, \
+      and moves written as 
+      """
+    md +=
+      "delete + insert where both paths coincide); `minimal` is what our whole-list diff needs for the same step.\n\n"
     // Runs before Core Data's change rules were measured have none of their figures.
     let coreDataRules = rows.contains { $0.metric == .staleRowsCoreData }
     if coreDataRules {
       md += Self.coreDataRulesNote
     }
     for table in diffTables {
-      md += "## \(table.store.displayName), \(table.rows.grouped) rows, \(table.sections ? "sections by \(grouping)" : "one section")\n\n"
+      md +=
+        """
+        ## \(table.store.displayName), \(table.rows.grouped) rows, \
+        \(table.sections ? "sections by \(grouping)" : "one section")\n\n
+        """
       md += diffTable(table, coreDataRules: coreDataRules) + "\n" + diffSummary(table)
       md += "\n\n![times](charts/\(Self.diffSlug(table)))\n\n"
     }
@@ -101,7 +147,10 @@ extension Report {
   package func diffTable(_ table: DiffTable, coreDataRules: Bool) -> String {
     var md = ""
     md +=
-      "| transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | peak RSS (process) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |"
+      """
+      | transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | peak \
+      RSS (process) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |
+      """
     md += coreDataRules ? " Core Data's rules: moves / reloads | stale rows (most) |\n" : "\n"
     md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + (coreDataRules ? "---:|---:|\n" : "\n")
     let seen = workloads(table)
@@ -116,10 +165,17 @@ extension Report {
       let wire = v(.roundTrips).map { " (\(count($0.value)) round trips, \(bytes(v(.bytesReceived)?.value)))" } ?? ""
       md += "| \(bytes(v(.heapPeak)?.value)) | \(bytes(v(.peakRSS)?.value)) | \(count(v(.queries)?.value))\(wire) "
       md +=
-        "| \(count(v(.deletes)?.value)) / \(count(v(.inserts)?.value)) / \(count(v(.moves)?.value)) / \(count(v(.reloads)?.value)) "
+        """
+        | \(count(v(.deletes)?.value)) / \(count(v(.inserts)?.value)) / \(count(v(.moves)?.value)) / \
+        \(count(v(.reloads)?.value)) 
+        """
       md += "| \(count(v(.movesMinimal)?.value)) | \(count(v(.sectionChanges)?.value)) |"
       if coreDataRules {
-        md += " \(count(v(.movesCoreData)?.value)) / \(count(v(.reloadsCoreData)?.value)) | \(count(v(.staleRowsCoreData)?.max)) |"
+        md +=
+          """
+           \(count(v(.movesCoreData)?.value)) / \(count(v(.reloadsCoreData)?.value)) | \
+          \(count(v(.staleRowsCoreData)?.max)) |
+          """
       }
       md += "\n"
     }
@@ -136,20 +192,37 @@ extension Report {
       let ratio = ref.value / max(inc.value, 1e-9)
       let relation =
         ratio >= 1.5
-        ? String(format: "%.0f× less than", ratio) : ratio > 1 / 1.5 ? "about as long as" : String(format: "%.1f× longer than", 1 / ratio)
+        ? String(format: "%.0f× less than", ratio)
+        : ratio > 1 / 1.5 ? "about as long as" : String(format: "%.1f× longer than", 1 / ratio)
       md += String(
-        format: "For 100 changed objects, incremental tracking takes %.3f ms (target ≤ 1 ms), %@ refetching and diffing (%.1f ms).",
+        format:
+          """
+          For 100 changed objects, incremental tracking takes %.3f ms (target ≤ 1 ms), %@ refetching and diffing \
+          (%.1f ms).
+          """,
         inc.value, relation, ref.value)
     }
     if let edit = seen.first(where: { $0.k == nil }), let d = diffRow(table, edit, .diff) {
       let moves = diffRow(table, edit, .movesMinimal)?.value ?? 0
       md += String(
-        format: " For the 10%% edit our whole-list diff takes %.1f ms (target ≤ 25 ms) with %@ moves, the minimal number.", d.value,
+        format:
+          " For the 10%% edit our whole-list diff takes %.1f ms (target ≤ 25 ms) with %@ moves, the minimal number.",
+        d.value,
         Int(moves).grouped)
     }
-    if let w = seen.first, let stale = diffRow(table, w, .relaunchAfterSave), let valid = diffRow(table, w, .relaunchCached) {
-      md += " A relaunch with a section cache (`cacheName`) after each save takes \(precise(stale)) ms: the save made the cache stale, "
-      md += "so the sections are counted again (and saved); the next relaunch, the cache valid, takes \(precise(valid)) ms (\(w.label))."
+    if let w = seen.first, let stale = diffRow(table, w, .relaunchAfterSave),
+      let valid = diffRow(table, w, .relaunchCached)
+    {
+      md +=
+        """
+         A relaunch with a section cache (`cacheName`) after each save takes \(precise(stale)) ms: the save made the \
+        cache stale, 
+        """
+      md +=
+        """
+        so the sections are counted again (and saved); the next relaunch, the cache valid, takes \(precise(valid)) \
+        ms (\(w.label)).
+        """
     }
     return md
   }
@@ -179,7 +252,10 @@ extension Report {
           Self.diffSlug(table),
           SVG.bars(
             title:
-              "diff, \(table.store.rawValue), \(table.rows.grouped) rows\(table.sections ? ", sections by \(grouping)" : ""): time per transaction",
+              """
+              diff, \(table.store.rawValue), \(table.rows.grouped) \
+              rows\(table.sections ? ", sections by \(grouping)" : ""): time per transaction
+              """,
             axisTitle: "median time", categories: scenarios.map(\.label), series: series, format: milliseconds)
         ))
     }

@@ -48,7 +48,9 @@ package struct IndexPick: Sendable, Equatable {
       // Equal ratios (results recorded with three decimals hold 0.001 for any ratio that
       // small) go to the faster median time.
       func ms(_ index: String) -> Double {
-        guard let r = g.first(where: { $0.index == index && Self.timeMetrics.contains($0.metric) }) else { return .infinity }
+        guard let r = g.first(where: { $0.index == index && Self.timeMetrics.contains($0.metric) }) else {
+          return .infinity
+        }
         return r.metric == .timeUs ? r.value / 1_000 : r.value
       }
       guard

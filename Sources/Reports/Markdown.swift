@@ -20,10 +20,14 @@ package enum Markdown {
       runs.count <= 1
       ? "Run \(code(first.runID)) at commit \(code(first.machine.gitCommit))"
       : "Runs "
-        + runs.map { "\(code($0.id)) (commit \(code($0.commit)), \($0.figures) figure\($0.figures == 1 ? "" : "s"))" }.joined(
+        + runs.map { "\(code($0.id)) (commit \(code($0.commit)), \($0.figures) figure\($0.figures == 1 ? "" : "s"))" }
+        .joined(
           separator: ", ")
     return
-      "\(which) on \(first.machine.cores) cores, \(first.machine.memoryBytes / (1 << 30)) GiB, \(escape(first.machine.os)), \(escape(first.machine.swiftVersion)).\n\n"
+      """
+      \(which) on \(first.machine.cores) cores, \(first.machine.memoryBytes / (1 << 30)) GiB, \
+      \(escape(first.machine.os)), \(escape(first.machine.swiftVersion)).\n\n
+      """
   }
 
   /// Escapes a table cell or a list item: `|`, backslashes, backticks, `*`, `<`, `>`, `&`,
@@ -68,7 +72,11 @@ package enum Markdown {
     if !unfit.isEmpty {
       md += "## Cases that do not fit in this machine's memory\n\n"
       md +=
-        "Each was stopped when its process's resident memory passed the ceiling given in its row (by default the memory available when the case started, less 1 GiB; `--memory-ceiling` sets another), before the kernel's out-of-memory killer: at this row count the case does not fit in that memory.\n\n"
+        """
+        Each was stopped when its process's resident memory passed the ceiling given in its row (by default the \
+        memory available when the case started, less 1 GiB; `--memory-ceiling` sets another), before the kernel's \
+        out-of-memory killer: at this row count the case does not fit in that memory.\n\n
+        """
       md += "| case | rows | stopped at | why |\n|---|---:|---:|---|\n"
       for f in unfit {
         md += "| \(escape(label(f))) | \(f.rows.grouped) | \(bytes(f.value)) | \(escape(f.error)) |\n"

@@ -57,17 +57,32 @@ package struct MemoryFit: Sendable, Equatable {
     let unfit = Dictionary(
       rows.filter { $0.status == .doesNotFit }.map { (key($0), $0.rows) }, uniquingKeysWith: Swift.min)
     var md = "## Where each case stops fitting in memory\n\n"
+    let growthNote =
+      withGrowth.isEmpty
+      ? ""
+      : " A case that measured its growth in one process (`--growth`) held the smallest size's store beside its own, "
+        + "so its peak at that size is left out."
     md +=
-      "Peak resident memory of the case's process (the loaded store and the list), against this machine's \(bytes(Double(memory))). **B per row** is the slope of the line through the two largest sizes measured (through the origin with one size, which counts the fixed part as rows and so errs low); **fits up to about** is where that line reaches the machine's memory: a projection, except where a size was stopped at the ceiling, which is measured.\(withGrowth.isEmpty ? "" : " A case that measured its growth in one process (`--growth`) held the smallest size's store beside its own, so its peak at that size is left out.")\n\n"
+      """
+      Peak resident memory of the case's process (the loaded store and the list), against this machine's \
+      \(bytes(Double(memory))). **B per row** is the slope of the line through the two largest sizes measured \
+      (through the origin with one size, which counts the fixed part as rows and so errs low); **fits up to about** \
+      is where that line reaches the machine's memory: a projection, except where a size was stopped at the ceiling, \
+      which is measured.\(growthNote)\n\n
+      """
     md += "| case | largest size | peak RSS | B per row | fits up to about |\n|---|---:|---:|---:|---:|\n"
     for k in order {
-      guard let fit = MemoryFit(groups[k]!.map { ($0.rows, $0.value) }, memoryBytes: Double(memory), unfit: unfit[k]) else { continue }
+      guard let fit = MemoryFit(groups[k]!.map { ($0.rows, $0.value) }, memoryBytes: Double(memory), unfit: unfit[k])
+      else { continue }
       let limit =
         fit.measured
         ? "does not fit at \(Int(fit.fitsUpTo).grouped) (measured)"
         : "\(Int(Growth.roundForWords(fit.fitsUpTo)).grouped) rows"
       md +=
-        "| \(Markdown.escape(k)) | \(fit.rows.grouped) | \(bytes(fit.peakBytes)) | \(String(format: "%.0f", fit.bytesPerRow)) | \(limit) |\n"
+        """
+        | \(Markdown.escape(k)) | \(fit.rows.grouped) | \(bytes(fit.peakBytes)) | \
+        \(String(format: "%.0f", fit.bytesPerRow)) | \(limit) |\n
+        """
     }
     return md + "\n"
   }

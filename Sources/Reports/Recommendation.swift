@@ -68,7 +68,9 @@ package struct Recommendation: Sendable, Equatable {
     }
     let picks = IndexPick.all(rows)
     return order.compactMap { list in
-      let advice = picks.filter { $0.dataset == list.dataset && $0.rows == list.rows && $0.store == .engine(list.store) }
+      let advice = picks.filter {
+        $0.dataset == list.dataset && $0.rows == list.rows && $0.store == .engine(list.store)
+      }
       return recommend(groups[list]!, advice: advice, budget: budget)
     }
   }
@@ -94,10 +96,12 @@ package struct Recommendation: Sendable, Equatable {
     // A full fetch's first screen materializes the whole list: with a predicate, fewer rows
     // than the table holds.
     let listRows = rows.first { r in
-      r.mode == .fetch(.full) && r.scenario == .scenario(.firstScreen) && r.metric == .rowsMaterialized && r.index == ResultKey.noIndex
+      r.mode == .fetch(.full) && r.scenario == .scenario(.firstScreen) && r.metric == .rowsMaterialized
+        && r.index == ResultKey.noIndex
     }.map { Int($0.value) }
     return Recommendation(
-      dataset: list.dataset, rows: list.rows, listRows: listRows, store: list.store, mode: chosen.mode, batchSize: chosen.batch,
+      dataset: list.dataset, rows: list.rows, listRows: listRows, store: list.store, mode: chosen.mode,
+      batchSize: chosen.batch,
       index: advised, reasons: reasons)
   }
 
@@ -119,7 +123,8 @@ package struct Recommendation: Sendable, Equatable {
       let fling = value(.scrollFirst1000, .time)
       candidates.append(
         Candidate(
-          mode: mode, batch: r.batchSize, index: r.index, openMs: r.value, heap: heap, flingMs: fling ?? value(.scrollThrough, .time),
+          mode: mode, batch: r.batchSize, index: r.index, openMs: r.value, heap: heap,
+          flingMs: fling ?? value(.scrollThrough, .time),
           flingRows: fling != nil ? Scenario.flingRows : r.rows))
     }
     return candidates
@@ -133,7 +138,8 @@ package struct Recommendation: Sendable, Equatable {
   package static func indexed(_ candidates: [Candidate], _ advice: [IndexPick]) -> [Candidate] {
     candidates.compactMap { c in
       guard c.index == ResultKey.noIndex, c.mode != .full,
-        let pick = advice.first(where: { $0.scenario == .forAdvice(opening(c.mode)) && $0.ratio.batchSize == c.batch }), pick.advised
+        let pick = advice.first(where: { $0.scenario == .forAdvice(opening(c.mode)) && $0.ratio.batchSize == c.batch }),
+        pick.advised
       else { return nil }
       var d = c
       (d.index, d.openMs, d.advice) = (pick.tag, c.openMs * pick.ratio.value, pick)
@@ -157,8 +163,12 @@ package struct Recommendation: Sendable, Equatable {
     // A Core Data store's indexes are declared in its model, not created by SQL.
     let coreData = pick.index.flatMap { (pick.dataset.definition as? DatabaseDataset)?.coreDataFetchIndex($0) }
     return
-      "Add the index (\(statement)\(coreData.map { "; in Core Data, \($0)" } ?? "")): \(what) takes \(duration(pick.indexed, range: false)) instead of "
-      + "\(duration(pick.unindexed, range: false))" + String(format: " (%.2f× per pair, the index advice).", pick.ratio.value)
+      """
+      Add the index (\(statement)\(coreData.map { "; in Core Data, \($0)" } ?? "")): \(what) takes \
+      \(duration(pick.indexed, range: false)) instead of 
+      """
+        + "\(duration(pick.unindexed, range: false))"
+        + String(format: " (%.2f× per pair, the index advice).", pick.ratio.value)
   }
 
   /// The index the advice picks for the opening query of a list read by `mode` (nil: none
@@ -170,14 +180,16 @@ package struct Recommendation: Sendable, Equatable {
     guard let opening = works.first(where: { w in advice.contains { $0.scenario == .forAdvice(w) } }),
       let pick = advice.first(where: { $0.scenario == .forAdvice(opening) })
     else { return nil }
-    let what = opening == .performFetch ? "its ID query" : opening == .firstScreen ? "its first screen" : "its first page"
+    let what =
+      opening == .performFetch ? "its ID query" : opening == .firstScreen ? "its first screen" : "its first page"
     if pick.advised, let statement = pick.createStatement {
       return (pick.tag, addSentence(pick, statement: statement, what: what))
     }
     return (
       nil,
       String(
-        format: "No index: the best candidate, %@, changes %@ by %.2f× per pair.", pick.index?.description ?? pick.tag, what,
+        format: "No index: the best candidate, %@, changes %@ by %.2f× per pair.", pick.index?.description ?? pick.tag,
+        what,
         pick.ratio.value)
     )
   }
@@ -222,7 +234,8 @@ extension Recommendation {
         best.mode == .full
         ? nil
         : BatchFit(
-          sizes.compactMap { c in c.flingMs.map { (batch: c.batch, ms: $0) } }, rows: sizes.first?.flingRows ?? Scenario.flingRows)
+          sizes.compactMap { c in c.flingMs.map { (batch: c.batch, ms: $0) } },
+          rows: sizes.first?.flingRows ?? Scenario.flingRows)
       amortized = fit.map { $0.amortizedSize() }
       let fastestFling = eligible.min { ($0.flingMs ?? $0.openMs, $0.openMs) < ($1.flingMs ?? $1.openMs, $1.openMs) }
       let byFit = amortized.flatMap { a in
@@ -235,7 +248,10 @@ extension Recommendation {
     package static func fling(_ c: Candidate) -> String {
       // A way weighed with an index the run did not read it with has its fling measured without.
       c.flingMs.map {
-        ", \(milliseconds($0)) through the first \(c.flingRows.grouped) rows\(c.advice == nil ? "" : " (without the index)")"
+        """
+        , \(milliseconds($0)) through the first \(c.flingRows.grouped) \
+        rows\(c.advice == nil ? "" : " (without the index)")
+        """
       } ?? ""
     }
 
@@ -243,24 +259,29 @@ extension Recommendation {
     /// fastest opening, the batch size, the index.
     package func explanation(others candidates: [Candidate]) -> [String] {
       var reasons: [String] = []
-      let name = chosen.mode == .full ? "full fetch" : chosen.mode == .batched ? "batched faulting" : "\(chosen.mode.rawValue) paging"
+      let name =
+        chosen.mode == .full
+        ? "full fetch" : chosen.mode == .batched ? "batched faulting" : "\(chosen.mode.rawValue) paging"
       reasons.append(
         String(
           format: "%@ opens the list in %@%@ (%@ one frame, %@)%@ and holds %@ live",
           name + (chosen.advice == nil ? "" : " with the index"),
           chosen.advice == nil ? "" : "about ", milliseconds(chosen.openMs),
-          chosen.openMs <= budget.frameMs ? "within" : "over", milliseconds(budget.frameMs), Self.fling(chosen), bytes(chosen.heap))
+          chosen.openMs <= budget.frameMs ? "within" : "over", milliseconds(budget.frameMs), Self.fling(chosen),
+          bytes(chosen.heap))
           + "; it gives \(chosen.mode.changeSets) after a save.")
       for mode in FetchMode.allCases where mode != chosen.mode {
         // Each other way on the chosen index, or as measured without one.
         let ways = candidates.filter { $0.mode == mode && $0.index == chosen.index }
         guard
-          let other = (ways.isEmpty ? candidates.filter { $0.mode == mode && $0.index == ResultKey.noIndex } : ways).min(by: {
-            $0.openMs < $1.openMs
-          })
+          let other = (ways.isEmpty ? candidates.filter { $0.mode == mode && $0.index == ResultKey.noIndex } : ways)
+            .min(by: {
+              $0.openMs < $1.openMs
+            })
         else { continue }
         let why = other.heap > budget.memoryBytes ? ", over the \(bytes(budget.memoryBytes)) budget" : ""
-        let open = other.advice == nil ? milliseconds(other.openMs) : "about \(milliseconds(other.openMs)) with the index"
+        let open =
+          other.advice == nil ? milliseconds(other.openMs) : "about \(milliseconds(other.openMs)) with the index"
         reasons.append("\(other.mode.rawValue): \(open)\(Self.fling(other)), \(bytes(other.heap)) live\(why).")
       }
       if let fit, let amortized, let fling = chosen.flingMs {
@@ -273,22 +294,33 @@ extension Recommendation {
         reasons.append(
           String(
             format:
-              "Batch size %d: fitted over %@ (a fling through %@ rows), a batch costs %.1f µs fixed plus %.2f µs a row, %@; the fling takes %.1f ms.",
-            chosen.batch, measured.map(String.init).joined(separator: ", "), chosen.flingRows.grouped, fit.fixedMs * 1000,
+              """
+              Batch size %d: fitted over %@ (a fling through %@ rows), a batch costs %.1f µs fixed plus %.2f µs a \
+              row, %@; the fling takes %.1f ms.
+              """,
+            chosen.batch, measured.map(String.init).joined(separator: ", "), chosen.flingRows.grouped,
+            fit.fixedMs * 1000,
             fit.perRowMs * 1000, from, fling))
       } else if chosen.mode != .full, sizes.count > 1, let fling = chosen.flingMs {
         reasons.append(
           String(
-            format: "Batch size %d: the first 1,000 rows in %.1f ms, the fastest of %@ that still open within a frame.", chosen.batch,
+            format: "Batch size %d: the first 1,000 rows in %.1f ms, the fastest of %@ that still open within a frame.",
+            chosen.batch,
             fling, sizes.map { String($0.batch) }.sorted().joined(separator: ", ")))
       }
       if let pick = chosen.advice, let unindexed, let statement = pick.createStatement {
         let what = Recommendation.opening(chosen.mode) == .firstScreen ? "its first screen" : "its first page"
         reasons.append(
           Recommendation.addSentence(pick, statement: statement, what: what).dropLast()
-            + ", so the list opens in about \(milliseconds(chosen.openMs)) instead of the \(milliseconds(unindexed)) measured without it.")
+            + """
+            , so the list opens in about \(milliseconds(chosen.openMs)) instead of the \(milliseconds(unindexed)) \
+            measured without it.
+            """
+        )
       } else if chosen.index != ResultKey.noIndex, let unindexed {
-        reasons.append(String(format: "The index on %@ opens it in %.1f ms instead of %.1f ms.", chosen.index, chosen.openMs, unindexed))
+        reasons.append(
+          String(
+            format: "The index on %@ opens it in %.1f ms instead of %.1f ms.", chosen.index, chosen.openMs, unindexed))
       }
       return reasons
     }
@@ -302,7 +334,13 @@ extension Report {
     guard !picks.isEmpty else { return "" }
     var md = "### Recommendation, \(dataset.displayName) at \(n.grouped) rows\n\n"
     md +=
-      "Computed from the figures above: the open list's live heap within \(bytes(memoryBudget)); then opening within \(Self.frameWords(frameMs)); then row-level change sets; then the fastest to open. The batch size is the smallest from which a batch's fixed cost is under a tenth of it (a line fitted to the fling's time over the batch sizes measured), or with one size or no fit the fastest fling, among those that open within a frame; an index counts if it opens the list at least 10 % faster.\n\n"
+      """
+      Computed from the figures above: the open list's live heap within \(bytes(memoryBudget)); then opening within \
+      \(Self.frameWords(frameMs)); then row-level change sets; then the fastest to open. The batch size is the \
+      smallest from which a batch's fixed cost is under a tenth of it (a line fitted to the fling's time over the \
+      batch sizes measured), or with one size or no fit the fastest fling, among those that open within a frame; an \
+      index counts if it opens the list at least 10 % faster.\n\n
+      """
     for p in picks {
       md += "- **\(Markdown.escape(p.headline)).** " + p.reasons.map(Markdown.escape).joined(separator: " ") + "\n"
     }

@@ -27,7 +27,8 @@ extension Report {
           (
             Self.slug(k, "time-b\(batch)"),
             SVG.bars(
-              title: "\(k.dataset.displayName) \(k.rows.grouped), \(Self.storeName(k)): time per scenario", axisTitle: "median time",
+              title: "\(k.dataset.displayName) \(k.rows.grouped), \(Self.storeName(k)): time per scenario",
+              axisTitle: "median time",
               categories: cats, series: series(.time), format: milliseconds,
               threshold: (frameMs, "one frame, \(String(format: "%.1f", frameMs)) ms"))
           ))
@@ -37,7 +38,8 @@ extension Report {
             SVG.bars(
               title: "\(k.dataset.displayName) \(k.rows.grouped), \(Self.storeName(k)): heap live with the list open",
               axisTitle: "bytes live",
-              categories: cats, series: series(.heapLive), format: { bytes($0) }, unit: Self.byteUnit(series(.heapLive)))
+              categories: cats, series: series(.heapLive), format: { bytes($0) }, unit: Self.byteUnit(series(.heapLive))
+            )
           ))
       }
     }

@@ -6,7 +6,8 @@ import ResultModel
 // The index advice: every candidate index against none, and the one to add.
 extension Report {
   /// The works the table shows, with their headings and units.
-  package static let adviceColumns: [(scenario: ResultScenario, heading: String)] = IndexAdvice.Work.allCases.map { work in
+  package static let adviceColumns: [(scenario: ResultScenario, heading: String)] = IndexAdvice.Work.allCases.map {
+    work in
     let heading =
       switch work {
       case .performFetch: "performFetch (ID query)"
@@ -28,33 +29,60 @@ extension Report {
     let picks = IndexPick.all(advice).filter { $0.dataset == dataset && $0.rows == n }
     return "### Index advice, \(dataset.displayName) at \(n.grouped) rows (\(store.displayName))\n\n"
       + Self.adviceMethod(
-        store, repetitions: any.repetitions, batchSize: any.batchSize, usersFile: database != nil, usersServer: database?.onServer == true)
+        store, repetitions: any.repetitions, batchSize: any.batchSize, usersFile: database != nil,
+        usersServer: database?.onServer == true)
       + candidatesTable(here, dataset) + pickSentences(picks, here) + Self.plansTable(picks, here, store)
   }
 
   /// `usersFile`: the list is a user's database, whose candidates are built in copies of it;
   /// `usersServer`: on a PostgreSQL server, in a schema of FetchBench's own.
-  package static func adviceMethod(_ store: StoreKind, repetitions: Int, batchSize: Int, usersFile: Bool = false, usersServer: Bool = false)
+  package static func adviceMethod(
+    _ store: StoreKind, repetitions: Int, batchSize: Int, usersFile: Bool = false, usersServer: Bool = false
+  )
     -> String
   {
     let loaded =
       usersServer
-      ? "the list's tables are copied into a schema of FetchBench's own in your database (your schema is only read; the copy is dropped after) with every candidate"
+      ? """
+      the list's tables are copied into a schema of FetchBench's own in your database (your schema is only read; the \
+      copy is dropped after) with every candidate
+      """
       : "the dataset is loaded with every candidate"
     let files =
       usersFile
-      ? "in a temporary copy of your database of its own (your tables as declared, with the rows of the list's table and the tables its relationships reach; your file is only read)"
+      ? """
+      in a temporary copy of your database of its own (your tables as declared, with the rows of the list's table \
+      and the tables its relationships reach; your file is only read)
+      """
       : "in a dataset file of its own (the same rows)"
     return
-      "Each candidate index is timed against none in one process: on SQLite each lives \(files) and the case opens every file. It times the operations on each variant in turn, no index included, in every one of its \(repetitions) repetitions after a "
-      + "warm-up, so each `× none` is the median of per-pair ratios [min–max] in one process. Every variant returns the unindexed "
-      + "IDs in the same order (checked before timing). The candidates come from the requests: the sort key alone; for "
-      + "a to-one sort key, the join column and the sort key; the list's whole order (each key in its direction, then the "
-      + "primary key) when it lives in one table; the section key with the sort keys of its table. A batch fault is the mean "
-      + "of ten spread over the list; the pages hold \(batchSize) rows."
-      + (store == .postgres
-        ? " On PostgreSQL \(loaded), and each variant runs inside a transaction that drops the "
-          + "others and is rolled back after it: the same table and statistics, one index set at a time.\n\n" : "\n\n")
+      """
+      Each candidate index is timed against none in one process: on SQLite each lives \(files) and the case opens \
+      every file. It times the operations on each variant in turn, no index included, in every one of its \
+      \(repetitions) repetitions after a 
+      """
+        + """
+        warm-up, so each `× none` is the median of per-pair ratios [min–max] in one process. Every variant returns \
+        the unindexed 
+        """
+          + """
+          IDs in the same order (checked before timing). The candidates come from the requests: the sort key alone; \
+          for 
+          """
+          + """
+          a to-one sort key, the join column and the sort key; the list's whole order (each key in its direction, then \
+          the 
+          """
+          + """
+          primary key) when it lives in one table; the section key with the sort keys of its table. A batch fault is \
+          the \
+          mean 
+          """
+        + "of ten spread over the list; the pages hold \(batchSize) rows."
+        + (store == .postgres
+          ? " On PostgreSQL \(loaded), and each variant runs inside a transaction that drops the "
+            + "others and is rolled back after it: the same table and statistics, one index set at a time.\n\n"
+          : "\n\n")
   }
 
   /// A row per candidate (no index first): why it is a candidate, and per operation its time
@@ -94,9 +122,13 @@ extension Report {
           + "\(duration(p.unindexed, range: false)) → \(duration(p.indexed, range: false)) "
           + "(\(perPair(p.ratio)) per pair)."
         if p.scenario == .forAdvice(.performFetch),
-          let scan = here.first(where: { $0.index == p.tag && $0.scenario == p.scenario && $0.metric == .engineOverScanLimit })
+          let scan = here.first(where: {
+            $0.index == p.tag && $0.scenario == p.scenario && $0.metric == .engineOverScanLimit
+          })
         {
-          md += String(format: " With it the ID query takes %.2f× [%.2f–%.2f] SQLite's scan limit.", scan.value, scan.min, scan.max)
+          md += String(
+            format: " With it the ID query takes %.2f× [%.2f–%.2f] SQLite's scan limit.",
+            scan.value, scan.min, scan.max)
         }
       } else {
         // At 1× or above no candidate helps at all; below it, none saves the 10 % that counts.
@@ -113,7 +145,9 @@ extension Report {
   /// The plans of the list's ID query and the sectioned one, without an index and with the
   /// best candidate; empty when the advice measured neither.
   package static func plansTable(_ picks: [IndexPick], _ here: [ResultRow], _ store: StoreKind) -> String {
-    let planned = picks.filter { [ResultScenario.forAdvice(.performFetch), .forAdvice(.sectioned)].contains($0.scenario) }
+    let planned = picks.filter {
+      [ResultScenario.forAdvice(.performFetch), .forAdvice(.sectioned)].contains($0.scenario)
+    }
     guard !planned.isEmpty else { return "" }
     var md =
       store == .postgres
@@ -122,7 +156,8 @@ extension Report {
     md += "| statement | index | plan |\n|---|---|---|\n"
     for p in planned {
       for tag in [ResultKey.noIndex, p.tag] {
-        guard let plan = here.first(where: { $0.index == tag && $0.scenario == p.scenario && $0.metric == .queryPlan }) else { continue }
+        guard let plan = here.first(where: { $0.index == tag && $0.scenario == p.scenario && $0.metric == .queryPlan })
+        else { continue }
         let name = tag == ResultKey.noIndex ? tag : (p.index.map { Markdown.code($0.description) } ?? tag)
         md += "| \(p.scenario.csv) | \(name) | \(Markdown.code(plan.detail)) |\n"
       }

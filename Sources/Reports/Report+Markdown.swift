@@ -15,21 +15,29 @@ extension Report {
     md += "Every case ran in a fresh process. Times are the **median of \(reps) repetitions** after a warm-up, "
     md += "with [min–max]; batched means `fetchBatchSize` N with at most 4 batches kept. "
     md += "`heap live` is jemalloc's `stats.allocated` after the scenario minus before it, the controller still held; "
-    md += "`heap peak` is the high-water mark of the measuring thread during the scenario; both from the last repetition. "
+    md +=
+      "`heap peak` is the high-water mark of the measuring thread during the scenario; both from the last repetition. "
     md += "Queries and rows materialized are exact counts. All figures come from `results.csv`; "
     md += "`fetchbench report DIR` renders this page again.\n\n"
     if let conf = allocatorConfiguration {
       md +=
-        "Every process ran with jemalloc configured by \(Markdown.code("MALLOC_CONF=" + conf)) from the environment, not its defaults: huge pages or another reuse of large blocks move the figures at millions of rows, so compare them only with runs of the same setting.\n\n"
+        """
+        Every process ran with jemalloc configured by \(Markdown.code("MALLOC_CONF=" + conf)) from the environment, \
+        not its defaults: huge pages or another reuse of large blocks move the figures at millions of rows, so \
+        compare them only with runs of the same setting.\n\n
+        """
     }
 
     let keys = storeKeys
     var datasets: [(DatasetKind, Int)] = []
-    for k in keys where !datasets.contains(where: { $0 == (k.dataset, k.rows) }) { datasets.append((k.dataset, k.rows)) }
+    for k in keys where !datasets.contains(where: { $0 == (k.dataset, k.rows) }) {
+      datasets.append((k.dataset, k.rows))
+    }
     for (dataset, n) in datasets {
       if let request = customRequest {
         // A predicate's list is not the table: say how many rows it holds.
-        let listed = listCount(dataset: dataset, rows: n).flatMap { $0 == n ? nil : " (\($0.grouped) rows in it)" } ?? ""
+        let listed =
+          listCount(dataset: dataset, rows: n).flatMap { $0 == n ? nil : " (\($0.grouped) rows in it)" } ?? ""
         md += "## \(dataset.displayName), \(n.grouped) rows, your list: \(Markdown.code(request.text))\(listed)\n\n"
       } else {
         md += "## \(dataset.displayName), \(n.grouped) rows, sorted by \(dataset.definition.sortDescription)\n\n"
@@ -58,7 +66,10 @@ extension Report {
     }
     md += scalingSection()
     md += MemoryFit.section(allRows) {
-      "\($0.dataset?.rawValue ?? "") \($0.store.csv) \($0.mode.csv)\($0.batchSize > 0 ? "(\($0.batchSize))" : "") \($0.scenario.csv)"
+      """
+      \($0.dataset?.rawValue ?? "") \($0.store.csv) \($0.mode.csv)\($0.batchSize > 0 ? "(\($0.batchSize))" : "") \
+      \($0.scenario.csv)
+      """
         + ($0.index == ResultKey.noIndex ? "" : " \($0.index)")
     }
     md += Markdown.caseOutcomes(allRows) {
@@ -70,16 +81,25 @@ extension Report {
   package func table(_ k: Key, batch: Int) -> String {
     var md = "### \(Self.storeName(k)): full fetch against batched (\(batch))\n\n"
     md +=
-      "| scenario | full ms | batched ms | batched/full | full heap live | batched heap live | heap ratio | full heap peak | batched heap peak | queries full / batched | rows materialized full / batched |\n"
+      """
+      | scenario | full ms | batched ms | batched/full | full heap live | batched heap live | heap ratio | full heap \
+      peak | batched heap peak | queries full / batched | rows materialized full / batched |\n
+      """
     md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     for s in scenarios {
       let ft = find(k, mode: .fetch(.full), batch: 0, scenario: s, metric: .time)
       let bt = find(k, mode: .fetch(.batched), batch: batch, scenario: s, metric: .time)
       guard ft != nil || bt != nil else { continue }
-      func v(_ mode: FetchMode, _ b: Int, _ m: Metric) -> Double? { find(k, mode: .fetch(mode), batch: b, scenario: s, metric: m)?.value }
+      func v(_ mode: FetchMode, _ b: Int, _ m: Metric) -> Double? {
+        find(k, mode: .fetch(mode), batch: b, scenario: s, metric: m)?.value
+      }
       let fh = v(.full, 0, .heapLive)
       let bh = v(.batched, batch, .heapLive)
-      md += "| \(s.csv) | \(ms(ft)) | \(ms(bt)) | \(ratio(bt?.value, ft?.value)) | \(bytes(fh)) | \(bytes(bh)) | \(ratio(bh, fh)) "
+      md +=
+        """
+        | \(s.csv) | \(ms(ft)) | \(ms(bt)) | \(ratio(bt?.value, ft?.value)) | \(bytes(fh)) | \(bytes(bh)) | \
+        \(ratio(bh, fh)) 
+        """
       md += "| \(bytes(v(.full, 0, .heapPeak))) | \(bytes(v(.batched, batch, .heapPeak))) "
       md += "| \(count(v(.full, 0, .queries))) / \(count(v(.batched, batch, .queries))) "
       md += "| \(count(v(.full, 0, .rowsMaterialized))) / \(count(v(.batched, batch, .rowsMaterialized))) |\n"
@@ -98,9 +118,14 @@ extension Report {
       bt > 0, bh > 0
     else { return "" }
     let speed = ft >= bt ? String(format: "%.1f× faster", ft / bt) : String(format: "%.1f× slower", bt / ft)
-    let memory = fh >= bh ? String(format: "holds 1/%.0f of the memory", fh / bh) : String(format: "holds %.1f× the memory", bh / fh)
+    let memory =
+      fh >= bh
+      ? String(format: "holds 1/%.0f of the memory", fh / bh) : String(format: "holds %.1f× the memory", bh / fh)
     var text =
-      "On \(k.store == .memory ? "the " : "")\(Self.storeName(k)), the batched first screen is **\(speed)** than a full fetch and \(memory)"
+      """
+      On \(k.store == .memory ? "the " : "")\(Self.storeName(k)), the batched first screen is **\(speed)** than a \
+      full fetch and \(memory)
+      """
     if let fs = find(k, .full, batch: 0, .scrollThrough, metric: .time)?.value,
       let bs = find(k, .batched, batch: batch, .scrollThrough, metric: .time)?.value, fs > 0
     {
@@ -115,8 +140,12 @@ extension Report {
     {
       text += String(
         format:
-          " Mapping the first screen's 20 rows to typed models takes %.1f µs with the direct initializer and %.1f µs through Codable (%.1f×; medians of %d, ranges %.1f–%.1f and %.1f–%.1f µs).",
-        direct.value, codable.value, codable.value / direct.value, direct.repetitions, direct.min, direct.max, codable.min, codable.max)
+          """
+           Mapping the first screen's 20 rows to typed models takes %.1f µs with the direct initializer and %.1f µs \
+          through Codable (%.1f×; medians of %d, ranges %.1f–%.1f and %.1f–%.1f µs).
+          """,
+        direct.value, codable.value, codable.value / direct.value, direct.repetitions, direct.min, direct.max,
+        codable.min, codable.max)
     }
     return text
   }

@@ -27,10 +27,22 @@ extension Report {
     guard !lines.isEmpty else { return "" }
     let reps = find(k, mode: .fetch(.full), batch: 0, scenario: scenarios[0], metric: .time)?.repetitions
     var md = "### What Core Data issues against the same list with better statements (SQLite, one process)\n\n"
-    md += "Each case issuing Core Data's statements ran alternately with the same case issuing FetchBench's tuned statements, "
-    md += "on a second connection to the same file, in one process\(reps.map { ", \($0) pairs" } ?? ""): medians [min–max] in ms, "
+    md +=
+      """
+      Each case issuing Core Data's statements ran alternately with the same case issuing FetchBench's tuned \
+      statements, 
+      """
+    md +=
+      """
+      on a second connection to the same file, in one process\(reps.map { ", \($0) pairs" } ?? ""): medians \
+      [min–max] in ms, 
+      """
     md += "and the median of the per-pair ratios. Above 1×, Core Data's statements cost more.\n\n"
-    md += "| scenario | strategy | Core Data's statements | tuned statements | Core Data / tuned |\n|---|---|---:|---:|---:|\n"
+    md +=
+      """
+      | scenario | strategy | Core Data's statements | tuned statements | Core Data / tuned \
+      |\n|---|---|---:|---:|---:|\n
+      """
     return md + lines.joined(separator: "\n") + "\n\n"
   }
 

@@ -52,7 +52,9 @@ extension Report {
     var seen: [Key] = []
     for k in storeKeys {
       let line = Key(dataset: k.dataset, rows: 0, store: k.store, index: k.index)
-      if !seen.contains(line) && storeKeys.filter({ $0.dataset == k.dataset && $0.store == k.store && $0.index == k.index }).count > 1 {
+      if !seen.contains(line)
+        && storeKeys.filter({ $0.dataset == k.dataset && $0.store == k.store && $0.index == k.index }).count > 1
+      {
         seen.append(line)
       }
     }
@@ -63,7 +65,9 @@ extension Report {
   package func points(_ line: Key, _ series: ScalingSeries, _ metric: Metric) -> [(x: Double, y: Double)] {
     sizes.compactMap { n in
       let k = Key(dataset: line.dataset, rows: n, store: line.store, index: line.index)
-      return find(k, series.mode, batch: batch(series.mode), series.scenario, metric: metric).map { (Double(n), $0.value) }
+      return find(k, series.mode, batch: batch(series.mode), series.scenario, metric: metric).map {
+        (Double(n), $0.value)
+      }
     }
   }
 
@@ -73,10 +77,31 @@ extension Report {
     var md = "## Scaling with the row count\n\n"
     let sameProcess =
       rows.contains { $0.metric == .growth }
-      ? " **In one process** is the largest size's case with the same case at the smallest size opened beside it and run alternately with every repetition (as the limits are), the median of the per-pair ratios [min–max]; its **limit**, **floor** and **scan limit** grow the same way, measured in pairs in that process: the growth the same work done the simplest fast way shows on this machine, caches and page faults included. The memory store and SQLite only: PostgreSQL holds one size of a dataset at a time."
+      ? """
+       **In one process** is the largest size's case with the same case at the smallest size opened beside it and \
+      run alternately with every repetition (as the limits are), the median of the per-pair ratios [min–max]; its \
+      **limit**, **floor** and **scan limit** grow the same way, measured in pairs in that process: the growth the \
+      same work done the simplest fast way shows on this machine, caches and page faults included. The memory store \
+      and SQLite only: PostgreSQL holds one size of a dataset at a time.
+      """
+      : ""
+    let faultsNote =
+      rows.contains { $0.metric == .pageFaults }
+      ? """
+       **Page faults a call** is the median count of minor page faults in one repetition at the smallest and at \
+      the largest size: memory fresh from the kernel, a trap and a zeroed page each (4 KiB, or 2 MiB with huge \
+      pages), that the allocator could not hand back from earlier repetitions.
+      """
       : ""
     md +=
-      "Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points (\(nLogNText(sizes))). Crossings are interpolated on the log-log line between the two measured sizes around them. Each size ran in processes of its own, minutes apart, and timings from separate processes differ more than those from one (by up to 40 % on the shared machines the reference results come from): a growth carries that spread, which the same-process ratios of the limits section do not.\(sameProcess)\(rows.contains { $0.metric == .pageFaults } ? " **Page faults a call** is the median count of minor page faults in one repetition at the smallest and at the largest size: memory fresh from the kernel, a trap and a zeroed page each (4 KiB, or 2 MiB with huge pages), that the allocator could not hand back from earlier repetitions." : "")\n\n"
+      """
+      Medians of each size's repetitions. **× growth** is the largest size's figure over the smallest's (rows grew \
+      \(growthText(sizes))); **exponent b** fits time ∝ rows^b by least squares on the log-log points \
+      (\(nLogNText(sizes))). Crossings are interpolated on the log-log line between the two measured sizes around \
+      them. Each size ran in processes of its own, minutes apart, and timings from separate processes differ more \
+      than those from one (by up to 40 % on the shared machines the reference results come from): a growth carries \
+      that spread, which the same-process ratios of the limits section do not.\(sameProcess)\(faultsNote)\n\n
+      """
     for line in lines {
       let series = Self.scalingSeries.filter { points(line, $0, .time).count > 1 }
       guard !series.isEmpty else { continue }
@@ -100,7 +125,8 @@ extension Report {
         }.joined(separator: " | ") + " |\n"
       md +=
         "| exponent b | "
-        + series.map { s in Growth(points(line, s, .time)).map { String(format: "%.2f", $0.exponent) } ?? "—" }.joined(separator: " | ")
+        + series.map { s in Growth(points(line, s, .time)).map { String(format: "%.2f", $0.exponent) } ?? "—" }
+        .joined(separator: " | ")
         + " |\n"
       md += sameProcessGrowthRows(line, series) + pageFaultRow(line, series) + "\n"
       md += crossingSentences(line)
@@ -132,13 +158,17 @@ extension Report {
     let frame = phrases(.time, frameMs)
     if !frame.isEmpty {
       md +=
-        "- Opening the list (performFetch and the first 20 rows) takes under \(Self.frameWords(frameMs)) \(frame.joined(separator: "; "))."
+        """
+        - Opening the list (performFetch and the first 20 rows) takes under \(Self.frameWords(frameMs)) \
+        \(frame.joined(separator: "; ")).
+        """
     }
     let wait = phrases(.time, Self.waitMs)
     if !wait.isEmpty { md += "\n- Under 100 ms: \(wait.joined(separator: "; "))." }
     let heap = phrases(.heapLive, memoryBudget)
     if !heap.isEmpty {
-      md += "\n- The open list's live heap stays under the \(bytes(memoryBudget)) budget \(heap.joined(separator: "; "))."
+      md +=
+        "\n- The open list's live heap stays under the \(bytes(memoryBudget)) budget \(heap.joined(separator: "; "))."
     }
     return md.isEmpty ? "" : md + "\n\n"
   }
@@ -161,7 +191,8 @@ extension Report {
     let k = Key(dataset: line.dataset, rows: largest, store: line.store, index: line.index)
     var md = ""
     for (metric, label) in [
-      (Metric.growth, "× growth in one process"), (.limitGrowth, "× its limit's growth"), (.floorGrowth, "× its floor's growth"),
+      (Metric.growth, "× growth in one process"), (.limitGrowth, "× its limit's growth"),
+      (.floorGrowth, "× its floor's growth"),
       (.scanLimitGrowth, "× its scan limit's growth"),
     ] {
       let cells = series.map { s in
@@ -219,17 +250,25 @@ extension Report {
             title: "\(line.dataset.displayName), \(Self.storeName(line)): time against rows (log-log)", xs: xs,
             series: series.map { ($0.label, values(line, $0, .time)) }, x: .log, y: .log, legendSuffix: " (ms)",
             thresholds: [(String(format: "one frame, %.1f ms", frameMs), frameMs), ("100 ms", Self.waitMs)],
-            xTitle: "rows in the list's table", yTitle: "median time (ms)", markCrossings: true, xLabel: { Int($0).grouped })
+            xTitle: "rows in the list's table", yTitle: "median time (ms)", markCrossings: true,
+            xLabel: { Int($0).grouped })
         ))
       if !heapSeries.isEmpty {
         out.append(
           (
             Self.slug(line, "scaling-heap"),
             SVG.lines(
-              title: "\(line.dataset.displayName), \(Self.storeName(line)): live heap of the open list against rows (log-log, MiB)", xs: xs,
-              series: heapSeries.map { s in (s.label, values(line, s, .heapLive).map { $0.map { $0 / 1_048_576 } }) }, x: .log, y: .log,
+              title:
+                """
+                \(line.dataset.displayName), \(Self.storeName(line)): live heap of the open list against rows \
+                (log-log, MiB)
+                """,
+              xs: xs,
+              series: heapSeries.map { s in (s.label, values(line, s, .heapLive).map { $0.map { $0 / 1_048_576 } }) },
+              x: .log, y: .log,
               legendSuffix: " (MiB)", thresholds: [("budget, \(bytes(memoryBudget))", memoryBudget / 1_048_576)],
-              xTitle: "rows in the list's table", yTitle: "live heap (MiB)", markCrossings: true, xLabel: { Int($0).grouped })
+              xTitle: "rows in the list's table", yTitle: "live heap (MiB)", markCrossings: true,
+              xLabel: { Int($0).grouped })
           ))
       }
     }

@@ -7,11 +7,26 @@ import ResultModel
 extension Report {
   /// What the two SQLite plans are, under a table that shows both.
   package static let planNote =
-    "\n\"SQLite, Core Data's statements\" is what Core Data issues for the same list on the same file: the ID query ordered by the sort "
-    + "keys alone (no tie-breaker), each batch by primary key without a join, one more statement per prefetched relationship and "
-    + "batch, section counts by a separate grouped statement (see `fetch --plan coredata --sql-debug`). \"SQLite, tuned statements\" "
-    + "is FetchBench's own. With no tie-breaker, rows with equal sort keys come in SQLite's order, which Core Data does not "
-    + "guarantee either: the tests compare them with the oracle as sets within each group of equal keys. PostgreSQL keeps its own plan. Each figure here is its own case's median, in its own process; the "
+    """
+    \n\"SQLite, Core Data's statements\" is what Core Data issues for the same list on the same file: the ID query \
+    ordered by the sort 
+    """
+      + """
+      keys alone (no tie-breaker), each batch by primary key without a join, one more statement per prefetched \
+      relationship and 
+      """
+      + """
+      batch, section counts by a separate grouped statement (see `fetch --plan coredata --sql-debug`). \"SQLite, tuned \
+      statements\" 
+      """
+      + """
+      is FetchBench's own. With no tie-breaker, rows with equal sort keys come in SQLite's order, which Core Data does \
+      not 
+      """
+      + """
+      guarantee either: the tests compare them with the oracle as sets within each group of equal keys. PostgreSQL \
+      keeps its own plan. Each figure here is its own case's median, in its own process; the 
+      """
     + "two plans' ratio, per pair in one process, is in the next table.\n"
 
   package func sideBySide(dataset: DatasetKind, rows n: Int) -> String {
@@ -33,7 +48,11 @@ extension Report {
         let k = Key(dataset: dataset, rows: n, store: st, index: ResultKey.noIndex)
         let f = find(k, mode: .fetch(.full), batch: 0, scenario: sc, metric: .time)
         let b = find(k, mode: .fetch(.batched), batch: batch, scenario: sc, metric: .time)
-        md += " \(f.map { String(format: "%.1f", $0.value) } ?? "—") | \(b.map { String(format: "%.1f", $0.value) } ?? "—") |"
+        md +=
+          """
+           \(f.map { String(format: "%.1f", $0.value) } ?? "—") | \
+          \(b.map { String(format: "%.1f", $0.value) } ?? "—") |
+          """
       }
       if hasPostgres {
         let k = Key(dataset: dataset, rows: n, store: .postgres, index: ResultKey.noIndex)
@@ -49,7 +68,10 @@ extension Report {
     if let load = rows.first(where: { $0.dataset == dataset && $0.rows == n && $0.scenario == .load && $0.isOK }) {
       md += String(
         format:
-          "\nLoading the dataset into PostgreSQL (COPY of every table, then indexes and ANALYZE) took **%.2f s** (one load; target well under 5 s).\n",
+          """
+          \nLoading the dataset into PostgreSQL (COPY of every table, then indexes and ANALYZE) took **%.2f s** (one \
+          load; target well under 5 s).\n
+          """,
         load.value)
     }
     return md + "\n"
@@ -59,18 +81,39 @@ extension Report {
     let floors = rows.filter { $0.dataset == dataset && $0.rows == n && $0.store == .raw(.postgres) && $0.isOK }
     guard !floors.isEmpty else { return "" }
     var md = "### PostgreSQL against the floor (the same statements timed by the server, and fetched by psql)\n\n"
-    md += "EXPLAIN ANALYZE gives the server's planning + execution time (no network, no client); psql's `\\timing` gives libpq "
-    md += "fetching the rows with nothing on top. The store fetches the sorted IDs as one `bigint[]` value "
-    md += "(`SELECT ARRAY(…)`, one row instead of one per ID); the target compares it with psql fetching the IDs as rows, the plain way, "
     md +=
-      "and psql running the store's own statement is shown too. A scroll-through's psql floor is the ID query plus every batch statement. "
-    md += "Heap peaks of PostgreSQL cases count the measuring thread only: rows are decoded on postgres-nio's event-loop thread.\n\n"
-    md += "| index | batch | what | engine ms | server ms | psql ms | engine/psql | target |\n|---|---:|---|---:|---:|---:|---:|---:|\n"
+      """
+      EXPLAIN ANALYZE gives the server's planning + execution time (no network, no client); psql's `\\timing` gives \
+      libpq 
+      """
+    md += "fetching the rows with nothing on top. The store fetches the sorted IDs as one `bigint[]` value "
+    md +=
+      """
+      (`SELECT ARRAY(…)`, one row instead of one per ID); the target compares it with psql fetching the IDs as rows, \
+      the plain way, 
+      """
+    md +=
+      """
+      and psql running the store's own statement is shown too. A scroll-through's psql floor is the ID query plus \
+      every batch statement. 
+      """
+    md +=
+      """
+      Heap peaks of PostgreSQL cases count the measuring thread only: rows are decoded on postgres-nio's event-loop \
+      thread.\n\n
+      """
+    md +=
+      """
+      | index | batch | what | engine ms | server ms | psql ms | engine/psql | target \
+      |\n|---|---:|---|---:|---:|---:|---:|---:|\n
+      """
     var notes: [String] = []
     for index in Array(Set(floors.map(\.index))).sorted() {
       for batch in batchSizes {
         let k = Key(dataset: dataset, rows: n, store: .postgres, index: index)
-        func floor(_ m: Metric) -> ResultRow? { floors.first { $0.index == index && $0.batchSize == batch && $0.metric == m } }
+        func floor(_ m: Metric) -> ResultRow? {
+          floors.first { $0.index == index && $0.batchSize == batch && $0.metric == m }
+        }
         func f(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "—" }
         let ids = floor(.floorIDs)?.value
         let scroll = floor(.floorScroll)?.value
@@ -96,7 +139,10 @@ extension Report {
         ]
         for (what, engine, server, psql, target) in lines {
           md +=
-            "| \(index) | \(batch) | \(what) | \(ms(engine)) | \(f(server)) | \(f(psql)) | \(ratio(engine?.value, psql)) | \(target) |\n"
+            """
+            | \(index) | \(batch) | \(what) | \(ms(engine)) | \(f(server)) | \(f(psql)) | \
+            \(ratio(engine?.value, psql)) | \(target) |\n
+            """
         }
         if let rt = floor(.roundTrip), let fixed = floor(.batchFaultFixed), let row = floor(.rowCost),
           let crossover = floor(.roundTripBatchSize), let server = floor(.floorServerBatch)
@@ -104,7 +150,12 @@ extension Report {
           notes.append(
             String(
               format:
-                "index %@: one round trip (`SELECT 1` through the store's connection) takes %.0f µs (median of %d, %.0f–%.0f); a batch fault's fixed cost is %.0f µs and each row %.2f µs more (least squares over a scroll through %@ rows at batch sizes %@), so a scroll-through is dominated by round trips below a batch size of **%.0f rows**; the server itself spends %.3f ms on a %d-row batch statement.",
+                """
+                index %@: one round trip (`SELECT 1` through the store's connection) takes %.0f µs (median of %d, \
+                %.0f–%.0f); a batch fault's fixed cost is %.0f µs and each row %.2f µs more (least squares over a \
+                scroll through %@ rows at batch sizes %@), so a scroll-through is dominated by round trips below a \
+                batch size of **%.0f rows**; the server itself spends %.3f ms on a %d-row batch statement.
+                """,
               index, rt.value, rt.repetitions, rt.min, rt.max, fixed.value, row.value, BatchSweep.rows.grouped,
               BatchSweep.batchSizes.map(String.init).joined(separator: ", "), crossover.value, server.value, batch))
           let sweep = BatchSweep.batchSizes.compactMap { b in
@@ -122,7 +173,8 @@ extension Report {
     let floors = rows.filter { $0.dataset == dataset && $0.rows == n && $0.store == .raw(.sqlite) && $0.isOK }
     guard !floors.isEmpty else { return "" }
     var md = "### SQLite against the floor (the same SQL through the raw SQLite C API)\n\n"
-    md += "| index | batch | what | engine ms | floor ms | engine/floor | target |\n|---|---:|---|---:|---:|---:|---:|\n"
+    md +=
+      "| index | batch | what | engine ms | floor ms | engine/floor | target |\n|---|---:|---|---:|---:|---:|---:|\n"
     var notes: [String] = []
     for index in Array(Set(floors.map(\.index))).sorted() {
       for batch in batchSizes {
@@ -148,12 +200,16 @@ extension Report {
         ]
         for (what, engine, fl, target) in pairs {
           md +=
-            "| \(index) | \(batch) | \(what) | \(ms(engine)) | \(fl.map { String(format: "%.1f", $0) } ?? "—") | \(ratio(engine?.value, fl)) | \(target) |\n"
+            """
+            | \(index) | \(batch) | \(what) | \(ms(engine)) | \(fl.map { String(format: "%.1f", $0) } ?? "—") | \
+            \(ratio(engine?.value, fl)) | \(target) |\n
+            """
         }
         if let live = find(k, .batched, batch: batch, .performFetch, metric: .heapLive)?.value {
           notes.append(
             String(
-              format: "index %@, batch %d: live heap after batched performFetch is %.1f bytes per row (target ≤ 16)", index, batch,
+              format: "index %@, batch %d: live heap after batched performFetch is %.1f bytes per row (target ≤ 16)",
+              index, batch,
               live / Double(n)))
         }
       }

@@ -19,15 +19,25 @@ extension Report {
     guard measured.contains(where: { $0.paging != nil }) else { return "" }
     var md = "### \(Self.storeName(k)): every strategy (batches and pages of \(batch))\n\n"
     md +=
-      "Offset pages by `LIMIT \(batch) OFFSET k`; keyset seeks past the last row's sort keys and ID. For them `perform_fetch` is the first page's query, a jump counts the rows and reads the page at its offset (keyset too: a seek needs the row before it), and `scroll_first_1000` reads 50 pages. Each cell: median ms · queries · rows materialized · live heap.\n\n"
+      """
+      Offset pages by `LIMIT \(batch) OFFSET k`; keyset seeks past the last row's sort keys and ID. For them \
+      `perform_fetch` is the first page's query, a jump counts the rows and reads the page at its offset (keyset \
+      too: a seek needs the row before it), and `scroll_first_1000` reads 50 pages. Each cell: median ms · queries · \
+      rows materialized · live heap.\n\n
+      """
     md += "| scenario | " + measured.map(\.rawValue).joined(separator: " | ") + " |\n"
     md += "|---|" + String(repeating: "---:|", count: measured.count) + "\n"
     for s in scenarios {
       let cells = measured.map { mode -> String in
-        func v(_ m: Metric) -> ResultRow? { find(k, mode: .fetch(mode), batch: Self.batch(mode, batch), scenario: s, metric: m) }
+        func v(_ m: Metric) -> ResultRow? {
+          find(k, mode: .fetch(mode), batch: Self.batch(mode, batch), scenario: s, metric: m)
+        }
         guard let t = v(.time) else { return "—" }
         return String(format: "%.1f", t.value)
-          + " · \(count(v(.queries)?.value)) q · \(count(v(.rowsMaterialized)?.value)) rows · \(bytes(v(.heapLive)?.value))"
+          + """
+           · \(count(v(.queries)?.value)) q · \(count(v(.rowsMaterialized)?.value)) rows · \
+          \(bytes(v(.heapLive)?.value))
+          """
       }
       guard cells.contains(where: { $0 != "—" }) else { continue }
       md += "| \(s.csv) | " + cells.joined(separator: " | ") + " |\n"

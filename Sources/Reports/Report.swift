@@ -66,7 +66,9 @@ package struct Report {
 
     /// The key of this list's figure read `mode` in `scenario`.
     package func result(_ mode: ResultMode, batch: Int, _ scenario: ResultScenario) -> ResultKey {
-      ResultKey(dataset: dataset, rows: rows, store: .engine(store), mode: mode, batchSize: batch, index: index, scenario: scenario)
+      ResultKey(
+        dataset: dataset, rows: rows, store: .engine(store), mode: mode, batchSize: batch, index: index,
+        scenario: scenario)
     }
   }
 
@@ -86,7 +88,8 @@ package struct Report {
   package func listCount(dataset: DatasetKind, rows n: Int) -> Int? {
     let opening: [ResultScenario] = [.scenario(.performFetch), .scenario(.firstScreen), .scenario(.scrollThrough)]
     return rows.first {
-      $0.dataset == dataset && $0.rows == n && $0.mode == .fetch(.full) && $0.metric == .rowsMaterialized && opening.contains($0.scenario)
+      $0.dataset == dataset && $0.rows == n && $0.mode == .fetch(.full) && $0.metric == .rowsMaterialized
+        && opening.contains($0.scenario)
         && $0.isOK
     }.map { Int($0.value) }
   }

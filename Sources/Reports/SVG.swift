@@ -12,7 +12,8 @@ package enum SVG {
   /// Ticks fall on round multiples of `unit` (a MiB for bytes). `threshold` (one frame) is
   /// drawn as a dashed line when it falls within the axis. O(categories · series).
   package static func bars(
-    title: String, axisTitle: String, categories: [String], series: [(String, String, [Double?])], format: (Double) -> String,
+    title: String, axisTitle: String, categories: [String], series: [(String, String, [Double?])],
+    format: (Double) -> String,
     unit: Double = 1, threshold: (value: Double, label: String)? = nil
   ) -> String {
     // Categories and series without a value take no room.
@@ -36,7 +37,10 @@ package enum SVG {
     let height = plotTop + plotH + 44
     func x(_ v: Double) -> Double { left + v / top * width }
     var s =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + labelRoom))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+      """
+      <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + width + labelRoom))\" height=\"\(Int(height))\" \
+      font-family=\"sans-serif\" font-size=\"11\">\n
+      """
     s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
     var legendX = left
     for (name, color, _) in series {
@@ -48,9 +52,16 @@ package enum SVG {
       let tx = String(format: "%.1f", x(t))
       s += "<line x1=\"\(tx)\" y1=\"\(Int(plotTop))\" x2=\"\(tx)\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#ddd\"/>"
       s +=
-        "<text x=\"\(tx)\" y=\"\(Int(plotTop + plotH + 14))\" text-anchor=\"middle\" fill=\"#555\">\(t == 0 ? "0" : esc(format(t)))</text>\n"
+        """
+        <text x=\"\(tx)\" y=\"\(Int(plotTop + plotH + 14))\" text-anchor=\"middle\" \
+        fill=\"#555\">\(t == 0 ? "0" : esc(format(t)))</text>\n
+        """
     }
-    s += "<text x=\"\(Int(left + width / 2))\" y=\"\(Int(plotTop + plotH + 32))\" text-anchor=\"middle\">\(esc(axisTitle))</text>\n"
+    s +=
+      """
+      <text x=\"\(Int(left + width / 2))\" y=\"\(Int(plotTop + plotH + 32))\" \
+      text-anchor=\"middle\">\(esc(axisTitle))</text>\n
+      """
     for (c, cat) in categories.enumerated() {
       let y0 = plotTop + Double(c) * groupH
       s += "<text x=\"\(Int(left) - 6)\" y=\"\(Int(y0 + groupH / 2))\" text-anchor=\"end\">\(esc(cat))</text>\n"
@@ -59,16 +70,27 @@ package enum SVG {
         let w = max(1, v / top * width)
         let y = y0 + Double(i) * barH
         s +=
-          "<rect x=\"\(Int(left))\" y=\"\(Int(y))\" width=\"\(String(format: "%.1f", w))\" height=\"\(Int(barH - 2))\" fill=\"\(color)\"/>"
+          """
+          <rect x=\"\(Int(left))\" y=\"\(Int(y))\" width=\"\(String(format: "%.1f", w))\" \
+          height=\"\(Int(barH - 2))\" fill=\"\(color)\"/>
+          """
         s += "<text x=\"\(Int(left + w + 4))\" y=\"\(Int(y + barH - 4))\">\(esc(format(v)))</text>\n"
       }
     }
-    s += "<line x1=\"\(Int(left))\" y1=\"\(Int(plotTop))\" x2=\"\(Int(left))\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#333\"/>\n"
+    s +=
+      """
+      <line x1=\"\(Int(left))\" y1=\"\(Int(plotTop))\" x2=\"\(Int(left))\" y2=\"\(Int(plotTop + plotH))\" \
+      stroke=\"#333\"/>\n
+      """
     if let threshold, threshold.value <= top {
       let tx = String(format: "%.1f", x(threshold.value))
       s +=
-        "<line x1=\"\(tx)\" y1=\"\(Int(plotTop - 4))\" x2=\"\(tx)\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#d9534f\" stroke-dasharray=\"4 3\"/>"
-      s += "<text x=\"\(tx)\" y=\"\(Int(plotTop - 8))\" fill=\"#d9534f\" font-size=\"10\">\(esc(threshold.label))</text>\n"
+        """
+        <line x1=\"\(tx)\" y1=\"\(Int(plotTop - 4))\" x2=\"\(tx)\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#d9534f\" \
+        stroke-dasharray=\"4 3\"/>
+        """
+      s +=
+        "<text x=\"\(tx)\" y=\"\(Int(plotTop - 8))\" fill=\"#d9534f\" font-size=\"10\">\(esc(threshold.label))</text>\n"
     }
     return s + "</svg>\n"
   }
@@ -100,7 +122,8 @@ package enum SVG {
   /// threshold, with the x there (interpolated on the axes' scales) written beside the mark.
   package static func lines(
     title: String, xs: [Double], series: [(String, [Double?])], x: Axis, y: Axis, legendSuffix: String = "",
-    thresholds: [(label: String, value: Double)] = [], xTitle: String? = nil, yTitle: String? = nil, markCrossings: Bool = false,
+    thresholds: [(label: String, value: Double)] = [], xTitle: String? = nil, yTitle: String? = nil,
+    markCrossings: Bool = false,
     xLabel: (Double) -> String
   ) -> String {
     let chart = LineChart(xs: xs, series: series, x: x, y: y, thresholds: thresholds)
@@ -109,19 +132,28 @@ package enum SVG {
     let width = chart.legendX + max(190, 6.5 * Double(legends.map(\.count).max() ?? 0) + 10)
     let bottom = chart.t + chart.h + (xTitle == nil ? 40 : 55)
     var s =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(bottom))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+      """
+      <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(bottom))\" \
+      font-family=\"sans-serif\" font-size=\"11\">\n
+      """
     s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
     s += chart.axes(xLabel: xLabel) + chart.thresholdLines() + chart.seriesLines(legends: legends)
     if chart.labelPoints { s += chart.valueLabels() }
     if markCrossings { s += chart.crossingMarks(xLabel: xLabel) }
     if let xTitle {
       s +=
-        "<text x=\"\(Int(chart.l + chart.w / 2))\" y=\"\(Int(chart.t + chart.h + 33))\" text-anchor=\"middle\" fill=\"#444\">\(esc(xTitle))</text>\n"
+        """
+        <text x=\"\(Int(chart.l + chart.w / 2))\" y=\"\(Int(chart.t + chart.h + 33))\" text-anchor=\"middle\" \
+        fill=\"#444\">\(esc(xTitle))</text>\n
+        """
     }
     if let yTitle {
       let (cx, cy) = (14, Int(chart.t + chart.h / 2))
       s +=
-        "<text x=\"\(cx)\" y=\"\(cy)\" text-anchor=\"middle\" fill=\"#444\" transform=\"rotate(-90 \(cx) \(cy))\">\(esc(yTitle))</text>\n"
+        """
+        <text x=\"\(cx)\" y=\"\(cy)\" text-anchor=\"middle\" fill=\"#444\" transform=\"rotate(-90 \(cx) \
+        \(cy))\">\(esc(yTitle))</text>\n
+        """
     }
     return s + "</svg>\n"
   }
@@ -150,10 +182,13 @@ package enum SVG {
     /// For each series, the earlier series whose line it runs on, if any.
     package let coincides: [Int?]
 
-    package init(xs: [Double], series: [(String, [Double?])], x: Axis, y: Axis, thresholds: [(label: String, value: Double)]) {
+    package init(
+      xs: [Double], series: [(String, [Double?])], x: Axis, y: Axis, thresholds: [(label: String, value: Double)]
+    ) {
       (self.xs, self.series, self.x, self.y, self.thresholds) = (xs, series, x, y, thresholds)
       let more = ["#6f42c1", "#17a2b8", "#343a40"]
-      colors = (x == .log ? ["#d9534f", "#0275d8", "#5cb85c", "#f0ad4e"] : ["#0275d8", "#d9534f", "#5cb85c", "#f0ad4e"]) + more
+      colors =
+        (x == .log ? ["#d9534f", "#0275d8", "#5cb85c", "#f0ad4e"] : ["#0275d8", "#d9534f", "#5cb85c", "#f0ad4e"]) + more
       h = y == .log ? 300.0 : 220.0
       labelPoints = labelPointsAllowed(y, xs)
       legendX = 60.0 + 560.0 + (labelPoints ? 60 : 10)
@@ -215,14 +250,23 @@ package enum SVG {
     /// The two axis lines, the x ticks, and the y ticks where points carry no labels.
     package func axes(xLabel: (Double) -> String) -> String {
       var s =
-        "<line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n"
+        """
+        <line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line \
+        x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n
+        """
       let xTicks = x == .log ? xs : (0...4).map { max(xs.max() ?? 1, 1) * Double($0) / 4 }
-      for v in xTicks { s += "<text x=\"\(px(v))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(esc(xLabel(v)))</text>\n" }
+      for v in xTicks {
+        s += "<text x=\"\(px(v))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(esc(xLabel(v)))</text>\n"
+      }
       if y == .linear {
         let top = max(values.max() ?? 1, 1e-9)
         for k in 0...4 {
           let v = top * Double(k) / 4
-          s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(String(format: v >= 100 ? "%.0f" : "%.1f", v))</text>\n"
+          s +=
+            """
+            <text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" \
+            text-anchor=\"end\">\(String(format: v >= 100 ? "%.0f" : "%.1f", v))</text>\n
+            """
         }
       } else {
         let positive = values.filter { $0 > 0 }
@@ -230,7 +274,11 @@ package enum SVG {
         for e in lo...max(lo, hi) {
           let v = pow(10, Double(e))
           guard v >= (positive.min() ?? 1) / 1.6, v <= (positive.max() ?? 10) * 1.6 else { continue }
-          s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(v >= 1 ? String(Int(v)) : String(format: "%g", v))</text>\n"
+          s +=
+            """
+            <text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" \
+            text-anchor=\"end\">\(v >= 1 ? String(Int(v)) : String(format: "%g", v))</text>\n
+            """
         }
       }
       return s
@@ -250,14 +298,24 @@ package enum SVG {
         let color = colors[i % colors.count]
         for (_, level) in thresholds where plotted(level) != nil {
           for k in 1..<max(1, xs.count) {
-            guard let a = plotted(vals[k - 1]), let b = plotted(vals[k]), (a - level) * (b - level) < 0 else { continue }
+            guard let a = plotted(vals[k - 1]), let b = plotted(vals[k]), (a - level) * (b - level) < 0 else {
+              continue
+            }
             let f = (u(level, y) - u(a, y)) / (u(b, y) - u(a, y))
             let at = Self.twoDigits(back(u(xs[k - 1], x) + f * (u(xs[k], x) - u(xs[k - 1], x)), x))
-            s += "<circle cx=\"\(px(at))\" cy=\"\(py(level))\" r=\"4\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+            s +=
+              """
+              <circle cx=\"\(px(at))\" cy=\"\(py(level))\" r=\"4\" fill=\"none\" stroke=\"\(color)\" \
+              stroke-width=\"2\"/>\n
+              """
             let xPixel = l + scaleX(at) * w
             guard !written.contains(where: { $0.level == level && abs($0.x - xPixel) < 50 }) else { continue }
             written.append((level, xPixel))
-            s += "<text x=\"\(px(at))\" y=\"\(py(level))\" dy=\"14\" text-anchor=\"middle\" fill=\"\(color)\">≈ \(esc(xLabel(at)))</text>\n"
+            s +=
+              """
+              <text x=\"\(px(at))\" y=\"\(py(level))\" dy=\"14\" text-anchor=\"middle\" fill=\"\(color)\">≈ \
+              \(esc(xLabel(at)))</text>\n
+              """
           }
         }
       }
@@ -276,8 +334,15 @@ package enum SVG {
       var s = ""
       for (label, v) in thresholds where plotted(v) != nil {
         s +=
-          "<line x1=\"\(Int(l))\" y1=\"\(py(v))\" x2=\"\(Int(l + w))\" y2=\"\(py(v))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>"
-        s += "<text x=\"\(Int(l + w) - 2)\" y=\"\(py(v))\" dy=\"-3\" text-anchor=\"end\" fill=\"#666\">\(esc(label))</text>\n"
+          """
+          <line x1=\"\(Int(l))\" y1=\"\(py(v))\" x2=\"\(Int(l + w))\" y2=\"\(py(v))\" stroke=\"#999\" \
+          stroke-dasharray=\"4 3\"/>
+          """
+        s +=
+          """
+          <text x=\"\(Int(l + w) - 2)\" y=\"\(py(v))\" dy=\"-3\" text-anchor=\"end\" \
+          fill=\"#666\">\(esc(label))</text>\n
+          """
       }
       return s
     }
@@ -289,7 +354,11 @@ package enum SVG {
         let color = colors[i % colors.count]
         let pts = zip(xs, vals).compactMap { xv, yv in plotted(yv).map { "\(px(xv)),\(py($0))" } }
         let dash = coincides[i] == nil ? "" : " stroke-dasharray=\"6 4\""
-        s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash) points=\"\(pts.joined(separator: " "))\"/>\n"
+        s +=
+          """
+          <polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash) \
+          points=\"\(pts.joined(separator: " "))\"/>\n
+          """
         s += "<text x=\"\(Int(legendX))\" y=\"\(Int(t) + 14 * i)\" fill=\"\(color)\">\(esc(legends[i]))</text>\n"
       }
       return s
@@ -297,16 +366,20 @@ package enum SVG {
 
     /// The points' values; labels on a line drawn over another's would repeat its values.
     package func valueLabels() -> String {
-      let labelled: [(index: Int, values: [Double?])] = series.indices.filter { coincides[$0] == nil }.map { ($0, series[$0].1) }
+      let labelled: [(index: Int, values: [Double?])] = series.indices.filter { coincides[$0] == nil }.map {
+        ($0, series[$0].1)
+      }
       return pointLabels(
-        xs: xs, series: labelled, colors: colors, x: { l + scaleX($0) * w }, y: { plotted($0).map { t + h - scaleY($0) * h } })
+        xs: xs, series: labelled, colors: colors, x: { l + scaleX($0) * w },
+        y: { plotted($0).map { t + h - scaleY($0) * h } })
     }
   }
 
   /// The values at each x, one label per series, moved apart vertically so that no two
   /// overlap (11 px, a line of text), in the order of their points. O(points log series).
   package static func pointLabels(
-    xs: [Double], series: [(index: Int, values: [Double?])], colors: [String], x: (Double) -> Double, y: (Double?) -> Double?
+    xs: [Double], series: [(index: Int, values: [Double?])], colors: [String], x: (Double) -> Double,
+    y: (Double?) -> Double?
   ) -> String {
     var s = ""
     for (k, xv) in xs.enumerated() {
@@ -325,7 +398,10 @@ package enum SVG {
         // halo keeps the text legible where another series' line crosses it.
         s += String(
           format:
-            "<text x=\"%.1f\" y=\"%.1f\" dx=\"-4\" dy=\"-3\" text-anchor=\"end\" fill=\"%@\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">%@</text>\n",
+            """
+            <text x=\"%.1f\" y=\"%.1f\" dx=\"-4\" dy=\"-3\" text-anchor=\"end\" fill=\"%@\" stroke=\"white\" \
+            stroke-width=\"3\" paint-order=\"stroke\">%@</text>\n
+            """,
           x(xv), label.y, label.color, label.text)
       }
     }

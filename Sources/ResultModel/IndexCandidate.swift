@@ -34,13 +34,17 @@ package struct IndexCandidate: Sendable, Hashable {
     var out: [IndexCandidate] = []
     func add(_ kind: Kind, _ table: String, _ columns: [IndexSpec.Column]) {
       let spec = IndexSpec(table: table, columns: columns)
-      if !columns.isEmpty, !out.contains(where: { $0.index == spec }) { out.append(IndexCandidate(index: spec, kind: kind)) }
+      if !columns.isEmpty, !out.contains(where: { $0.index == spec }) {
+        out.append(IndexCandidate(index: spec, kind: kind))
+      }
     }
     let sorted = request.section == nil ? keys : Array(keys.dropFirst())
     if let lead = sorted.first {
       add(.sortKey, table(lead.keyPath), [.init(lead.keyPath.attribute.column)])
       if let r = lead.keyPath.relationship {
-        add(.foreignKeyAndSortKey, table(lead.keyPath), [.init(r.destinationColumn), .init(lead.keyPath.attribute.column)])
+        add(
+          .foreignKeyAndSortKey, table(lead.keyPath),
+          [.init(r.destinationColumn), .init(lead.keyPath.attribute.column)])
       }
     }
     // SQLite and PostgreSQL walk an index forwards or backwards: the directions must all
@@ -62,10 +66,14 @@ package struct IndexCandidate: Sendable, Hashable {
     let equal = request.predicate.map(equalities) ?? []
     if !equal.isEmpty, keys.allSatisfy({ $0.keyPath.relationship == nil }) {
       var columns: [IndexSpec.Column] = []
-      for k in equal where !columns.contains(where: { $0.name == k.attribute.column }) { columns.append(.init(k.attribute.column)) }
+      for k in equal where !columns.contains(where: { $0.name == k.attribute.column }) {
+        columns.append(.init(k.attribute.column))
+      }
       add(
         .predicateAndOrder, entityTable,
-        columns + keys.map { .init($0.keyPath.attribute.column, descending: !$0.ascending) } + [.init(request.entity.primaryKey)])
+        columns + keys.map { .init($0.keyPath.attribute.column, descending: !$0.ascending) } + [
+          .init(request.entity.primaryKey)
+        ])
     }
     if let section = request.section {
       let sameTable = sorted.prefix { $0.keyPath.relationship == section.relationship }

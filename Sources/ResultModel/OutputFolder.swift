@@ -109,7 +109,8 @@ package enum OutputFolder {
   /// `folder/name` for a file name built from data; throws unless it is one safe component.
   package static func child(_ folder: String, _ name: String) throws -> String {
     guard name == safeComponent(name) else {
-      throw DatasetError.cannotWrite(path: "\(folder)/\(name)", reason: "the name comes from the data and is not a plain file name")
+      throw DatasetError.cannotWrite(
+        path: "\(folder)/\(name)", reason: "the name comes from the data and is not a plain file name")
     }
     return "\(folder)/\(name)"
   }
@@ -132,7 +133,8 @@ package enum OutputFolder {
 
   package static func mark(_ folder: String, command: Command) throws {
     let files = try tree(folder).filter { $0 != markerName }
-    let checksums = Dictionary(uniqueKeysWithValues: files.filter { !$0.hasSuffix("/") }.map { ($0, checksum("\(folder)/\($0)")) })
+    let checksums = Dictionary(
+      uniqueKeysWithValues: files.filter { !$0.hasSuffix("/") }.map { ($0, checksum("\(folder)/\($0)")) })
     let marker = Marker(command: command, files: files, checksums: checksums)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -156,7 +158,9 @@ package enum OutputFolder {
     var aside: String?
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
       let old = AtomicFile.temporaryPath(for: path)
-      guard rename(path, old) == 0 else { throw DatasetError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+      guard rename(path, old) == 0 else {
+        throw DatasetError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      }
       aside = old
     }
     guard rename(tmp, path) == 0 else {
@@ -170,7 +174,9 @@ package enum OutputFolder {
   /// Nil when `path` may be replaced by an output of `command`; otherwise why not, in words.
   /// `kept`: files the writer leaves as they are (the inputs `report` renders from), whose
   /// edits therefore lose nothing.
-  package static func whyNotReplaceable(_ path: String, command: Command, legacyNames: Set<String>?, kept: Set<String> = []) -> String? {
+  package static func whyNotReplaceable(
+    _ path: String, command: Command, legacyNames: Set<String>?, kept: Set<String> = []
+  ) -> String? {
     var st = stat()
     guard lstat(path, &st) == 0 else { return nil }
     guard (st.st_mode & S_IFMT) == S_IFDIR else {
@@ -184,20 +190,29 @@ package enum OutputFolder {
     let unlisted = files.filter { $0 != markerName && !(listed?.files.contains($0) ?? false) }
     if let listed {
       guard listed.command == command else {
-        return "it is the output of `fetchbench \(listed.command.rawValue)`, not of `\(command.rawValue)`; name a new folder"
+        return
+          "it is the output of `fetchbench \(listed.command.rawValue)`, not of `\(command.rawValue)`; name a new folder"
       }
       if unlisted.isEmpty {
         guard let edited = editedFiles(path, listed.checksums).first(where: { !kept.contains($0) }) else { return nil }
         return
-          "\(edited) was changed since FetchBench wrote it, and FetchBench does not replace it; move it away, or name a new folder"
+          """
+          \(edited) was changed since FetchBench wrote it, and FetchBench does not replace it; move it away, or name \
+          a new folder
+          """
       }
-    } else if let legacyNames, files.allSatisfy({ legacy($0, legacyNames) }), files.contains(where: { !$0.hasPrefix("charts") }) {
+    } else if let legacyNames, files.allSatisfy({ legacy($0, legacyNames) }),
+      files.contains(where: { !$0.hasPrefix("charts") })
+    {
       return nil
     }
     let foreign = listed == nil ? files : unlisted
     let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", …" : "")
     return
-      "the folder holds files FetchBench did not write (\(shown)); name a new or empty folder, or an earlier output of `fetchbench \(command.rawValue)`"
+      """
+      the folder holds files FetchBench did not write (\(shown)); name a new or empty folder, or an earlier output \
+      of `fetchbench \(command.rawValue)`
+      """
   }
 
   /// SHA-256 of the file at `path`, "" when it cannot be read. O(file).

@@ -17,7 +17,8 @@ package struct ResultKey: Hashable, Sendable {
   package var scenario: ResultScenario
 
   package init(
-    dataset: DatasetKind?, rows: Int, store: ResultStore, mode: ResultMode, batchSize: Int, index: String = ResultKey.noIndex,
+    dataset: DatasetKind?, rows: Int, store: ResultStore, mode: ResultMode, batchSize: Int,
+    index: String = ResultKey.noIndex,
     scenario: ResultScenario
   ) {
     (self.dataset, self.rows, self.store, self.mode) = (dataset, rows, store, mode)
@@ -28,7 +29,8 @@ package struct ResultKey: Hashable, Sendable {
   package static let noIndex = "none"
 
   /// The key of a row that records a setting of the run (the memory budget, the user's list).
-  package static let settings = ResultKey(dataset: nil, rows: 0, store: .none, mode: .settings, batchSize: 0, scenario: .settings)
+  package static let settings = ResultKey(
+    dataset: nil, rows: 0, store: .none, mode: .settings, batchSize: 0, scenario: .settings)
 }
 
 /// Where a figure was measured: through the engine on a store, or with the store's own
@@ -218,7 +220,8 @@ extension ResultColumn {
   package init(from decoder: any Decoder) throws {
     let text = try decoder.singleValueContainer().decode(String.self)
     guard let value = Self(csv: text) else {
-      throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not one FetchBench writes"))
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not one FetchBench writes"))
     }
     self = value
   }

@@ -40,7 +40,9 @@ package struct ResultRow: Sendable, Equatable {
     (value, min, max, repetitions) = (summary.median, summary.min, summary.max, summary.count)
     // A figure measured once has no spread to compare.
     samples = summary.count > 1 ? summary.samples : []
-    (self.status, self.error, self.machine, self.datasetSHA256, self.detail) = (status, error, machine, datasetSHA256, detail)
+    (self.status, self.error, self.machine, self.datasetSHA256, self.detail) = (
+      status, error, machine, datasetSHA256, detail
+    )
   }
 
   /// The key's columns read and written as the row's own: `row.store`, `row.scenario`.
@@ -59,10 +61,12 @@ package struct ResultRow: Sendable, Equatable {
 
   package var fields: [String] {
     [
-      runID, key.dataset?.rawValue ?? "", String(key.rows), key.store.csv, key.mode.csv, String(key.batchSize), key.index, key.scenario.csv,
+      runID, key.dataset?.rawValue ?? "", String(key.rows), key.store.csv, key.mode.csv, String(key.batchSize),
+      key.index, key.scenario.csv,
       metric.name,
       Self.number(value), unit.rawValue, Self.number(min), Self.number(max), String(repetitions), status.rawValue,
-      error, String(machine.cores), String(machine.memoryBytes), machine.os, machine.swiftVersion, machine.gitCommit, datasetSHA256,
+      error, String(machine.cores), String(machine.memoryBytes), machine.os, machine.swiftVersion, machine.gitCommit,
+      datasetSHA256,
       detail,
     ]
   }
@@ -82,7 +86,8 @@ package struct ResultRow: Sendable, Equatable {
     }
     func num(_ s: String) throws -> Double {
       guard let d = Double(s), d.isFinite else {
-        throw HarnessError.invalidArgument("results.csv: '\(s)' is not a finite number, as every figure FetchBench writes is")
+        throw HarnessError.invalidArgument(
+          "results.csv: '\(s)' is not a finite number, as every figure FetchBench writes is")
       }
       return d
     }
@@ -90,25 +95,31 @@ package struct ResultRow: Sendable, Equatable {
     // hand-edited file is an error, never a trap.
     func int(_ s: String, _ column: String, max: Int = 1 << 53) throws -> Int {
       guard let d = Double(s), let i = Int(exactly: d), (0...max).contains(i) else {
-        throw HarnessError.invalidArgument("results.csv: \(column) '\(s)' is not a whole number from 0 to \(max.grouped)")
+        throw HarnessError.invalidArgument(
+          "results.csv: \(column) '\(s)' is not a whole number from 0 to \(max.grouped)")
       }
       return i
     }
     func typed<T>(_ s: String, _ column: String, _ make: (String) -> T?) throws -> T {
-      guard let t = make(s) else { throw HarnessError.invalidArgument("results.csv: \(column) '\(s)' is not one FetchBench writes") }
+      guard let t = make(s) else {
+        throw HarnessError.invalidArgument("results.csv: \(column) '\(s)' is not one FetchBench writes")
+      }
       return t
     }
     let dataset: DatasetKind? = f[1].isEmpty ? nil : try typed(f[1], "dataset", DatasetKind.recorded)
     key = ResultKey(
-      dataset: dataset, rows: try int(f[2], "rows", max: 1 << 40), store: try typed(f[3], "store", ResultStore.init(csv:)),
-      mode: try typed(f[4], "mode", ResultMode.init(csv:)), batchSize: try int(f[5], "batch_size", max: 1 << 30), index: f[6],
+      dataset: dataset, rows: try int(f[2], "rows", max: 1 << 40),
+      store: try typed(f[3], "store", ResultStore.init(csv:)),
+      mode: try typed(f[4], "mode", ResultMode.init(csv:)), batchSize: try int(f[5], "batch_size", max: 1 << 30),
+      index: f[6],
       scenario: try typed(f[7], "scenario", ResultScenario.init(csv:)))
     let unit = try typed(f[10], "unit", Metric.Unit.init(rawValue:))
     (runID, metric) = (f[0], Metric.named(f[8], unit: unit))
     (value, min, max, repetitions) = (try num(f[9]), try num(f[11]), try num(f[12]), try int(f[13], "repetitions"))
     (status, error) = (try typed(f[14], "status", ResultStatus.init(rawValue:)), f[15])
     machine = Machine(
-      cores: try int(f[16], "cores"), memoryBytes: try int(f[17], "memory_bytes"), os: f[18], swiftVersion: f[19], gitCommit: f[20])
+      cores: try int(f[16], "cores"), memoryBytes: try int(f[17], "memory_bytes"), os: f[18], swiftVersion: f[19],
+      gitCommit: f[20])
     datasetSHA256 = f[21]
     detail = f.count > 22 ? f[22] : ""
   }
@@ -179,7 +190,9 @@ package struct Machine: Sendable, Codable, Equatable {
       .map { String($0.dropFirst(12)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
     let swift = swiftVersion()
     var commit = shell(["git", "rev-parse", "--short=12", "HEAD"]) ?? "unknown"
-    if let status = shell(["git", "status", "--porcelain", "--untracked-files=no"]), !status.isEmpty { commit += "-dirty" }
+    if let status = shell(["git", "status", "--porcelain", "--untracked-files=no"]), !status.isEmpty {
+      commit += "-dirty"
+    }
     return Machine(
       cores: ProcessInfo.processInfo.activeProcessorCount,
       memoryBytes: Int(ProcessInfo.processInfo.physicalMemory), os: pretty ?? "Linux",
@@ -187,7 +200,8 @@ package struct Machine: Sendable, Codable, Equatable {
   }
 
   package static func shell(_ args: [String], environment: [String: String] = [:]) -> String? {
-    guard let output = try? ChildProcess.run("/usr/bin/env", args, environment: environment, timeout: 30), output.succeeded
+    guard let output = try? ChildProcess.run("/usr/bin/env", args, environment: environment, timeout: 30),
+      output.succeeded
     else { return nil }
     return output.text.trimmingCharacters(in: .whitespacesAndNewlines)
   }
@@ -211,7 +225,9 @@ package enum ResultsCSV {
   package static func encode(_ rows: [ResultRow]) -> String {
     var out = ResultRow.columns.joined(separator: ",") + "\n"
     for r in rows {
-      out += r.fields.enumerated().map { i, f in quote(textColumns.contains(i) ? neutralised(f) : f) }.joined(separator: ",") + "\n"
+      out +=
+        r.fields.enumerated().map { i, f in quote(textColumns.contains(i) ? neutralised(f) : f) }.joined(separator: ",")
+        + "\n"
     }
     return out
   }
@@ -231,7 +247,9 @@ package enum ResultsCSV {
 
   package static func neutralised(_ s: String) -> String { needsGuard(s[...]) ? "'" + s : s }
 
-  package static func restored(_ s: String) -> String { s.first == "'" && needsGuard(s.dropFirst()) ? String(s.dropFirst()) : s }
+  package static func restored(_ s: String) -> String {
+    s.first == "'" && needsGuard(s.dropFirst()) ? String(s.dropFirst()) : s
+  }
 
   package static func quote(_ s: String) -> String {
     guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }

@@ -47,7 +47,8 @@ package enum Scenario: String, Sendable, Codable, CaseIterable {
   /// The request this scenario runs. Sectioned sorts by state first, as sections require.
   package func request(_ kind: DatasetKind, batchSize: Int) -> FetchRequest {
     isSectioned
-      ? DatasetModels.sectionedRequest(for: kind, batchSize: batchSize) : DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
+      ? DatasetModels.sectionedRequest(for: kind, batchSize: batchSize)
+      : DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
   }
 
   /// The sectioned scenarios, with or without a cache.

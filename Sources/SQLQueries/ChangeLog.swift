@@ -62,9 +62,16 @@ extension SQLBuilder {
     // key left pointing at a deleted row is found too.
     if relationship.destinationColumn == destination.primaryKey {
       return
-        "SELECT t0.\(request.entity.primaryKey.sqlName) FROM \(request.entity.table.sqlName) t0 WHERE t0.\(relationship.sourceColumn.sqlName) \(match)"
+        """
+        SELECT t0.\(request.entity.primaryKey.sqlName) FROM \(request.entity.table.sqlName) t0 WHERE \
+        t0.\(relationship.sourceColumn.sqlName) \(match)
+        """
     }
     return
-      "SELECT DISTINCT t0.\(request.entity.primaryKey.sqlName) FROM \(request.entity.table.sqlName) t0 JOIN \(destination.table.sqlName) t1 ON t1.\(relationship.destinationColumn.sqlName) = t0.\(relationship.sourceColumn.sqlName) WHERE t1.\(destination.primaryKey.sqlName) \(match)"
+      """
+      SELECT DISTINCT t0.\(request.entity.primaryKey.sqlName) FROM \(request.entity.table.sqlName) t0 JOIN \
+      \(destination.table.sqlName) t1 ON t1.\(relationship.destinationColumn.sqlName) = \
+      t0.\(relationship.sourceColumn.sqlName) WHERE t1.\(destination.primaryKey.sqlName) \(match)
+      """
   }
 }

@@ -34,7 +34,10 @@ public struct CoreDataSave: Sendable, Equatable {
       let all = ["Z_ENT", "Z_OPT"] + columns
       return WriteSQL.Statement(
         sql:
-          "INSERT INTO \(entity.table.sqlName) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))",
+          """
+          INSERT INTO \(entity.table.sqlName) (\(all.joined(separator: ", "))) VALUES \
+          (\(all.map { _ in "?" }.joined(separator: ", ")))
+          """,
         arguments: [.integer(entityNumbers[name] ?? 0), .integer(1)] + arguments)
     case .update(let name, let id, let values):
       let entity = try model.entity(name)
@@ -47,7 +50,8 @@ public struct CoreDataSave: Sendable, Equatable {
         )
       }
       return WriteSQL.Statement(
-        sql: "UPDATE \(entity.table.sqlName) SET \(sets), Z_OPT = ? WHERE \(entity.primaryKey.sqlName) = ? AND Z_OPT = ?",
+        sql:
+          "UPDATE \(entity.table.sqlName) SET \(sets), Z_OPT = ? WHERE \(entity.primaryKey.sqlName) = ? AND Z_OPT = ?",
         arguments: arguments + [.integer(version + 1), .integer(id), .integer(version)])
     case .delete(let name, let id):
       let entity = try model.entity(name)
@@ -80,7 +84,8 @@ public struct CoreDataSave: Sendable, Equatable {
     }
     return largest.sorted { entityNumbers[$0.key]! < entityNumbers[$1.key]! }.map { name, id in
       WriteSQL.Statement(
-        sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?", arguments: [.integer(id), .integer(entityNumbers[name]!)])
+        sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?",
+        arguments: [.integer(id), .integer(entityNumbers[name]!)])
     }
   }
 }

@@ -54,19 +54,27 @@ public struct CoreDataStatements: Sendable {
       var from = "\(r.entity.table.sqlName) t0"
       for (i, rel) in joins.enumerated() where needed.contains(rel) {
         let dest = (try? r.model.entity(rel.destination))?.table ?? rel.destination
-        from += " LEFT OUTER JOIN \(dest.sqlName) t\(i + 1) ON t0.\(rel.sourceColumn.sqlName) = t\(i + 1).\(rel.destinationColumn.sqlName)"
+        from +=
+          """
+           LEFT OUTER JOIN \(dest.sqlName) t\(i + 1) ON t0.\(rel.sourceColumn.sqlName) = \
+          t\(i + 1).\(rel.destinationColumn.sqlName)
+          """
       }
       return from
     }
     self.from = from(joins)
-    sectionFrom = from((r.predicate?.keyPaths.compactMap(\.relationship) ?? []) + [r.section?.relationship].compactMap { $0 })
+    sectionFrom = from(
+      (r.predicate?.keyPaths.compactMap(\.relationship) ?? []) + [r.section?.relationship].compactMap { $0 })
     whereClause = sql.whereClause
     // The engine appends the primary key to make its order total; Core Data does not.
     var sorts = r.sorts
-    if let last = sorts.last, last.keyPath.relationship == nil, column(last.keyPath) == primaryKey { sorts.removeLast() }
+    if let last = sorts.last, last.keyPath.relationship == nil, column(last.keyPath) == primaryKey {
+      sorts.removeLast()
+    }
     let terms = sorts.map { column($0.keyPath) + ($0.ascending ? "" : " DESC") }
     orderBy = terms.isEmpty ? "" : " ORDER BY " + terms.joined(separator: ", ")
-    ownColumns = ((versioned ? ["t0.Z_OPT"] : []) + r.entity.attributes.map { "t0.\($0.column.sqlName)" }).joined(separator: ", ")
+    ownColumns = ((versioned ? ["t0.Z_OPT"] : []) + r.entity.attributes.map { "t0.\($0.column.sqlName)" }).joined(
+      separator: ", ")
     section = r.section.map(column)
     sectionDescending = r.sorts.first.map { !$0.ascending } ?? false
     limitClause = sql.limitClause
@@ -76,18 +84,26 @@ public struct CoreDataStatements: Sendable {
   public var idQuery: String { "SELECT 0, \(primaryKey) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
 
   /// A full fetch: every own column of every row, in order, without the prefetched ones.
-  public var fullQuery: String { "SELECT 0, \(primaryKey), \(ownColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
+  public var fullQuery: String {
+    "SELECT 0, \(primaryKey), \(ownColumns) FROM \(from)\(whereClause)\(orderBy)\(limitClause)"
+  }
 
   /// A batch of `count` IDs: own columns only, no join, no order (the caller keeps the IDs').
   public func batchQuery(count: Int) -> String {
-    "SELECT 0, \(primaryKey), \(ownColumns) FROM \(table) t0 WHERE \(primaryKey) IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+    """
+    SELECT 0, \(primaryKey), \(ownColumns) FROM \(table) t0 WHERE \(primaryKey) IN \
+    (\(Array(repeating: "?", count: count).joined(separator: ",")))
+    """
   }
 
   /// Each section key's count of distinct objects, in the section order.
   public var sectionQuery: String {
     let s = section ?? "NULL"
     return
-      "SELECT \(s), COUNT(DISTINCT \(primaryKey)) FROM \(sectionFrom)\(whereClause) GROUP BY \(s) ORDER BY \(s)\(sectionDescending ? " DESC" : "")"
+      """
+      SELECT \(s), COUNT(DISTINCT \(primaryKey)) FROM \(sectionFrom)\(whereClause) GROUP BY \(s) ORDER BY \
+      \(s)\(sectionDescending ? " DESC" : "")
+      """
   }
 
   /// `COUNT(DISTINCT pk)` of the request's rows.
@@ -97,12 +113,18 @@ public struct CoreDataStatements: Sendable {
   /// bound as one JSON array, where Core Data binds a long list as an int array,
   /// `_Z_intarray0`): the destination's own columns, then the column the keys match unless it
   /// is among them or is the primary key.
-  public static func prefetchQuery(_ destination: Entity, matching column: String, count: Int?, versioned: Bool = false) -> String {
+  public static func prefetchQuery(_ destination: Entity, matching column: String, count: Int?, versioned: Bool = false)
+    -> String
+  {
     let read = column == destination.primaryKey || destination.attributes.contains { $0.column == column }
     let matched = read ? [] : ["t0.\(column.sqlName)"]
-    let own = ((versioned ? ["t0.Z_OPT"] : []) + destination.attributes.map { "t0.\($0.column.sqlName)" } + matched).joined(separator: ", ")
+    let own = ((versioned ? ["t0.Z_OPT"] : []) + destination.attributes.map { "t0.\($0.column.sqlName)" } + matched)
+      .joined(separator: ", ")
     let keys = count.map { Array(repeating: "?", count: $0).joined(separator: ",") } ?? "SELECT value FROM json_each(?)"
     return
-      "SELECT 0, t0.\(destination.primaryKey.sqlName), \(own) FROM \(destination.table.sqlName) t0 WHERE t0.\(column.sqlName) IN (\(keys))"
+      """
+      SELECT 0, t0.\(destination.primaryKey.sqlName), \(own) FROM \(destination.table.sqlName) t0 WHERE \
+      t0.\(column.sqlName) IN (\(keys))
+      """
   }
 }

@@ -59,12 +59,17 @@ public struct SQLBuilder: Sendable {
       var from = "\(r.entity.table.sqlName) t0"
       for (i, rel) in joins.enumerated() where needed(rel) {
         let dest = (try? r.model.entity(rel.destination))?.table ?? rel.destination
-        from += " LEFT JOIN \(dest.sqlName) t\(i + 1) ON t\(i + 1).\(rel.destinationColumn.sqlName) = t0.\(rel.sourceColumn.sqlName)"
+        from +=
+          """
+           LEFT JOIN \(dest.sqlName) t\(i + 1) ON t\(i + 1).\(rel.destinationColumn.sqlName) = \
+          t0.\(rel.sourceColumn.sqlName)
+          """
       }
       return from
     }
     self.from = from { _ in true }
-    let countingJoins = (r.predicate?.keyPaths.compactMap(\.relationship) ?? []) + [r.section?.relationship].compactMap { $0 }
+    let countingJoins =
+      (r.predicate?.keyPaths.compactMap(\.relationship) ?? []) + [r.section?.relationship].compactMap { $0 }
     sectionFrom = from { countingJoins.contains($0) }
     var values: [Value] = []
     if let p = r.predicate {
@@ -73,7 +78,9 @@ public struct SQLBuilder: Sendable {
       whereClause = ""
     }
     arguments = values
-    orderBy = " ORDER BY " + r.sorts.map { "\(column($0.keyPath)) \(dialect.direction(ascending: $0.ascending))" }.joined(separator: ", ")
+    orderBy =
+      " ORDER BY "
+      + r.sorts.map { "\(column($0.keyPath)) \(dialect.direction(ascending: $0.ascending))" }.joined(separator: ", ")
     let limit = r.request.fetchLimit
     let offset = r.request.fetchOffset
     hasLimit = limit > 0 || offset > 0
@@ -133,7 +140,10 @@ public struct SQLBuilder: Sendable {
     let dir = dialect.direction(ascending: !sectionDescending)
     if hasLimit {
       return
-        "SELECT s, count(*) FROM (SELECT \(s) AS s FROM \(from)\(whereClause)\(orderBy)\(limitClause)) AS q GROUP BY s ORDER BY s \(dir)"
+        """
+        SELECT s, count(*) FROM (SELECT \(s) AS s FROM \(from)\(whereClause)\(orderBy)\(limitClause)) AS q GROUP BY \
+        s ORDER BY s \(dir)
+        """
     }
     return "SELECT \(s), count(*) FROM \(sectionFrom)\(whereClause) GROUP BY \(s) ORDER BY \(s) \(dir)"
   }
@@ -148,8 +158,11 @@ public struct SQLBuilder: Sendable {
     let s = sectionExpression ?? "NULL"
     let dir = dialect.direction(ascending: !sectionDescending)
     return
-      "SELECT s, count(*), array_agg(id) FROM (SELECT \(primaryKey) AS id, \(s) AS s FROM \(from)\(whereClause)\(orderBy)\(limitClause))"
-      + " AS q GROUP BY s ORDER BY s \(dir)"
+      """
+      SELECT s, count(*), array_agg(id) FROM (SELECT \(primaryKey) AS id, \(s) AS s FROM \
+      \(from)\(whereClause)\(orderBy)\(limitClause))
+      """
+        + " AS q GROUP BY s ORDER BY s \(dir)"
   }
 
   private static func compile(

@@ -46,8 +46,12 @@ public final class StatementLog: @unchecked Sendable {
 
   /// The two lines of one statement. O(sql length).
   public static func lines(sql: String, binds: Int, rows: Int, seconds: Double) -> String {
-    let flat = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    let flat = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+      separator: " ")
     return "FetchBench: sql: \(flat)\n"
-      + "FetchBench: annotation: sql connection fetch time: \(String(format: "%.4f", seconds))s for \(rows) rows, \(binds) binds.\n"
+      + """
+      FetchBench: annotation: sql connection fetch time: \(String(format: "%.4f", seconds))s for \(rows) rows, \
+      \(binds) binds.\n
+      """
   }
 }

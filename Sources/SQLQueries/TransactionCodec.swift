@@ -142,7 +142,9 @@ public enum TransactionCodec {
 
     mutating func string() throws -> String {
       guard try tag() == UInt8(ascii: "s") else { throw error("expected a string") }
-      guard let n = Int(try field(until: UInt8(ascii: ":"))), n >= 0, offset + n <= bytes.count else { throw error("bad string length") }
+      guard let n = Int(try field(until: UInt8(ascii: ":"))), n >= 0, offset + n <= bytes.count else {
+        throw error("bad string length")
+      }
       defer { offset += n }
       return String(decoding: bytes[offset..<offset + n], as: UTF8.self)
     }

@@ -24,10 +24,16 @@ public enum WriteSQL {
     case .insert(let name, let values):
       let entity = try model.entity(name)
       let (columns, arguments) = try columnsAndValues(values, of: entity)
-      guard !columns.isEmpty else { return Statement(sql: "INSERT INTO \(entity.table.sqlName) DEFAULT VALUES", arguments: []) }
+      guard !columns.isEmpty else {
+        return Statement(sql: "INSERT INTO \(entity.table.sqlName) DEFAULT VALUES", arguments: [])
+      }
       let parameters = arguments.indices.map { dialect.parameter($0 + 1) }
       return Statement(
-        sql: "INSERT INTO \(entity.table.sqlName) (\(columns.joined(separator: ","))) VALUES (\(parameters.joined(separator: ",")))",
+        sql:
+          """
+          INSERT INTO \(entity.table.sqlName) (\(columns.joined(separator: ","))) VALUES \
+          (\(parameters.joined(separator: ",")))
+          """,
         arguments: arguments)
     case .update(let name, let id, let values):
       let entity = try model.entity(name)
@@ -35,12 +41,16 @@ public enum WriteSQL {
       let sets = columns.enumerated().map { i, c in "\(c) = \(dialect.parameter(i + 1))" }
       return Statement(
         sql:
-          "UPDATE \(entity.table.sqlName) SET \(sets.joined(separator: ", ")) WHERE \(entity.primaryKey.sqlName) = \(dialect.parameter(columns.count + 1))",
+          """
+          UPDATE \(entity.table.sqlName) SET \(sets.joined(separator: ", ")) WHERE \(entity.primaryKey.sqlName) = \
+          \(dialect.parameter(columns.count + 1))
+          """,
         arguments: arguments + [.integer(id)])
     case .delete(let name, let id):
       let entity = try model.entity(name)
       return Statement(
-        sql: "DELETE FROM \(entity.table.sqlName) WHERE \(entity.primaryKey.sqlName) = \(dialect.parameter(1))", arguments: [.integer(id)])
+        sql: "DELETE FROM \(entity.table.sqlName) WHERE \(entity.primaryKey.sqlName) = \(dialect.parameter(1))",
+        arguments: [.integer(id)])
     }
   }
 

@@ -25,7 +25,11 @@ extension SQLiteStore {
       try queue.inDatabase { db in
         try db.execute(
           sql:
-            "CREATE TABLE IF NOT EXISTS \(Self.changeLog) (seq INTEGER PRIMARY KEY, committed_at REAL NOT NULL, payload TEXT NOT NULL)")
+            """
+            CREATE TABLE IF NOT EXISTS \(Self.changeLog) (seq INTEGER PRIMARY KEY, committed_at REAL NOT NULL, \
+            payload TEXT NOT NULL)
+            """
+        )
         cursor = ChangeLogCursor(after: Int(try Int64.fetchOne(db, sql: ChangeLogSQL.head) ?? 0))
       }
     } catch let error as DatabaseError {

@@ -17,11 +17,14 @@ extension SQLiteStore {
 
   /// The grouped count of distinct objects per section key. One statement.
   func coreDataSectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] {
-    guard let section = request.section else { throw FetchError.invalidRequest("section counts need a section key path") }
+    guard let section = request.section else {
+      throw FetchError.invalidRequest("section counts need a section key path")
+    }
     let sql = statements(request)
     var out: [SectionCount] = []
     try stepRows(sql.sectionQuery, sql.arguments) { raw in
-      out.append(SectionCount(value: Self.rawValue(raw, 0, section.attribute.type), count: Int(sqlite3_column_int64(raw, 1))))
+      out.append(
+        SectionCount(value: Self.rawValue(raw, 0, section.attribute.type), count: Int(sqlite3_column_int64(raw, 1))))
     }
     return out
   }
@@ -66,7 +69,9 @@ extension SQLiteStore {
       guard try db.tableExists("Z_PRIMARYKEY") else { return [:] }
       var out: [String: Int64] = [:]
       for row in try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") {
-        guard let name = String.fromDatabaseValue(row[0]), let number = Int64.fromDatabaseValue(row[1]) else { continue }
+        guard let name = String.fromDatabaseValue(row[0]), let number = Int64.fromDatabaseValue(row[1]) else {
+          continue
+        }
         out[name] = number
       }
       return out
@@ -89,18 +94,24 @@ extension SQLiteStore {
   /// (`0, pk, [Z_OPT], columns…`).
   private func ownRow(_ raw: OpaquePointer, _ entity: Entity) -> (id: Int64, values: [Value]) {
     let first = Int32(sqlite3_column_count(raw)) - Int32(entity.attributes.count)
-    return (sqlite3_column_int64(raw, 1), entity.attributes.enumerated().map { i, a in Self.rawValue(raw, first + Int32(i), a.type) })
+    return (
+      sqlite3_column_int64(raw, 1),
+      entity.attributes.enumerated().map { i, a in Self.rawValue(raw, first + Int32(i), a.type) }
+    )
   }
 
   /// The rows with each prefetched relationship's attributes appended, read by one statement
   /// per relationship; counted as the store's materialized rows.
-  private func withPrefetched(_ rows: [(id: Int64, values: [Value])], _ request: ResolvedRequest) throws -> [FetchedObject] {
+  private func withPrefetched(_ rows: [(id: Int64, values: [Value])], _ request: ResolvedRequest) throws
+    -> [FetchedObject]
+  {
     var values = rows.map(\.values)
     for rel in request.prefetch {
       let destination = try request.model.entity(rel.destination)
       let keyIndex = request.entity.attributes.firstIndex { $0.column == rel.sourceColumn }
       guard rel.sourceColumn == request.entity.primaryKey || keyIndex != nil else {
-        throw FetchError.invalidRequest("\(request.entity.name).\(rel.name): its key \(rel.sourceColumn) is not a column the entity reads")
+        throw FetchError.invalidRequest(
+          "\(request.entity.name).\(rel.name): its key \(rel.sourceColumn) is not a column the entity reads")
       }
       let keys: [Int64] = rows.indices.compactMap { i in
         guard let k = keyIndex else { return rows[i].id }
@@ -110,7 +121,8 @@ extension SQLiteStore {
       let related = try prefetch(destination, matching: rel.destinationColumn, keys: keys)
       let empty = [Value](repeating: .null, count: destination.attributes.count)
       for i in rows.indices {
-        let key: Int64? = keyIndex.map { k in if case .integer(let v) = rows[i].values[k] { v } else { nil } } ?? rows[i].id
+        let key: Int64? =
+          keyIndex.map { k in if case .integer(let v) = rows[i].values[k] { v } else { nil } } ?? rows[i].id
         values[i] += key.flatMap { related[$0] } ?? empty
       }
     }
@@ -126,8 +138,10 @@ extension SQLiteStore {
     guard !keys.isEmpty else { return [:] }
     let versioned = isVersioned(destination.table)
     let many = keys.count > 999
-    let sql = CoreDataStatements.prefetchQuery(destination, matching: column, count: many ? nil : keys.count, versioned: versioned)
-    let arguments: [Value] = many ? [.string("[" + keys.map(String.init).joined(separator: ",") + "]")] : keys.map { .integer($0) }
+    let sql = CoreDataStatements.prefetchQuery(
+      destination, matching: column, count: many ? nil : keys.count, versioned: versioned)
+    let arguments: [Value] =
+      many ? [.string("[" + keys.map(String.init).joined(separator: ",") + "]")] : keys.map { .integer($0) }
     var out: [Int64: [Value]] = [:]
     let first = Int32(2 + (versioned ? 1 : 0))
     let keyColumn =

@@ -63,7 +63,8 @@ extension SQLiteStore {
         let rc = sqlite3_step(raw)
         if rc == SQLITE_DONE { break }
         guard rc == SQLITE_ROW else {
-          throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+          throw DatabaseError(
+            resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
         }
         row(raw)
       }
@@ -124,7 +125,8 @@ extension SQLiteStore {
       let rc = sqlite3_step(stmt)
       if rc == SQLITE_DONE { break }
       guard rc == SQLITE_ROW else {
-        throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        throw DatabaseError(
+          resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
       }
       var values: [Value] = []
       values.reserveCapacity(types.count)
@@ -172,7 +174,8 @@ extension SQLiteStore {
     let sql = SQLBuilder(request)
     return try read { db in
       counters.queries += 1
-      return try Int.fetchOne(db, sql: sql.countQuery, arguments: StatementArguments(sql.arguments.map(Self.databaseValue))) ?? 0
+      return try Int.fetchOne(
+        db, sql: sql.countQuery, arguments: StatementArguments(sql.arguments.map(Self.databaseValue))) ?? 0
     }
   }
 
@@ -184,7 +187,8 @@ extension SQLiteStore {
     let sql = SQLBuilder(request)
     var out: [SectionCount] = []
     try stepRows(sql.sectionQuery, sql.arguments) { raw in
-      out.append(SectionCount(value: Self.rawValue(raw, 0, section.attribute.type), count: Int(sqlite3_column_int64(raw, 1))))
+      out.append(
+        SectionCount(value: Self.rawValue(raw, 0, section.attribute.type), count: Int(sqlite3_column_int64(raw, 1))))
     }
     return out
   }

@@ -25,7 +25,8 @@ extension SQLiteStore {
           let rc = sqlite3_step(raw)
           if rc == SQLITE_DONE { break }
           guard rc == SQLITE_ROW else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            throw DatabaseError(
+              resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
           }
           out.ids.append(sqlite3_column_int64(raw, 0))
           for (d, t) in types.enumerated() { out.keys[d].append(Self.rawValue(raw, Int32(d + 1), t)) }
@@ -54,11 +55,14 @@ extension SQLiteStore {
     }
   }
 
-  public func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws -> [Int64] {
+  public func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws
+    -> [Int64]
+  {
     let dest = try model.entity(relationship.destination)
     var out: [Int64] = []
     for chunk in Self.idChunks(destinationIDs) {
-      let text = SQLBuilder.relatedIDsQuery(request, through: relationship, destination: dest, count: chunk.count, dialect: .sqlite)
+      let text = SQLBuilder.relatedIDsQuery(
+        request, through: relationship, destination: dest, count: chunk.count, dialect: .sqlite)
       out += try read { db in
         counters.queries += 1
         return try Int64.fetchAll(db.cachedStatement(sql: text), arguments: StatementArguments(chunk))

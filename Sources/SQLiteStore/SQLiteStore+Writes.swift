@@ -53,7 +53,8 @@ extension SQLiteStore {
   /// Reads the old values of the attributes written (and of the links), then one UPDATE.
   /// Reports only the attributes whose value really changes, as Core Data's changedValues().
   private func update(
-    _ name: String, _ id: Int64, _ values: [String: Value], _ db: Database, _ recorder: inout ChangeRecorder, _ save: CoreDataSave?
+    _ name: String, _ id: Int64, _ values: [String: Value], _ db: Database, _ recorder: inout ChangeRecorder,
+    _ save: CoreDataSave?
   ) throws {
     let entity = try model.entity(name)
     let keys = values.keys.sorted()
@@ -74,7 +75,9 @@ extension SQLiteStore {
     }
     var changed: [String: Value] = [:]
     for (i, k) in keys.enumerated() where old[i] != values[k]! { changed[k] = old[i] }
-    try step(CoreDataSave.statement(.update(entity: name, id: id, values: values), model: model, save: save, version: version), db)
+    try step(
+      CoreDataSave.statement(.update(entity: name, id: id, values: values), model: model, save: save, version: version),
+      db)
     recorder.updated(name, id, old: changed)
     if !changed.isEmpty {
       var links: [String: Value] = [:]
@@ -85,7 +88,9 @@ extension SQLiteStore {
 
   /// Reads the row as deleted (observers need its foreign keys to find who pointed at it),
   /// then one DELETE.
-  private func delete(_ name: String, _ id: Int64, _ db: Database, _ recorder: inout ChangeRecorder, _ save: CoreDataSave?) throws {
+  private func delete(
+    _ name: String, _ id: Int64, _ db: Database, _ recorder: inout ChangeRecorder, _ save: CoreDataSave?
+  ) throws {
     let entity = try model.entity(name)
     guard let (old, version) = try row(entity, id, entity.attributes, db, versioned: save?.keeps(name) == true) else {
       throw FetchError.store("\(name): no row with id \(id) to delete")
@@ -104,7 +109,8 @@ extension SQLiteStore {
   ) throws -> (values: [Value], version: Int64?)? {
     var out: (values: [Value], version: Int64?)?
     let columns = attributes.map(\.column.sqlName) + (versioned ? ["Z_OPT"] : [])
-    let sql = "SELECT \(columns.joined(separator: ",")) FROM \(entity.table.sqlName) WHERE \(entity.primaryKey.sqlName) = ?"
+    let sql =
+      "SELECT \(columns.joined(separator: ",")) FROM \(entity.table.sqlName) WHERE \(entity.primaryKey.sqlName) = ?"
     try step(WriteSQL.Statement(sql: sql, arguments: [.integer(id)]), db) { raw in
       let values = attributes.enumerated().map { i, a in Self.rawValue(raw, Int32(i), a.type) }
       out = (values, versioned ? sqlite3_column_int64(raw, Int32(attributes.count)) : nil)
@@ -117,7 +123,8 @@ extension SQLiteStore {
   private func log(_ changes: [EntityChanges], _ db: Database) throws -> Int {
     try step(
       WriteSQL.Statement(
-        sql: WriteSQL.appendToLog(.sqlite), arguments: [.date(Date().timeIntervalSince1970), .string(TransactionCodec.encode(changes))]),
+        sql: WriteSQL.appendToLog(.sqlite),
+        arguments: [.date(Date().timeIntervalSince1970), .string(TransactionCodec.encode(changes))]),
       db, counted: false)
     // seq is the INTEGER PRIMARY KEY, the rowid: no second query to learn it.
     return Int(db.lastInsertedRowID)
@@ -126,7 +133,9 @@ extension SQLiteStore {
   /// Runs a statement, cached, through the C API (GRDB's arguments and rows cost more than
   /// SQLite's own work on one-row statements), calling `row` with each result row. One
   /// statement, counted as a query unless it is the change log's, as on PostgreSQL.
-  func step(_ statement: WriteSQL.Statement, _ db: Database, counted: Bool = true, row: (OpaquePointer) -> Void = { _ in }) throws {
+  func step(
+    _ statement: WriteSQL.Statement, _ db: Database, counted: Bool = true, row: (OpaquePointer) -> Void = { _ in }
+  ) throws {
     let raw = try db.cachedStatement(sql: statement.sql).sqliteStatement
     sqlite3_reset(raw)
     defer { sqlite3_reset(raw) }
@@ -137,7 +146,8 @@ extension SQLiteStore {
       if rc == SQLITE_DONE { return }
       guard rc == SQLITE_ROW else {
         throw DatabaseError(
-          resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+          resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+          sql: statement.sql)
       }
       row(raw)
     }

@@ -120,7 +120,9 @@ public final class SQLiteStore: ChangeLogStore {
   }
 
   private func stamp(_ p: String) -> String {
-    guard let a = try? FileManager.default.attributesOfItem(atPath: p), let size = a[.size] as? Int, size > 0 else { return "-" }
+    guard let a = try? FileManager.default.attributesOfItem(atPath: p), let size = a[.size] as? Int, size > 0 else {
+      return "-"
+    }
     let modified = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
     return "\(size)@\(modified)"
   }
@@ -177,7 +179,9 @@ public final class SQLiteStore: ChangeLogStore {
     let head = (try? handle.read(upToCount: magic.count)) ?? Data()
     guard Array(head) == magic else {
       throw SQLiteStoreError.notADatabase(
-        path, head.isEmpty ? "the file is empty" : "it does not start with SQLite's header; regenerate it with `fetchbench generate`")
+        path,
+        head.isEmpty
+          ? "the file is empty" : "it does not start with SQLite's header; regenerate it with `fetchbench generate`")
     }
   }
 
@@ -197,14 +201,17 @@ public final class SQLiteStore: ChangeLogStore {
       guard try db.tableExists(entity.table) else {
         throw SQLiteStoreError.schemaMismatch(path, "table \(entity.table) (entity \(entity.name)) is missing")
       }
-      let columns = Dictionary(uniqueKeysWithValues: try db.columns(in: entity.table).map { ($0.name, $0.type.uppercased()) })
+      let columns = Dictionary(
+        uniqueKeysWithValues: try db.columns(in: entity.table).map { ($0.name, $0.type.uppercased()) })
       for a in entity.attributes {
         guard let type = columns[a.column] else {
-          throw SQLiteStoreError.schemaMismatch(path, "column \(entity.table).\(a.column) (attribute \(entity.name).\(a.name)) is missing")
+          throw SQLiteStoreError.schemaMismatch(
+            path, "column \(entity.table).\(a.column) (attribute \(entity.name).\(a.name)) is missing")
         }
         let expected = a.type == .string ? "TEXT" : (a.type == .integer || a.type == .bool ? "INTEGER" : "REAL")
         guard type == expected || Affinity(declaredType: type).holds(a.type) else {
-          throw SQLiteStoreError.schemaMismatch(path, "column \(entity.table).\(a.column) is \(type), the model expects \(expected)")
+          throw SQLiteStoreError.schemaMismatch(
+            path, "column \(entity.table).\(a.column) is \(type), the model expects \(expected)")
         }
       }
     }
@@ -224,7 +231,8 @@ public final class SQLiteStore: ChangeLogStore {
   /// The statements for `request`. O(request size).
   public static func statements(for request: ResolvedRequest) -> Statements {
     let sql = SQLBuilder(request)
-    return Statements(ids: sql.idQuery, full: sql.fullQuery, arguments: sql.arguments, rowsByID: { sql.rowsByIDQuery(count: $0) })
+    return Statements(
+      ids: sql.idQuery, full: sql.fullQuery, arguments: sql.arguments, rowsByID: { sql.rowsByIDQuery(count: $0) })
   }
 
   func read<T>(_ body: (Database) throws -> T) throws -> T {

@@ -40,34 +40,58 @@ struct Check: CheckedCommand {
 
   @Option(
     help: ArgumentHelp(
-      "The lists to gate, a JSON file (docs/ci/matrix.json shows one; default \(GateOptions.projectMatrixPath), the project's own).",
+      """
+      The lists to gate, a JSON file (docs/ci/matrix.json shows one; default \(GateOptions.projectMatrixPath), the \
+      project's own).
+      """,
       valueName: "file"))
   var matrix: String?
-  @Option(help: "The baseline file (default \(GateOptions.projectBaselinePath), or beside --matrix FILE: FILE's name with .baseline.json).")
+  @Option(
+    help:
+      """
+      The baseline file (default \(GateOptions.projectBaselinePath), or beside --matrix FILE: FILE's name with \
+      .baseline.json).
+      """
+  )
   var baseline: String?
   @Flag(help: "Record the baseline instead of comparing (from --update-runs runs of the matrix).") var update = false
   @Option(
     parsing: .unconditional,
-    help: "Runs of the matrix --update combines, so that tolerances reflect run-to-run spread \(OptionRange.help(OptionRange.updateRuns)).")
+    help:
+      """
+      Runs of the matrix --update combines, so that tolerances reflect run-to-run spread \
+      \(OptionRange.help(OptionRange.updateRuns)).
+      """
+  )
   var updateRuns = 3
   @Option(
-    parsing: .unconditional, help: "The batch size, in place of the matrix's (default 20) \(OptionRange.help(OptionRange.batchSize)).")
+    parsing: .unconditional,
+    help: "The batch size, in place of the matrix's (default 20) \(OptionRange.help(OptionRange.batchSize)).")
   var batchSize: Int?
-  @Option(parsing: .unconditional, help: "Rows of each generated list, in place of the matrix's (1,000 to \(DatasetKind.maxRows.grouped)).")
+  @Option(
+    parsing: .unconditional,
+    help: "Rows of each generated list, in place of the matrix's (1,000 to \(DatasetKind.maxRows.grouped)).")
   var rows: Int?
   @Option(
     parsing: .unconditional,
     help:
-      "Interleaved repetitions per figure after one warm-up, in place of the matrix's (default 15) \(OptionRange.help(OptionRange.checkRepetitions))."
+      """
+      Interleaved repetitions per figure after one warm-up, in place of the matrix's (default 15) \
+      \(OptionRange.help(OptionRange.checkRepetitions)).
+      """
   )
   var repetitions: Int?
   @Option(
     help:
-      "Only these of the lists' stores, comma-separated: memory, sqlite, sqlite-coredata, postgres (its server must run: scripts/postgres start)."
+      """
+      Only these of the lists' stores, comma-separated: memory, sqlite, sqlite-coredata, postgres (its server must \
+      run: scripts/postgres start).
+      """
   )
   var store: String?
   @Flag(help: "Compare with a baseline recorded on another machine kind.") var allowOtherMachine = false
-  @Flag(help: "Exit 4 when a figure improved beyond tolerance, so that the baseline gets updated.") var failOnImprovement = false
+  @Flag(help: "Exit 4 when a figure improved beyond tolerance, so that the baseline gets updated.")
+  var failOnImprovement = false
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
 
@@ -85,7 +109,8 @@ struct Check: CheckedCommand {
     var options = GateOptions()
     options.matrixPath = matrix ?? GateOptions.projectMatrixPath
     options.matrix = try GateLists.read(options.matrixPath)
-    options.baselinePath = baseline ?? matrix.map(GateOptions.baselinePath(forMatrix:)) ?? GateOptions.projectBaselinePath
+    options.baselinePath =
+      baseline ?? matrix.map(GateOptions.baselinePath(forMatrix:)) ?? GateOptions.projectBaselinePath
     options.update = update
     (options.batchSizeOverride, options.rowsOverride, options.repetitionsOverride) = (batchSize, rows, repetitions)
     options.stores = try store.map { try OptionValue.kinds($0, "store") }

@@ -32,14 +32,20 @@ struct Compare: CheckedCommand {
 
   var checked = CheckedOptions<Comparison.Options>()
 
-  @Argument(help: "The run to compare against (a folder, results.json or results.csv; a sharded run's parts comma-separated).")
+  @Argument(
+    help: "The run to compare against (a folder, results.json or results.csv; a sharded run's parts comma-separated).")
   var base: String
   @Argument(help: "The run to judge (the same forms).") var head: String
-  @Option(parsing: .unconditional, help: "Smallest change of a time that counts, in percent (1 to 1,000).") var threshold = 10.0
-  @Option(parsing: .unconditional, help: "Change a heap figure may show either way, in percent (0 to 1,000).") var heapTolerance = 5.0
+  @Option(parsing: .unconditional, help: "Smallest change of a time that counts, in percent (1 to 1,000).")
+  var threshold = 10.0
+  @Option(parsing: .unconditional, help: "Change a heap figure may show either way, in percent (0 to 1,000).")
+  var heapTolerance = 5.0
   @Option(
     help:
-      "text; markdown (a pull-request summary for $GITHUB_STEP_SUMMARY); json (every figure's verdict); bmf (HEAD's figures for Bencher, as `export`); github-action-benchmark (HEAD's figures, two files in --out)."
+      """
+      text; markdown (a pull-request summary for $GITHUB_STEP_SUMMARY); json (every figure's verdict); bmf (HEAD's \
+      figures for Bencher, as `export`); github-action-benchmark (HEAD's figures, two files in --out).
+      """
   ) var format = "text"
   @Flag(help: "Compare runs from other toolchains, machines or datasets anyway.") var allowDifferences = false
   @Option(help: "With --format github-action-benchmark: the folder for its two files.") var out: String?
@@ -64,7 +70,11 @@ struct Compare: CheckedCommand {
     }
     if format != "github-action-benchmark" && out != nil {
       throw ValidationError(
-        "--out is for --format github-action-benchmark; --format \(format) prints to standard output: redirect it to a file")
+        """
+        --out is for --format github-action-benchmark; --format \(format) prints to standard output: redirect it to \
+        a file
+        """
+      )
     }
     var o = Comparison.Options()
     (o.threshold, o.heapTolerance, o.allowDifferences) = (threshold / 100, heapTolerance / 100, allowDifferences)
@@ -73,7 +83,8 @@ struct Compare: CheckedCommand {
 
   func run() throws {
     let headRows = try RunRows.read(all: Self.paths(head))
-    let comparison = Comparison(base: try RunRows.read(all: Self.paths(base)), head: headRows, options: try checkedOptions())
+    let comparison = Comparison(
+      base: try RunRows.read(all: Self.paths(base)), head: headRows, options: try checkedOptions())
     switch format {
     case "markdown": print(comparison.markdown(), terminator: "")
     case "json": FileHandle.standardOutput.write(try comparison.json())

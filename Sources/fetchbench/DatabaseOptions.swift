@@ -9,14 +9,26 @@ import ResultModel
 struct DatabaseOptions: ParsableArguments {
   @Option(
     help:
-      "Your own database instead of a dataset: a SQLite file (an app's schema or a Core Data store's .sqlite) or postgres://user@host:port/database?schema=NAME; read only, never written."
+      """
+      Your own database instead of a dataset: a SQLite file (an app's schema or a Core Data store's .sqlite) or \
+      postgres://user@host:port/database?schema=NAME; read only, never written.
+      """
   ) var db: String?
   @Option(
-    help: "With --db: a to-one relationship that its column's name does not say, as column=Entity (e.g. plane=Plane); repeatable.")
+    help:
+      """
+      With --db: a to-one relationship that its column's name does not say, as column=Entity (e.g. plane=Plane); \
+      repeatable.
+      """
+  )
   var relationship: [String] = []
   @Option(
     help: ArgumentHelp(
-      "Your app's Core Data model instead of a database: a .xcdatamodeld folder (its current version), a .xcdatamodel folder or its contents file; the list is measured on a Core Data store of its schema with --rows rows of --entity, generated into the datasets folder when missing.",
+      """
+      Your app's Core Data model instead of a database: a .xcdatamodeld folder (its current version), a .xcdatamodel \
+      folder or its contents file; the list is measured on a Core Data store of its schema with --rows rows of \
+      --entity, generated into the datasets folder when missing.
+      """,
       valueName: "path"))
   var model: String?
   @Option(help: ArgumentHelp("With --model: the version of the .xcdatamodeld to read (`MyApp 2`).", valueName: "name"))
@@ -32,7 +44,9 @@ struct DatabaseOptions: ParsableArguments {
   func validate() throws {
     _ = try relationships()
     if db == nil && !relationship.isEmpty { throw ValidationError("--relationship needs --db") }
-    if db != nil && model != nil { throw ValidationError("--db and --model name two lists' databases: give one of them") }
+    if db != nil && model != nil {
+      throw ValidationError("--db and --model name two lists' databases: give one of them")
+    }
     if modelVersion != nil && model == nil { throw ValidationError("--model-version needs --model PATH") }
   }
 
@@ -57,9 +71,12 @@ struct DatabaseOptions: ParsableArguments {
   /// `entity`, generated into `datasets` unless a file of the same inputs is there.
   func database(entity: String?, rows: Int?, datasets: String) throws -> UserDatabase? {
     guard let model else { return try database }
-    guard let entity else { throw ValidationError("--model needs --entity NAME: the entity of the list (describe --model names them)") }
+    guard let entity else {
+      throw ValidationError("--model needs --entity NAME: the entity of the list (describe --model names them)")
+    }
     guard let rows, (1...DatasetKind.maxRows).contains(rows) else {
-      throw ValidationError("--model needs --rows N (1 to \(DatasetKind.maxRows.grouped)): the rows of \(entity) to generate")
+      throw ValidationError(
+        "--model needs --rows N (1 to \(DatasetKind.maxRows.grouped)): the rows of \(entity) to generate")
     }
     let file = try ModelFile.read(model, version: modelVersion)
     let generation = ModelGeneration(
@@ -80,11 +97,16 @@ extension DatabaseOptions {
   /// `--section` and `--where`, each optional. `sectionLeads`: the section must be the first
   /// sort key (`run`'s list); otherwise it is what the sectioned variant groups by, first
   /// (`diff`).
-  func apply(_ db: UserDatabase, entity: String?, list: CustomRequest, sectionLeads: Bool = true, to options: inout RunOptions) throws {
+  func apply(
+    _ db: UserDatabase, entity: String?, list: CustomRequest, sectionLeads: Bool = true, to options: inout RunOptions
+  ) throws {
     guard let entity else {
       let (model, _) = try db.schema().model(relationships: db.relationships)
       throw ValidationError(
-        "--db needs --entity NAME, the table or Core Data entity to list; this database has: \(model.entities.map(\.name).joined(separator: ", "))"
+        """
+        --db needs --entity NAME, the table or Core Data entity to list; this database has: \
+        \(model.entities.map(\.name).joined(separator: ", "))
+        """
       )
     }
     if try db.server != nil {
@@ -111,7 +133,8 @@ struct Describe: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print what FetchBench reads of your database: entities, row counts, attributes, relationships, indexes.",
     discussion: """
-      Check this before measuring: the entities are what --entity names, the attributes and relationships what --sort, --section and --where can use.
+      Check this before measuring: the entities are what --entity names, the attributes and relationships what --sort, \
+      --section and --where can use.
 
       Example:
         fetchbench describe --db MyApp.sqlite --relationship plane=Plane

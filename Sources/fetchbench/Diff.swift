@@ -8,41 +8,75 @@ import ResultModel
 
 struct Diff: CheckedCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Measure what keeping a list in sync costs: incremental change sets against whole-list diffs and refetching, on banks.")
+    abstract:
+      """
+      Measure what keeping a list in sync costs: incremental change sets against whole-list diffs and refetching, on \
+      banks.
+      """
+  )
 
   var checked = CheckedOptions<RunOptions>()
 
   @Option(help: "Stores, comma-separated: memory, sqlite, postgres.") var store =
     "memory,sqlite"
-  @Option(help: "Row counts, comma-separated; missing datasets are generated (default: \(DatasetKind.defaultRows.grouped)).")
+  @Option(
+    help: "Row counts, comma-separated; missing datasets are generated (default: \(DatasetKind.defaultRows.grouped)).")
   var rows: String?
   @Option(
     name: .customLong("k"),
     help:
-      "Transaction sizes (changed objects), comma-separated, each at most half the rows; default 1,10,100,1000,10000 (1,100 with --quick), those up to half the list's rows."
+      """
+      Transaction sizes (changed objects), comma-separated, each at most half the rows; default 1,10,100,1000,10000 \
+      (1,100 with --quick), those up to half the list's rows.
+      """
   )
   var k: String?
   @Flag(help: "Skip the 10% edit (10% deleted, 10% inserted, 2% re-sorted).") var noEdit = false
   @Option(
-    help: "Section variants: none (one list), state (sections by state), comma-separated; default none,state, none with --quick.")
+    help:
+      """
+      Section variants: none (one list), state (sections by state), comma-separated; default none,state, none with \
+      --quick.
+      """
+  )
   var sections: String?
-  @Option(parsing: .unconditional, help: "The controller's batch size \(OptionRange.help(OptionRange.batchSize)).") var batchSize = 20
+  @Option(parsing: .unconditional, help: "The controller's batch size \(OptionRange.help(OptionRange.batchSize)).")
+  var batchSize = 20
   @OptionGroup var measure: MeasureOptions
   @Option(
     parsing: .unconditional,
     help:
-      "Seconds the standard library's diff may take before it is abandoned (reported as skipped) \(OptionRange.help(OptionRange.stdlibBudget))."
+      """
+      Seconds the standard library's diff may take before it is abandoned (reported as skipped) \
+      \(OptionRange.help(OptionRange.stdlibBudget)).
+      """
   )
   var stdlibBudget = 10.0
-  @Option(help: "Write the change sets of the (single) case as JSON lines: initial snapshot, one line per change set, final snapshot.")
+  @Option(
+    help:
+      """
+      Write the change sets of the (single) case as JSON lines: initial snapshot, one line per change set, final \
+      snapshot.
+      """
+  )
   var emitChanges: String?
-  @Flag(help: "k = 1 and 100, one list, no 10% edit, 3 repetitions: a first look in about a minute (an option given explicitly wins).")
+  @Flag(
+    help:
+      """
+      k = 1 and 100, one list, no 10% edit, 3 repetitions: a first look in about a minute (an option given \
+      explicitly wins).
+      """
+  )
   var quick = false
-  @Option(help: "Output folder (default: results/diff/runs/<UTC timestamp>, copied to results/diff/latest).") var out: String?
+  @Option(help: "Output folder (default: results/diff/runs/<UTC timestamp>, copied to results/diff/latest).") var out:
+    String?
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @Option(
     help:
-      "fetchbench, or coredata: keep banks in sync on its file in Core Data's schema (one --rows; written when missing; sections: none,section)."
+      """
+      fetchbench, or coredata: keep banks in sync on its file in Core Data's schema (one --rows; written when \
+      missing; sections: none,section).
+      """
   ) var schema = PhysicalSchema.fetchbench.rawValue
   @OptionGroup var memory: MemoryCeilingOption
   @OptionGroup var sittings: ResumeOptions
@@ -50,7 +84,8 @@ struct Diff: CheckedCommand {
   @OptionGroup var sqlDebug: SQLDebugOption
   @OptionGroup var database: DatabaseOptions
   @Option(help: "With --db: the table or Core Data entity whose list is kept in sync.") var entity: String?
-  @Option(help: "With --db: the list's sort descriptors, as fetch takes them (default: by primary key).") var sort: String?
+  @Option(help: "With --db: the list's sort descriptors, as fetch takes them (default: by primary key).") var sort:
+    String?
   @Option(help: "With --db: the key path the sectioned list is grouped by (--sections section).") var section: String?
 
   /// What to measure, from the options; every check that needs no measuring is here.
@@ -61,16 +96,23 @@ struct Diff: CheckedCommand {
     options.stores = try OptionValue.kinds(store, "store")
     if options.stores.contains(.sqliteCoreData) {
       throw ValidationError(
-        "--store sqlite-coredata: diff applies Core Data's change rules beside the minimal ones on every store, tracking changes with FetchBench's statements; use --store sqlite"
+        """
+        --store sqlite-coredata: diff applies Core Data's change rules beside the minimal ones on every store, \
+        tracking changes with FetchBench's statements; use --store sqlite
+        """
       )
     }
     options.rows = try OptionValue.rowCounts(rows ?? String(DatasetKind.defaultRows))
-    let db = try database.database(entity: entity, rows: database.model == nil ? nil : options.rows.first, datasets: datasets)
+    let db = try database.database(
+      entity: entity, rows: database.model == nil ? nil : options.rows.first, datasets: datasets)
     let coreDataFile = try OptionValue.kind(schema, "schema") as PhysicalSchema == .coreData
     if coreDataFile {
-      guard db == nil else { throw ValidationError("--schema coredata reads a generated dataset's file; --db names your own") }
+      guard db == nil else {
+        throw ValidationError("--schema coredata reads a generated dataset's file; --db names your own")
+      }
       guard entity == nil && sort == nil && section == nil else {
-        throw ValidationError("--schema coredata keeps the dataset's own list; --entity, --sort and --section are for --db")
+        throw ValidationError(
+          "--schema coredata keeps the dataset's own list; --entity, --sort and --section are for --db")
       }
       guard options.rows.count == 1, let n = options.rows.first else {
         throw ValidationError("--schema coredata keeps one file in sync: give one --rows")
@@ -81,11 +123,15 @@ struct Diff: CheckedCommand {
       if try db.server != nil { throw UserDatabaseError.serverReadOnly(db.path, "diff, which writes,") }
       guard rows == nil || database.model != nil else {
         throw ValidationError(
-          "--rows does not apply to --db: the list has the table's own rows; for another size, make a file with `fetchbench generate --like`"
+          """
+          --rows does not apply to --db: the list has the table's own rows; for another size, make a file with \
+          `fetchbench generate --like`
+          """
         )
       }
       // Writes go to a private copy of the file; the user's is only read.
-      try database.apply(db, entity: entity, list: CustomRequest(sort: sort, section: section), sectionLeads: false, to: &options)
+      try database.apply(
+        db, entity: entity, list: CustomRequest(sort: sort, section: section), sectionLeads: false, to: &options)
     } else if entity != nil || sort != nil || section != nil {
       throw ValidationError("--entity, --sort and --section describe a list of your own database: give --db FILE")
     }
@@ -125,7 +171,10 @@ struct Diff: CheckedCommand {
     if let emitChanges {
       guard options.cases().count == 1 else {
         throw ValidationError(
-          "--emit-changes writes one case's change sets; narrow the run to one (e.g. --store sqlite --k 100 --no-edit --sections none); it has \(options.cases().count)"
+          """
+          --emit-changes writes one case's change sets; narrow the run to one (e.g. --store sqlite --k 100 --no-edit \
+          --sections none); it has \(options.cases().count)
+          """
         )
       }
       diff.emitChanges = URL(fileURLWithPath: emitChanges).standardizedFileURL.path

@@ -26,11 +26,13 @@ struct Export: CheckedCommand {
 
   @Argument(help: "The run (a folder, results.json or results.csv).") var source: String
   @Option(help: "bmf or github-action-benchmark.") var format: String
-  @Option(help: "bmf: a new file (default: standard output); github-action-benchmark: a folder (required).") var out: String?
+  @Option(help: "bmf: a new file (default: standard output); github-action-benchmark: a folder (required).") var out:
+    String?
 
   func options() throws -> RunExport.Format {
     guard let f = RunExport.Format(rawValue: format) else {
-      throw ValidationError("unknown format '\(format)'; expected \(RunExport.Format.allCases.map(\.rawValue).joined(separator: " or "))")
+      throw ValidationError(
+        "unknown format '\(format)'; expected \(RunExport.Format.allCases.map(\.rawValue).joined(separator: " or "))")
     }
     if f == .githubActionBenchmark && out == nil {
       throw ValidationError("--format github-action-benchmark writes two files: name their folder with --out")

@@ -27,48 +27,71 @@ struct Fetch: ParsableCommand {
   @Option(help: "banks or wells.") var dataset = "banks"
   @Option(
     help:
-      "memory, sqlite, or postgres (FETCHBENCH_POSTGRES_URL, default the private server of scripts/postgres; the dataset is loaded by COPY when missing). Default: sqlite; postgres for a --db on a server."
+      """
+      memory, sqlite, or postgres (FETCHBENCH_POSTGRES_URL, default the private server of scripts/postgres; the \
+      dataset is loaded by COPY when missing). Default: sqlite; postgres for a --db on a server.
+      """
   ) var store: String?
   @Option(help: "Entity to fetch (default: FailedBankInfo for banks, Well for wells).") var entity: String?
   @Option(help: "Sort descriptors, e.g. 'details.closeDate desc, name asc' (default: the dataset's).")
   var sort: String?
   @Option(help: "Section key path; it must be the first sort key.") var section: String?
-  @Option(name: .customLong("where"), help: "Predicate, e.g. \"state IN {'TX','CA'} AND details.closeDate > 2009-01-01\".")
+  @Option(
+    name: .customLong("where"), help: "Predicate, e.g. \"state IN {'TX','CA'} AND details.closeDate > 2009-01-01\".")
   var predicate: String?
   @Option(
     parsing: .unconditional,
-    help: "fetchBatchSize: 0 fetches every row at once; the page size of offset and keyset \(OptionRange.help(OptionRange.fetchBatchSize))."
+    help:
+      """
+      fetchBatchSize: 0 fetches every row at once; the page size of offset and keyset \
+      \(OptionRange.help(OptionRange.fetchBatchSize)).
+      """
   )
   var batchSize = 20
   @Option(
     help:
-      "full, batched (Core Data's fetchBatchSize), offset (pages by LIMIT/OFFSET) or keyset (pages by seeking past the last row's sort key and ID); default: batched, or full with --batch-size 0."
+      """
+      full, batched (Core Data's fetchBatchSize), offset (pages by LIMIT/OFFSET) or keyset (pages by seeking past \
+      the last row's sort key and ID); default: batched, or full with --batch-size 0.
+      """
   ) var strategy: FetchStrategy?
   @Option(parsing: .unconditional, help: "fetchLimit (0 = none) \(OptionRange.help(OptionRange.count)).") var limit = 0
   @Option(parsing: .unconditional, help: "fetchOffset \(OptionRange.help(OptionRange.count)).") var offset = 0
   @Option(help: "Prefetch these to-one relationships with each row (comma-separated).") var prefetch: String?
   @Flag(help: "Print the IDs in order, one per line, without loading rows.") var ids = false
   @Flag(help: "Print each section's name and count, tab-separated.") var sections = false
-  @Option(parsing: .unconditional, help: "Without --ids or --sections: how many rows to print \(OptionRange.help(OptionRange.count)).")
+  @Option(
+    parsing: .unconditional,
+    help: "Without --ids or --sections: how many rows to print \(OptionRange.help(OptionRange.count)).")
   var show = 20
   @Flag(help: "Print queries issued, rows materialized and time on standard error.") var stats = false
-  @Option(parsing: .unconditional, help: "Dataset rows (1 to \(DatasetKind.maxRows.grouped)).") var rows = DatasetKind.defaultRows
+  @Option(parsing: .unconditional, help: "Dataset rows (1 to \(DatasetKind.maxRows.grouped)).") var rows = DatasetKind
+    .defaultRows
   @Option(parsing: .unconditional, help: "Dataset seed (0 to 18,446,744,073,709,551,615).") var seed: UInt64 = 1
   @Option(help: "Datasets folder.") var datasets = "datasets"
   @OptionGroup var postgres: PostgresOptions
   @OptionGroup var sqlDebug: SQLDebugOption
   @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []
-  @Option(help: "fetchbench, or coredata: read the dataset's file in Core Data's schema (written by generate --schema coredata).")
+  @Option(
+    help:
+      "fetchbench, or coredata: read the dataset's file in Core Data's schema (written by generate --schema coredata).")
   var schema = PhysicalSchema.fetchbench.rawValue
   @Option(
     help:
-      "SQLite's statements: tuned (FetchBench's; the default), or coredata (what Core Data issues, as --store sqlite-coredata: see --sql-debug)."
+      """
+      SQLite's statements: tuned (FetchBench's; the default), or coredata (what Core Data issues, as --store \
+      sqlite-coredata: see --sql-debug).
+      """
   )
   var plan: String?
   @Option(
     help: ArgumentHelp(
-      "Keep the section counts under this name, as NSFetchedResultsController's cacheName: the next fetch of the same list on unchanged data reads them instead of asking the store.",
-      discussion: "Kept in the temporary directory's fetchbench-section-cache folder; a write to the database invalidates them."))
+      """
+      Keep the section counts under this name, as NSFetchedResultsController's cacheName: the next fetch of the same \
+      list on unchanged data reads them instead of asking the store.
+      """,
+      discussion:
+        "Kept in the temporary directory's fetchbench-section-cache folder; a write to the database invalidates them."))
   var cacheName: String?
   @OptionGroup var database: DatabaseOptions
 
@@ -77,7 +100,8 @@ struct Fetch: ParsableCommand {
     if let store { let _: StoreKind = try OptionValue.kind(store, "store") }
     let statements: StatementPlan? = try plan.map { try OptionValue.kind($0, "plan") }
     if statements == .coreData && store != nil && store != "sqlite" && store != StoreKind.sqliteCoreData.rawValue {
-      throw ValidationError("--plan coredata is SQLite's: Core Data's statements run on SQLite only; drop --store or give --store sqlite")
+      throw ValidationError(
+        "--plan coredata is SQLite's: Core Data's statements run on SQLite only; drop --store or give --store sqlite")
     }
     guard !(ids && sections) else { throw ValidationError("--ids and --sections exclude each other") }
     try OptionValue.check(show, in: OptionRange.count, "show")
@@ -89,7 +113,9 @@ struct Fetch: ParsableCommand {
       guard batchSize > 0 else {
         throw ValidationError("--strategy \(paging.rawValue) reads pages of --batch-size rows; give a size above 0")
       }
-      guard !sections else { throw ValidationError("--sections needs --strategy full or batched: pages carry no section counts") }
+      guard !sections else {
+        throw ValidationError("--sections needs --strategy full or batched: pages carry no section counts")
+      }
       guard limit == 0 && offset == 0 else {
         throw ValidationError("--strategy \(paging.rawValue) sets the limit and offset of each page itself")
       }
@@ -129,7 +155,10 @@ struct Fetch: ParsableCommand {
     guard let entity else {
       let (model, _) = try db.schema().model(relationships: db.relationships)
       throw ValidationError(
-        "--db needs --entity NAME, the table or Core Data entity to list; this database has: \(model.entities.map(\.name).joined(separator: ", "))"
+        """
+        --db needs --entity NAME, the table or Core Data entity to list; this database has: \
+        \(model.entities.map(\.name).joined(separator: ", "))
+        """
       )
     }
     let sortDescriptors: [FetchedResults.SortDescriptor]
@@ -167,7 +196,9 @@ struct Fetch: ParsableCommand {
       if let sort { request.sortDescriptors = try QueryParser.sortDescriptors(sort) }
       if let predicate { request.predicate = try QueryParser.predicate(predicate) }
       if let prefetch {
-        request.relationshipKeyPathsForPrefetching = prefetch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        request.relationshipKeyPathsForPrefetching = prefetch.split(separator: ",").map {
+          $0.trimmingCharacters(in: .whitespaces)
+        }
       }
     } catch {
       throw ValidationError(String(describing: error))
@@ -210,7 +241,8 @@ struct Fetch: ParsableCommand {
       out.flush()
       printStats(store, rows: controller.count, sections: controller.sections.count, since: start)
       if stats && cacheName != nil {
-        FileHandle.standardError.write(Data("section_cache\t\(controller.sectionCacheHits == 1 ? "hit" : "miss")\n".utf8))
+        FileHandle.standardError.write(
+          Data("section_cache\t\(controller.sectionCacheHits == 1 ? "hit" : "miss")\n".utf8))
       }
     }
   }
@@ -233,7 +265,9 @@ struct Fetch: ParsableCommand {
 
 extension Fetch {
   /// Offset or keyset: the rows read page by page, each page one query, no ID list.
-  func page(_ request: FetchRequest, store: any Store, _ strategy: PagingStrategy, kind: DatasetKind, start: DispatchTime) throws {
+  func page(
+    _ request: FetchRequest, store: any Store, _ strategy: PagingStrategy, kind: DatasetKind, start: DispatchTime
+  ) throws {
     let pager = try Pager(request, store: store, pageSize: batchSize)
     var out = OutputBuffer()
     var rows: [FetchedObject] = []

@@ -12,7 +12,8 @@ struct FetchBench: ParsableCommand {
     commandName: "fetchbench",
     abstract: "Full fetch or batched faulting, which store, and what keeping a list in sync costs.",
     subcommands: [
-      Generate.self, Fetch.self, Describe.self, Run.self, Diff.self, Load.self, Check.self, Compare.self, Export.self, History.self,
+      Generate.self, Fetch.self, Describe.self, Run.self, Diff.self, Load.self, Check.self, Compare.self, Export.self,
+      History.self,
       ReportCommand.self,
       RunCase.self,
       LoadCase.self,
@@ -66,7 +67,8 @@ enum Interrupts {
         AtomicFile.discardAll()
         PostgresScratch.dropAll()
         PostgresTrials.dropAll()
-        FileHandle.standardError.write(Data("\ninterrupted; child processes stopped, temporary files and scratch databases removed\n".utf8))
+        FileHandle.standardError.write(
+          Data("\ninterrupted; child processes stopped, temporary files and scratch databases removed\n".utf8))
         exit(128 + sig)
       }
       source.resume()
@@ -92,7 +94,8 @@ struct MemoryCeilingOption: ParsableArguments {
     guard let memoryCeiling else { return nil }
     // Below a MiB no process starts: such a ceiling is a typo, not a limit.
     guard memoryCeiling >= 1.0 / 1024, memoryCeiling < 1_048_576 else {
-      throw ValidationError("--memory-ceiling must be a number of GiB from 0.001 to 1,048,575, got \(OptionRange.text(memoryCeiling))")
+      throw ValidationError(
+        "--memory-ceiling must be a number of GiB from 0.001 to 1,048,575, got \(OptionRange.text(memoryCeiling))")
     }
     return Int(memoryCeiling * Double(1 << 30))
   }
@@ -102,8 +105,12 @@ struct MemoryCeilingOption: ParsableArguments {
 struct ResumeOptions: ParsableArguments {
   @Flag(
     help: ArgumentHelp(
-      "Continue the unfinished run into --out (default: the newest unfinished one): its finished cases are kept, the rest run.",
-      discussion: "Every finished case is kept in OUT.unfinished/ as it ends; the options and the build must be the same."))
+      """
+      Continue the unfinished run into --out (default: the newest unfinished one): its finished cases are kept, the \
+      rest run.
+      """,
+      discussion:
+        "Every finished case is kept in OUT.unfinished/ as it ends; the options and the build must be the same."))
   var resume = false
   @Option(
     parsing: .unconditional,
@@ -123,7 +130,8 @@ struct PostgresOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "PostgreSQL server for --store postgres: postgres://user[:password]@host[:port]/database.",
-      discussion: "Default: FETCHBENCH_POSTGRES_URL, else the private server of `scripts/postgres start` (127.0.0.1:55432)."))
+      discussion:
+        "Default: FETCHBENCH_POSTGRES_URL, else the private server of `scripts/postgres start` (127.0.0.1:55432)."))
   var postgresURL: String?
   @Flag(help: "Let loading a dataset into PostgreSQL drop tables of the same names that FetchBench did not create.")
   var postgresReplaceTables = false
@@ -145,8 +153,13 @@ struct PostgresOptions: ParsableArguments {
 struct SQLDebugOption: ParsableArguments {
   @Flag(
     help: ArgumentHelp(
-      "Print every SQL statement, with its binds, rows and time, as Core Data's -com.apple.CoreData.SQLDebug 1 does (standard error).",
-      discussion: "With run: cases run without their warm-up, so each statement appears once per repetition; use --repetitions 1."))
+      """
+      Print every SQL statement, with its binds, rows and time, as Core Data's -com.apple.CoreData.SQLDebug 1 does \
+      (standard error).
+      """,
+      discussion:
+        "With run: cases run without their warm-up, so each statement appears once per repetition; use --repetitions 1."
+    ))
   var sqlDebug = false
 
   /// Turns the log on for this process and its children.

@@ -17,7 +17,9 @@ struct Generate: ParsableCommand {
   @Option(parsing: .unconditional, help: "Rows per table (1 to 10,000,000).")
   var rows = DatasetKind.defaultRows
 
-  @Option(parsing: .unconditional, help: "Seed of the generator (0 to 18,446,744,073,709,551,615); the same seed gives byte-identical CSV.")
+  @Option(
+    parsing: .unconditional,
+    help: "Seed of the generator (0 to 18,446,744,073,709,551,615); the same seed gives byte-identical CSV.")
   var seed: UInt64 = 1
 
   @Option(help: "The datasets folder to write, as every other command reads it (default: datasets).")
@@ -30,7 +32,9 @@ struct Generate: ParsableCommand {
   var folder: String { datasets ?? out ?? "datasets" }
 
   func validate() throws {
-    if datasets != nil && out != nil { throw ValidationError("--out is the former name of --datasets: give --datasets alone") }
+    if datasets != nil && out != nil {
+      throw ValidationError("--out is the former name of --datasets: give --datasets alone")
+    }
   }
 
   @Option(help: "Formats to write: sqlite, csv, or sqlite,csv.")
@@ -38,49 +42,76 @@ struct Generate: ParsableCommand {
 
   @Option(
     help:
-      "Add an index (repeatable): a column, e.g. --index close_date, or columns of one table joined by +, e.g. --index info_id+close_date.")
+      """
+      Add an index (repeatable): a column, e.g. --index close_date, or columns of one table joined by +, e.g. \
+      --index info_id+close_date.
+      """
+  )
   var index: [String] = []
 
   @Flag(help: "Keep datasets that already exist and are in the manifest.")
   var ifMissing = false
 
-  @Option(help: "Also load the datasets into this store: postgres (by COPY, with the same tables, columns and indexes).")
+  @Option(
+    help: "Also load the datasets into this store: postgres (by COPY, with the same tables, columns and indexes).")
   var store: String?
 
   @OptionGroup var postgres: PostgresOptions
 
   @Option(
     help: ArgumentHelp(
-      "fetchbench, or coredata: also write the rows as Core Data's SQLite store holds them, as DATASETS/DATASET-ROWS-sSEED.coredata.sqlite.",
+      """
+      fetchbench, or coredata: also write the rows as Core Data's SQLite store holds them, as \
+      DATASETS/DATASET-ROWS-sSEED.coredata.sqlite.
+      """,
       discussion:
-        "Core Data's schema: Z-tables with Z_PK, Z_ENT and Z_OPT, a to-one's key on both sides of a one-to-one, an index on each, dates as seconds since 2001, Z_PRIMARYKEY and Z_METADATA."
+        """
+        Core Data's schema: Z-tables with Z_PK, Z_ENT and Z_OPT, a to-one's key on both sides of a one-to-one, an \
+        index on each, dates as seconds since 2001, Z_PRIMARYKEY and Z_METADATA.
+        """
     ))
   var schema = PhysicalSchema.fetchbench.rawValue
 
   @Option(
     help:
-      "Your own SQLite database (an app's or a Core Data store): write a synthetic one of --rows rows of --entity whose columns and relationships follow yours, as DATASETS/ENTITY-like-ROWS-sSEED.sqlite."
+      """
+      Your own SQLite database (an app's or a Core Data store): write a synthetic one of --rows rows of --entity \
+      whose columns and relationships follow yours, as DATASETS/ENTITY-like-ROWS-sSEED.sqlite.
+      """
   ) var like: String?
-  @Option(help: "With --like: the table or Core Data entity whose rows are drawn; with --model: the entity of the list.") var entity:
-    String?
+  @Option(
+    help: "With --like: the table or Core Data entity whose rows are drawn; with --model: the entity of the list.")
+  var entity: String?
   @Option(
     help: ArgumentHelp(
-      "Your app's Core Data model (a .xcdatamodeld or .xcdatamodel folder): write a Core Data store of its schema with --rows rows of --entity and the rows its relationships reach, as DATASETS/MODEL-ENTITY-ROWS-sSEED.coredata.sqlite.",
+      """
+      Your app's Core Data model (a .xcdatamodeld or .xcdatamodel folder): write a Core Data store of its schema \
+      with --rows rows of --entity and the rows its relationships reach, as \
+      DATASETS/MODEL-ENTITY-ROWS-sSEED.coredata.sqlite.
+      """,
       valueName: "path"))
   var model: String?
-  @Option(help: ArgumentHelp("With --model: the version of the .xcdatamodeld to read.", valueName: "name")) var modelVersion: String?
+  @Option(help: ArgumentHelp("With --model: the version of the .xcdatamodeld to read.", valueName: "name"))
+  var modelVersion: String?
   @Option(help: "With --like: a to-one relationship that its column's name does not say, as column=Entity; repeatable.")
   var relationship: [String] = []
 
   func run() throws {
     Interrupts.install()
     if out != nil {
-      Command.log("warning: generate --out is now --datasets, as every other command names the folder; --out goes in a later release")
+      Command.log(
+        """
+        warning: generate --out is now --datasets, as every other command names the folder; --out goes in a later \
+        release
+        """
+      )
     }
     if let like { return try generateLike(like) }
     if let model { return try generateModel(model) }
     try postgres.apply()
-    if let store, store != "postgres" { throw ValidationError("--store: '\(store)' cannot be loaded into; expected postgres") }
+    if let store, store != "postgres" {
+      throw ValidationError("--store: '\(store)' cannot be loaded into; expected postgres")
+    }
     if store != nil { try StoreKind.postgres.checkBuilt() }
     var request = try makeRequest()
     // PostgreSQL and Core Data's schema are written from the SQLite file.
@@ -114,7 +145,8 @@ struct Generate: ParsableCommand {
     }
     if physical == .coreData {
       for r in results {
-        let location = DatasetLocation(kind: r.kind, rows: request.rows, seed: request.seed, directory: request.outDirectory)
+        let location = DatasetLocation(
+          kind: r.kind, rows: request.rows, seed: request.seed, directory: request.outDirectory)
         let path = try CoreDataFile.write(from: location)
         print("\(r.kind.rawValue): wrote \(path) (Core Data's schema): sha256 \(try UserDatabase(path: path).sha256())")
       }
@@ -125,14 +157,23 @@ struct Generate: ParsableCommand {
         kind: r.kind, rows: request.rows, seed: request.seed, directory: request.outDirectory, indexes: request.indexes)
       let url = try PostgresLocation.url(nil)
       let seconds = try PostgresLoader.load(location, into: url, force: true)
-      print("\(r.kind.rawValue): loaded into \(url) by COPY in \(String(format: "%.2f", seconds)) s (tables, indexes, ANALYZE)")
+      print(
+        """
+        \(r.kind.rawValue): loaded into \(url) by COPY in \(String(format: "%.2f", seconds)) s (tables, indexes, \
+        ANALYZE)
+        """
+      )
     }
   }
 
   /// `--model`: a Core Data store of the model's schema, at `--rows` rows of `--entity`.
   func generateModel(_ path: String) throws {
-    guard let entity else { throw ValidationError("--model needs --entity NAME: the entity of the list (describe --model names them)") }
-    guard (1...DatasetKind.maxRows).contains(rows) else { throw ValidationError(DatasetError.invalidRows(rows).description) }
+    guard let entity else {
+      throw ValidationError("--model needs --entity NAME: the entity of the list (describe --model names them)")
+    }
+    guard (1...DatasetKind.maxRows).contains(rows) else {
+      throw ValidationError(DatasetError.invalidRows(rows).description)
+    }
     let file = try ModelFile.read(path, version: modelVersion)
     let target = ModelGeneration.path(path, entity: entity, rows: rows, seed: seed, folder: folder)
     if !FileManager.default.fileExists(atPath: folder) {
@@ -145,17 +186,24 @@ struct Generate: ParsableCommand {
 
   /// `--like`: a synthetic database drawn from the user's, at `--rows`.
   func generateLike(_ path: String) throws {
-    guard let entity else { throw ValidationError("--like needs --entity NAME: the table or Core Data entity whose rows are drawn") }
-    guard (1...DatasetKind.maxRows).contains(rows) else { throw ValidationError(DatasetError.invalidRows(rows).description) }
+    guard let entity else {
+      throw ValidationError("--like needs --entity NAME: the table or Core Data entity whose rows are drawn")
+    }
+    guard (1...DatasetKind.maxRows).contains(rows) else {
+      throw ValidationError(DatasetError.invalidRows(rows).description)
+    }
     let relationships = try DatabaseOptions(db: path, relationship: relationship).relationships()
-    if ServerSchema.isURL(path) { throw UserDatabaseError.serverReadOnly(try ServerSchema(path).description, "generate --like") }
+    if ServerSchema.isURL(path) {
+      throw UserDatabaseError.serverReadOnly(try ServerSchema(path).description, "generate --like")
+    }
     let name = String(entity.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
     let target = "\(folder)/\(name)-like-\(rows)-s\(seed).sqlite"
     if !FileManager.default.fileExists(atPath: folder) {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
     let generation = LikeGeneration(
-      source: UserDatabase(path: path, relationships: relationships), entity: entity, rows: rows, seed: seed, out: target)
+      source: UserDatabase(path: path, relationships: relationships), entity: entity, rows: rows, seed: seed,
+      out: target)
     let description = try generation.run()
     print("wrote \(target): \(description)")
   }

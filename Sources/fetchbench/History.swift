@@ -23,7 +23,8 @@ struct History: ParsableCommand {
     func run() throws {
       let entry = try HistoryEntry(rows: try RunRows.read(source))
       let count = try HistoryFile.append(entry, to: file)
-      print("added run \(entry.runID) (commit \(entry.commit), \(entry.figures.count) figures) to \(file): \(count) runs")
+      print(
+        "added run \(entry.runID) (commit \(entry.commit), \(entry.figures.count) figures) to \(file): \(count) runs")
     }
   }
 
@@ -43,14 +44,20 @@ struct History: ParsableCommand {
     func run() throws {
       let entries = try HistoryFile.read(file)
       guard entries.count >= 2 else {
-        throw HarnessError.invalidArgument("\(file) holds \(entries.count) run(s); a history needs two or more to show a change")
+        throw HarnessError.invalidArgument(
+          "\(file) holds \(entries.count) run(s); a history needs two or more to show a change")
       }
       let report = HistoryReport(entries)
       try report.write(to: out)
       print("wrote \(out)/report.md and charts/")
       let vanished = report.vanished
       if !vanished.isEmpty {
-        print("\(vanished.count) figures measured earlier are missing from the last run (listed in report.md), e.g. \(vanished[0].name)")
+        print(
+          """
+          \(vanished.count) figures measured earlier are missing from the last run (listed in report.md), e.g. \
+          \(vanished[0].name)
+          """
+        )
       }
     }
   }

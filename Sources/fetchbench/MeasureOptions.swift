@@ -6,13 +6,21 @@ import FetchBenchKit
 struct MeasureOptions: ParsableArguments {
   @Option(
     parsing: .unconditional,
-    help: "Measured repetitions per case, after one warm-up \(OptionRange.help(OptionRange.repetitions)); default 5, 3 with --quick.")
+    help:
+      """
+      Measured repetitions per case, after one warm-up \(OptionRange.help(OptionRange.repetitions)); default 5, 3 \
+      with --quick.
+      """
+  )
   var repetitions: Int?
 
   @Option(
     parsing: .unconditional,
     help:
-      "Child processes per case, one after another, each measuring the repetitions \(OptionRange.help(OptionRange.processes)); compare judges times with 3 or more a side."
+      """
+      Child processes per case, one after another, each measuring the repetitions \
+      \(OptionRange.help(OptionRange.processes)); compare judges times with 3 or more a side.
+      """
   )
   var processes = 1
 

@@ -53,7 +53,9 @@ enum OptionValue {
       guard let n = Int($0.replacingOccurrences(of: "_", with: "")), n > 0 else {
         throw ValidationError("--\(option): '\($0)' is not a positive number")
       }
-      guard seen.insert(n).inserted else { throw ValidationError("--\(option): \(n) is given twice; name each value once") }
+      guard seen.insert(n).inserted else {
+        throw ValidationError("--\(option): \(n) is given twice; name each value once")
+      }
       return n
     }
   }

@@ -15,7 +15,9 @@ struct ReportCommand: ParsableCommand {
   @Option(help: "With several folders: the folder to write them to, new or an earlier run's.") var out: String?
 
   func validate() throws {
-    if directories.count > 1 && out == nil { throw ValidationError("several folders are joined into a new one: name it with --out") }
+    if directories.count > 1 && out == nil {
+      throw ValidationError("several folders are joined into a new one: name it with --out")
+    }
   }
 
   func run() throws {

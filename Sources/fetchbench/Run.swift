@@ -12,56 +12,88 @@ import SQLQueries
 struct Run: CheckedCommand {
   static let configuration = CommandConfiguration(
     abstract:
-      "Measure a list read four ways (full fetch, batched faulting, offset and keyset pages) per store and dataset, or your own list; write CSV, JSON and a Markdown report."
+      """
+      Measure a list read four ways (full fetch, batched faulting, offset and keyset pages) per store and dataset, \
+      or your own list; write CSV, JSON and a Markdown report.
+      """
   )
 
   var checked = CheckedOptions<RunOptions>()
 
-  @Option(help: "Datasets: banks, wells, or all (comma-separated; default all, banks with --quick).") var dataset: String?
+  @Option(help: "Datasets: banks, wells, or all (comma-separated; default all, banks with --quick).") var dataset:
+    String?
   @Option(
     help:
-      "Stores, comma-separated: memory, sqlite, sqlite-coredata (SQLite issuing Core Data's statements), postgres (default memory,sqlite,sqlite-coredata; memory,sqlite for a --db file, memory,postgres for one on a server)."
+      """
+      Stores, comma-separated: memory, sqlite, sqlite-coredata (SQLite issuing Core Data's statements), postgres \
+      (default memory,sqlite,sqlite-coredata; memory,sqlite for a --db file, memory,postgres for one on a server).
+      """
   )
   var store: String?
-  @Option(help: "Modes, comma-separated: full, batched, offset, keyset (pages of the batch size).") var mode = "full,batched,offset,keyset"
-  @Option(help: "Batch sizes to sweep, comma-separated \(OptionRange.help(OptionRange.batchSize)).") var batchSize = "20"
-  @Option(help: "Row counts, comma-separated; missing datasets are generated (default: \(DatasetKind.defaultRows.grouped)).")
+  @Option(help: "Modes, comma-separated: full, batched, offset, keyset (pages of the batch size).") var mode =
+    "full,batched,offset,keyset"
+  @Option(help: "Batch sizes to sweep, comma-separated \(OptionRange.help(OptionRange.batchSize)).") var batchSize =
+    "20"
+  @Option(
+    help: "Row counts, comma-separated; missing datasets are generated (default: \(DatasetKind.defaultRows.grouped)).")
   var rows: String?
   @Option(help: "Scenarios, comma-separated (default: all).") var scenario: String?
   @OptionGroup var measure: MeasureOptions
   @Flag(help: "Skip the index advice: SQLite with each candidate index of the lists.") var noIndex = false
   @Flag(
     help:
-      "Banks only, no index variant, four scenarios, 3 repetitions: on a 2-core machine of this project's kind, the first answer 29–33 s after it starts and the last 150–165 s (two runs of scripts/time-first-answer)."
+      """
+      Banks only, no index variant, four scenarios, 3 repetitions: on a 2-core machine of this project's kind, the \
+      first answer 29–33 s after it starts and the last 150–165 s (two runs of scripts/time-first-answer).
+      """
   ) var quick = false
   @Option(
     parsing: .unconditional,
     help:
-      "The live heap an open list may hold, in MiB \(OptionRange.help(OptionRange.memoryBudgetMiB)): the report's recommendation and scaling lines hold to it."
+      """
+      The live heap an open list may hold, in MiB \(OptionRange.help(OptionRange.memoryBudgetMiB)): the report's \
+      recommendation and scaling lines hold to it.
+      """
   )
   var memoryBudget: Double = Report.defaultMemoryBudget / 1_048_576
   @Option(
     parsing: .unconditional,
     help:
-      "The time a list may take to open and still count as one frame, in ms \(OptionRange.help(OptionRange.frameBudgetMs)) (default: 16.7, 60 Hz; 8.3 for 120 Hz): the recommendation, charts and scaling lines hold to it."
+      """
+      The time a list may take to open and still count as one frame, in ms \
+      \(OptionRange.help(OptionRange.frameBudgetMs)) (default: 16.7, 60 Hz; 8.3 for 120 Hz): the recommendation, \
+      charts and scaling lines hold to it.
+      """
   )
   var frameBudgetMs: Double = Report.defaultFrameMs
-  @Option(help: "Sort descriptors of a list of your own, e.g. 'state asc, details.closeDate desc' (as fetch takes them).")
+  @Option(
+    help: "Sort descriptors of a list of your own, e.g. 'state asc, details.closeDate desc' (as fetch takes them).")
   var sort: String?
   @Option(help: "Section key path of your list; it must be the first sort key.") var section: String?
-  @Option(name: .customLong("where"), help: "Predicate of your list, e.g. \"state IN {'TX','CA'}\".") var predicate: String?
+  @Option(name: .customLong("where"), help: "Predicate of your list, e.g. \"state IN {'TX','CA'}\".") var predicate:
+    String?
   @Flag(
     help:
-      "Print only the recommendation (strategy, batch size, index, and the figures behind them) for each store and size, each as soon as its cases are measured; with no --scenario, the scenarios it reads."
+      """
+      Print only the recommendation (strategy, batch size, index, and the figures behind them) for each store and \
+      size, each as soon as its cases are measured; with no --scenario, the scenarios it reads.
+      """
   ) var recommend = false
-  @Flag(help: "With --recommend: print the recommendation as JSON (as the run folder's recommendation.json).") var json = false
+  @Flag(help: "With --recommend: print the recommendation as JSON (as the run folder's recommendation.json).")
+  var json = false
   @Flag(
     help:
-      "With several --rows: also measure each larger size's performFetch growth from the smallest in one process, the two alternating (memory and SQLite); those cases' peak RSS then includes the smaller store."
+      """
+      With several --rows: also measure each larger size's performFetch growth from the smallest in one process, the \
+      two alternating (memory and SQLite); those cases' peak RSS then includes the smaller store.
+      """
   ) var growth = false
   @Option(
     help:
-      "Measure the K-th of N parts of the cases (K/N, N up to 1,000): parts balanced by expected cost and the same on every machine, so N machines measure one sweep; `report` and `compare` take the N folders together."
+      """
+      Measure the K-th of N parts of the cases (K/N, N up to 1,000): parts balanced by expected cost and the same on \
+      every machine, so N machines measure one sweep; `report` and `compare` take the N folders together.
+      """
   )
   var shard: String?
   @Option(help: "Output folder (default: results/runs/<UTC timestamp>, copied to results/latest).") var out: String?
@@ -74,11 +106,17 @@ struct Run: CheckedCommand {
   @Option(help: "With --db: the table or Core Data entity whose list is measured.") var entity: String?
   @Option(
     help:
-      "fetchbench, or coredata: measure the dataset's file in Core Data's schema (one --dataset, one --rows; written when missing)."
+      """
+      fetchbench, or coredata: measure the dataset's file in Core Data's schema (one --dataset, one --rows; written \
+      when missing).
+      """
   ) var schema = PhysicalSchema.fetchbench.rawValue
   @Flag(
     help: ArgumentHelp(
-      "With --db on a PostgreSQL server: try index candidates in a schema of FetchBench's own, on a copy of the list's tables.",
+      """
+      With --db on a PostgreSQL server: try index candidates in a schema of FetchBench's own, on a copy of the \
+      list's tables.
+      """,
       discussion: "Needs CREATE on the database; the schema is dropped when the case ends. Your schema is only read."))
   var allowIndexTrials = false
 
@@ -140,7 +178,8 @@ struct Run: CheckedCommand {
       // Key paths belong to one dataset's model: a list of your own is one dataset's.
       if dataset == nil { options.datasets = [.banks] }
       guard options.datasets.count == 1, let kind = options.datasets.first else {
-        throw ValidationError("--sort, --section and --where describe one dataset's list: give --dataset banks or --dataset wells")
+        throw ValidationError(
+          "--sort, --section and --where describe one dataset's list: give --dataset banks or --dataset wells")
       }
       do {
         _ = try request.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
@@ -162,13 +201,18 @@ struct Run: CheckedCommand {
       // --growth adds figures only to performFetch, full or batched, on the memory store or
       // SQLite, from a second row count: without those it would add nothing, silently.
       guard Set(options.rows).count > 1 else {
-        throw ValidationError("--growth needs two or more --rows: it measures each larger size's growth from the smallest")
+        throw ValidationError(
+          "--growth needs two or more --rows: it measures each larger size's growth from the smallest")
       }
       guard options.scenarios.contains(.performFetch), options.modes.contains(where: { $0 == .full || $0 == .batched }),
         options.stores.contains(where: { $0 != .postgres })
       else {
         throw ValidationError(
-          "--growth measures performFetch, full or batched, on the memory store or SQLite: include them in --scenario, --mode and --store")
+          """
+          --growth measures performFetch, full or batched, on the memory store or SQLite: include them in \
+          --scenario, --mode and --store
+          """
+        )
       }
     }
     return options
@@ -181,16 +225,22 @@ struct Run: CheckedCommand {
     // The list has the table's own rows; another size of it is another file.
     guard rows == nil || database.model != nil else {
       throw ValidationError(
-        "--rows does not apply to --db: the list has the table's own rows; for another size, make a file with `fetchbench generate --like`")
+        """
+        --rows does not apply to --db: the list has the table's own rows; for another size, make a file with \
+        `fetchbench generate --like`
+        """
+      )
     }
     var db = db
     if allowIndexTrials {
       guard try db.server != nil else {
-        throw ValidationError("--allow-index-trials is for a --db on a PostgreSQL server; a file's candidates are tried in copies of it")
+        throw ValidationError(
+          "--allow-index-trials is for a --db on a PostgreSQL server; a file's candidates are tried in copies of it")
       }
       db.allowsIndexTrials = true
     }
-    try database.apply(db, entity: entity, list: CustomRequest(sort: sort, section: section, predicate: predicate), to: &options)
+    try database.apply(
+      db, entity: entity, list: CustomRequest(sort: sort, section: section, predicate: predicate), to: &options)
   }
 
   /// `--schema coredata`: the dataset's list over its file in Core Data's schema, written
@@ -201,10 +251,12 @@ struct Run: CheckedCommand {
     }
     let kinds = dataset == nil ? [DatasetKind.banks] : options.datasets
     guard kinds.count == 1, let kind = kinds.first, options.rows.count == 1, let rows = options.rows.first else {
-      throw ValidationError("--schema coredata measures one dataset at one row count: give --dataset banks or wells and one --rows")
+      throw ValidationError(
+        "--schema coredata measures one dataset at one row count: give --dataset banks or wells and one --rows")
     }
     guard sort == nil && section == nil && predicate == nil else {
-      throw ValidationError("--schema coredata measures the dataset's own list; --sort, --section and --where are for --db")
+      throw ValidationError(
+        "--schema coredata measures the dataset's own list; --sort, --section and --where are for --db")
     }
     try options.useCoreDataFile(kind, rows: rows)
   }
@@ -226,23 +278,31 @@ struct Run: CheckedCommand {
         }
       }
       let outcome = try Command.measure(try checkedOptions(), out: out, postgres: postgres) { rows, remaining in
-        give(try stream.finished(rows, remaining: remaining)) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+        give(try stream.finished(rows, remaining: remaining)) {
+          FileHandle.standardOutput.write(Data(($0 + "\n").utf8))
+        }
       }
       give(stream.rest(outcome.recommendation)) { print($0) }
       return
     }
     // Each list's answer as soon as its cases are in; JSON is one document, at the end.
     let stream = RecommendationStream()
-    let outcome = try Command.measure(try checkedOptions(), out: out, postgres: postgres, quiet: true) { rows, remaining in
+    let outcome = try Command.measure(try checkedOptions(), out: out, postgres: postgres, quiet: true) {
+      rows, remaining in
       guard !json else { return }
       // Unbuffered: through a pipe too, each answer as it comes.
-      for p in try stream.finished(rows, remaining: remaining) { FileHandle.standardOutput.write(Data((p.text + "\n").utf8)) }
+      for p in try stream.finished(rows, remaining: remaining) {
+        FileHandle.standardOutput.write(Data((p.text + "\n").utf8))
+      }
     }
     // An empty list opens at once whatever the strategy: that is no answer to give.
     let firstScreens = outcome.rows.filter { $0.scenario == .scenario(.firstScreen) && $0.metric == .rowsMaterialized }
     if !firstScreens.isEmpty && firstScreens.allSatisfy({ $0.value == 0 }) {
       throw HarnessError.invalidArgument(
-        "no recommendation: the list is empty (no row matches\(predicate.map { " --where \"\($0)\"" } ?? "")), so every strategy opens it at once; give a predicate that matches rows (see \(outcome.directory)/report.md)"
+        """
+        no recommendation: the list is empty (no row matches\(predicate.map { " --where \"\($0)\"" } ?? "")), so \
+        every strategy opens it at once; give a predicate that matches rows (see \(outcome.directory)/report.md)
+        """
       )
     }
     let picks = outcome.recommendation
@@ -279,7 +339,10 @@ enum Command {
     let outcome = try Runner.run(options, log: log, caseEnded: caseEnded)
     if let stopped = outcome.stopped {
       log(
-        "\(stopped.finished) of \(stopped.total) cases finished, kept in \(stopped.journal); the same command with --resume continues the run"
+        """
+        \(stopped.finished) of \(stopped.total) cases finished, kept in \(stopped.journal); the same command with \
+        --resume continues the run
+        """
       )
       throw ExitCode(75)
     }
@@ -293,10 +356,12 @@ enum Command {
     print("wrote \(outcome.directory)/report.md, results.csv, results.json, charts/")
     if let extra, outcome.failures.isEmpty { print(extra) }
     if !outcome.unfit.isEmpty {
-      print("\(outcome.unfit.count) case(s) do not fit in this machine's memory at these row counts; the report lists them")
+      print(
+        "\(outcome.unfit.count) case(s) do not fit in this machine's memory at these row counts; the report lists them")
     }
     if !outcome.failures.isEmpty {
-      FileHandle.standardError.write(Data("\(outcome.failures.count) case(s) failed; see the report's last section\n".utf8))
+      FileHandle.standardError.write(
+        Data("\(outcome.failures.count) case(s) failed; see the report's last section\n".utf8))
       throw ExitCode(1)
     }
   }

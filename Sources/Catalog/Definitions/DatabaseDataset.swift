@@ -40,16 +40,23 @@ public struct DatabaseDataset: DatasetDefinition {
   /// O(entities × attributes).
   public func coreDataFetchIndex(_ index: IndexSpec) -> String? {
     guard isCoreData, let entity = model.entities.first(where: { $0.table == index.table }) else { return nil }
-    let elements = index.columns.compactMap { c in entity.attributes.first { $0.column == c.name }.map { ($0.name, c.descending) } }
+    let elements = index.columns.compactMap { c in
+      entity.attributes.first { $0.column == c.name }.map { ($0.name, c.descending) }
+    }
     guard !elements.isEmpty else { return nil }
     let words = elements.map { $0.1 ? "\($0.0) (descending)" : $0.0 }
     let name = "by" + elements.map { $0.0.prefix(1).uppercased() + $0.0.dropFirst() }.joined()
     let xml =
       "<fetchIndex name=\"\(name)\">"
-      + elements.map { "<fetchIndexElement property=\"\($0.0)\" type=\"Binary\" order=\"\($0.1 ? "descending" : "ascending")\"/>" }.joined()
+      + elements.map {
+        "<fetchIndexElement property=\"\($0.0)\" type=\"Binary\" order=\"\($0.1 ? "descending" : "ascending")\"/>"
+      }.joined()
       + "</fetchIndex>"
     return
-      "a fetch index on \(entity.name) over \(words.joined(separator: ", ")) (the entity's Indexes in the model editor, NSFetchIndexDescription; in the model's contents, inside <entity name=\"\(entity.name)\">: \(xml))"
+      """
+      a fetch index on \(entity.name) over \(words.joined(separator: ", ")) (the entity's Indexes in the model \
+      editor, NSFetchIndexDescription; in the model's contents, inside <entity name=\"\(entity.name)\">: \(xml))
+      """
   }
 
   /// The error to show for `error`: a key path through a to-many relationship is said plainly,
@@ -70,16 +77,26 @@ public struct DatabaseDataset: DatasetDefinition {
       else { return error }
       let others = model.entities.map(\.name).filter { $0 != entity }
       return FetchError.invalidRequest(
-        "'\(keyPath)' goes through \(first), which is a column of \(entity) here, not a relationship: FetchBench found none from its name; if it holds another entity's key, declare it with --relationship \(first)=ENTITY (one of \(others.joined(separator: ", ")))"
+        """
+        '\(keyPath)' goes through \(first), which is a column of \(entity) here, not a relationship: FetchBench \
+        found none from its name; if it holds another entity's key, declare it with --relationship \(first)=ENTITY \
+        (one of \(others.joined(separator: ", ")))
+        """
       )
     }
     return FetchError.invalidRequest(
-      "'\(keyPath)' goes through \(link.name), a to-many relationship of \(entity) (\(link.foreignKey) points at it): a list sorts, sections and filters through to-one relationships only; list \(link.name) instead, through its to-one relationship to \(entity)"
+      """
+      '\(keyPath)' goes through \(link.name), a to-many relationship of \(entity) (\(link.foreignKey) points at it): \
+      a list sorts, sections and filters through to-one relationships only; list \(link.name) instead, through its \
+      to-one relationship to \(entity)
+      """
     )
   }
 
   /// `name` is the kind's name in results (lowercase letters, digits and `-`). O(1).
-  public init(name: String, model: Model, listEntity: String, sortDescriptors: [SortDescriptor] = [], sectionKeyPath: String) {
+  public init(
+    name: String, model: Model, listEntity: String, sortDescriptors: [SortDescriptor] = [], sectionKeyPath: String
+  ) {
     self.name = name
     self.model = model
     self.listEntity = listEntity
@@ -102,7 +119,9 @@ public struct DatabaseDataset: DatasetDefinition {
   /// The offset of the date at `keyPath` (from the list's entity), if it is one of
   /// `dateOffsets`. O(key path).
   public func dateOffset(of keyPath: String) -> Double? {
-    guard !dateOffsets.isEmpty, let entity = try? model.entity(listEntity), let k = try? model.resolve(keyPath, from: entity) else {
+    guard !dateOffsets.isEmpty, let entity = try? model.entity(listEntity),
+      let k = try? model.resolve(keyPath, from: entity)
+    else {
       return nil
     }
     return dateOffsets["\(k.entity.table).\(k.attribute.column)"]
@@ -116,7 +135,8 @@ public struct DatabaseDataset: DatasetDefinition {
 
   public func defaultRequest(batchSize: Int) -> FetchRequest {
     FetchRequest(
-      entityName: listEntity, sortDescriptors: sortDescriptors, fetchBatchSize: batchSize, relationshipKeyPathsForPrefetching: prefetch)
+      entityName: listEntity, sortDescriptors: sortDescriptors, fetchBatchSize: batchSize,
+      relationshipKeyPathsForPrefetching: prefetch)
   }
 
   /// No typed model exists for a user's rows: sums the length of every string read and

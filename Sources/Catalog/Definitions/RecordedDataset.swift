@@ -13,7 +13,9 @@ public struct RecordedDataset: DatasetDefinition {
 
   public init(name: String) { self.name = name }
 
-  public func defaultRequest(batchSize: Int) -> FetchRequest { FetchRequest(entityName: name, fetchBatchSize: batchSize) }
+  public func defaultRequest(batchSize: Int) -> FetchRequest {
+    FetchRequest(entityName: name, fetchBatchSize: batchSize)
+  }
   public func mapTyped(_ objects: [FetchedObject], codable: Bool) throws -> Int { 0 }
 }
 

@@ -28,7 +28,9 @@ public struct WellsDataset: DatasetDefinition {
   public var sectionKeyPath: String { "state" }
 
   public func defaultRequest(batchSize: Int) -> FetchRequest {
-    FetchRequest(entityName: listEntity, sortDescriptors: [SortDescriptor("spudDate", ascending: false)], fetchBatchSize: batchSize)
+    FetchRequest(
+      entityName: listEntity, sortDescriptors: [SortDescriptor("spudDate", ascending: false)], fetchBatchSize: batchSize
+    )
   }
 
   public func mapTyped(_ objects: [FetchedObject], codable: Bool) throws -> Int {

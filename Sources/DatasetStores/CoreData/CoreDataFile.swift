@@ -52,7 +52,9 @@ public enum CoreDataFile {
         try db.execute(sql: "PRAGMA journal_mode = DELETE")
         try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [SQLiteStore.immutableURI(location.sqlitePath)])
         try db.inTransaction {
-          try fill(db, model: location.kind.definition.model, tag: "\(location.kind.rawValue)-\(location.rows)-s\(location.seed)")
+          try fill(
+            db, model: location.kind.definition.model,
+            tag: "\(location.kind.rawValue)-\(location.rows)-s\(location.seed)")
           return .commit
         }
         try db.execute(sql: "DETACH DATABASE src")
@@ -68,7 +70,8 @@ public enum CoreDataFile {
 
   /// Every entity's table and rows, Core Data's indexes and its bookkeeping tables.
   static func fill(_ db: Database, model: Model, tag: String) throws {
-    try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+    try db.execute(
+      sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
     try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
     try db.execute(sql: "INSERT INTO Z_METADATA VALUES (1, ?, NULL)", arguments: ["FETCHBENCH-" + tag.uppercased()])
     for (n, entity) in model.entities.enumerated() {
@@ -76,22 +79,29 @@ public enum CoreDataFile {
       let attributes = entity.attributes.filter { !links.contains($0.column) }
       let declared =
         ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-        + entity.relationships.map { "\(column($0.name)) INTEGER" } + attributes.map { "\(column($0.name)) \(declaredType($0.type))" }
+        + entity.relationships.map { "\(column($0.name)) INTEGER" }
+        + attributes.map { "\(column($0.name)) \(declaredType($0.type))" }
       try db.execute(sql: "CREATE TABLE \(table(entity)) (\(declared.joined(separator: ", ")))")
       // A relationship's value is the destination's primary key, whichever side holds the key.
       let keys = entity.relationships.map { r -> String in
         let destination = model.entities.first { $0.name == r.destination }!
-        return "(SELECT d.\(destination.primaryKey) FROM src.\(destination.table) d WHERE d.\(r.destinationColumn) = t.\(r.sourceColumn))"
+        return
+          """
+          (SELECT d.\(destination.primaryKey) FROM src.\(destination.table) d WHERE d.\(r.destinationColumn) = \
+          t.\(r.sourceColumn))
+          """
       }
       let values = attributes.map { a in a.type == .date ? "t.\(a.column) - \(referenceDate)" : "t.\(a.column)" }
       let select = (["t.\(entity.primaryKey)", "\(n + 1)", "1"] + keys + values).joined(separator: ", ")
-      try db.execute(sql: "INSERT INTO \(table(entity)) SELECT \(select) FROM src.\(entity.table) t ORDER BY t.\(entity.primaryKey)")
+      try db.execute(
+        sql: "INSERT INTO \(table(entity)) SELECT \(select) FROM src.\(entity.table) t ORDER BY t.\(entity.primaryKey)")
       for r in entity.relationships {
         let name = "\(table(entity))_\(column(r.name))_INDEX"
         try db.execute(sql: "CREATE INDEX \(name) ON \(table(entity)) (\(column(r.name)))")
       }
       try db.execute(
-        sql: "INSERT INTO Z_PRIMARYKEY SELECT ?, ?, 0, COALESCE(MAX(Z_PK), 0) FROM \(table(entity))", arguments: [n + 1, entity.name])
+        sql: "INSERT INTO Z_PRIMARYKEY SELECT ?, ?, 0, COALESCE(MAX(Z_PK), 0) FROM \(table(entity))",
+        arguments: [n + 1, entity.name])
     }
   }
 
@@ -123,7 +133,10 @@ extension CoreDataFile {
       throw HarnessError.missingDataset(
         path,
         hint:
-          "fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) --datasets \(location.directory) --schema coredata"
+          """
+          fetchbench generate --dataset \(location.kind.rawValue) --rows \(location.rows) --seed \(location.seed) \
+          --datasets \(location.directory) --schema coredata
+          """
       )
     }
     let list = self.list(location)
@@ -136,7 +149,8 @@ extension CoreDataFile {
   public static func generateIfMissing(_ location: DatasetLocation) throws {
     guard !FileManager.default.fileExists(atPath: path(for: location)) else { return }
     var request = GenerationRequest(
-      datasets: [location.kind], rows: location.rows, seed: location.seed, outDirectory: location.directory, writeCSV: false,
+      datasets: [location.kind], rows: location.rows, seed: location.seed, outDirectory: location.directory,
+      writeCSV: false,
       ifMissing: true)
     request.verification = .contents
     _ = try Generation.run(request, progress: ProgressLine())
@@ -154,9 +168,11 @@ extension CoreDataFile {
   public static func list(_ location: DatasetLocation) -> UserList {
     let request = location.kind.definition.defaultRequest(batchSize: 0)
     var list = UserList(
-      database: UserDatabase(path: path(for: location), relationships: relationships(location.kind)), entity: request.entityName)
+      database: UserDatabase(path: path(for: location), relationships: relationships(location.kind)),
+      entity: request.entityName)
     list.kindName = location.kind.rawValue + kindSuffix
-    list.defaultSort = request.sortDescriptors.map { "\($0.keyPath) \($0.ascending ? "asc" : "desc")" }.joined(separator: ", ")
+    list.defaultSort = request.sortDescriptors.map { "\($0.keyPath) \($0.ascending ? "asc" : "desc")" }.joined(
+      separator: ", ")
     list.defaultSection = location.kind.definition.sectionKeyPath
     list.prefetch = request.relationshipKeyPathsForPrefetching
     return list

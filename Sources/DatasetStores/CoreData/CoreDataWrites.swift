@@ -32,7 +32,9 @@ extension CoreDataFile {
     }
 
     /// The target model's own spelling of a key it matches whatever the case.
-    func targetName(_ key: String, of entity: String) -> String { (try? target.entity(entity))?.attribute(key)?.name ?? key }
+    func targetName(_ key: String, of entity: String) -> String {
+      (try? target.entity(entity))?.attribute(key)?.name ?? key
+    }
 
     /// `operations` in the Core Data file's terms. O(operations × relationships).
     public func operations(_ operations: [WriteOperation]) -> [WriteOperation] {
@@ -42,7 +44,8 @@ extension CoreDataFile {
         case .insert(let name, let values):
           out.append(.insert(entity: name, values: translated(values, of: name)))
           if case .integer(let id) = values["id"] { pointBack(at: name, id, values, into: &out) }
-        case .update(let name, let id, let values): out.append(.update(entity: name, id: id, values: translated(values, of: name)))
+        case .update(let name, let id, let values):
+          out.append(.update(entity: name, id: id, values: translated(values, of: name)))
         case .delete: out.append(op)
         }
       }
@@ -63,7 +66,11 @@ extension CoreDataFile {
           continue
         }
         let newKey = targetName(keyRelationship(of: a, in: entity)?.name ?? key, of: name)
-        if case .date(let seconds) = value { out[newKey] = .date(seconds - CoreDataFile.referenceDate) } else { out[newKey] = value }
+        if case .date(let seconds) = value {
+          out[newKey] = .date(seconds - CoreDataFile.referenceDate)
+        } else {
+          out[newKey] = value
+        }
       }
       return out
     }
@@ -76,7 +83,8 @@ extension CoreDataFile {
         guard let r = keyRelationship(of: a, in: entity), case .integer(let target)? = values[a.name],
           let destination = try? model.entity(r.destination),
           let inverse = destination.relationships.first(where: {
-            $0.destination == name && $0.sourceColumn == destination.primaryKey && $0.destinationColumn == r.sourceColumn
+            $0.destination == name && $0.sourceColumn == destination.primaryKey
+              && $0.destinationColumn == r.sourceColumn
           })
         else { continue }
         let key = targetName(inverse.name, of: destination.name)

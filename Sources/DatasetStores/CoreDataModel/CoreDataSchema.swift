@@ -43,11 +43,26 @@ public struct CoreDataSchema: Sendable, Equatable {
 
   /// The rules FetchBench follows where no published source gives Core Data's own.
   public static let rules = [
-    "Entity numbers (Z_ENT): 1, 2, … depth-first through each inheritance tree, roots and siblings in name order, so that an entity's sub-entities hold the numbers right after it (the range a fetch of a parent filters by); published stores show a parent's sub-entities numbered after it, not the order among trees.",
-    "A property two sub-entities of one tree both declare gets one column each, the later one's name followed by its entity number (ZNAME, ZNAME3).",
-    "A many-to-many relationship's join table is named after the side whose entity number is lower (or, for an entity related to itself, whose name sorts first): Z_<n><RELATIONSHIP>, with Z_<n><INVERSE> holding that side's Z_PK and Z_<m><RELATIONSHIP> the other's, as published stores show (Z_5TAGS: Z_5NOTES, Z_13TAGS); an ordered one adds Z_FOK_<m><RELATIONSHIP>.",
+    """
+    Entity numbers (Z_ENT): 1, 2, … depth-first through each inheritance tree, roots and siblings in name order, so \
+    that an entity's sub-entities hold the numbers right after it (the range a fetch of a parent filters by); \
+    published stores show a parent's sub-entities numbered after it, not the order among trees.
+    """,
+    """
+    A property two sub-entities of one tree both declare gets one column each, the later one's name followed by its \
+    entity number (ZNAME, ZNAME3).
+    """,
+    """
+    A many-to-many relationship's join table is named after the side whose entity number is lower (or, for an entity \
+    related to itself, whose name sorts first): Z_<n><RELATIONSHIP>, with Z_<n><INVERSE> holding that side's Z_PK \
+    and Z_<m><RELATIONSHIP> the other's, as published stores show (Z_5TAGS: Z_5NOTES, Z_13TAGS); an ordered one adds \
+    Z_FOK_<m><RELATIONSHIP>.
+    """,
     "An ordered to-many with a to-one inverse keeps its order in the destination's Z_FOK_<INVERSE> column.",
-    "A uniqueness constraint is listed, not created as an index: Core Data checks it during a save, and whether it also creates an SQLite index for it is not published.",
+    """
+    A uniqueness constraint is listed, not created as an index: Core Data checks it during a save, and whether it \
+    also creates an SQLite index for it is not published.
+    """,
   ]
 
   /// The schema for `model`. O(entities × properties).
@@ -70,7 +85,8 @@ public struct CoreDataSchema: Sendable, Equatable {
         var name = prefix + property.uppercased()
         if table.columns.contains(where: { $0.name == name }) { name += String(number[entity.name]!) }
         // An order key stores no property of its own.
-        table.columns.append(Column(name: name, type: type, property: prefix == "Z" ? "\(entity.name).\(property)" : nil))
+        table.columns.append(
+          Column(name: name, type: type, property: prefix == "Z" ? "\(entity.name).\(property)" : nil))
       }
       for entity in members {
         for r in entity.relationships where !r.toMany {
@@ -81,7 +97,9 @@ public struct CoreDataSchema: Sendable, Equatable {
               name: "\(table.name)_\(column)_INDEX", table: table.name, columns: [column], unique: false,
               purpose: "the to-one \(entity.name).\(r.name)"))
         }
-        for r in model.entities.flatMap({ e in e.relationships.filter { $0.toMany && $0.ordered && $0.destination == entity.name } }) {
+        for r in model.entities.flatMap({ e in
+          e.relationships.filter { $0.toMany && $0.ordered && $0.destination == entity.name }
+        }) {
           if let inverse = r.inverse, entity.relationships.contains(where: { $0.name == inverse && !$0.toMany }) {
             add(entity, inverse, "INTEGER", prefix: "Z_FOK_")
           }
@@ -122,7 +140,9 @@ public struct CoreDataSchema: Sendable, Equatable {
     func visit(_ e: EntityDeclaration, parent: Int) {
       out.append(Numbered(number: out.count + 1, name: e.name, parent: parent))
       let me = out.count
-      for child in model.entities.filter({ $0.parent == e.name }).sorted(by: { $0.name < $1.name }) { visit(child, parent: me) }
+      for child in model.entities.filter({ $0.parent == e.name }).sorted(by: { $0.name < $1.name }) {
+        visit(child, parent: me)
+      }
     }
     for root in model.entities.filter({ $0.parent == nil }).sorted(by: { $0.name < $1.name }) { visit(root, parent: 0) }
     return out
@@ -143,9 +163,12 @@ public struct CoreDataSchema: Sendable, Equatable {
         let own = "Z_\(n)\((inverse?.name ?? entity.name).uppercased())"
         let other = "Z_\(m)\(r.name.uppercased())"
         var columns = [
-          Column(name: own, type: "INTEGER", property: nil), Column(name: other, type: "INTEGER", property: "\(entity.name).\(r.name)"),
+          Column(name: own, type: "INTEGER", property: nil),
+          Column(name: other, type: "INTEGER", property: "\(entity.name).\(r.name)"),
         ]
-        if r.ordered { columns.append(Column(name: "Z_FOK_\(m)\(r.name.uppercased())", type: "INTEGER", property: nil)) }
+        if r.ordered {
+          columns.append(Column(name: "Z_FOK_\(m)\(r.name.uppercased())", type: "INTEGER", property: nil))
+        }
         let table = Table(name: name, entities: [], columns: columns, primaryKey: [own, other])
         let reverse = Index(
           name: "\(name)_\(other)_INDEX", table: name, columns: [other, own], unique: false,
@@ -160,10 +183,13 @@ public struct CoreDataSchema: Sendable, Equatable {
   public var statements: [String] {
     tables.map { t in
       "CREATE TABLE \(t.name) ("
-        + t.columns.map { c in "\(c.name) \(c.type)" + (t.primaryKey == [c.name] ? " PRIMARY KEY" : "") }.joined(separator: ", ")
+        + t.columns.map { c in "\(c.name) \(c.type)" + (t.primaryKey == [c.name] ? " PRIMARY KEY" : "") }.joined(
+          separator: ", ")
         + (t.primaryKey.count > 1 ? ", PRIMARY KEY (\(t.primaryKey.joined(separator: ", ")))" : "") + ")"
     }
-      + indexes.map { i in "CREATE \(i.unique ? "UNIQUE " : "")INDEX \(i.name) ON \(i.table) (\(i.columns.joined(separator: ", ")))" }
+      + indexes.map { i in
+        "CREATE \(i.unique ? "UNIQUE " : "")INDEX \(i.name) ON \(i.table) (\(i.columns.joined(separator: ", ")))"
+      }
       + [
         "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
         "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",

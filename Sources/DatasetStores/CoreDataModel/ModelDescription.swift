@@ -32,17 +32,22 @@ extension ModelFile {
       for i in e.fetchIndexes {
         out +=
           "  fetch index \(i.name): "
-          + i.elements.map { "\($0.property) \($0.ascending ? "ascending" : "descending")" }.joined(separator: ", ") + "\n"
+          + i.elements.map { "\($0.property) \($0.ascending ? "ascending" : "descending")" }.joined(separator: ", ")
+          + "\n"
       }
       for c in e.uniquenessConstraints { out += "  unique: \(c.joined(separator: ", "))\n" }
     }
-    if !fetchRequests.isEmpty { out += "\nfetch request templates (read, not measured): \(fetchRequests.joined(separator: ", "))\n" }
+    if !fetchRequests.isEmpty {
+      out += "\nfetch request templates (read, not measured): \(fetchRequests.joined(separator: ", "))\n"
+    }
     if !configurations.isEmpty {
       out += "configurations (every entity is measured in one store): \(configurations.joined(separator: ", "))\n"
     }
     out += "\nThe SQLite schema Core Data creates for it:\n"
     for statement in schema.statements { out += "  \(statement);\n" }
-    out += "  Z_PRIMARYKEY: " + schema.entities.map { "(\($0.number), \($0.name), \($0.parent), 0)" }.joined(separator: " ") + "\n"
+    out +=
+      "  Z_PRIMARYKEY: " + schema.entities.map { "(\($0.number), \($0.name), \($0.parent), 0)" }.joined(separator: " ")
+      + "\n"
     out += "\nWhere Core Data's own rule is not published, FetchBench follows these:\n"
     for rule in CoreDataSchema.rules { out += String(("- " + rule).wrapped(indent: "  ").dropFirst(2)) }
     return out

@@ -27,19 +27,22 @@ extension ModelFile {
   static func locate(_ path: String, version: String?) throws -> (String, String?) {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-      throw ModelFileError(path: path, problem: "does not exist", fix: "name a .xcdatamodeld or .xcdatamodel folder, or its contents file")
+      throw ModelFileError(
+        path: path, problem: "does not exist", fix: "name a .xcdatamodeld or .xcdatamodel folder, or its contents file")
     }
     let url = URL(fileURLWithPath: path)
     guard isFolder.boolValue else {
       guard version == nil else {
-        throw ModelFileError(path: path, problem: "is one version's file", fix: "give --model-version with the .xcdatamodeld folder")
+        throw ModelFileError(
+          path: path, problem: "is one version's file", fix: "give --model-version with the .xcdatamodeld folder")
       }
       return (path, url.lastPathComponent == "contents" ? name(of: url.deletingLastPathComponent()) : nil)
     }
     if url.pathExtension == "xcdatamodel" {
       guard version == nil || version == name(of: url) else {
         throw ModelFileError(
-          path: path, problem: "is the version \(name(of: url) ?? "")", fix: "give --model-version with the .xcdatamodeld folder")
+          path: path, problem: "is the version \(name(of: url) ?? "")",
+          fix: "give --model-version with the .xcdatamodeld folder")
       }
       return (url.appendingPathComponent("contents").path, name(of: url))
     }
@@ -47,7 +50,8 @@ extension ModelFile {
       .filter { $0.hasSuffix(".xcdatamodel") }.map { String($0.dropLast(".xcdatamodel".count)) }
     guard !versions.isEmpty else {
       throw ModelFileError(
-        path: path, problem: "holds no .xcdatamodel version", fix: "name the model's .xcdatamodeld folder as Xcode writes it")
+        path: path, problem: "holds no .xcdatamodel version",
+        fix: "name the model's .xcdatamodeld folder as Xcode writes it")
     }
     let chosen = try version ?? current(url, versions: versions)
     guard versions.contains(chosen) else {
@@ -61,7 +65,9 @@ extension ModelFile {
   /// The version `.xccurrentversion` names; without it, the only or highest-numbered one.
   static func current(_ folder: URL, versions: [String]) throws -> String {
     let plist = folder.appendingPathComponent(".xccurrentversion")
-    guard let data = FileManager.default.contents(atPath: plist.path) else { return versions.sorted(by: byNumber).last! }
+    guard let data = FileManager.default.contents(atPath: plist.path) else {
+      return versions.sorted(by: byNumber).last!
+    }
     guard let dictionary = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
       let named = dictionary["_XCCurrentVersionName"] as? String
     else {

@@ -3,20 +3,26 @@ extension ModelFile {
   /// or inverse that does not exist, a `parentEntity` cycle, an index or constraint on a
   /// property the entity does not have. O(entities × properties).
   func validate() throws {
-    func fail(_ problem: String, _ fix: String) -> ModelFileError { ModelFileError(path: path, problem: problem, fix: fix) }
+    func fail(_ problem: String, _ fix: String) -> ModelFileError {
+      ModelFileError(path: path, problem: problem, fix: fix)
+    }
     var seen = Set<String>()
     for e in entities where !seen.insert(e.name).inserted {
       throw fail("declares the entity \(e.name) twice", "rename one of them in Xcode's model editor")
     }
     for e in entities {
       if let parent = e.parent, entity(parent) == nil {
-        throw fail("gives \(e.name) the parentEntity \(parent), which the model does not declare", "declare \(parent) or remove the parent")
+        throw fail(
+          "gives \(e.name) the parentEntity \(parent), which the model does not declare",
+          "declare \(parent) or remove the parent")
       }
       var chain = [e.name]
       var next = e.parent
       while let p = next {
         guard !chain.contains(p) else {
-          throw fail("has a parentEntity cycle: \((chain + [p]).joined(separator: " → "))", "break the cycle in Xcode's model editor")
+          throw fail(
+            "has a parentEntity cycle: \((chain + [p]).joined(separator: " → "))",
+            "break the cycle in Xcode's model editor")
         }
         chain.append(p)
         next = entity(p)?.parent
@@ -24,7 +30,8 @@ extension ModelFile {
       for r in e.relationships {
         guard let destination = entity(r.destination) else {
           throw fail(
-            "gives \(e.name).\(r.name) the destination \(r.destination), which the model does not declare", "declare \(r.destination)")
+            "gives \(e.name).\(r.name) the destination \(r.destination), which the model does not declare",
+            "declare \(r.destination)")
         }
         if let inverse = r.inverse, !properties(of: destination).relationships.contains(where: { $0.name == inverse }) {
           throw fail(
@@ -36,7 +43,10 @@ extension ModelFile {
       for index in e.fetchIndexes {
         for element in index.elements where !names.contains(element.property) {
           throw fail(
-            "gives \(e.name)'s fetch index \(index.name) the property \(element.property), which \(e.name) does not have",
+            """
+            gives \(e.name)'s fetch index \(index.name) the property \(element.property), which \(e.name) does not \
+            have
+            """,
             "name one of its properties: \(names.sorted().joined(separator: ", "))")
         }
       }
@@ -51,7 +61,9 @@ extension ModelFile {
   }
 
   /// An entity's own and inherited properties, the root's first. O(depth × properties).
-  public func properties(of e: EntityDeclaration) -> (attributes: [AttributeDeclaration], relationships: [RelationshipDeclaration]) {
+  public func properties(of e: EntityDeclaration) -> (
+    attributes: [AttributeDeclaration], relationships: [RelationshipDeclaration]
+  ) {
     let lineage = [e] + ancestors(of: e).compactMap(entity)
     return (lineage.reversed().flatMap(\.attributes), lineage.reversed().flatMap(\.relationships))
   }

@@ -8,7 +8,8 @@ import GRDB
 enum ModelValues {
   static let words = [
     "alpha", "harbor", "maple", "quartz", "river", "summit", "cedar", "lantern", "meadow", "orbit", "pepper", "violet",
-    "willow", "ember", "falcon", "granite", "island", "juniper", "kettle", "lotus", "marble", "nectar", "opal", "prairie",
+    "willow", "ember", "falcon", "granite", "island", "juniper", "kettle", "lotus", "marble", "nectar", "opal",
+    "prairie",
   ]
 
   /// Seconds since 2001-01-01 (Core Data's reference date) spanning about ten years.

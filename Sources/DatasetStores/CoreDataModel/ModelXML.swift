@@ -49,7 +49,8 @@ final class ModelXML: NSObject, XMLParserDelegate {
   }
 
   func parser(
-    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]
+    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+    attributes: [String: String]
   ) {
     guard failure == nil else { return }
     guard skipping == 0 else {
@@ -57,7 +58,8 @@ final class ModelXML: NSObject, XMLParserDelegate {
       return
     }
     guard Self.known.contains(name) else {
-      return fail(parser, "holds <\(name)>, an element FetchBench does not know", "tell FetchBench's issues which Xcode wrote it")
+      return fail(
+        parser, "holds <\(name)>, an element FetchBench does not know", "tell FetchBench's issues which Xcode wrote it")
     }
     do {
       try start(name, attributes, parser)
@@ -72,32 +74,38 @@ final class ModelXML: NSObject, XMLParserDelegate {
     case "model": sawModel = true
     case "entity":
       entity = EntityDeclaration(
-        name: try required(a, "name", of: name, parser), className: a["representedClassName"], isAbstract: a["isAbstract"] == "YES",
+        name: try required(a, "name", of: name, parser), className: a["representedClassName"],
+        isAbstract: a["isAbstract"] == "YES",
         parent: a["parentEntity"], attributes: [], relationships: [], fetchIndexes: [], uniquenessConstraints: [])
     case "attribute":
       let attribute = try required(a, "name", of: name, parser)
       let typeName = a["attributeType"] ?? "Undefined"
       guard let type = AttributeKind(rawValue: typeName) else {
         throw error(
-          parser, "gives \(entity?.name ?? "").\(attribute) the attributeType \"\(typeName)\", which FetchBench does not know",
+          parser,
+          "gives \(entity?.name ?? "").\(attribute) the attributeType \"\(typeName)\", which FetchBench does not know",
           "use one of: " + AttributeKind.allCases.map(\.rawValue).joined(separator: ", "))
       }
       entity?.attributes.append(
         AttributeDeclaration(
           name: attribute, type: type, optional: a["optional"] == "YES", defaultValue: a["defaultValueString"],
-          transient: a["transient"] == "YES", derived: a["derived"] == "YES", externalStorage: a["allowsExternalBinaryDataStorage"] == "YES"
+          transient: a["transient"] == "YES", derived: a["derived"] == "YES",
+          externalStorage: a["allowsExternalBinaryDataStorage"] == "YES"
         ))
     case "relationship":
       entity?.relationships.append(
         RelationshipDeclaration(
-          name: try required(a, "name", of: name, parser), destination: try required(a, "destinationEntity", of: name, parser),
+          name: try required(a, "name", of: name, parser),
+          destination: try required(a, "destinationEntity", of: name, parser),
           inverse: a["inverseName"], toMany: a["toMany"] == "YES", ordered: a["ordered"] == "YES",
           minCount: a["minCount"].flatMap { Int($0) },
           maxCount: a["maxCount"].flatMap { Int($0) }, deletionRule: a["deletionRule"] ?? "Nullify"))
     case "fetchIndex": fetchIndex = FetchIndexDeclaration(name: try required(a, "name", of: name, parser), elements: [])
     case "fetchIndexElement":
       fetchIndex?.elements.append(
-        .init(property: try required(a, "property", of: name, parser), type: a["type"] ?? "Binary", ascending: a["order"] != "descending"))
+        .init(
+          property: try required(a, "property", of: name, parser), type: a["type"] ?? "Binary",
+          ascending: a["order"] != "descending"))
     case "uniquenessConstraint": constraint = []
     case "constraint": constraint?.append(try required(a, "value", of: name, parser))
     case "fetchRequest":
@@ -129,7 +137,8 @@ final class ModelXML: NSObject, XMLParserDelegate {
     }
   }
 
-  private func required(_ a: [String: String], _ key: String, of element: String, _ parser: XMLParser) throws -> String {
+  private func required(_ a: [String: String], _ key: String, of element: String, _ parser: XMLParser) throws -> String
+  {
     guard let value = a[key], !value.isEmpty else {
       throw error(parser, "has a <\(element)> without \(key)", "give it one in Xcode's model editor")
     }

@@ -11,21 +11,35 @@ extension DatabaseSchema {
     if let synthetic { out += "\(synthetic)\n" }
     for entity in model.entities {
       guard let table = table(entity.table) else { continue }
-      out += "\nentity \(entity.name) (table \(table.name), primary key \(entity.primaryKey)): \(table.rowCount.grouped) rows\n"
+      out +=
+        """
+        \nentity \(entity.name) (table \(table.name), primary key \(entity.primaryKey)): \(table.rowCount.grouped) \
+        rows\n
+        """
       out += attributeLines(entity, table)
       if !entity.relationships.isEmpty {
         out += "  relationships (to-one):\n"
         for r in entity.relationships {
-          out += "    \(r.name) → \(r.destination) (\(table.name).\(r.sourceColumn) = \(r.destination).\(r.destinationColumn))\n"
+          out +=
+            """
+                \(r.name) → \(r.destination) (\(table.name).\(r.sourceColumn) = \
+            \(r.destination).\(r.destinationColumn))\n
+            """
         }
       }
       if !table.indexes.isEmpty {
         out += "  indexes:\n"
-        for i in table.indexes { out += "    \(i.name) (\(i.columns.joined(separator: ", ")))\(i.unique ? " unique" : "")\n" }
+        for i in table.indexes {
+          out += "    \(i.name) (\(i.columns.joined(separator: ", ")))\(i.unique ? " unique" : "")\n"
+        }
       }
       if !table.triggers.isEmpty {
         out += "  triggers:\n"
-        out += "\(table.triggers.joined(separator: ", ")) (diff's private copy runs without them: their writes reach no change report)"
+        out +=
+          """
+          \(table.triggers.joined(separator: ", ")) (diff's private copy runs without them: their writes reach no \
+          change report)
+          """
           .wrapped(indent: "    ")
       }
     }
@@ -45,10 +59,15 @@ extension DatabaseSchema {
       let nulls = c.nulls == 0 ? "no NULL" : "\(c.nulls.grouped) NULL (\(String(format: "%.1f", share)) %)"
       let declared = c.declaredType.isEmpty ? "no declared type" : "declared \(c.declaredType)"
       var details = "\(a.type.rawValue), \(declared)\(a.column != a.name ? ", column \(a.column)" : ""), \(nulls)"
-      if flavour == .coreData && c.declaredType.uppercased() == "TIMESTAMP" { details += ", a date: seconds since 2001-01-01" }
+      if flavour == .coreData && c.declaredType.uppercased() == "TIMESTAMP" {
+        details += ", a date: seconds since 2001-01-01"
+      }
       if c.textsWithNUL > 0 {
         details +=
-          ", \(c.textsWithNUL.grouped) values hold a NUL byte: read whole, and sorted by every byte as SQLite sorts them"
+          """
+          , \(c.textsWithNUL.grouped) values hold a NUL byte: read whole, and sorted by every byte as SQLite sorts \
+          them
+          """
       }
       if c.generated { details += ", generated (computed by SQLite; diff's writes leave it to SQLite)" }
       let name = "    " + a.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "

@@ -23,8 +23,14 @@ extension DatabaseSchema {
           Skipped(
             table: table.name,
             reason: onServer
-              ? "no single-column integer primary key: FetchBench lists rows by a stable integer ID; a column `id bigint PRIMARY KEY` makes it usable"
-              : "no INTEGER PRIMARY KEY: FetchBench lists rows by a stable integer ID; a column declared `id INTEGER PRIMARY KEY` makes it usable"
+              ? """
+              no single-column integer primary key: FetchBench lists rows by a stable integer ID; a column `id \
+              bigint PRIMARY KEY` makes it usable
+              """
+              : """
+              no INTEGER PRIMARY KEY: FetchBench lists rows by a stable integer ID; a column declared `id INTEGER \
+              PRIMARY KEY` makes it usable
+              """
           ))
         continue
       }
@@ -36,7 +42,8 @@ extension DatabaseSchema {
         skipped.append(Skipped(table: table.name, reason: "not an entity of Z_PRIMARYKEY"))
         continue
       }
-      var entity = Entity(name: entityName(of: table), table: table.name, attributes: attributes(of: table, pk: pk), primaryKey: pk)
+      var entity = Entity(
+        name: entityName(of: table), table: table.name, attributes: attributes(of: table, pk: pk), primaryKey: pk)
       entity.keysIgnoreCase = true
       entities.append(entity)
     }
@@ -83,7 +90,9 @@ extension DatabaseSchema {
 
   func attributes(of table: Table, pk: String) -> [Attribute] {
     table.columns.compactMap { c in
-      guard c.name != pk, !(flavour == .coreData && Self.coreDataBookkeeping.contains(c.name)), let type = c.attributeType else {
+      guard c.name != pk, !(flavour == .coreData && Self.coreDataBookkeeping.contains(c.name)),
+        let type = c.attributeType
+      else {
         return nil
       }
       let name = flavour == .coreData ? Self.coreDataName(c.name) : c.name
@@ -97,9 +106,11 @@ extension DatabaseSchema {
     guard let table = table(entity.table) else { return [] }
     if flavour == .app {
       return table.foreignKeys.compactMap { fk in
-        guard let destination = entities.first(where: { $0.table.lowercased() == fk.destinationTable.lowercased() }) else { return nil }
+        guard let destination = entities.first(where: { $0.table.lowercased() == fk.destinationTable.lowercased() })
+        else { return nil }
         return Relationship(
-          Self.relationshipName(fk.column), to: destination.name, sourceColumn: fk.column, destinationColumn: fk.destinationColumn)
+          Self.relationshipName(fk.column), to: destination.name, sourceColumn: fk.column,
+          destinationColumn: fk.destinationColumn)
       }
     }
     return try table.columns.compactMap { c -> Relationship? in

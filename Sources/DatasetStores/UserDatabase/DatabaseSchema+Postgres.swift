@@ -11,11 +11,20 @@ extension DatabaseSchema {
     try admin.readOnly()
     let ns = PostgresAdmin.literal(schema)
     let names = try admin.column(
-      "SELECT table_name::text FROM information_schema.tables WHERE table_schema = \(ns) AND table_type = 'BASE TABLE' ORDER BY 1")
+      """
+      SELECT table_name::text FROM information_schema.tables WHERE table_schema = \(ns) AND table_type = 'BASE \
+      TABLE' ORDER BY 1
+      """
+    )
     guard !names.isEmpty else {
       let schemas = try admin.column(
-        "SELECT nspname::text FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema' ORDER BY 1")
-      throw UserDatabaseError.unreadable(path, "schema \(schema) has no tables; the schemas are: \(schemas.joined(separator: ", "))")
+        """
+        SELECT nspname::text FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema' \
+        ORDER BY 1
+        """
+      )
+      throw UserDatabaseError.unreadable(
+        path, "schema \(schema) has no tables; the schemas are: \(schemas.joined(separator: ", "))")
     }
     let catalog = try PostgresCatalog(admin, ns)
     var out = DatabaseSchema(path: path, flavour: .app, tables: [])
@@ -38,7 +47,8 @@ extension DatabaseSchema {
     let counted = table.columns.indices.filter { table.columns[$0].attributeType != nil }
     let sums = counted.map { ", count(\(PostgresAdmin.identifier(table.columns[$0].name)))::text" }.joined()
     let from = PostgresAdmin.identifier(schema) + "." + PostgresAdmin.identifier(table.name)
-    guard let row = try admin.rows("SELECT count(*)::text\(sums) FROM \(from)").first, let total = Int(row[0] ?? "") else { return 0 }
+    guard let row = try admin.rows("SELECT count(*)::text\(sums) FROM \(from)").first, let total = Int(row[0] ?? "")
+    else { return 0 }
     for (k, i) in counted.enumerated() { table.columns[i].nulls = total - (Int(row[k + 1] ?? "") ?? total) }
     return total
   }
@@ -54,7 +64,10 @@ struct PostgresCatalog {
   /// Four catalog queries. `ns`: the schema as an SQL literal.
   init(_ admin: PostgresAdmin, _ ns: String) throws {
     for r in try admin.rows(
-      "SELECT table_name::text, column_name::text, data_type::text FROM information_schema.columns WHERE table_schema = \(ns) ORDER BY table_name, ordinal_position"
+      """
+      SELECT table_name::text, column_name::text, data_type::text FROM information_schema.columns WHERE table_schema \
+      = \(ns) ORDER BY table_name, ordinal_position
+      """
     ) {
       guard let table = r[0], let name = r[1], let type = r[2] else { continue }
       var column = DatabaseSchema.Column(name: name, declaredType: type)
@@ -106,7 +119,8 @@ struct PostgresCatalog {
       guard let table = r[0], let column = r[1], let destination = r[2], let destinationColumn = r[3] else { continue }
       let unique = (indexes[table] ?? []).contains { $0.unique && $0.columns == [column] }
       foreignKeys[table, default: []].append(
-        DatabaseSchema.ForeignKey(column: column, destinationTable: destination, destinationColumn: destinationColumn, unique: unique))
+        DatabaseSchema.ForeignKey(
+          column: column, destinationTable: destination, destinationColumn: destinationColumn, unique: unique))
     }
   }
 
@@ -129,6 +143,9 @@ struct PostgresCatalog {
   /// Why a name in capitals alone is not read: statements name it unquoted, as Core Data's
   /// `ZFLIGHT` is named, and PostgreSQL folds it to lower case.
   static let capitalsOnly =
-    "its name is in capitals, which PostgreSQL keeps only in double quotes; FetchBench names such a name unquoted, as Core Data's tables are named, so PostgreSQL reads it in lower case"
+    """
+    its name is in capitals, which PostgreSQL keeps only in double quotes; FetchBench names such a name unquoted, as \
+    Core Data's tables are named, so PostgreSQL reads it in lower case
+    """
 
 }

@@ -90,9 +90,12 @@ public struct DatabaseSchema: Sendable, Codable {
       let synthetic = try LikeGeneration.marker(db)
       // A full-text index's virtual table and the shadow tables SQLite keeps for it.
       let kinds = try Dictionary(
-        Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('virtual', 'shadow')")
-          .map { (row: Row) -> (String, String) in (row[0], row[1]) }, uniquingKeysWith: { a, _ in a })
-      for name in names where !(isCoreData && name.hasPrefix("Z_")) && !(synthetic != nil && name == LikeGeneration.markerTable) {
+        Row.fetchAll(
+          db, sql: "SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('virtual', 'shadow')"
+        )
+        .map { (row: Row) -> (String, String) in (row[0], row[1]) }, uniquingKeysWith: { a, _ in a })
+      for name in names
+      where !(isCoreData && name.hasPrefix("Z_")) && !(synthetic != nil && name == LikeGeneration.markerTable) {
         if let kind = kinds[name] {
           let why =
             kind == "virtual"
@@ -108,7 +111,10 @@ public struct DatabaseSchema: Sendable, Codable {
             Table(
               name: name, primaryKey: "", columns: [], foreignKeys: [], indexes: [], rowCount: 0,
               unlistable:
-                "its name holds a double quote, which the SQLite library FetchBench reads schemas through cannot name; rename the table to list it"
+                """
+                its name holds a double quote, which the SQLite library FetchBench reads schemas through cannot \
+                name; rename the table to list it
+                """
             ))
           continue
         }
@@ -146,9 +152,11 @@ public struct DatabaseSchema: Sendable, Codable {
     }
     let rowCount = try countStorage(of: &columns, in: name, db)
     var table = Table(
-      name: name, primaryKey: pk.rowIDColumn, columns: columns, foreignKeys: foreignKeys, indexes: indexes, rowCount: rowCount)
+      name: name, primaryKey: pk.rowIDColumn, columns: columns, foreignKeys: foreignKeys, indexes: indexes,
+      rowCount: rowCount)
     table.triggers = try String.fetchAll(
-      db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? ORDER BY name", arguments: [name])
+      db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? ORDER BY name", arguments: [name]
+    )
     return table
   }
 

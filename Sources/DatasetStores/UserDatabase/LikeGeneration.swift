@@ -30,9 +30,13 @@ public struct LikeGeneration: Sendable {
   /// with one `description` column and one row saying "synthetic: …". A user's own table of
   /// that name is an ordinary table, and the database is not called synthetic. O(1).
   static func marker(_ db: Database) throws -> String? {
-    guard try db.tableExists(markerTable), try db.columns(in: markerTable).map(\.name) == ["description"] else { return nil }
+    guard try db.tableExists(markerTable), try db.columns(in: markerTable).map(\.name) == ["description"] else {
+      return nil
+    }
     let rows = try DatabaseValue.fetchAll(db, sql: "SELECT description FROM \(markerTable) LIMIT 2")
-    guard rows.count == 1, let text = String.fromDatabaseValue(rows[0]), text.hasPrefix("synthetic: ") else { return nil }
+    guard rows.count == 1, let text = String.fromDatabaseValue(rows[0]), text.hasPrefix("synthetic: ") else {
+      return nil
+    }
     return text
   }
 
@@ -48,12 +52,16 @@ public struct LikeGeneration: Sendable {
       }
       throw UserDatabaseError.unknownEntity(entity, known: model.entities.map(\.name))
     }
-    let involved = [e] + e.relationships.compactMap { r in model.entities.first { $0.name == r.destination && $0.name != e.name } }
+    let involved =
+      [e] + e.relationships.compactMap { r in model.entities.first { $0.name == r.destination && $0.name != e.name } }
     let sourceRows = max(1, schema.table(e.table)?.rowCount ?? 1)
     let factor = Double(rows) / Double(sourceRows)
     let counts = Dictionary(
       involved.map {
-        ($0.table, $0.table == e.table ? rows : max(1, Int((Double(schema.table($0.table)?.rowCount ?? 1) * factor).rounded())))
+        (
+          $0.table,
+          $0.table == e.table ? rows : max(1, Int((Double(schema.table($0.table)?.rowCount ?? 1) * factor).rounded()))
+        )
       },
       uniquingKeysWith: { a, _ in a })
     let tmp = try AtomicFile.createTemporaryFile(for: out)
@@ -65,7 +73,11 @@ public struct LikeGeneration: Sendable {
       throw DatasetError.cannotWrite(
         path: out,
         reason:
-          "the drawn rows break a constraint the source declares (\(error.message ?? "\(error)")): each column's values are drawn on their own, so a CHECK or a UNIQUE over several columns may not hold; nothing was written"
+          """
+          the drawn rows break a constraint the source declares (\(error.message ?? "\(error)")): each column's \
+          values are drawn on their own, so a CHECK or a UNIQUE over several columns may not hold; nothing was \
+          written
+          """
       )
     } catch {
       AtomicFile.discard(tmp)
@@ -76,7 +88,9 @@ public struct LikeGeneration: Sendable {
 
   /// How the rows were drawn, for the marker table and the command's output.
   func describe(counts: [String: Int], list: Entity) -> String {
-    let others = counts.filter { $0.key != list.table }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.grouped)" }
+    let others = counts.filter { $0.key != list.table }.sorted { $0.key < $1.key }.map {
+      "\($0.key) \($0.value.grouped)"
+    }
     return "synthetic: \(rows.grouped) rows of \(list.table) drawn like \(source.path) (seed \(seed))"
       + (others.isEmpty ? "" : "; related tables scaled alike: \(others.joined(separator: ", "))")
       + "; each column keeps its NULL share and tie share, values drawn from its own, each relationship its fan-out"
@@ -96,7 +110,10 @@ public struct LikeGeneration: Sendable {
         try String.fetchAll(
           db,
           sql:
-            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND tbl_name IN (\(names.map { "'\($0)'" }.joined(separator: ","))) ORDER BY type = 'index'"
+            """
+            SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND tbl_name IN \
+            (\(names.map { "'\($0)'" }.joined(separator: ","))) ORDER BY type = 'index'
+            """
         ),
         schema.flavour == .coreData ? try Row.fetchAll(db, sql: "SELECT * FROM Z_PRIMARYKEY") : []
       )
@@ -114,7 +131,9 @@ public struct LikeGeneration: Sendable {
       try db.execute(sql: "CREATE TABLE \(Self.markerTable) (description TEXT NOT NULL)")
     }
     for (i, entity) in involved.enumerated() {
-      let table = try sourceQueue.read { db in try TableProfile(entity, model: model, involved: involved, schema: schema, db) }
+      let table = try sourceQueue.read { db in
+        try TableProfile(entity, model: model, involved: involved, schema: schema, db)
+      }
       var random = SeededRandom(seed: seed, stream: 700 + UInt64(i), index: 0)
       try table.fill(target, rows: counts[entity.table] ?? 1, counts: counts, random: &random)
     }
@@ -124,7 +143,8 @@ public struct LikeGeneration: Sendable {
       // The next primary key Core Data allocates follows the rows written.
       for entity in involved where schema.flavour == .coreData {
         guard let name = schema.coreDataEntities[entity.table] else { continue }
-        try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = ?", arguments: [counts[entity.table] ?? 0, name])
+        try db.execute(
+          sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = ?", arguments: [counts[entity.table] ?? 0, name])
       }
     }
     try target.close()
@@ -165,7 +185,8 @@ struct TableProfile {
       let distinct = Set(values).count
       var column = Column(
         name: c.name, values: values, nullShare: all.isEmpty ? 0 : Double(all.count - values.count) / Double(all.count),
-        tieShare: values.isEmpty ? 0 : 1 - Double(distinct) / Double(values.count), unique: uniqueColumns.contains(c.name))
+        tieShare: values.isEmpty ? 0 : 1 - Double(distinct) / Double(values.count),
+        unique: uniqueColumns.contains(c.name))
       if schema.flavour == .coreData { column.bookkeeping = ["Z_ENT": .entity, "Z_OPT": .version][c.name] }
       if let r = entity.relationships.first(where: { $0.sourceColumn == c.name }),
         let destination = involved.first(where: { $0.name == r.destination }),
@@ -174,7 +195,8 @@ struct TableProfile {
         let counts = try Int.fetchAll(
           db,
           sql: """
-            SELECT (SELECT count(*) FROM \(table.sqlName) s WHERE s.\(c.name.sqlName) = d.\(destination.primaryKey.sqlName))
+            SELECT (SELECT count(*) FROM \(table.sqlName) s WHERE s.\(c.name.sqlName) = \
+            d.\(destination.primaryKey.sqlName))
             FROM \(destination.table.sqlName) d
             """)
         column.destination = (destination.table, counts)
@@ -189,7 +211,10 @@ struct TableProfile {
     try target.write { db in
       let insert = try db.makeStatement(
         sql:
-          "INSERT INTO \(table.sqlName) (\(names.map(\.sqlName).joined(separator: ","))) VALUES (\(names.map { _ in "?" }.joined(separator: ",")))"
+          """
+          INSERT INTO \(table.sqlName) (\(names.map(\.sqlName).joined(separator: ","))) VALUES \
+          (\(names.map { _ in "?" }.joined(separator: ",")))
+          """
       )
       for row in 0..<rows {
         var arguments: [DatabaseValue] = [Int64(row + 1).databaseValue]
@@ -230,7 +255,8 @@ struct TableProfile {
   /// count), each row pointing at one drawn by popularity; a UNIQUE key (one-to-one) points at
   /// distinct rows.
   func keys(
-    of c: Column, into destination: (table: String, childCounts: [Int]), rows: Int, count: Int, random: inout SeededRandom
+    of c: Column, into destination: (table: String, childCounts: [Int]), rows: Int, count: Int,
+    random: inout SeededRandom
   ) -> [DatabaseValue] {
     if c.unique {
       var ids = Array(1...count)
@@ -242,7 +268,9 @@ struct TableProfile {
         return Int64(ids[next]).databaseValue
       }
     }
-    let weights = (0..<count).map { _ in Double(destination.childCounts.isEmpty ? 1 : random.pick(destination.childCounts)) }
+    let weights = (0..<count).map { _ in
+      Double(destination.childCounts.isEmpty ? 1 : random.pick(destination.childCounts))
+    }
     var cumulative: [Double] = []
     var total = 0.0
     for w in weights {

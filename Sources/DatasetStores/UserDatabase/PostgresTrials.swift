@@ -24,7 +24,8 @@ public final class PostgresTrials: Sendable {
     try admin.execute("CREATE SCHEMA \(schema)")
     Self.live.withLock { $0[schema] = url }
     do {
-      try admin.execute("COMMENT ON SCHEMA \(schema) IS \(PostgresAdmin.literal(PostgresScratch.marker(pid: getpid())))")
+      try admin.execute(
+        "COMMENT ON SCHEMA \(schema) IS \(PostgresAdmin.literal(PostgresScratch.marker(pid: getpid())))")
       let source = PostgresAdmin.identifier(server.schema)
       // Every table of the model, since the store checks each; only those the list reaches
       // get their rows.
@@ -71,10 +72,16 @@ public final class PostgresTrials: Sendable {
     let prefix = PostgresScratch.marker(pid: 0).dropLast(1)
     guard
       let rows = try? admin.rows(
-        "SELECT nspname::text, obj_description(oid, 'pg_namespace') FROM pg_namespace WHERE nspname LIKE 'fetchbench\\_trials\\_%'")
+        """
+        SELECT nspname::text, obj_description(oid, 'pg_namespace') FROM pg_namespace WHERE nspname LIKE \
+        'fetchbench\\_trials\\_%'
+        """
+      )
     else { return }
     for row in rows {
-      guard let name = row[0], let comment = row[1], comment.hasPrefix(prefix), let pid = Int32(comment.dropFirst(prefix.count)) else {
+      guard let name = row[0], let comment = row[1], comment.hasPrefix(prefix),
+        let pid = Int32(comment.dropFirst(prefix.count))
+      else {
         continue
       }
       if kill(pid, 0) != 0 && errno == ESRCH { try? admin.execute("DROP SCHEMA IF EXISTS \(name) CASCADE") }
@@ -90,7 +97,9 @@ extension DatasetKind {
     var seen: Set<String> = []
     var queue = [definition.listEntity]
     while let name = queue.popLast() {
-      guard let entity = model.entities.first(where: { $0.name == name }), seen.insert(entity.table.lowercased()).inserted else { continue }
+      guard let entity = model.entities.first(where: { $0.name == name }),
+        seen.insert(entity.table.lowercased()).inserted
+      else { continue }
       queue += entity.relationships.map(\.destination)
     }
     return seen

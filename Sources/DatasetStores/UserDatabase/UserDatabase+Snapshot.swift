@@ -58,10 +58,12 @@ enum Snapshots {
         try queue.close()
       } catch let error as DatabaseError {
         AtomicFile.discard(folder)
-        throw UserDatabaseError.unreadable(path, "its copy with its log cannot be read (\(error.message ?? "\(error)"))")
+        throw UserDatabaseError.unreadable(
+          path, "its copy with its log cannot be read (\(error.message ?? "\(error)"))")
       } catch {
         AtomicFile.discard(folder)
-        throw DatasetError.cannotWrite(path: copy, reason: AtomicFile.describe(error) + " (a private copy of \(path) with its log)")
+        throw DatasetError.cannotWrite(
+          path: copy, reason: AtomicFile.describe(error) + " (a private copy of \(path) with its log)")
       }
       copies[path] = copy
       return copy

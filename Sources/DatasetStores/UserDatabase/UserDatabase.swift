@@ -40,16 +40,23 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     get throws {
       guard ServerSchema.isURL(path) else { return nil }
       var server = try ServerSchema(path)
-      if server.url.password == nil { server.url.password = ProcessInfo.processInfo.environment[ServerSchema.passwordVariable] }
+      if server.url.password == nil {
+        server.url.password = ProcessInfo.processInfo.environment[ServerSchema.passwordVariable]
+      }
       return server
     }
   }
 
   /// How the file is read, in words, for the user.
   public var openModeDescription: String {
-    if let server = try? server { return "read in read-only transactions (schema \(server.schema)): the server refuses any write" }
+    if let server = try? server {
+      return "read in read-only transactions (schema \(server.schema)): the server refuses any write"
+    }
     return needsSnapshot
-      ? "read from a private copy taken with its -wal or -journal (a writer may be using it; nothing is created beside it)"
+      ? """
+      read from a private copy taken with its -wal or -journal (a writer may be using it; nothing is created beside \
+      it)
+      """
       : "opened read-only and immutable (no -wal or -journal file, not in WAL mode: nothing is writing it)"
   }
 
@@ -107,7 +114,9 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     case .other(let what): throw UserDatabaseError.unreadable(path, "it is \(what), not a file; name the database file")
     case .file: break
     }
-    guard let handle = FileHandle(forReadingAtPath: path) else { throw UserDatabaseError.unreadable(path, "permission denied") }
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw UserDatabaseError.unreadable(path, "permission denied")
+    }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: SQLiteStore.magic.count)) ?? Data()
     guard Array(head) == SQLiteStore.magic else { throw UserDatabaseError.notSQLite(path) }
@@ -118,7 +127,8 @@ public struct UserDatabase: Sendable, Codable, Equatable {
   /// `name`: the kind's name, when not the entity's; `prefetch`: the relationships its
   /// default request prefetches.
   public func register(
-    entity: String, sort: [FetchedResults.SortDescriptor] = [], section: String? = nil, name: String? = nil, prefetch: [String] = []
+    entity: String, sort: [FetchedResults.SortDescriptor] = [], section: String? = nil, name: String? = nil,
+    prefetch: [String] = []
   ) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
     let schema = try schema()
     let (model, skipped) = try schema.model(relationships: relationships)
@@ -128,7 +138,8 @@ public struct UserDatabase: Sendable, Codable, Equatable {
       }
       throw UserDatabaseError.unknownEntity(entity, known: model.entities.map(\.name))
     }
-    let sectionKeyPath = section ?? e.attributes.first { $0.type == .string }?.name ?? e.attributes.first?.name ?? e.primaryKey
+    let sectionKeyPath =
+      section ?? e.attributes.first { $0.type == .string }?.name ?? e.attributes.first?.name ?? e.primaryKey
     var definition = DatabaseDataset(
       name: name ?? DatabaseDataset.kindName(e.name), model: model, listEntity: e.name, sortDescriptors: sort,
       sectionKeyPath: sectionKeyPath)
@@ -167,20 +178,35 @@ public enum UserDatabaseError: Error, CustomStringConvertible, Equatable {
   public var description: String {
     switch self {
     case .missing(let p):
-      "\(p): no such file; name a SQLite database (an app's, or a Core Data store's .sqlite file) or a PostgreSQL schema (postgres://user@host:port/database?schema=NAME)"
+      """
+      \(p): no such file; name a SQLite database (an app's, or a Core Data store's .sqlite file) or a PostgreSQL \
+      schema (postgres://user@host:port/database?schema=NAME)
+      """
     case .notSQLite(let p):
-      "\(p) is not a SQLite database (it does not start with SQLite's header; an encrypted one, such as SQLCipher's, looks like this too). FetchBench reads unencrypted SQLite files: export a decrypted copy"
+      """
+      \(p) is not a SQLite database (it does not start with SQLite's header; an encrypted one, such as SQLCipher's, \
+      looks like this too). FetchBench reads unencrypted SQLite files: export a decrypted copy
+      """
     case .unreadable(let p, let m):
       ServerSchema.isURL(p) ? "\(p) cannot be read: \(m)" : "\(p) cannot be read as a SQLite database: \(m)"
     case .locked(let p):
-      "\(p) is locked by another process; close the app that holds it, or copy the file (with its -wal) and name the copy"
+      """
+      \(p) is locked by another process; close the app that holds it, or copy the file (with its -wal) and name the \
+      copy
+      """
     case .unknownEntity(let e, let known):
       "no entity '\(e)' in the database; its entities are: \(known.isEmpty ? "none" : known.joined(separator: ", "))"
     case .notAnEntity(let t, let reason): "table \(t) cannot be listed: \(reason)"
     case .serverNotSQLite(let p):
-      "\(p) is a PostgreSQL schema: it is measured where it is, with --store postgres or memory (the memory store loads it); the SQLite store needs a SQLite file"
+      """
+      \(p) is a PostgreSQL schema: it is measured where it is, with --store postgres or memory (the memory store \
+      loads it); the SQLite store needs a SQLite file
+      """
     case .serverReadOnly(let p, let what):
-      "\(p) is a PostgreSQL schema, which FetchBench only reads: \(what) needs a SQLite file (FetchBench writes only to a private copy of one)"
+      """
+      \(p) is a PostgreSQL schema, which FetchBench only reads: \(what) needs a SQLite file (FetchBench writes only \
+      to a private copy of one)
+      """
     }
   }
 }
@@ -207,7 +233,8 @@ public struct UserList: Sendable, Codable, Equatable {
   /// errors.
   public func register(sort: String?, section: String?) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
     try database.register(
-      entity: entity, sort: try (sort ?? defaultSort).map(QueryParser.sortDescriptors) ?? [], section: section ?? defaultSection,
+      entity: entity, sort: try (sort ?? defaultSort).map(QueryParser.sortDescriptors) ?? [],
+      section: section ?? defaultSection,
       name: kindName, prefetch: prefetch ?? [])
   }
 }
@@ -223,7 +250,9 @@ extension UserDatabase {
       let text = schema.describe(model, skipped: skipped, opened: "")
       return SHA256Hasher.hex(of: Data(text.utf8))
     }
-    guard let handle = FileHandle(forReadingAtPath: path) else { throw UserDatabaseError.unreadable(path, "permission denied") }
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw UserDatabaseError.unreadable(path, "permission denied")
+    }
     defer { try? handle.close() }
     let hasher = SHA256Hasher()
     while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(chunk) }

@@ -47,7 +47,8 @@ public struct BankWorkload: Sendable {
   public static func banks(of store: any Store, infoKey: String = "infoID") throws -> [Int64: Int64] {
     let request = try FetchRequest(entityName: "FailedBankDetails").resolve(in: store.model)
     guard let i = request.rowLayout.index(of: infoKey) else {
-      throw FetchError.unknownKeyPath(infoKey, entity: "FailedBankDetails", known: request.entity.attributes.map(\.name))
+      throw FetchError.unknownKeyPath(
+        infoKey, entity: "FailedBankDetails", known: request.entity.attributes.map(\.name))
     }
     var out: [Int64: Int64] = [:]
     for o in try store.fetchObjects(request) {
@@ -112,11 +113,15 @@ public struct BankWorkload: Sendable {
     return [
       .insert(
         entity: "FailedBankInfo",
-        values: ["id": .integer(nextID), "name": .string("\(name) \(nextID)"), "city": .string("Town"), "state": .string(state)]),
+        values: [
+          "id": .integer(nextID), "name": .string("\(name) \(nextID)"), "city": .string("Town"),
+          "state": .string(state),
+        ]),
       .insert(
         entity: "FailedBankDetails",
         values: [
-          "id": .integer(nextID), "infoID": .integer(nextID), "closeDate": closeDate, "updatedDate": .date(1_700_000_000),
+          "id": .integer(nextID), "infoID": .integer(nextID), "closeDate": closeDate,
+          "updatedDate": .date(1_700_000_000),
           "zip": .string("00000"),
           "cert": .integer(nextID), "acquiringInstitution": .string("None"), "fund": .integer(1),
         ]),
@@ -140,7 +145,8 @@ public struct BankWorkload: Sendable {
           ops += insertOps()
           continue
         }
-        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["name": .string("Renamed \(rng.below(1_000_000))")]))
+        ops.append(
+          .update(entity: "FailedBankInfo", id: info, values: ["name": .string("Renamed \(rng.below(1_000_000))")]))
       case 3:
         guard let (info, details) = takeForDelete() else {
           ops += insertOps()
@@ -154,7 +160,8 @@ public struct BankWorkload: Sendable {
           ops += insertOps()
           continue
         }
-        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["state": .string(Self.states[Int(rng.below(6))])]))
+        ops.append(
+          .update(entity: "FailedBankInfo", id: info, values: ["state": .string(Self.states[Int(rng.below(6))])]))
       }
     }
     endTransaction()
@@ -186,7 +193,8 @@ public struct BankWorkload: Sendable {
 
   mutating func tieProneDate() -> Value {
     rng.below(3) == 0
-      ? .date(Self.tieDates[Int(rng.below(UInt64(Self.tieDates.count)))]) : .date(Double(600_000_000 + rng.below(800_000_000)))
+      ? .date(Self.tieDates[Int(rng.below(UInt64(Self.tieDates.count)))])
+      : .date(Double(600_000_000 + rng.below(800_000_000)))
   }
 
   /// A transaction for property tests: 1–5 operations (40 when `big`) of seven kinds, drawn
@@ -210,14 +218,16 @@ public struct BankWorkload: Sendable {
         ops.append(.delete(entity: "FailedBankInfo", id: info))
       case 2: ops.append(.update(entity: "FailedBankDetails", id: details, values: ["closeDate": tieProneDate()]))
       case 3:
-        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["name": .string("Renamed \(rng.below(1_000_000))")]))
+        ops.append(
+          .update(entity: "FailedBankInfo", id: info, values: ["name": .string("Renamed \(rng.below(1_000_000))")]))
         renamed.insert(info)
       case 4:
         let state = Self.sectionStates[Int(rng.below(UInt64(Self.sectionStates.count)))]
         ops.append(.update(entity: "FailedBankInfo", id: info, values: ["state": .string(state)]))
       case 5:
         // The seeds' case: the title and the sort key change in one save.
-        ops.append(.update(entity: "FailedBankInfo", id: info, values: ["name": .string("Moved \(rng.below(1_000_000))")]))
+        ops.append(
+          .update(entity: "FailedBankInfo", id: info, values: ["name": .string("Moved \(rng.below(1_000_000))")]))
         ops.append(.update(entity: "FailedBankDetails", id: details, values: ["closeDate": tieProneDate()]))
         renamed.insert(info)
       default:

@@ -53,7 +53,9 @@ extension IndexAdvice {
     var scanMs: [Double] = []
     _ = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { measured in
       for (i, v) in variants.enumerated() {
-        let timed = try v.within { try Self.run(v, list: listRequest, sectioned: sectionedRequest, batchSize: spec.batchSize) }
+        let timed = try v.within {
+          try Self.run(v, list: listRequest, sectioned: sectionedRequest, batchSize: spec.batchSize)
+        }
         for (work, value) in timed where measured { times[i][work, default: []].append(value) }
       }
       if let scan {
@@ -62,7 +64,8 @@ extension IndexAdvice {
       }
     }
     let statements = try Self.statements(
-      list: list, sectioned: sectioned, batchSize: spec.batchSize, dialect: spec.store == .postgres ? .postgres : .sqlite,
+      list: list, sectioned: sectioned, batchSize: spec.batchSize,
+      dialect: spec.store == .postgres ? .postgres : .sqlite,
       ids: Array(expected.prefix(spec.batchSize)))
     let out = try measurements(variants, times: times, scanMs: scanMs, statements: statements)
     return CaseResult(spec: spec, measurements: out, error: nil)
@@ -85,11 +88,14 @@ extension IndexAdvice {
         var s = base
         s.index = index?.tag
         // A user's file is never written: each candidate is built in a copy of it.
-        let scratch = try index.flatMap { i in try base.userList.map { _ in try SQLiteScratch.indexed(base.location, i) } }
+        let scratch = try index.flatMap { i in
+          try base.userList.map { _ in try SQLiteScratch.indexed(base.location, i) }
+        }
         if let scratch { s.userList?.database.path = scratch.path }
         let file = index == nil ? raw : try RawSQLite(s.location, request: bare, batchSize: spec.batchSize)
         return Variant(
-          tag: index?.tag, store: try s.location.open(.sqlite), forList: true, forSectioned: true, plan: file.plan, scratch: scratch)
+          tag: index?.tag, store: try s.location.open(.sqlite), forList: true, forSectioned: true, plan: file.plan,
+          scratch: scratch)
       }
       return (variants, ScanLimit(raw, request: list))
     case .postgres:
@@ -102,7 +108,8 @@ extension IndexAdvice {
             for c in all where c.index != kept { _ = try store.scalarText("DROP INDEX \(c.index.name.sqlName)") }
           },
           leave: { _ = try store.scalarText("ROLLBACK") },
-          plan: { sql in try PostgresPlan.summary(try store.scalarText("EXPLAIN (FORMAT JSON) \(sql)") ?? "") }, trials: trials)
+          plan: { sql in try PostgresPlan.summary(try store.scalarText("EXPLAIN (FORMAT JSON) \(sql)") ?? "") },
+          trials: trials)
       }
       return (variants, nil)
     case .memory, .sqliteCoreData:
@@ -113,7 +120,9 @@ extension IndexAdvice {
   /// The PostgreSQL store holding every candidate: FetchBench's own database, loaded with them;
   /// or for a user's server, a copy of the list's tables in a schema of FetchBench's own
   /// (`--allow-index-trials`), which the variants keep alive.
-  private static func postgresStore(_ spec: CaseSpec, candidates: [IndexSpec]) throws -> (PostgresStore, PostgresTrials?) {
+  private static func postgresStore(_ spec: CaseSpec, candidates: [IndexSpec]) throws -> (
+    PostgresStore, PostgresTrials?
+  ) {
     let model = DatasetModels.model(for: spec.dataset)
     if let database = spec.userList?.database, let server = try database.server {
       guard database.allowsIndexTrials == true else {
@@ -123,7 +132,8 @@ extension IndexAdvice {
       return (try PostgresStore(url: server.url, model: model, userSchema: trials.schema, readOnly: false), trials)
     }
     var location = DatasetLocation(
-      kind: spec.dataset, rows: spec.rows, seed: spec.seed, directory: spec.datasetsDirectory, indexes: candidates.map(\.tag))
+      kind: spec.dataset, rows: spec.rows, seed: spec.seed, directory: spec.datasetsDirectory,
+      indexes: candidates.map(\.tag))
     location.database = spec.userList?.database
     guard let store = try location.open(.postgres) as? PostgresStore else {
       throw HarnessError.invalidArgument("index advice: the PostgreSQL store did not open")
@@ -132,15 +142,20 @@ extension IndexAdvice {
   }
 
   /// Correct before fast: every variant reads the unindexed order. Returns the list's IDs.
-  private static func checkSameOrder(_ variants: [Variant], list: FetchRequest, sectioned: FetchRequest?) throws -> [Int64] {
-    let expected = try variants[0].within { (try ids(list, variants[0].store), try sectioned.map { try ids($0, variants[0].store) }) }
+  private static func checkSameOrder(_ variants: [Variant], list: FetchRequest, sectioned: FetchRequest?) throws
+    -> [Int64]
+  {
+    let expected = try variants[0].within {
+      (try ids(list, variants[0].store), try sectioned.map { try ids($0, variants[0].store) })
+    }
     for v in variants.dropFirst() {
       try v.within {
         if v.forList, try ids(list, v.store) != expected.0 {
           throw HarnessError.invalidArgument("with the index \(v.tag!), the list's IDs differ from the unindexed ones")
         }
         if v.forSectioned, let sectioned, try ids(sectioned, v.store) != expected.1 {
-          throw HarnessError.invalidArgument("with the index \(v.tag!), the sectioned list's IDs differ from the unindexed ones")
+          throw HarnessError.invalidArgument(
+            "with the index \(v.tag!), the sectioned list's IDs differ from the unindexed ones")
         }
       }
     }
@@ -149,7 +164,9 @@ extension IndexAdvice {
 
   /// Each variant's figures per work: its time, its per-pair ratio to no index, the scan
   /// limit beside the ID query, and the statement's plan.
-  private static func measurements(_ variants: [Variant], times: [[Work: [Double]]], scanMs: [Double], statements: [Work: String]) throws
+  private static func measurements(
+    _ variants: [Variant], times: [[Work: [Double]]], scanMs: [Double], statements: [Work: String]
+  ) throws
     -> [Measurement]
   {
     var out: [Measurement] = []
@@ -185,7 +202,9 @@ extension IndexAdvice {
   }
 
   /// One repetition's timings of `v`, in milliseconds or microseconds as `Work.metric` says.
-  private static func run(_ v: Variant, list: FetchRequest, sectioned: FetchRequest?, batchSize: Int) throws -> [(Work, Double)] {
+  private static func run(_ v: Variant, list: FetchRequest, sectioned: FetchRequest?, batchSize: Int) throws -> [(
+    Work, Double
+  )] {
     var out: [(Work, Double)] = []
     if v.forSectioned, let sectioned {
       let t = try Sampler.wall { () throws -> Int in
@@ -236,7 +255,9 @@ extension IndexAdvice {
         of: "$1", with: "'{\(ids.map(String.init).joined(separator: ","))}'::bigint[]")
       : sql.rowsByIDQuery(count: batchSize)
     // PostgreSQL plans no unbound parameter: a predicate's arguments are written in.
-    func bound(_ builder: SQLBuilder, _ text: String) -> String { dialect == .postgres ? builder.inliningArguments(text) : text }
+    func bound(_ builder: SQLBuilder, _ text: String) -> String {
+      dialect == .postgres ? builder.inliningArguments(text) : text
+    }
     let page = SQLBuilder(firstPage, dialect: dialect)
     var out: [Work: String] = [
       .performFetch: bound(sql, list.section == nil ? sql.idQuery : sql.idAndSectionQuery),
@@ -255,14 +276,17 @@ extension IndexAdvice {
 /// node's type, index and relation, children indented by their depth, joined by "; ".
 enum PostgresPlan {
   static func summary(_ json: String) throws -> String {
-    guard let data = json.data(using: .utf8), let top = (try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first,
+    guard let data = json.data(using: .utf8),
+      let top = (try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first,
       let plan = top["Plan"] as? [String: Any]
     else { throw HarnessError.invalidArgument("EXPLAIN gave no plan: \(json.prefix(200))") }
     var steps: [String] = []
     func walk(_ node: [String: Any], _ depth: Int) {
       var text = (node["Node Type"] as? String) ?? "?"
       if let index = node["Index Name"] as? String { text += " using \(index)" }
-      if let relation = node["Relation Name"] as? String { text += " on \(relation) \((node["Alias"] as? String) ?? "")" }
+      if let relation = node["Relation Name"] as? String {
+        text += " on \(relation) \((node["Alias"] as? String) ?? "")"
+      }
       if let keys = node["Sort Key"] as? [String] { text += " (\(keys.joined(separator: ", ")))" }
       steps.append(String(repeating: "  ", count: depth) + text.trimmingCharacters(in: .whitespaces))
       for child in (node["Plans"] as? [[String: Any]]) ?? [] { walk(child, depth + 1) }

@@ -17,7 +17,9 @@ extension Comparison {
     let bad = lines.filter { $0.verdict == .regressed || $0.verdict == .changed }.count
     let failed = headFailures.isEmpty ? "" : "\(headFailures.count) case(s) of the head failed. "
     return failed
-      + (bad > 0 ? "\(bad) figure(s) regressed or changed." : failed.isEmpty ? "No figure regressed." : "No other figure regressed.")
+      + (bad > 0
+        ? "\(bad) figure(s) regressed or changed."
+        : failed.isEmpty ? "No figure regressed." : "No other figure regressed.")
   }
 
   /// The head's failed cases, a line each; empty when none failed.
@@ -32,10 +34,16 @@ extension Comparison {
     return
       (few == 0
       ? ""
-      : "\(few) figure(s) not judged (times and page faults): measured in fewer than 3 processes a side; run both with --processes 3.\n")
+      : """
+      \(few) figure(s) not judged (times and page faults): measured in fewer than 3 processes a side; run both with \
+      --processes 3.\n
+      """)
       + (busy == 0
         ? ""
-        : "\(busy) time(s) not judged: the machine was busy while a side measured them (each says how busy); measure again on a quiet machine.\n")
+        : """
+        \(busy) time(s) not judged: the machine was busy while a side measured them (each says how busy); measure \
+        again on a quiet machine.\n
+        """)
   }
 
   /// Plain text for a terminal. O(lines).
@@ -59,16 +67,20 @@ extension Comparison {
     if !headFailures.isEmpty {
       md +=
         "Failed in the head:\n\n"
-        + headFailures.keys.sorted().map { "- `\($0)`: \(Markdown.escape(headFailures[$0]!))" }.joined(separator: "\n") + "\n\n"
+        + headFailures.keys.sorted().map { "- `\($0)`: \(Markdown.escape(headFailures[$0]!))" }.joined(separator: "\n")
+        + "\n\n"
     }
     func table(_ rows: [Line]) -> String {
       "| figure | verdict | base → head |\n|---|---|---|\n"
-        + rows.map { "| `\($0.name)` | \($0.verdict.rawValue) | \(Markdown.escape($0.detail)) |" }.joined(separator: "\n") + "\n"
+        + rows.map { "| `\($0.name)` | \($0.verdict.rawValue) | \(Markdown.escape($0.detail)) |" }.joined(
+          separator: "\n") + "\n"
     }
     let changed = lines.filter { [.regressed, .changed, .improved].contains($0.verdict) }
     if !changed.isEmpty { md += table(changed) + "\n" }
     let rest = lines.filter { ![.regressed, .changed, .improved].contains($0.verdict) }
-    if !rest.isEmpty { md += "<details><summary>\(rest.count) other figures</summary>\n\n" + table(rest) + "\n</details>\n" }
+    if !rest.isEmpty {
+      md += "<details><summary>\(rest.count) other figures</summary>\n\n" + table(rest) + "\n</details>\n"
+    }
     return md
   }
 

@@ -101,7 +101,8 @@ package struct Comparison: Sendable {
     let base = allBase.filter { $0.isOK && $0.mode != .settings }
     let head = allHead.filter { $0.isOK && $0.mode != .settings }
     for r in allHead where !r.isOK {
-      headFailures[Self.caseName(r)] = r.status == .doesNotFit ? "did not fit in memory" : (r.error.isEmpty ? "failed" : r.error)
+      headFailures[Self.caseName(r)] =
+        r.status == .doesNotFit ? "did not fit in memory" : (r.error.isEmpty ? "failed" : r.error)
     }
     refusal = options.allowDifferences ? nil : Self.differences(allBase, allHead)
     func index(_ rows: [ResultRow]) -> [String: ResultRow] {
@@ -127,9 +128,14 @@ package struct Comparison: Sendable {
     }
     Self.correct(&lines, alpha: options.alpha)
     self.lines = lines
-    if refusal == nil, headFailures.isEmpty, !lines.contains(where: { $0.verdict != .onlyInBase && $0.verdict != .onlyInHead }) {
+    if refusal == nil, headFailures.isEmpty,
+      !lines.contains(where: { $0.verdict != .onlyInBase && $0.verdict != .onlyInHead })
+    {
       refusal =
-        "nothing was compared: no figure is in both runs (base \(b.count), head \(h.count)); compare runs of the same cases, at the same --rows"
+        """
+        nothing was compared: no figure is in both runs (base \(b.count), head \(h.count)); compare runs of the same \
+        cases, at the same --rows
+        """
     }
   }
 
@@ -141,7 +147,8 @@ package struct Comparison: Sendable {
       let limit = r.metric == .othersCores ? o.busyCores : o.stealCores
       guard r.value >= limit else { continue }
       let what = String(
-        format: "%@ %.2f cores while the %@ measured it", r.metric == .othersCores ? "others used" : "the hypervisor stole", r.value, side)
+        format: "%@ %.2f cores while the %@ measured it",
+        r.metric == .othersCores ? "others used" : "the hypervisor stole", r.value, side)
       out[caseName(r)] = out[caseName(r)].map { $0 + "; " + what } ?? what
     }
     return out
@@ -171,24 +178,37 @@ package struct Comparison: Sendable {
     if x.swiftVersion != y.swiftVersion { return "the toolchains differ (\(x.swiftVersion) and \(y.swiftVersion))" }
     if x.cores != y.cores || x.os != y.os || x.memoryBytes != y.memoryBytes {
       return
-        "the machines differ (\(x.cores) cores, \(bytes(Double(x.memoryBytes))), \(x.os) and \(y.cores) cores, \(bytes(Double(y.memoryBytes))), \(y.os))"
+        """
+        the machines differ (\(x.cores) cores, \(bytes(Double(x.memoryBytes))), \(x.os) and \(y.cores) cores, \
+        \(bytes(Double(y.memoryBytes))), \(y.os))
+        """
     }
     func checksums(_ rows: [ResultRow]) -> [String: String] {
       Dictionary(
-        rows.filter { !$0.datasetSHA256.isEmpty }.map { ("\($0.dataset?.rawValue ?? "")-\($0.rows)", $0.datasetSHA256) },
+        rows.filter { !$0.datasetSHA256.isEmpty }.map {
+          ("\($0.dataset?.rawValue ?? "")-\($0.rows)", $0.datasetSHA256)
+        },
         uniquingKeysWith: { a, _ in a })
     }
     let (cx, cy) = (checksums(base), checksums(head))
-    if let d = cx.keys.sorted().first(where: { cy[$0] != nil && cy[$0] != cx[$0] }) { return "the datasets differ (\(d): other checksums)" }
+    if let d = cx.keys.sorted().first(where: { cy[$0] != nil && cy[$0] != cx[$0] }) {
+      return "the datasets differ (\(d): other checksums)"
+    }
     // Keys name the dataset and the case, not the list: two lists' figures would meet.
     let (lx, ly) = (CustomRequest.recorded(in: base), CustomRequest.recorded(in: head))
     if lx != ly {
-      return "the lists differ (\(lx?.description ?? "the dataset's own list") and \(ly?.description ?? "the dataset's own list"))"
+      return
+        """
+        the lists differ (\(lx?.description ?? "the dataset's own list") and \
+        \(ly?.description ?? "the dataset's own list"))
+        """
     }
     return nil
   }
 
-  static func value(_ r: ResultRow) -> String { "\(ResultRow.number(r.value)) \(r.unit.rawValue)".trimmingCharacters(in: .whitespaces) }
+  static func value(_ r: ResultRow) -> String {
+    "\(ResultRow.number(r.value)) \(r.unit.rawValue)".trimmingCharacters(in: .whitespaces)
+  }
 
   /// One figure on both sides; nil for a figure with no value to judge (text, context).
   static func judge(_ name: String, _ x: ResultRow, _ y: ResultRow, _ o: Options) -> Line? {
@@ -201,14 +221,19 @@ package struct Comparison: Sendable {
       }
       return counter(name, x, y)
     case .bytes where x.metric == .peakRSS:
-      return Line(name: name, verdict: .notJudged, detail: both + " (the process's peak, which varies with the allocator's state)")
+      return Line(
+        name: name, verdict: .notJudged, detail: both + " (the process's peak, which varies with the allocator's state)"
+      )
     case .bytes where !x.metric.name.hasPrefix("heap_"):
       return counter(name, x, y)
     case .bytes:
       let change = x.value == 0 ? (y.value == 0 ? 0 : .infinity) : (y.value - x.value) / x.value
       let detail = both + String(format: " (%+.1f %%, tolerance ±%.0f %%)", change * 100, o.heapTolerance * 100)
-      guard abs(change) > o.heapTolerance, x.metric.better != .neither else { return Line(name: name, verdict: .unchanged, detail: detail) }
-      return Line(name: name, verdict: (change < 0) == (x.metric.better == .lower) ? .improved : .regressed, detail: detail)
+      guard abs(change) > o.heapTolerance, x.metric.better != .neither else {
+        return Line(name: name, verdict: .unchanged, detail: detail)
+      }
+      return Line(
+        name: name, verdict: (change < 0) == (x.metric.better == .lower) ? .improved : .regressed, detail: detail)
     case .ms, .us, .s, .ratio, .perSecond:
       return timed(name, x, y, o)
     }
@@ -228,7 +253,8 @@ package struct Comparison: Sendable {
     case .lower, .higher:
       let better = fewer == (x.metric.better == .lower)
       return better
-        ? Line(name: name, verdict: .changed, detail: "\(both) (\(way), which is better: update the baseline if intended)")
+        ? Line(
+          name: name, verdict: .changed, detail: "\(both) (\(way), which is better: update the baseline if intended)")
         : Line(name: name, verdict: .regressed, detail: "\(both) (\(way))")
     }
   }
@@ -264,7 +290,10 @@ package struct Comparison: Sendable {
       return Line(
         name: name, verdict: .notJudged,
         detail: both
-          + " (too few processes: \(x.processes) and \(y.processes); page faults move between processes by more than within one, so they are judged with \(o.minimumProcesses) a side: run --processes \(o.minimumProcesses))",
+          + """
+           (too few processes: \(x.processes) and \(y.processes); page faults move between processes by more than \
+          within one, so they are judged with \(o.minimumProcesses) a side: run --processes \(o.minimumProcesses))
+          """,
         tooFewProcesses: true)
     }
     let (a, b) = (x.samples.isEmpty ? [x.value] : x.samples, y.samples.isEmpty ? [y.value] : y.samples)
@@ -273,8 +302,13 @@ package struct Comparison: Sendable {
     let ratio = x.value == 0 ? (y.value == 0 ? 1 : .infinity) : y.value / x.value
     let detail =
       both
-      + " (each side's repetitions \(ResultRow.number(aLo))–\(ResultRow.number(aHi)) and \(ResultRow.number(bLo))–\(ResultRow.number(bHi)); a count that varies is judged by its spread)"
-    guard gap >= o.countFloor, abs(ratio - 1) > o.threshold else { return Line(name: name, verdict: .unchanged, detail: detail) }
+        + """
+         (each side's repetitions \(ResultRow.number(aLo))–\(ResultRow.number(aHi)) and \
+        \(ResultRow.number(bLo))–\(ResultRow.number(bHi)); a count that varies is judged by its spread)
+        """
+    guard gap >= o.countFloor, abs(ratio - 1) > o.threshold else {
+      return Line(name: name, verdict: .unchanged, detail: detail)
+    }
     let better = (y.value < x.value) == (x.metric.better == .lower)
     return Line(name: name, verdict: better ? .improved : .regressed, detail: detail)
   }
@@ -295,7 +329,10 @@ package struct Comparison: Sendable {
       return Line(
         name: name, verdict: .notJudged,
         detail: both
-          + " (too few processes: \(a.count) and \(b.count); a time moves between processes by more than within one, so it is judged with \(o.minimumProcesses) a side: run --processes \(o.minimumProcesses))",
+          + """
+           (too few processes: \(a.count) and \(b.count); a time moves between processes by more than within one, so \
+          it is judged with \(o.minimumProcesses) a side: run --processes \(o.minimumProcesses))
+          """,
         tooFewProcesses: true
       )
     }

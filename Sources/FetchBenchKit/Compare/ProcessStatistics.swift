@@ -33,7 +33,9 @@ package enum ProcessStatistics {
     guard se > 0 else { return (ratio(difference), ratio(difference), ratio(difference), difference == 0 ? 1 : 0) }
     let df = (sx + sy) * (sx + sy) / (sx * sx / Double(max(1, x.count - 1)) + sy * sy / Double(max(1, y.count - 1)))
     let q = tQuantile(0.05, df: df)
-    return (ratio(difference), ratio(difference - q * se), ratio(difference + q * se), tTwoSidedP(difference / se, df: df))
+    return (
+      ratio(difference), ratio(difference - q * se), ratio(difference + q * se), tTwoSidedP(difference / se, df: df)
+    )
   }
 
   /// P(|T| ≥ |t|) for Student's t with `df` degrees of freedom. O(1).

@@ -53,13 +53,19 @@ package enum RunExport {
   /// github-action-benchmark's two lists: figures better lower (`customSmallerIsBetter`) and
   /// better higher (`customBiggerIsBetter`). The range is the repetitions' spread around the
   /// median. O(rows).
-  package static func githubActionBenchmark(_ rows: [ResultRow]) throws -> (smallerIsBetter: Data, biggerIsBetter: Data) {
+  package static func githubActionBenchmark(_ rows: [ResultRow]) throws -> (smallerIsBetter: Data, biggerIsBetter: Data)
+  {
     func entries(_ better: Metric.Better) -> [ActionEntry] {
       tracked(rows).filter { $0.metric.better == better }.map { r in
         ActionEntry(
           name: Comparison.name(r), unit: r.unit.rawValue, value: r.value,
           range: "-\(ResultRow.number(r.value - r.min)) +\(ResultRow.number(r.max - r.value))",
-          extra: "median of \(r.repetitions) repetition\(r.repetitions == 1 ? "" : "s"), run \(r.runID), commit \(r.machine.gitCommit)")
+          extra:
+            """
+            median of \(r.repetitions) repetition\(r.repetitions == 1 ? "" : "s"), run \(r.runID), commit \
+            \(r.machine.gitCommit)
+            """
+        )
       }
     }
     return (try encode(entries(.lower)), try encode(entries(.higher)))

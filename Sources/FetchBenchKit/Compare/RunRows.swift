@@ -27,7 +27,10 @@ package enum RunRows {
           guard settings.insert(r.metric.name).inserted else { continue }
         } else if let other = owner.updateValue(path, forKey: FigureID(key: r.key, metric: r.metric)), other != path {
           throw HarnessError.invalidArgument(
-            "\(other) and \(path) both hold \(Comparison.name(r)): join only the parts of a run that measured different cases"
+            """
+            \(other) and \(path) both hold \(Comparison.name(r)): join only the parts of a run that measured \
+            different cases
+            """
           )
         }
         out.append(r)
@@ -45,7 +48,8 @@ package enum RunRows {
   package static func read(_ path: String) throws -> [ResultRow] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw HarnessError.invalidArgument("\(path): no such run; name a folder that `fetchbench run` wrote, or its results.json")
+      throw HarnessError.invalidArgument(
+        "\(path): no such run; name a folder that `fetchbench run` wrote, or its results.json")
     }
     let file: String
     if isDirectory.boolValue {
@@ -61,7 +65,8 @@ package enum RunRows {
       do {
         return try JSONDecoder().decode([ResultRow].self, from: data)
       } catch {
-        throw HarnessError.invalidArgument("\(file) is not a results.json that FetchBench wrote (\(GateRun.describe(error, data: data)))")
+        throw HarnessError.invalidArgument(
+          "\(file) is not a results.json that FetchBench wrote (\(GateRun.describe(error, data: data)))")
       }
     }
     guard let text = String(data: data, encoding: .utf8) else {

@@ -35,12 +35,15 @@ final class ChangeEmitter {
     s += ",\"section_deletes\":\(ints(c.sectionDeletes))"
     s +=
       ",\"section_inserts\":["
-      + c.sectionInserts.map { "{\"index\":\($0.index),\"name\":\(Self.quote($0.name)),\"ids\":\(ints($0.ids))}" }.joined(separator: ",")
+      + c.sectionInserts.map { "{\"index\":\($0.index),\"name\":\(Self.quote($0.name)),\"ids\":\(ints($0.ids))}" }
+      .joined(separator: ",")
       + "]"
     s += ",\"deletes\":\(rows(c.deletes)),\"inserts\":\(rows(c.inserts))"
     s +=
       ",\"moves\":["
-      + c.moves.map { "{\"from\":\(path($0.from)),\"to\":\(path($0.to)),\"id\":\($0.id),\"content_changed\":\($0.contentChanged)}" }.joined(
+      + c.moves.map {
+        "{\"from\":\(path($0.from)),\"to\":\(path($0.to)),\"id\":\($0.id),\"content_changed\":\($0.contentChanged)}"
+      }.joined(
         separator: ",") + "]"
     s += ",\"reloads\":\(rows(c.reloads))}"
     try line(s)

@@ -49,7 +49,9 @@ package enum DiffBenchmark {
       try emitter?.write(step.changes)
       if step.stdlibMs == nil { stdlibSkipped = true }
       guard measured else { return }
-      for (metric, value) in step.figures(onServer: spec.store == .postgres) { series[metric, default: []].append(value) }
+      for (metric, value) in step.figures(onServer: spec.store == .postgres) {
+        series[metric, default: []].append(value)
+      }
       // A transaction that set only the values rows already held wrote no page (SQLite leaves
       // unchanged bytes unwritten): the store is as it was, and its section cache rightly holds.
       if sections, let version = store.dataVersion, version != versionBefore {
@@ -171,7 +173,9 @@ struct DiffStep {
       return (freshSnapshot, ListDiff.diff(from: before, to: freshSnapshot))
     }
     refetchMs = Double(refetchNanos) / 1e6
-    guard freshSnapshot.sameRows(as: after) else { throw HarnessError.invalidArgument("tracked results differ from a fresh fetch") }
+    guard freshSnapshot.sameRows(as: after) else {
+      throw HarnessError.invalidArgument("tracked results differ from a fresh fetch")
+    }
     coreData = try CoreDataRulesStep(transaction, coreDataController, fresh: freshSnapshot)
     blackHole(refetchDiff.size)
     stdlibMs = stdlib ? DiffBenchmark.stdlibDiff(before.allIDs, after.allIDs, budget: budget) : nil
@@ -184,13 +188,17 @@ struct DiffStep {
       (.queries, Double(counters.queries)), (.rowsMaterialized, Double(counters.rowsMaterialized)),
     ]
     if let stdlibMs { out.append((.stdlibDiff, stdlibMs)) }
-    if onServer { out += [(.roundTrips, Double(counters.roundTrips)), (.bytesReceived, Double(counters.bytesReceived))] }
+    if onServer {
+      out += [(.roundTrips, Double(counters.roundTrips)), (.bytesReceived, Double(counters.bytesReceived))]
+    }
     let objects = transaction.changes.reduce(0) { $0 + $1.inserted.count + $1.updated.count + $1.deleted.count }
     return out + [
-      (.objectsChanged, Double(objects)), (.deletes, Double(changes.deletes.count)), (.inserts, Double(changes.inserts.count)),
+      (.objectsChanged, Double(objects)), (.deletes, Double(changes.deletes.count)),
+      (.inserts, Double(changes.inserts.count)),
       (.moves, Double(changes.relocations)), (.movesMinimal, Double(diff.relocations)),
       (.reloads, Double(changes.reloads.count + changes.moves.filter(\.contentChanged).count)),
-      (.sectionChanges, Double(changes.sectionInserts.count + changes.sectionDeletes.count)), (.changeSetSize, Double(changes.size)),
+      (.sectionChanges, Double(changes.sectionInserts.count + changes.sectionDeletes.count)),
+      (.changeSetSize, Double(changes.size)),
       (.diffChangeSetSize, Double(diff.size)), (.movesCoreData, Double(coreData.changes.relocations)),
       (.reloadsCoreData, Double(coreData.changes.reloads.count)), (.staleRowsCoreData, Double(coreData.staleRows)),
     ]
@@ -210,7 +218,8 @@ struct CoreDataRulesStep {
     changes = try controller.apply(transaction)
     let after = controller.snapshot()
     guard try BatchUpdateValidator.apply(changes, to: before).sameRows(as: after) else {
-      throw HarnessError.invalidArgument("a change set under Core Data's rules does not replay to its controller's results")
+      throw HarnessError.invalidArgument(
+        "a change set under Core Data's rules does not replay to its controller's results")
     }
     staleRows = ListDiff.staleRows(after, against: fresh)
   }

@@ -22,7 +22,9 @@ struct SectionCacheRelaunch {
     let afterSave = try open()
     guard afterSave.hits == 0 else { throw HarnessError.invalidArgument("the section cache was used after a save") }
     let cached = try open()
-    guard cached.hits == 1 else { throw HarnessError.invalidArgument("the section cache was not used on a second open") }
+    guard cached.hits == 1 else {
+      throw HarnessError.invalidArgument("the section cache was not used on a second open")
+    }
     (afterSaveMs, cachedMs) = (afterSave.ms, cached.ms)
   }
 }

@@ -87,7 +87,9 @@ package struct GateFigure: Sendable, Codable, Equatable {
     var out: [GateFigure] = []
     for f in first {
       let values = runs.compactMap { run in run.first { $0.name == f.name } }
-      guard values.count == runs.count else { throw HarnessError.invalidArgument("figure \(f.name) is missing from a run") }
+      guard values.count == runs.count else {
+        throw HarnessError.invalidArgument("figure \(f.name) is missing from a run")
+      }
       let sorted = values.map(\.value).sorted()
       let median = sorted[sorted.count / 2]
       let range = median > 0 ? (sorted.last! - sorted.first!) / median : 0
@@ -95,7 +97,8 @@ package struct GateFigure: Sendable, Codable, Equatable {
       switch f.kind {
       case .counter:
         guard sorted.first == sorted.last else {
-          throw HarnessError.invalidArgument("counter \(f.name) differs between runs (\(sorted)); it cannot be gated exactly")
+          throw HarnessError.invalidArgument(
+            "counter \(f.name) differs between runs (\(sorted)); it cannot be gated exactly")
         }
       case .heap:
         g.value = median
@@ -125,7 +128,9 @@ package struct GateBaseline: Sendable, Codable, Equatable {
   package var lists: [GateList]?
   package var figures: [GateFigure]
 
-  package init(machine: MachineKind, datasets: [String: String], batchSize: Int, lists: [GateList], figures: [GateFigure]) {
+  package init(
+    machine: MachineKind, datasets: [String: String], batchSize: Int, lists: [GateList], figures: [GateFigure]
+  ) {
     self.machine = machine
     self.datasets = datasets
     self.batchSize = batchSize
@@ -141,17 +146,25 @@ package struct GateBaseline: Sendable, Codable, Equatable {
     guard let recorded = self.lists else {
       let rows = Set(lists.map(\.rows))
       guard let old = self.rows, rows != [old] else { return nil }
-      return "the baseline was recorded with --rows \(old.grouped), this run used \(rows.sorted().map(\.grouped).joined(separator: ", "))"
+      return
+        """
+        the baseline was recorded with --rows \(old.grouped), this run used \
+        \(rows.sorted().map(\.grouped).joined(separator: ", "))
+        """
     }
     for r in recorded {
       guard matrix.lists.contains(where: { $0.figureName == r.figureName }) else {
-        return "the baseline has list '\(r.figureName)', which the matrix does not; record the baseline again with --update"
+        return
+          "the baseline has list '\(r.figureName)', which the matrix does not; record the baseline again with --update"
       }
       // Left out by --store.
       guard let now = lists.first(where: { $0.list.figureName == r.figureName }) else { continue }
       if now.list.recordedForm != r {
         return
-          "list '\(r.figureName)' was recorded as \(r.summary), this run measures \(now.list.recordedForm.summary); record the baseline again with --update"
+          """
+          list '\(r.figureName)' was recorded as \(r.summary), this run measures \(now.list.recordedForm.summary); \
+          record the baseline again with --update
+          """
       }
     }
     return nil
@@ -178,7 +191,8 @@ package struct MachineKind: Sendable, Codable, Equatable, CustomStringConvertibl
 
   package static func current() -> MachineKind {
     let m = Machine.current()
-    return MachineKind(cores: m.cores, os: m.os, swiftVersion: m.swiftVersion, memoryBytes: m.memoryBytes, processor: .current())
+    return MachineKind(
+      cores: m.cores, os: m.os, swiftVersion: m.swiftVersion, memoryBytes: m.memoryBytes, processor: .current())
   }
 
   package func sameKind(as other: MachineKind) -> Bool {

@@ -7,7 +7,9 @@ import Foundation
 package enum GateCheck {
   /// Runs the gate; `print` receives the report's lines. Returns the exit code: 0 within
   /// tolerance, 2 a regression, 3 cannot judge, 4 an improvement with `failOnImprovement`.
-  package static func run(_ options: GateOptions, log: @escaping @Sendable (String) -> Void, print: (String) -> Void) throws -> Int32 {
+  package static func run(_ options: GateOptions, log: @escaping @Sendable (String) -> Void, print: (String) -> Void)
+    throws -> Int32
+  {
     let machine = MachineKind.current()
     // The lists first: a list that cannot be measured is the matrix's error (1), whatever
     // the baseline.
@@ -31,8 +33,14 @@ package enum GateCheck {
     guard let recorded = loaded else {
       // The command that records it, with the options this one was given.
       let matrix = options.matrixPath == GateOptions.projectMatrixPath ? "" : " --matrix \(options.matrixPath)"
-      let baseline = options.baselinePath == GateOptions.projectBaselinePath ? "" : " --baseline \(options.baselinePath)"
-      print("cannot judge: no baseline at \(options.baselinePath); record one with `fetchbench check --update\(matrix)\(baseline)`")
+      let baseline =
+        options.baselinePath == GateOptions.projectBaselinePath ? "" : " --baseline \(options.baselinePath)"
+      print(
+        """
+        cannot judge: no baseline at \(options.baselinePath); record one with `fetchbench check \
+        --update\(matrix)\(baseline)`
+        """
+      )
       return 3
     }
     // Other lists, machine kind or data (the checksums read from the files, so an edited
@@ -58,7 +66,11 @@ package enum GateCheck {
       allowOtherMachine: options.allowOtherMachine, busy: measured.busyFigures)
     if judged.figures.count < recorded.figures.count {
       report.notes.append(
-        "\(recorded.figures.count - judged.figures.count) baseline figures of stores not measured (--store) were not judged")
+        """
+        \(recorded.figures.count - judged.figures.count) baseline figures of stores not measured (--store) were not \
+        judged
+        """
+      )
     }
     if let why = report.cannotJudge {
       print("cannot judge: \(why)")
@@ -67,7 +79,11 @@ package enum GateCheck {
     report.notes += measured.busyCases.map { "busy machine during \($0): its time ratios are not judged" }
     try GateRun.confirmRatioRegressions(&report, measured, options, lists, log: log)
     print(
-      "# fetchbench check: \(lists.map { "\($0.list.figureName) (\($0.rows.grouped) rows)" }.joined(separator: ", ")); batch size \(options.batchSize) (baseline: \(recorded.batchSize)), \(options.repetitions) interleaved repetitions\n"
+      """
+      # fetchbench check: \
+      \(lists.map { "\($0.list.figureName) (\($0.rows.grouped) rows)" }.joined(separator: ", ")); batch size \
+      \(options.batchSize) (baseline: \(recorded.batchSize)), \(options.repetitions) interleaved repetitions\n
+      """
     )
     for n in report.notes { print("note: \(n)\n") }
     print(report.markdown())
@@ -79,7 +95,8 @@ package enum GateCheck {
   /// `--update`: the baseline from `updateRuns` runs of the matrix, so that tolerances reflect
   /// run-to-run spread.
   static func record(
-    _ options: GateOptions, _ lists: [GateList.Resolved], machine: MachineKind, log: @escaping @Sendable (String) -> Void,
+    _ options: GateOptions, _ lists: [GateList.Resolved], machine: MachineKind,
+    log: @escaping @Sendable (String) -> Void,
     print: (String) -> Void
   ) throws {
     var runs: [[GateFigure]] = []
@@ -97,7 +114,10 @@ package enum GateCheck {
       figures: try GateFigure.combine(runs))
     try GateRun.writeBaseline(b, to: options.baselinePath)
     print(
-      "wrote \(options.baselinePath): \(b.figures.count) figures from \(options.updateRuns) run(s) on \(machine), \(machine.processor.map { "\($0)" } ?? "unknown processor")"
+      """
+      wrote \(options.baselinePath): \(b.figures.count) figures from \(options.updateRuns) run(s) on \(machine), \
+      \(machine.processor.map { "\($0)" } ?? "unknown processor")
+      """
     )
     // Recorded under load, a ratio's value and tolerance carry that load: say so.
     for busyCase in busy { print("note: busy machine during \(busyCase); its time ratios were recorded under load") }

@@ -18,30 +18,42 @@ package enum GateComparator {
     var report = GateReport(lines: [], cannotJudge: nil)
     if !baseline.machine.sameKind(as: machine) {
       if allowOtherMachine {
-        report.notes.append("baseline from another machine kind (\(baseline.machine)); compared anyway (--allow-other-machine)")
+        report.notes.append(
+          "baseline from another machine kind (\(baseline.machine)); compared anyway (--allow-other-machine)")
       } else {
         report.cannotJudge =
-          "the baseline was recorded on another machine kind (\(baseline.machine)); this is \(machine). Record a baseline here with --update, or pass --allow-other-machine"
+          """
+          the baseline was recorded on another machine kind (\(baseline.machine)); this is \(machine). Record a \
+          baseline here with --update, or pass --allow-other-machine
+          """
         return report
       }
     }
     for (key, sha) in datasets where baseline.datasets[key] != nil && baseline.datasets[key] != sha {
       report.cannotJudge =
-        "dataset \(key) has checksum \(sha.prefix(12))…, the baseline's was \(baseline.datasets[key]!.prefix(12))…: another dataset, nothing to compare"
+        """
+        dataset \(key) has checksum \(sha.prefix(12))…, the baseline's was \(baseline.datasets[key]!.prefix(12))…: \
+        another dataset, nothing to compare
+        """
       return report
     }
     let sameProcessor = baseline.machine.sameProcessor(as: machine)
     if !sameProcessor {
       let recorded = baseline.machine.processor.map { "was recorded on \($0)" } ?? "does not record its processor"
       report.notes.append(
-        "the baseline \(recorded); this is \(machine.processor.map { "\($0)" } ?? "an unknown processor"): time ratios of unlike work are not judged (counters and heap figures are)"
+        """
+        the baseline \(recorded); this is \(machine.processor.map { "\($0)" } ?? "an unknown processor"): time \
+        ratios of unlike work are not judged (counters and heap figures are)
+        """
       )
     }
     let current = Dictionary(now.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     for b in baseline.figures {
       guard let n = current[b.name] else {
         report.lines.append(
-          .init(name: b.name, kind: b.kind, unit: b.unit, baseline: b.value, now: nil, tolerance: b.tolerance, verdict: .missing))
+          .init(
+            name: b.name, kind: b.kind, unit: b.unit, baseline: b.value, now: nil, tolerance: b.tolerance,
+            verdict: .missing))
         continue
       }
       var v = verdict(b, n.value)
@@ -53,12 +65,16 @@ package enum GateComparator {
         }
       }
       report.lines.append(
-        .init(name: b.name, kind: b.kind, unit: b.unit, baseline: b.value, now: n.value, tolerance: b.tolerance, verdict: v))
+        .init(
+          name: b.name, kind: b.kind, unit: b.unit, baseline: b.value, now: n.value, tolerance: b.tolerance, verdict: v)
+      )
     }
     let known = Set(baseline.figures.map(\.name))
     for n in now where !known.contains(n.name) {
       report.lines.append(
-        .init(name: n.name, kind: n.kind, unit: n.unit, baseline: nil, now: n.value, tolerance: n.tolerance, verdict: .notInBaseline))
+        .init(
+          name: n.name, kind: n.kind, unit: n.unit, baseline: nil, now: n.value, tolerance: n.tolerance,
+          verdict: .notInBaseline))
     }
     return report
   }
@@ -70,10 +86,12 @@ package enum GateComparator {
       // so it fails until the baseline is recorded again (--update).
       return now == b.value ? .within : .regression
     case .heap:
-      let slack = b.value * b.tolerance + GateFigure.heapSlackBytes * (b.unit == .bytes ? 1 : 0) + (b.unit == .count ? 16 : 0)
+      let slack =
+        b.value * b.tolerance + GateFigure.heapSlackBytes * (b.unit == .bytes ? 1 : 0) + (b.unit == .count ? 16 : 0)
       return now > b.value + slack ? .regression : (now < b.value - slack ? .improvement : .within)
     case .ratio:
-      return now > b.value * (1 + b.tolerance) ? .regression : (now < b.value * (1 - b.tolerance) ? .improvement : .within)
+      return now > b.value * (1 + b.tolerance)
+        ? .regression : (now < b.value * (1 - b.tolerance) ? .improvement : .within)
     }
   }
 }

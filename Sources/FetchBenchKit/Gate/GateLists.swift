@@ -59,7 +59,8 @@ package struct GateLists: Sendable, Codable, Equatable {
       throw HarnessError.invalidArgument("\"batchSize\" must be 1 to 100,000, got \(batchSize)")
     }
     if let repetitions, !(3...10_000).contains(repetitions) {
-      throw HarnessError.invalidArgument("\"repetitions\" must be 3 to 10,000 (the spread needs quartiles), got \(repetitions)")
+      throw HarnessError.invalidArgument(
+        "\"repetitions\" must be 3 to 10,000 (the spread needs quartiles), got \(repetitions)")
     }
     var names: Set<String> = []
     for (i, list) in lists.enumerated() {
@@ -117,7 +118,8 @@ package struct GateList: Sendable, Codable, Equatable {
   }
 
   package init(from decoder: any Decoder) throws {
-    try StrictKeys.check(decoder, CodingKeys.allCases.map(\.rawValue), in: "list \((decoder.codingPath.last?.intValue ?? 0) + 1)")
+    try StrictKeys.check(
+      decoder, CodingKeys.allCases.map(\.rawValue), in: "list \((decoder.codingPath.last?.intValue ?? 0) + 1)")
     let c = try decoder.container(keyedBy: CodingKeys.self)
     name = try c.decodeIfPresent(String.self, forKey: .name)
     dataset = try c.decodeIfPresent(String.self, forKey: .dataset)
@@ -134,11 +136,13 @@ package struct GateList: Sendable, Codable, Equatable {
   }
 
   /// A strategy or store by its name, or an error naming the ones there are.
-  static func named<T: RawRepresentable & CaseIterable>(_ what: String) -> (String) throws -> T where T.RawValue == String {
+  static func named<T: RawRepresentable & CaseIterable>(_ what: String) -> (String) throws -> T
+  where T.RawValue == String {
     { text in
       guard let value = T(rawValue: text) else {
         let known = T.allCases.map(\.rawValue).filter { $0 != FetchMode.full.rawValue }
-        throw StrictKeys.Unknown(key: text, place: "\"\(what == "store" ? "stores" : "strategies")\"", known: known, what: what)
+        throw StrictKeys.Unknown(
+          key: text, place: "\"\(what == "store" ? "stores" : "strategies")\"", known: known, what: what)
       }
       return value
     }
@@ -151,35 +155,55 @@ package struct GateList: Sendable, Codable, Equatable {
 
   /// The user's sort, section and predicate; nil when the list is the dataset's own.
   package var request: CustomRequest? {
-    sort == nil && section == nil && `where` == nil ? nil : CustomRequest(sort: sort, section: section, predicate: `where`)
+    sort == nil && section == nil && `where` == nil
+      ? nil : CustomRequest(sort: sort, section: section, predicate: `where`)
   }
 
-  package var measuredStores: [StoreKind] { stores ?? [.memory, db.map(ServerSchema.isURL) == true ? .postgres : .sqlite] }
+  package var measuredStores: [StoreKind] {
+    stores ?? [.memory, db.map(ServerSchema.isURL) == true ? .postgres : .sqlite]
+  }
   package var measuredStrategies: [FetchMode] { strategies ?? [.batched] }
 
   /// What makes a list measurable, before anything is opened. O(1).
   func validate() throws {
     if let name, name.isEmpty || name.contains("/") {
-      throw HarnessError.invalidArgument("\"name\" '\(name)' must be non-empty and without '/' (it begins each figure's name)")
+      throw HarnessError.invalidArgument(
+        "\"name\" '\(name)' must be non-empty and without '/' (it begins each figure's name)")
     }
     switch (dataset, db) {
-    case (nil, nil): throw HarnessError.invalidArgument("give \"dataset\" (banks or wells) or \"db\" (your database) and \"entity\"")
+    case (nil, nil):
+      throw HarnessError.invalidArgument("give \"dataset\" (banks or wells) or \"db\" (your database) and \"entity\"")
     case (.some, .some): throw HarnessError.invalidArgument("give \"dataset\" or \"db\", not both")
     case (.some(let d), nil):
       guard DatasetKind.allCases.map(\.rawValue).contains(d) else {
         throw HarnessError.invalidArgument(
-          "unknown dataset '\(d)'; expected \(DatasetKind.allCases.map(\.rawValue).joined(separator: " or ")), or \"db\" for your own")
+          """
+          unknown dataset '\(d)'; expected \(DatasetKind.allCases.map(\.rawValue).joined(separator: " or ")), or \
+          \"db\" for your own
+          """
+        )
       }
-      if entity != nil || relationships != nil { throw HarnessError.invalidArgument("\"entity\" and \"relationships\" go with \"db\"") }
+      if entity != nil || relationships != nil {
+        throw HarnessError.invalidArgument("\"entity\" and \"relationships\" go with \"db\"")
+      }
       if let rows, !(1_000...DatasetKind.maxRows).contains(rows) {
         throw HarnessError.invalidArgument("\"rows\" must be 1,000 to \(DatasetKind.maxRows.grouped), got \(rows)")
       }
     case (nil, .some):
-      guard entity != nil else { throw HarnessError.invalidArgument("\"db\" needs \"entity\": the table or Core Data entity to list") }
-      if rows != nil { throw HarnessError.invalidArgument("\"rows\" is for a generated dataset; a database's list has its table's rows") }
+      guard entity != nil else {
+        throw HarnessError.invalidArgument("\"db\" needs \"entity\": the table or Core Data entity to list")
+      }
+      if rows != nil {
+        throw HarnessError.invalidArgument(
+          "\"rows\" is for a generated dataset; a database's list has its table's rows")
+      }
       if changes == true {
         throw HarnessError.invalidArgument(
-          "\"changes\" needs a generated banks list: the change workload writes rows, and a database of yours is never written")
+          """
+          \"changes\" needs a generated banks list: the change workload writes rows, and a database of yours is \
+          never written
+          """
+        )
       }
     }
     if changes == true && dataset != DatasetKind.banks.rawValue {
@@ -187,7 +211,8 @@ package struct GateList: Sendable, Codable, Equatable {
     }
     if measuredStores.isEmpty { throw HarnessError.invalidArgument("\"stores\" names none") }
     if measuredStrategies.isEmpty || measuredStrategies.contains(.full) {
-      throw HarnessError.invalidArgument("\"strategies\" names those measured against a full fetch: batched, offset or keyset")
+      throw HarnessError.invalidArgument(
+        "\"strategies\" names those measured against a full fetch: batched, offset or keyset")
     }
   }
 }

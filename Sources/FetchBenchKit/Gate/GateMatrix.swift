@@ -20,7 +20,9 @@ package enum GateMatrix {
   static func measure(_ spec: CaseSpec, _ work: CaseWork.GateWork) throws -> CaseResult {
     var figures = work == .diff ? try diffFigures(spec) : try fetchFigures(spec, spec.store)
     for i in figures.indices {
-      figures[i].name = GateFigure.ID(list: spec.gate?.name ?? spec.dataset.rawValue, store: spec.store, what: figures[i].name).description
+      figures[i].name =
+        GateFigure.ID(list: spec.gate?.name ?? spec.dataset.rawValue, store: spec.store, what: figures[i].name)
+        .description
     }
     var result = CaseResult(spec: spec, measurements: [], error: nil)
     result.figures = figures
@@ -29,7 +31,9 @@ package enum GateMatrix {
 
   /// A ratio figure from interleaved pairs: the median of the per-pair ratios, its spread
   /// the interquartile range over the median.
-  static func ratio(_ name: String, _ ratios: [Double], atLeast floor: Double = 0, likeForLike: Bool? = nil) -> GateFigure {
+  static func ratio(_ name: String, _ ratios: [Double], atLeast floor: Double = 0, likeForLike: Bool? = nil)
+    -> GateFigure
+  {
     let sorted = ratios.sorted()
     let median = Summary(sorted).median
     let q1 = sorted[sorted.count / 4]
@@ -76,28 +80,38 @@ package enum GateMatrix {
   /// The exact counters of one run, and its heap figures where they are exact enough to gate.
   static func counterAndHeapFigures(_ prefix: String, _ run: Scenario.Run, _ kind: StoreKind) -> [GateFigure] {
     var figures = [
-      GateFigure(name: "\(prefix)/\(Metric.queries)", kind: .counter, value: Double(run.counters.queries), unit: .count, tolerance: 0),
       GateFigure(
-        name: "\(prefix)/\(Metric.rowsMaterialized)", kind: .counter, value: Double(run.counters.rowsMaterialized), unit: .count,
+        name: "\(prefix)/\(Metric.queries)", kind: .counter, value: Double(run.counters.queries), unit: .count,
+        tolerance: 0),
+      GateFigure(
+        name: "\(prefix)/\(Metric.rowsMaterialized)", kind: .counter, value: Double(run.counters.rowsMaterialized),
+        unit: .count,
         tolerance: 0),
     ]
     if kind == .postgres {
       figures.append(
         GateFigure(
-          name: "\(prefix)/\(Metric.roundTrips)", kind: .counter, value: Double(run.counters.roundTrips), unit: .count, tolerance: 0))
+          name: "\(prefix)/\(Metric.roundTrips)", kind: .counter, value: Double(run.counters.roundTrips), unit: .count,
+          tolerance: 0))
       figures.append(
         GateFigure(
-          name: "\(prefix)/\(Metric.bytesReceived)", kind: .counter, value: Double(run.counters.bytesReceived), unit: .bytes, tolerance: 0))
+          name: "\(prefix)/\(Metric.bytesReceived)", kind: .counter, value: Double(run.counters.bytesReceived),
+          unit: .bytes, tolerance: 0))
       // PostgreSQL's rows are decoded on postgres-nio's event-loop thread, whose buffers and
       // allocations depend on how the network split the results: its heap figures move
       // between identical runs, so they are reported by `run`, not gated.
       return figures
     }
     return figures + [
-      GateFigure(name: "\(prefix)/\(Metric.heapLive)", kind: .heap, value: Double(run.sample.heapLive), unit: .bytes, tolerance: 0.05),
-      GateFigure(name: "\(prefix)/\(Metric.heapPeak)", kind: .heap, value: Double(run.sample.heapPeak), unit: .bytes, tolerance: 0.05),
       GateFigure(
-        name: "\(prefix)/\(Metric.allocations)", kind: .heap, value: Double(run.sample.allocations), unit: .count, tolerance: 0.05),
+        name: "\(prefix)/\(Metric.heapLive)", kind: .heap, value: Double(run.sample.heapLive), unit: .bytes,
+        tolerance: 0.05),
+      GateFigure(
+        name: "\(prefix)/\(Metric.heapPeak)", kind: .heap, value: Double(run.sample.heapPeak), unit: .bytes,
+        tolerance: 0.05),
+      GateFigure(
+        name: "\(prefix)/\(Metric.allocations)", kind: .heap, value: Double(run.sample.allocations), unit: .count,
+        tolerance: 0.05),
     ]
   }
 
@@ -116,7 +130,8 @@ package enum GateMatrix {
     defer { sqlite3_close(db) }
     sqlite3_busy_timeout(db, 10_000)
     var stmt: OpaquePointer?
-    guard sqlite3_prepare_v3(db, sql.ids, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt else {
+    guard sqlite3_prepare_v3(db, sql.ids, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt
+    else {
       throw HarnessError.invalidArgument("cannot prepare \(sql.ids)")
     }
     defer { sqlite3_finalize(stmt) }
@@ -192,14 +207,17 @@ package enum GateMatrix {
     let transactions = Double(spec.warmups + spec.repetitions)
     return [
       GateFigure(
-        name: "diff_k100/queries_per_transaction", kind: .counter, value: Double(totals.queries) / transactions, unit: .count, tolerance: 0
+        name: "diff_k100/queries_per_transaction", kind: .counter, value: Double(totals.queries) / transactions,
+        unit: .count, tolerance: 0
       ),
-      GateFigure(name: "diff_k100/rows_materialized", kind: .counter, value: Double(totals.rows), unit: .count, tolerance: 0),
+      GateFigure(
+        name: "diff_k100/rows_materialized", kind: .counter, value: Double(totals.rows), unit: .count, tolerance: 0),
       GateFigure(name: "diff_k100/deletes", kind: .counter, value: Double(totals.deletes), unit: .count, tolerance: 0),
       GateFigure(name: "diff_k100/inserts", kind: .counter, value: Double(totals.inserts), unit: .count, tolerance: 0),
       GateFigure(name: "diff_k100/moves", kind: .counter, value: Double(totals.moves), unit: .count, tolerance: 0),
       GateFigure(name: "diff_k100/reloads", kind: .counter, value: Double(totals.reloads), unit: .count, tolerance: 0),
-      GateFigure(name: "diff_k100/incremental_heap_peak_bytes", kind: .heap, value: Double(peak), unit: .bytes, tolerance: 0.05),
+      GateFigure(
+        name: "diff_k100/incremental_heap_peak_bytes", kind: .heap, value: Double(peak), unit: .bytes, tolerance: 0.05),
     ]
       // The whole-list diff works on snapshots and does not depend on the store: it is gated
       // once, on the memory store, where no server or file activity runs between the
@@ -212,7 +230,9 @@ package enum GateMatrix {
       + (spec.store == .memory
         ? [
           ratio("diff_k100/our_diff_over_hash_index_time", ratios, atLeast: 0.9, likeForLike: true),
-          GateFigure(name: "diff_k100/our_diff_heap_peak_bytes", kind: .heap, value: Double(diffPeak), unit: .bytes, tolerance: 0.05),
+          GateFigure(
+            name: "diff_k100/our_diff_heap_peak_bytes", kind: .heap, value: Double(diffPeak), unit: .bytes,
+            tolerance: 0.05),
         ] : [])
   }
 

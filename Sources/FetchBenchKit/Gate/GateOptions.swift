@@ -55,7 +55,10 @@ package struct GateOptions: Sendable {
     }
     guard !out.isEmpty else {
       throw HarnessError.invalidArgument(
-        "\(matrixPath): no list is measured on \(stores?.map(\.rawValue).joined(separator: ", ") ?? "any store"); name a store the lists have"
+        """
+        \(matrixPath): no list is measured on \(stores?.map(\.rawValue).joined(separator: ", ") ?? "any store"); \
+        name a store the lists have
+        """
       )
     }
     return out
@@ -68,7 +71,8 @@ package struct GateOptions: Sendable {
   package func cases(_ lists: [GateList.Resolved]) -> [CaseSpec] {
     func spec(_ list: GateList.Resolved, _ store: StoreKind, _ work: CaseWork.GateWork, repetitions: Int) -> CaseSpec {
       var spec = CaseSpec(
-        dataset: list.kind, rows: list.rows, seed: 1, datasetsDirectory: datasetsDirectory, store: store, work: .gate(work),
+        dataset: list.kind, rows: list.rows, seed: 1, datasetsDirectory: datasetsDirectory, store: store,
+        work: .gate(work),
         batchSize: batchSize, index: nil, repetitions: repetitions, warmups: 1)
       (spec.userList, spec.request) = (list.userList, list.request)
       spec.gate = GateCase(name: list.list.figureName, strategies: list.list.measuredStrategies)
@@ -77,7 +81,9 @@ package struct GateOptions: Sendable {
     let changes = lists.filter { $0.list.changes == true }.flatMap { list in
       list.list.measuredStores.map { spec(list, $0, .diff, repetitions: repetitions * 3) }
     }
-    let fetches = lists.flatMap { list in list.list.measuredStores.map { spec(list, $0, .fetch, repetitions: repetitions) } }
+    let fetches = lists.flatMap { list in
+      list.list.measuredStores.map { spec(list, $0, .fetch, repetitions: repetitions) }
+    }
     return changes + fetches
   }
 }
@@ -114,7 +120,8 @@ extension GateList {
         throw UserDatabaseError.serverNotSQLite(database.path)
       }
       let r = try UserList.resolve(database, entity: entity, list: request ?? CustomRequest())
-      return Resolved(list: list, kind: r.kind, rows: r.rows, userList: r.list, request: r.request, checksumKey: database.path)
+      return Resolved(
+        list: list, kind: r.kind, rows: r.rows, userList: r.list, request: r.request, checksumKey: database.path)
     }
     guard let kind = DatasetKind.allCases.first(where: { $0.rawValue == dataset }) else {
       throw HarnessError.invalidArgument("unknown dataset '\(dataset ?? "")'")
@@ -127,7 +134,8 @@ extension GateList {
         throw HarnessError.invalidArgument("\(kind.rawValue): \(error)")
       }
     }
-    return Resolved(list: list, kind: kind, rows: list.rows!, request: request, checksumKey: "\(kind.rawValue)-\(list.rows!)")
+    return Resolved(
+      list: list, kind: kind, rows: list.rows!, request: request, checksumKey: "\(kind.rawValue)-\(list.rows!)")
   }
 
   /// The list without its stores: what a baseline must have recorded for its figures to be

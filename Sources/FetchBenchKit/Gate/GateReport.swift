@@ -84,7 +84,8 @@ package struct GateReport: Sendable {
         case .busyMachine: "not judged (the machine was busy while re-measuring)"
         default: "regression not confirmed (a transient)"
         }
-      notes.append(String(format: "`%@` was %.3f, re-measured %.3f: %@; judged on the lower", l.name, first, then, outcome))
+      notes.append(
+        String(format: "`%@` was %.3f, re-measured %.3f: %@; judged on the lower", l.name, first, then, outcome))
     }
   }
 
@@ -99,7 +100,8 @@ package struct GateReport: Sendable {
     let notJudgedText = reasons.isEmpty ? "" : "; \(notJudged.count) not judged (\(reasons.joined(separator: ", ")))"
     switch exitCode(failOnImprovement: failOnImprovement) {
     case 2:
-      return "\(regressions.count) regression(s): " + regressions.map { "`\($0.name)`" }.joined(separator: ", ") + notJudgedText
+      return "\(regressions.count) regression(s): " + regressions.map { "`\($0.name)`" }.joined(separator: ", ")
+        + notJudgedText
     case 3:
       return "nothing could be judged\(notJudgedText)"
     case 4:
@@ -131,7 +133,10 @@ package struct GateReport: Sendable {
       let slack = l.kind != .heap ? "" : l.unit == .count ? " (+16)" : " (+16 KiB)"
       let tol = l.kind == .counter ? "exact" : String(format: "±%.0f%%", l.tolerance * 100) + slack
       md +=
-        "| `\(l.name)` | \(l.kind.rawValue) | \(fmt(l.baseline, l.unit)) | \(fmt(l.now, l.unit)) | \(delta) | \(tol) | \(l.verdict.label) |\n"
+        """
+        | `\(l.name)` | \(l.kind.rawValue) | \(fmt(l.baseline, l.unit)) | \(fmt(l.now, l.unit)) | \(delta) | \(tol) \
+        | \(l.verdict.label) |\n
+        """
     }
     return md
   }

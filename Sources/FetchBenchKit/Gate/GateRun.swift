@@ -28,7 +28,8 @@ package enum GateRun {
   /// generated when missing and read from the file when kept: an edited dataset then differs
   /// from the baseline's and the gate cannot judge (3) rather than reporting a regression.
   /// O(rows) per list.
-  package static func datasetChecksums(_ lists: [GateList.Resolved], _ options: GateOptions) throws -> [String: String] {
+  package static func datasetChecksums(_ lists: [GateList.Resolved], _ options: GateOptions) throws -> [String: String]
+  {
     var checksums: [String: String] = [:]
     for list in lists where checksums[list.checksumKey] == nil {
       if let database = list.userList?.database {
@@ -36,7 +37,8 @@ package enum GateRun {
         continue
       }
       var request = GenerationRequest(
-        datasets: [list.kind], rows: list.rows, seed: 1, outDirectory: options.datasetsDirectory, writeCSV: false, ifMissing: true)
+        datasets: [list.kind], rows: list.rows, seed: 1, outDirectory: options.datasetsDirectory, writeCSV: false,
+        ifMissing: true)
       request.verification = .contentsReported
       let r = try Generation.run(request, progress: ProgressLine())
       checksums[list.checksumKey] = r.first?.entry.sha256
@@ -47,7 +49,8 @@ package enum GateRun {
   /// Measures the matrix (or the given cases of it), one child process per case. Throws
   /// when a case fails: a gate that cannot measure must not pass.
   package static func measure(
-    _ options: GateOptions, _ lists: [GateList.Resolved], cases only: [CaseSpec]? = nil, log: @escaping @Sendable (String) -> Void
+    _ options: GateOptions, _ lists: [GateList.Resolved], cases only: [CaseSpec]? = nil,
+    log: @escaping @Sendable (String) -> Void
   ) throws -> GateMeasurement {
     let checksums = try datasetChecksums(lists, options)
     let cases = only ?? options.cases(lists)
@@ -101,7 +104,8 @@ package enum GateRun {
   static func contents(of path: String, as what: String) throws -> Data? {
     switch DatasetFile.entry(at: path) {
     case .missing: return nil
-    case .other(let kind): throw HarnessError.invalidArgument("\(path) is not a readable \(what): it is \(kind), not a file")
+    case .other(let kind):
+      throw HarnessError.invalidArgument("\(path) is not a readable \(what): it is \(kind), not a file")
     case .file: break
     }
     do {
@@ -115,7 +119,9 @@ package enum GateRun {
   /// baseline is an error naming what it is.
   package static func loadBaseline(_ path: String) throws -> GateBaseline? {
     guard let data = try contents(of: path, as: "baseline") else { return nil }
-    guard !data.isEmpty else { throw HarnessError.invalidArgument("\(path) is not a readable baseline: the file is empty") }
+    guard !data.isEmpty else {
+      throw HarnessError.invalidArgument("\(path) is not a readable baseline: the file is empty")
+    }
     do {
       return try JSONDecoder().decode(GateBaseline.self, from: data)
     } catch {
@@ -170,13 +176,15 @@ package enum GateRun {
 
   static func describeDecoding(_ error: any Error) -> String {
     func text(_ path: [any CodingKey]) -> String {
-      path.enumerated().map { i, key in key.intValue.map { "[\($0)]" } ?? (i == 0 ? "" : ".") + key.stringValue }.joined()
+      path.enumerated().map { i, key in key.intValue.map { "[\($0)]" } ?? (i == 0 ? "" : ".") + key.stringValue }
+        .joined()
     }
     func at(_ path: [any CodingKey]) -> String { path.isEmpty ? "at the top level" : "at \(text(path))" }
     return switch error as? DecodingError {
     case .dataCorrupted(let c) where c.codingPath.isEmpty: "malformed JSON"
     // A value of the wrong kind (1.5 where a whole number goes): where, and what was found.
-    case .dataCorrupted(let c): "a wrong value \(at(c.codingPath)) (\(c.debugDescription.trimmingCharacters(in: .punctuationCharacters)))"
+    case .dataCorrupted(let c):
+      "a wrong value \(at(c.codingPath)) (\(c.debugDescription.trimmingCharacters(in: .punctuationCharacters)))"
     case .keyNotFound(let key, let c): "no \(text(c.codingPath + [key]))"
     case .typeMismatch(_, let c), .valueNotFound(_, let c): "a wrong value \(at(c.codingPath))"
     default: "\(error)"

@@ -28,7 +28,8 @@ package struct HistoryEntry: Codable, Sendable, Equatable {
   package init(rows: [ResultRow]) throws {
     let tracked = RunExport.tracked(rows)
     guard let first = tracked.first else {
-      throw HarnessError.invalidArgument("the run has no figure to keep: none has a direction (times, rates, counts, bytes)")
+      throw HarnessError.invalidArgument(
+        "the run has no figure to keep: none has a direction (times, rates, counts, bytes)")
     }
     runID = first.runID
     commit = first.machine.gitCommit
@@ -37,7 +38,10 @@ package struct HistoryEntry: Codable, Sendable, Equatable {
     toolchain = first.machine.swiftVersion
     figures = Dictionary(
       tracked.map { r in
-        (Comparison.name(r), Figure(value: r.value, min: r.min, max: r.max, unit: r.unit.rawValue, better: r.metric.better))
+        (
+          Comparison.name(r),
+          Figure(value: r.value, min: r.min, max: r.max, unit: r.unit.rawValue, better: r.metric.better)
+        )
       }, uniquingKeysWith: { a, _ in a })
   }
 
@@ -46,7 +50,9 @@ package struct HistoryEntry: Codable, Sendable, Equatable {
     let c = Array(runID)
     guard c.count == 16, c[8] == "T", c[15] == "Z" else { return nil }
     let s = String(c)
-    func part(_ a: Int, _ b: Int) -> Substring { s[s.index(s.startIndex, offsetBy: a)..<s.index(s.startIndex, offsetBy: b)] }
+    func part(_ a: Int, _ b: Int) -> Substring {
+      s[s.index(s.startIndex, offsetBy: a)..<s.index(s.startIndex, offsetBy: b)]
+    }
     return "\(part(0, 4))-\(part(4, 6))-\(part(6, 8))T\(part(9, 11)):\(part(11, 13)):\(part(13, 15))Z"
   }
 }

@@ -7,14 +7,19 @@ package enum HistoryFile {
   /// Every entry of `path`. Throws naming the first line that is not an entry. O(file).
   package static func read(_ path: String) throws -> [HistoryEntry] {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw HarnessError.invalidArgument("\(path): no such history; `fetchbench history add RUN --file \(path)` starts one")
+      throw HarnessError.invalidArgument(
+        "\(path): no such history; `fetchbench history add RUN --file \(path)` starts one")
     }
     let decoder = JSONDecoder()
     var entries: [HistoryEntry] = []
     for (n, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
       guard let entry = try? decoder.decode(HistoryEntry.self, from: Data(line)) else {
         throw HarnessError.invalidArgument(
-          "\(path), line \(n + 1): not a run that `fetchbench history add` wrote; name a history file of FetchBench's or a new one")
+          """
+          \(path), line \(n + 1): not a run that `fetchbench history add` wrote; name a history file of FetchBench's \
+          or a new one
+          """
+        )
       }
       entries.append(entry)
     }

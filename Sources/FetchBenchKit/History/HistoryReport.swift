@@ -52,7 +52,11 @@ package struct HistoryReport {
   func markdown() -> String {
     var md = "# FetchBench history\n\n"
     md +=
-      "\(entries.count) runs, oldest first. A figure moved at a run when the runs before it (up to five, since its last move) agree and the next two lie beyond all of them by more than 10 %, on the same side, with the medians apart by as much: a step, not one outlier.\n\n"
+      """
+      \(entries.count) runs, oldest first. A figure moved at a run when the runs before it (up to five, since its \
+      last move) agree and the next two lie beyond all of them by more than 10 %, on the same side, with the medians \
+      apart by as much: a step, not one outlier.\n\n
+      """
     md += "| # | run | commit | machine | toolchain |\n|---:|---|---|---|---|\n"
     for (i, e) in entries.enumerated() {
       md += "| \(i + 1) | \(e.date) | `\(e.commit)` | \(e.machine) | \(e.toolchain) |\n"
@@ -65,7 +69,10 @@ package struct HistoryReport {
       md += "| figure | at run | commit | change | |\n|---|---:|---|---:|---|\n"
       for m in moved {
         md +=
-          "| `\(m.name)` | \(m.step.index + 1) | `\(entries[m.step.index].commit)` | ×\(String(format: "%.2f", m.step.ratio)) | \(m.better ? "better" : "worse") |\n"
+          """
+          | `\(m.name)` | \(m.step.index + 1) | `\(entries[m.step.index].commit)` | \
+          ×\(String(format: "%.2f", m.step.ratio)) | \(m.better ? "better" : "worse") |\n
+          """
       }
       md += "\n"
       for (name, chart) in Set(moved.map(\.name)).sorted().map({ ($0, Self.slug($0)) }) {
@@ -76,7 +83,11 @@ package struct HistoryReport {
     if !vanished.isEmpty {
       md += "\n## Figures the last run no longer has\n\n"
       md +=
-        "\(vanished.count) figures measured earlier are missing from run \(entries.count) (`\(entries.last!.commit)`): their cases failed, were removed or were renamed. The steps above cannot see them.\n\n"
+        """
+        \(vanished.count) figures measured earlier are missing from run \(entries.count) \
+        (`\(entries.last!.commit)`): their cases failed, were removed or were renamed. The steps above cannot see \
+        them.\n\n
+        """
       md += "| figure | last measured at run | commit |\n|---|---:|---|\n"
       for v in vanished { md += "| `\(v.name)` | \(v.lastRun + 1) | `\(entries[v.lastRun].commit)` |\n" }
     }
@@ -84,7 +95,11 @@ package struct HistoryReport {
     for (name, values) in series {
       let present = values.compactMap { $0 }
       let unit = entries.lazy.compactMap { $0.figures[name] }.first?.unit ?? ""
-      md += "| `\(name)` | \(present.count) | \(ResultRow.number(present.first!)) \(unit) | \(ResultRow.number(present.last!)) \(unit) |\n"
+      md +=
+        """
+        | `\(name)` | \(present.count) | \(ResultRow.number(present.first!)) \(unit) | \
+        \(ResultRow.number(present.last!)) \(unit) |\n
+        """
     }
     return md
   }
@@ -98,10 +113,14 @@ package struct HistoryReport {
       let values = valuesByName[name]!
       let unit = entries.lazy.compactMap { $0.figures[name] }.first?.unit ?? ""
       let marks = moved.filter { $0.name == name }.map { m in
-        (label: "moved at run \(m.step.index + 1) (×\(String(format: "%.2f", m.step.ratio)))", value: values[m.step.index] ?? 0)
+        (
+          label: "moved at run \(m.step.index + 1) (×\(String(format: "%.2f", m.step.ratio)))",
+          value: values[m.step.index] ?? 0
+        )
       }
       let svg = SVG.lines(
-        title: name, xs: xs, series: [(unit.isEmpty ? "value" : unit, values)], x: .linear, y: .linear, thresholds: marks,
+        title: name, xs: xs, series: [(unit.isEmpty ? "value" : unit, values)], x: .linear, y: .linear,
+        thresholds: marks,
         xLabel: { i in
           let k = Int(i) - 1
           return self.entries.indices.contains(k) ? String(self.entries[k].commit.prefix(7)) : ""
@@ -116,7 +135,9 @@ package struct HistoryReport {
   package func write(to dir: String) throws {
     try OutputFolder.write(to: dir, command: .history) { tmp in
       try FileManager.default.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: false)
-      for (name, svg) in charts() { try Data(svg.utf8).write(to: URL(fileURLWithPath: try OutputFolder.child(tmp + "/charts", name))) }
+      for (name, svg) in charts() {
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: try OutputFolder.child(tmp + "/charts", name)))
+      }
       try Data(markdown().utf8).write(to: URL(fileURLWithPath: tmp + "/report.md"))
     }
   }

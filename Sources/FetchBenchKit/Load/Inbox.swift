@@ -15,7 +15,8 @@ struct PendingUnit {
   static func coalescing(_ units: [PendingUnit]) -> PendingUnit {
     if units.count == 1 { return units[0] }
     return PendingUnit(
-      first: units[0].first, transaction: StoreTransaction.coalescing(units.map(\.transaction)), count: units.reduce(0) { $0 + $1.count })
+      first: units[0].first, transaction: StoreTransaction.coalescing(units.map(\.transaction)),
+      count: units.reduce(0) { $0 + $1.count })
   }
 }
 

@@ -41,7 +41,9 @@ struct LoadReport {
         try encoder.encode(Search(rawLimits: rawLimits, steps: steps, maxRates: maxRates))
           .write(to: URL(fileURLWithPath: tmp + "/search.json"))
       }
-      for (name, svg) in charts() { try Data(svg.utf8).write(to: URL(fileURLWithPath: try OutputFolder.child(tmp + "/charts", name))) }
+      for (name, svg) in charts() {
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: try OutputFolder.child(tmp + "/charts", name)))
+      }
       try Data(markdown().utf8).write(to: URL(fileURLWithPath: tmp + "/report.md"))
     }
   }
@@ -50,12 +52,18 @@ struct LoadReport {
 
   func timelineCSV() -> String {
     var out =
-      "run_id,store,target_rate,second,commits,failed_commits,change_sets,coalesced,delivery_p50_ms,delivery_p99_ms,delivery_max_ms,change_set_p99_ms,faults,fault_p99_ms,heap_bytes,rss_bytes\n"
+      [
+        "run_id", "store", "target_rate", "second", "commits", "failed_commits", "change_sets", "coalesced",
+        "delivery_p50_ms", "delivery_p99_ms", "delivery_max_ms", "change_set_p99_ms", "faults", "fault_p99_ms",
+        "heap_bytes", "rss_bytes",
+      ].joined(separator: ",") + "\n"
     for r in results {
       for s in r.timeline {
         let cells: [String] = [
-          runID, r.config.store.rawValue, Self.f(r.config.rate, 0), "\(s.second)", "\(s.commits)", "\(s.failedCommits)", "\(s.changeSets)",
-          "\(s.coalesced)", Self.f(s.deliveryP50Ms), Self.f(s.deliveryP99Ms), Self.f(s.deliveryMaxMs), Self.f(s.changeSetP99Ms),
+          runID, r.config.store.rawValue, Self.f(r.config.rate, 0), "\(s.second)", "\(s.commits)", "\(s.failedCommits)",
+          "\(s.changeSets)",
+          "\(s.coalesced)", Self.f(s.deliveryP50Ms), Self.f(s.deliveryP99Ms), Self.f(s.deliveryMaxMs),
+          Self.f(s.changeSetP99Ms),
           "\(s.faults)", Self.f(s.faultP99Ms), "\(s.heapBytes)", "\(s.rssBytes)",
         ]
         out += cells.joined(separator: ",") + "\n"
@@ -97,15 +105,21 @@ struct LoadReport {
   }
 
   func summaryCSV() -> String {
-    var out = "run_id,store,target_rate,metric,value,unit,samples,machine_cores,swift_version,git_commit,dataset_sha256,status\n"
+    var out =
+      [
+        "run_id", "store", "target_rate", "metric", "value", "unit", "samples", "machine_cores", "swift_version",
+        "git_commit", "dataset_sha256", "status",
+      ].joined(separator: ",") + "\n"
     for r in results {
       for row in summaryRows(r) {
         out +=
           [
-            runID, r.config.store.rawValue, Self.f(r.config.rate, 0), row.metric.name, Self.f(row.value), row.metric.unit.rawValue,
+            runID, r.config.store.rawValue, Self.f(r.config.rate, 0), row.metric.name, Self.f(row.value),
+            row.metric.unit.rawValue,
             "\(row.samples)",
             "\(machine.cores)",
-            ResultsCSV.quote(machine.swiftVersion), machine.gitCommit, checksum, (r.ok ? ResultStatus.ok : .failed).rawValue,
+            ResultsCSV.quote(machine.swiftVersion), machine.gitCommit, checksum,
+            (r.ok ? ResultStatus.ok : .failed).rawValue,
           ].joined(separator: ",") + "\n"
       }
     }
@@ -118,13 +132,18 @@ struct LoadReport {
   }
 
   /// Short names: the load test runs on one SQLite plan, so it needs no plan in the name.
-  static func storeName(_ s: StoreKind) -> String { s == .memory ? "in-memory" : s == .sqlite ? "SQLite" : s.displayName }
+  static func storeName(_ s: StoreKind) -> String {
+    s == .memory ? "in-memory" : s == .sqlite ? "SQLite" : s.displayName
+  }
 
   func markdown() -> String {
     guard let c = results.first?.config else { return "# FetchBench load test\n\nNo results.\n" }
     var md = "# FetchBench load test\n\n"
     md +=
-      "Run \(Markdown.code(runID)) at commit \(Markdown.code(machine.gitCommit)) on \(machine.cores) cores, \(machine.memoryBytes >> 30) GiB, \(Markdown.escape(machine.os)), \(Markdown.escape(machine.swiftVersion)).\n\n"
+      """
+      Run \(Markdown.code(runID)) at commit \(Markdown.code(machine.gitCommit)) on \(machine.cores) cores, \
+      \(machine.memoryBytes >> 30) GiB, \(Markdown.escape(machine.os)), \(Markdown.escape(machine.swiftVersion)).\n\n
+      """
     md += method(c) + summarySection() + checksSection(c)
     if findMaxRate { md += maxRateSection() }
     return md + timelineSection()
@@ -133,10 +152,15 @@ struct LoadReport {
   /// What ran and how it is measured.
   func method(_ c: LoadConfig) -> String {
     """
-    **What ran.** Banks, \(c.rows.grouped) rows, sorted by `details.closeDate` descending. \(c.writers) writers commit seeded \
-    transactions of \(c.transactionSizeMin)–\(c.transactionSizeMax) changed objects (re-sorting updates, renames, deletes, \
-    inserts, moves between state sections) at a target rate shared among them, each on its own connection (on SQLite, which takes one writer at a time, they hand their transactions to one writer connection on one thread, as an app's serial write queue does); \
-    \(Int(c.failureRate * 100))% of them fail after their writes and must roll back. \(c.observers) observers each hold a \
+    **What ran.** Banks, \(c.rows.grouped) rows, sorted by `details.closeDate` descending. \(c.writers) writers commit \
+    seeded \
+    transactions of \(c.transactionSizeMin)–\(c.transactionSizeMax) changed objects (re-sorting updates, renames, \
+    deletes, \
+    inserts, moves between state sections) at a target rate shared among them, each on its own connection (on SQLite, \
+    which takes one writer at a time, they hand their transactions to one writer connection on one thread, as an app's \
+    serial write queue does); \
+    \(Int(c.failureRate * 100))% of them fail after their writes and must roll back. \(c.observers) observers each \
+    hold a \
     batched controller (batch \(c.batchSize); even-numbered ones one list, odd-numbered ones sectioned by state) on a \
     connection of their own and replay every change set on a mirror under UIKit's batch-update rules; a scroller per \
     observer reads a screen (20 rows at a random position) \(Int(c.screensPerSecond)) times a second through the same \
@@ -157,9 +181,12 @@ struct LoadReport {
   static let coreDataSchemaNote = """
     **In Core Data's schema** (`--schema coredata`). The writers write banks' Core Data file (`ZFAILEDBANKINFO`, \
     `ZFAILEDBANKDETAILS`) as Core Data's save writes it: an insert writes `Z_ENT` and `Z_OPT` 1, and both sides of the \
-    bank–details one-to-one (`ZDETAILS`, `ZINFO`); an update sets `Z_OPT` to the next version where the row is still at the \
-    version read, a delete removes the row only at that version (optimistic locking); dates are seconds since 2001; each save \
-    with inserts raises `Z_PRIMARYKEY.Z_MAX` once per entity. The observers read the file with FetchBench's statements and \
+    bank–details one-to-one (`ZDETAILS`, `ZINFO`); an update sets `Z_OPT` to the next version where the row is still \
+    at the \
+    version read, a delete removes the row only at that version (optimistic locking); dates are seconds since 2001; \
+    each save \
+    with inserts raises `Z_PRIMARYKEY.Z_MAX` once per entity. The observers read the file with FetchBench's statements \
+    and \
     follow its change log, as on the dataset's own file.
 
 
@@ -169,16 +196,29 @@ struct LoadReport {
   func summarySection() -> String {
     var md = "## Summary\n\n"
     md +=
-      "| store | target /s | attempted /s | committed /s | rolled back | delivery p50 / p90 / p99 / p99.9 / max (ms) | change set p50 / p99 (ms) | faults /s | fault p50 / p99 (ms) | stale reads | coalesced | reconnects | heap growth | peak RSS | checks |\n"
+      """
+      | store | target /s | attempted /s | committed /s | rolled back | delivery p50 / p90 / p99 / p99.9 / max (ms) \
+      | change set p50 / p99 (ms) | faults /s | fault p50 / p99 (ms) | stale reads | coalesced | reconnects | heap \
+      growth | peak RSS | checks |\n
+      """
     md += "|---|---:|---:|---:|---:|---|---|---:|---|---:|---:|---:|---:|---:|---|\n"
     for r in results {
       let d = r.delivery
       md +=
-        "| \(Self.storeName(r.config.store)) | \(Int(r.config.rate)) | \(Self.f(r.attemptsPerSecond, 1)) | \(Self.f(r.commitsPerSecond, 1)) | \(r.failedCommits) | \(Self.f(d.p50, 2)) / \(Self.f(d.p90, 2)) / \(Self.f(d.p99, 2)) / \(Self.f(d.p999, 2)) / \(Self.f(d.max, 2)) | \(Self.f(r.changeSet.p50, 2)) / \(Self.f(r.changeSet.p99, 2)) | \(Self.f(r.seconds > 0 ? Double(r.faults) / r.seconds : 0, 1)) | \(Self.f(r.faultLatency.p50, 2)) / \(Self.f(r.faultLatency.p99, 2)) | \(r.staleReads) | \(r.coalescedTransactions) | \(r.reconnects) | \(r.heapGrowthBytes.map { bytes(Double($0)) } ?? "not judged") | \(bytes(Double(r.peakRSSBytes))) | \(r.ok ? "all passed" : "**\(r.failures.count) failed**") |\n"
+        """
+        | \(Self.storeName(r.config.store)) | \(Int(r.config.rate)) | \(Self.f(r.attemptsPerSecond, 1)) | \
+        \(Self.f(r.commitsPerSecond, 1)) | \(r.failedCommits) | \(Self.f(d.p50, 2)) / \(Self.f(d.p90, 2)) / \
+        \(Self.f(d.p99, 2)) / \(Self.f(d.p999, 2)) / \(Self.f(d.max, 2)) | \(Self.f(r.changeSet.p50, 2)) / \
+        \(Self.f(r.changeSet.p99, 2)) | \(Self.f(r.seconds > 0 ? Double(r.faults) / r.seconds : 0, 1)) | \
+        \(Self.f(r.faultLatency.p50, 2)) / \(Self.f(r.faultLatency.p99, 2)) | \(r.staleReads) | \
+        \(r.coalescedTransactions) | \(r.reconnects) | \
+        \(r.heapGrowthBytes.map { bytes(Double($0)) } ?? "not judged") | \(bytes(Double(r.peakRSSBytes))) | \
+        \(r.ok ? "all passed" : "**\(r.failures.count) failed**") |\n
+        """
     }
     md += "\n"
-    md +=
-      "Samples: delivery latencies \(results.map { "\(Self.storeName($0.config.store)) \(Int($0.delivery.count).grouped)" }.joined(separator: ", ")); "
+    let deliveries = results.map { "\(Self.storeName($0.config.store)) \(Int($0.delivery.count).grouped)" }
+    md += "Samples: delivery latencies \(deliveries.joined(separator: ", ")); "
     md += "change sets \(results.map { "\(Int($0.changeSet.count).grouped)" }.joined(separator: ", ")); "
     md += "faults \(results.map { "\(Int($0.faultLatency.count).grouped)" }.joined(separator: ", ")).\n\n"
 
@@ -189,28 +229,48 @@ struct LoadReport {
   func checksSection(_ c: LoadConfig) -> String {
     var md = "## Checks\n\n"
     md +=
-      "At the end the writers stop, the observers catch up, and each mirror is compared with a fresh fetch on a new connection (under Core Data's change rules, with its controller's list). The run's exit code is non-zero when any check fails.\n\n"
+      """
+      At the end the writers stop, the observers catch up, and each mirror is compared with a fresh fetch on a new \
+      connection (under Core Data's change rules, with its controller's list). The run's exit code is non-zero when \
+      any check fails.\n\n
+      """
     md +=
-      "| store | mirrors = fresh fetch | invalid change sets | missed | applied twice | rows of failed transactions visible | heap growth ≤ \(bytes(Double(c.heapBoundBytes))) |\n"
+      """
+      | store | mirrors = fresh fetch | invalid change sets | missed | applied twice | rows of failed transactions \
+      visible | heap growth ≤ \(bytes(Double(c.heapBoundBytes))) |\n
+      """
     md += "|---|---|---:|---:|---:|---:|---|\n"
     for r in results {
-      let heap = r.heapGrowthBytes.map { $0 <= r.config.heapBoundBytes ? "yes (\(bytes(Double($0))))" : "**no** (\(bytes(Double($0))))" }
+      let heap = r.heapGrowthBytes.map {
+        $0 <= r.config.heapBoundBytes ? "yes (\(bytes(Double($0))))" : "**no** (\(bytes(Double($0))))"
+      }
       md +=
-        "| \(Self.storeName(r.config.store))\(findMaxRate ? " at \(Int(r.config.rate))/s" : "") | \(r.mirrorsMatch ? "yes" : "**no**") | \(r.invalidChangeSets) | \(r.missedTransactions) | \(r.repeatedTransactions) | \(r.rolledBackRowsVisible) | \(heap ?? "not judged (under 20 s)") |\n"
+        """
+        | \(Self.storeName(r.config.store))\(findMaxRate ? " at \(Int(r.config.rate))/s" : "") | \
+        \(r.mirrorsMatch ? "yes" : "**no**") | \(r.invalidChangeSets) | \(r.missedTransactions) | \
+        \(r.repeatedTransactions) | \(r.rolledBackRowsVisible) | \(heap ?? "not judged (under 20 s)") |\n
+        """
     }
     let failed = results.flatMap { r in
       r.failures.map { "- \(Self.storeName(r.config.store)) at \(Int(r.config.rate))/s: \(Markdown.escape($0))" }
     }
     if c.changeRules == .coreData {
       md +=
-        "\nThe observers kept Core Data's change rules (`--change-rules coredata`): each mirror is compared with its controller's list, "
+        """
+        \nThe observers kept Core Data's change rules (`--change-rules coredata`): each mirror is compared with its \
+        controller's list, 
+        """
         + "which does not follow changes to related objects. At the end those lists showed "
-        + results.map { "\($0.staleRows.grouped) row(s) out of place on \(Self.storeName($0.config.store))" }.joined(separator: ", ")
+        + results.map { "\($0.staleRows.grouped) row(s) out of place on \(Self.storeName($0.config.store))" }.joined(
+          separator: ", ")
         + " against a fresh fetch: what a user would see until the app fetches again.\n"
     }
     if !failed.isEmpty { md += "\nFailures:\n\n" + failed.joined(separator: "\n") + "\n" }
     md +=
-      "\nHeap growth compares the mean live heap over the run's last fifth with its mean over 10–30% of the run (runs of 20 s or more).\n\n"
+      """
+      \nHeap growth compares the mean live heap over the run's last fifth with its mean over 10–30% of the run (runs \
+      of 20 s or more).\n\n
+      """
 
     return md
   }
@@ -222,11 +282,31 @@ struct LoadReport {
     let seconds = Int(results.first?.config.duration ?? 0)
     var md = "## Highest sustained rate\n\n"
     md +=
-      "Each store's own write limit comes first: the same seeded transactions committed through the store's client alone, one after another for \(seconds) s in a fresh process, with no observers (`WriteSQL`: one statement per row by primary key and the change-log row; no reads of old values, no change recording). SQLite: its C API on one connection (SQLite takes one writer at a time), unmapped, as the load test's own connections. PostgreSQL: postgres-nio on each writer's session, every statement of a transaction sent before the first is waited for. In-memory: the store's own commit. Then FetchBench's own write path alone, with the run's writers as fast as they go and no observers: the store's commit, which reads each written row's old values and records the change for observers. Durability, as each store reported it: \(rawLimits.map { "\(Self.storeName($0.store)): \($0.durability)" }.joined(separator: "; ")).\n\n"
+      """
+      Each store's own write limit comes first: the same seeded transactions committed through the store's client \
+      alone, one after another for \(seconds) s in a fresh process, with no observers (`WriteSQL`: one statement per \
+      row by primary key and the change-log row; no reads of old values, no change recording). SQLite: its C API on \
+      one connection (SQLite takes one writer at a time), unmapped, as the load test's own connections. PostgreSQL: \
+      postgres-nio on each writer's session, every statement of a transaction sent before the first is waited for. \
+      In-memory: the store's own commit. Then FetchBench's own write path alone, with the run's writers as fast as \
+      they go and no observers: the store's commit, which reads each written row's old values and records the change \
+      for observers. Durability, as each store reported it: \
+      \(rawLimits.map { "\(Self.storeName($0.store)): \($0.durability)" }.joined(separator: "; ")).\n\n
+      """
     md +=
-      "Then the rate doubles from \(Int(LoadRunner.firstRate))/s (halving down to \(Int(LoadRunner.lowestRate))/s when that fails) until a step is not sustained, and bisects between the highest sustained and the lowest unsustained rate until they are within \(Int((RateSearch.closeEnough - 1) * 100))% or after \(RateSearch.maxBisections) bisections; \(seconds) s per step in a fresh process. A step is sustained when its writers attempt at least 95% of the target (transactions that roll back count), p99 delivery stays under \(budget), and every check passes.\n\n"
+      """
+      Then the rate doubles from \(Int(LoadRunner.firstRate))/s (halving down to \(Int(LoadRunner.lowestRate))/s \
+      when that fails) until a step is not sustained, and bisects between the highest sustained and the lowest \
+      unsustained rate until they are within \(Int((RateSearch.closeEnough - 1) * 100))% or after \
+      \(RateSearch.maxBisections) bisections; \(seconds) s per step in a fresh process. A step is sustained when its \
+      writers attempt at least 95% of the target (transactions that roll back count), p99 delivery stays under \
+      \(budget), and every check passes.\n\n
+      """
     md +=
-      "| store | own write limit /s | FetchBench's write path alone /s | highest sustained /s | fraction of the limit | the next step up missed | cores busy there | of which change sets |\n"
+      """
+      | store | own write limit /s | FetchBench's write path alone /s | highest sustained /s | fraction of the limit \
+      | the next step up missed | cores busy there | of which change sets |\n
+      """
     md += "|---|---:|---:|---:|---:|---|---:|---:|\n"
     for s in StoreKind.allCases where steps.contains(where: { $0.store == s }) {
       let limit = rawLimits.first { $0.store == s }
@@ -234,18 +314,36 @@ struct LoadReport {
       var fraction = "—"
       if let l = limit?.commitsPerSecond, let r = sustained, l > 0 { fraction = "\(Int((100 * r / l).rounded()))%" }
       let bound = steps.filter { $0.store == s && !$0.sustained }.min { $0.rate < $1.rate }
-      let limitText = limit.map { "\(Self.f($0.commitsPerSecond, 0)) (\($0.writers) writer\($0.writers == 1 ? "" : "s"))" } ?? "—"
+      let limitText =
+        limit.map { "\(Self.f($0.commitsPerSecond, 0)) (\($0.writers) writer\($0.writers == 1 ? "" : "s"))" } ?? "—"
       md +=
-        "| \(Self.storeName(s)) | \(limitText) | \(limit.map { Self.f($0.writePathPerSecond, 0) } ?? "—") | \(sustained.map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.lowestRate)))") | \(fraction) | \(bound.map { "\(Int($0.rate))/s: \($0.missed.joined(separator: "; "))" } ?? "— (the highest rate tried)") | \(bound.map { Self.f($0.coresBusy, 2) } ?? "—") | \(bound.map { Self.f($0.changeSetCores, 2) } ?? "—") |\n"
+        """
+        | \(Self.storeName(s)) | \(limitText) | \(limit.map { Self.f($0.writePathPerSecond, 0) } ?? "—") | \
+        \(sustained.map { "\(Int($0))" } ?? "none (not even \(Int(LoadRunner.lowestRate)))") | \(fraction) | \
+        \(bound.map { "\(Int($0.rate))/s: \($0.missed.joined(separator: "; "))" } ?? "— (the highest rate tried)") | \
+        \(bound.map { Self.f($0.coresBusy, 2) } ?? "—") | \(bound.map { Self.f($0.changeSetCores, 2) } ?? "—") |\n
+        """
     }
     md +=
-      "\nCores busy: the process's user and system CPU time over the step's wall time, all threads (writers, observers, scrollers; a PostgreSQL server's own processes are not counted); this machine has \(machine.cores). Of which change sets: the observers' time in the controller's `apply`, over the wall time.\n\n"
+      """
+      \nCores busy: the process's user and system CPU time over the step's wall time, all threads (writers, \
+      observers, scrollers; a PostgreSQL server's own processes are not counted); this machine has \(machine.cores). \
+      Of which change sets: the observers' time in the controller's `apply`, over the wall time.\n\n
+      """
     md +=
-      "| store | target /s | attempted /s | delivery p99 (ms) | change sets /s | change set p50 (ms) | cores busy | of which change sets | checks | sustained |\n"
+      """
+      | store | target /s | attempted /s | delivery p99 (ms) | change sets /s | change set p50 (ms) | cores busy | \
+      of which change sets | checks | sustained |\n
+      """
     md += "|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n"
     for s in steps {
       md +=
-        "| \(Self.storeName(s.store)) | \(Int(s.rate)) | \(Self.f(s.achieved, 1)) | \(Self.f(s.deliveryP99Ms, 2)) | \(Self.f(s.changeSetsPerSecond, 0)) | \(Self.f(s.changeSetP50Ms, 2)) | \(Self.f(s.coresBusy, 2)) | \(Self.f(s.changeSetCores, 2)) | \(s.ok ? "passed" : "failed") | \(s.sustained ? "yes" : "no: " + s.missed.joined(separator: "; ")) |\n"
+        """
+        | \(Self.storeName(s.store)) | \(Int(s.rate)) | \(Self.f(s.achieved, 1)) | \(Self.f(s.deliveryP99Ms, 2)) | \
+        \(Self.f(s.changeSetsPerSecond, 0)) | \(Self.f(s.changeSetP50Ms, 2)) | \(Self.f(s.coresBusy, 2)) | \
+        \(Self.f(s.changeSetCores, 2)) | \(s.ok ? "passed" : "failed") | \
+        \(s.sustained ? "yes" : "no: " + s.missed.joined(separator: "; ")) |\n
+        """
     }
     md += "\n"
     return md
@@ -257,7 +355,11 @@ struct LoadReport {
     for r in results where !r.timeline.isEmpty {
       let slug = Self.slug(r)
       md += "### \(Self.storeName(r.config.store)), target \(Int(r.config.rate))/s\n\n"
-      md += "![commits](charts/\(slug)-commits.svg) ![delivery](charts/\(slug)-delivery.svg) ![heap](charts/\(slug)-heap.svg)\n\n"
+      md +=
+        """
+        ![commits](charts/\(slug)-commits.svg) ![delivery](charts/\(slug)-delivery.svg) \
+        ![heap](charts/\(slug)-heap.svg)\n\n
+        """
     }
     md += "Per-second figures: `timeline.csv`; every summary figure with its sample count: `summary.csv`.\n"
     return md
@@ -284,7 +386,9 @@ struct LoadReport {
           Self.timeChart(
             title: "\(name): delivery latency per second (ms, log scale)", xs: xs,
             series: [("p50", r.timeline.map(\.deliveryP50Ms)), ("p99", r.timeline.map(\.deliveryP99Ms))], y: .log,
-            thresholds: [(r.config.frameBudgetMs == LoadRunner.frameMs ? "one frame" : "frame budget", r.config.frameBudgetMs)])
+            thresholds: [
+              (r.config.frameBudgetMs == LoadRunner.frameMs ? "one frame" : "frame budget", r.config.frameBudgetMs)
+            ])
         ))
       out.append(
         (
@@ -292,7 +396,8 @@ struct LoadReport {
           Self.timeChart(
             title: "\(name): live heap and RSS (MiB)", xs: xs,
             series: [
-              ("heap", r.timeline.map { Double($0.heapBytes) / 1_048_576 }), ("RSS", r.timeline.map { Double($0.rssBytes) / 1_048_576 }),
+              ("heap", r.timeline.map { Double($0.heapBytes) / 1_048_576 }),
+              ("RSS", r.timeline.map { Double($0.rssBytes) / 1_048_576 }),
             ])
         ))
     }
@@ -301,10 +406,12 @@ struct LoadReport {
 
   /// Lines over the run's seconds, on a linear x axis from zero; y linear from zero or log.
   static func timeChart(
-    title: String, xs: [Double], series: [(String, [Double])], y: SVG.Axis = .linear, thresholds: [(label: String, value: Double)] = []
+    title: String, xs: [Double], series: [(String, [Double])], y: SVG.Axis = .linear,
+    thresholds: [(label: String, value: Double)] = []
   ) -> String {
     SVG.lines(
-      title: title, xs: xs, series: series.map { ($0.0, $0.1.map(Optional.some)) }, x: .linear, y: y, thresholds: thresholds,
+      title: title, xs: xs, series: series.map { ($0.0, $0.1.map(Optional.some)) }, x: .linear, y: y,
+      thresholds: thresholds,
       xLabel: { "\(Int($0)) s" })
   }
 }

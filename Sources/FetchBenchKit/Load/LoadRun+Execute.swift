@@ -110,7 +110,8 @@ extension LoadRun {
       if second % 10 == 0 || second == 1 {
         log(
           String(
-            format: "  %@ %3d s: %d commits/s, delivery p99 %.2f ms, change set p99 %.2f ms, %d faults/s, heap %@", kind.rawValue, second,
+            format: "  %@ %3d s: %d commits/s, delivery p99 %.2f ms, change set p99 %.2f ms, %d faults/s, heap %@",
+            kind.rawValue, second,
             s.commits, s.deliveryP99Ms, s.changeSetP99Ms, s.faults, bytes(Double(s.heapBytes))))
       }
       if let at = config.dropConnectionAt, !dropped, Double(second) >= at {
@@ -124,7 +125,9 @@ extension LoadRun {
   /// Waits, up to the drain timeout, until every observer has applied `finalSequence`.
   func awaitObservers(through finalSequence: Int) {
     let drainDeadline = Clock.wallNanos + UInt64(config.drainTimeout * 1e9)
-    while Clock.wallNanos < drainDeadline && observers.contains(where: { o in o.lock.withLock { o.lastApplied < finalSequence } }) {
+    while Clock.wallNanos < drainDeadline
+      && observers.contains(where: { o in o.lock.withLock { o.lastApplied < finalSequence } })
+    {
       usleep(2_000)
     }
   }
@@ -132,7 +135,9 @@ extension LoadRun {
   /// The last, partial second (the whole run, when it was shorter than a second).
   func closeLastSecond(_ sampler: SecondSampler) {
     let last = stats.closeSecond(sampler.closed.get(), heap: Heap.allocated, rss: Self.currentRSS)
-    if last.commits + last.changeSets + last.faults > 0 || sampler.closed.get() == 0 { sampler.seconds.mutate { $0.append(last) } }
+    if last.commits + last.changeSets + last.faults > 0 || sampler.closed.get() == 0 {
+      sampler.seconds.mutate { $0.append(last) }
+    }
   }
 
   /// The run's counts and latency percentiles, from the shared statistics.

@@ -74,13 +74,15 @@ extension LoadRun {
     } catch {
       o.invalid += 1
       if o.errors.count < 5 {
-        o.errors.append("observer \(o.index): invalid change set for \(unit.first)…\(unit.transaction.sequence): \(error)")
+        o.errors.append(
+          "observer \(o.index): invalid change set for \(unit.first)…\(unit.transaction.sequence): \(error)")
       }
       o.mirror = o.controller.snapshot()
     }
     if config.observerDelayMs > 0 { usleep(UInt32(config.observerDelayMs * 1_000)) }
     o.lastApplied = unit.transaction.sequence
-    stats.changeSetApplied(first: unit.first, last: unit.transaction.sequence, transactions: unit.count, nanos: t1 - t0, at: t1)
+    stats.changeSetApplied(
+      first: unit.first, last: unit.transaction.sequence, transactions: unit.count, nanos: t1 - t0, at: t1)
   }
 
   /// Reads a screen (20 rows from a random position) through the observer's controller,
@@ -135,7 +137,10 @@ extension LoadRun {
         try? admin.execute("SELECT pg_terminate_backend(\(pid))")
         for _ in 0..<250 where !pg.isDisconnected { usleep(20_000) }
         log(
-          "  dropped observer \(o.index)'s connection (backend \(pid))\(pg.isDisconnected ? "" : "; the client has not noticed within 5 s")"
+          """
+            dropped observer \(o.index)'s connection (backend \
+          \(pid))\(pg.isDisconnected ? "" : "; the client has not noticed within 5 s")
+          """
         )
       }
     }

@@ -24,7 +24,11 @@ extension LoadRun {
         result.repeatedTransactions += o.repeated
         if o.lastApplied < finalSequence {
           failures.append(
-            "observer \(o.index) applied transactions up to \(o.lastApplied) of \(finalSequence) within \(Int(config.drainTimeout)) s")
+            """
+            observer \(o.index) applied transactions up to \(o.lastApplied) of \(finalSequence) within \
+            \(Int(config.drainTimeout)) s
+            """
+          )
         }
       }
     }
@@ -32,9 +36,13 @@ extension LoadRun {
       result.failures = failures
       return
     }
-    if result.invalidChangeSets > 0 { failures.append("\(result.invalidChangeSets) change set(s) broke UIKit's batch-update rules") }
+    if result.invalidChangeSets > 0 {
+      failures.append("\(result.invalidChangeSets) change set(s) broke UIKit's batch-update rules")
+    }
     if result.missedTransactions > 0 { failures.append("\(result.missedTransactions) transaction(s) missed") }
-    if result.repeatedTransactions > 0 { failures.append("\(result.repeatedTransactions) transaction(s) applied twice") }
+    if result.repeatedTransactions > 0 {
+      failures.append("\(result.repeatedTransactions) transaction(s) applied twice")
+    }
     // Every mirror equals a fresh fetch on a new connection; under Core Data's rules, its own
     // controller's list, whose rows out of place against the fresh fetch are counted.
     let fresh = try freshStore()
@@ -47,12 +55,20 @@ extension LoadRun {
         result.staleRows += ListDiff.staleRows(tracked, against: now)
         if !mirror.sameRows(as: tracked) {
           result.mirrorsMatch = false
-          failures.append("observer \(o.index)'s mirror differs from its controller's list (\(mirror.count) and \(tracked.count) rows)")
+          failures.append(
+            """
+            observer \(o.index)'s mirror differs from its controller's list (\(mirror.count) and \(tracked.count) \
+            rows)
+            """
+          )
         }
       } else if !mirror.sameRows(as: now) || !tracked.sameRows(as: now) {
         result.mirrorsMatch = false
         failures.append(
-          "observer \(o.index)'s mirror (\(mirror.count) rows, \(mirror.sections.count) sections) differs from a fresh fetch (\(now.count) rows, \(now.sections.count) sections)"
+          """
+          observer \(o.index)'s mirror (\(mirror.count) rows, \(mirror.sections.count) sections) differs from a \
+          fresh fetch (\(now.count) rows, \(now.sections.count) sections)
+          """
         )
       }
     }
@@ -60,7 +76,9 @@ extension LoadRun {
     var marker = FetchRequest(entityName: "FailedBankInfo")
     marker.predicate = try QueryParser.predicate("name BEGINSWITH '\(Self.rollbackMarker)'")
     result.rolledBackRowsVisible = try fresh.count(marker.resolve(in: fresh.model))
-    if result.rolledBackRowsVisible > 0 { failures.append("\(result.rolledBackRowsVisible) row(s) of failed transactions are visible") }
+    if result.rolledBackRowsVisible > 0 {
+      failures.append("\(result.rolledBackRowsVisible) row(s) of failed transactions are visible")
+    }
     if let pg = fresh as? PostgresStore { pg.close() }
     // Heap: the early part of the run (10–30% of its seconds) against its last fifth.
     let heap = result.timeline.map { Double($0.heapBytes) }
@@ -71,7 +89,8 @@ extension LoadRun {
       let growth = Int(late - early)
       result.heapGrowthBytes = growth
       if growth > config.heapBoundBytes {
-        failures.append("the live heap grew by \(bytes(Double(growth))) (bound \(bytes(Double(config.heapBoundBytes))))")
+        failures.append(
+          "the live heap grew by \(bytes(Double(growth))) (bound \(bytes(Double(config.heapBoundBytes))))")
       }
     }
     if result.commits == 0 { failures.append("no transaction was committed") }

@@ -47,7 +47,9 @@ extension LoadRun {
         ops.append(
           .insert(
             entity: "FailedBankInfo",
-            values: ["name": .string("\(Self.rollbackMarker)\(w)-\(i)"), "city": .string("Nowhere"), "state": .string("TX")]))
+            values: [
+              "name": .string("\(Self.rollbackMarker)\(w)-\(i)"), "city": .string("Nowhere"), "state": .string("TX"),
+            ]))
         ops.append(.update(entity: "FailedBankInfo", id: -1, values: ["name": .string("no such bank")]))
       }
       do {

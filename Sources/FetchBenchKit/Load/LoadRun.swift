@@ -87,13 +87,15 @@ final class LoadRun: @unchecked Sendable {
     for (info, details) in banks { parts[Int(info % Int64(config.writers))][info] = details }
     writerStates = (0..<config.writers).map { w in
       BankWorkload(
-        banks: parts[w], seed: config.seed &* 1_000 &+ UInt64(w), firstID: 50_000_000 + Int64(w), idStep: Int64(config.writers))
+        banks: parts[w], seed: config.seed &* 1_000 &+ UInt64(w), firstID: 50_000_000 + Int64(w),
+        idStep: Int64(config.writers))
     }
     lastCommitted.set(startSequence)
     if config.rawWrites { try setUpRawWriters() }
     log(
       String(
-        format: "load %@: %d writers, %d observers (batch %d) on %@ rows ready in %.1f s", kind.rawValue, config.writers, config.observers,
+        format: "load %@: %d writers, %d observers (batch %d) on %@ rows ready in %.1f s", kind.rawValue,
+        config.writers, config.observers,
         config.batchSize, config.rows.grouped, Double(Clock.wallNanos - t0) / 1e9))
   }
 
@@ -125,7 +127,8 @@ final class LoadRun: @unchecked Sendable {
   private func setUpSQLite(_ model: Model) throws {
     let scratch =
       try coreDataWrites == nil
-      ? SQLiteScratch(config.location, purpose: "load") : SQLiteScratch(copying: CoreDataFile.path(for: config.location), purpose: "load")
+      ? SQLiteScratch(config.location, purpose: "load")
+      : SQLiteScratch(copying: CoreDataFile.path(for: config.location), purpose: "load")
     cleanup.append { scratch.remove() }
     let path = scratch.path
     let store = try SQLiteStore(path: path, model: model)

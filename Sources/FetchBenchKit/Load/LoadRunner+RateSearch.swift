@@ -24,26 +24,40 @@ extension LoadRunner {
   static func rawWriters(_ store: StoreKind, configured: Int) -> Int { store == .sqlite ? 1 : configured }
 
   /// Measures the store's own write limit for `config.duration` seconds.
-  static func rawLimit(_ config: LoadConfig, log: @escaping @Sendable (String) -> Void) throws -> (limit: RawLimit, failures: [String]) {
+  static func rawLimit(_ config: LoadConfig, log: @escaping @Sendable (String) -> Void) throws -> (
+    limit: RawLimit, failures: [String]
+  ) {
     var raw = config
     raw.rawWrites = true
     raw.observers = 0
     raw.failureRate = 0
     raw.writers = rawWriters(config.store, configured: config.writers)
-    log("load \(config.store.rawValue): the store's own write limit, \(raw.writers) writer(s) for \(Int(config.duration)) s")
+    log(
+      """
+      load \(config.store.rawValue): the store's own write limit, \(raw.writers) writer(s) for \
+      \(Int(config.duration)) s
+      """
+    )
     let r = try child(raw)
     // The same writers as the run, as fast as they go, with nobody observing.
     var writePath = config
     writePath.observers = 0
     writePath.rate = 1_000_000
-    log("load \(config.store.rawValue): FetchBench's write path alone, \(config.writers) writer(s) for \(Int(config.duration)) s")
+    log(
+      """
+      load \(config.store.rawValue): FetchBench's write path alone, \(config.writers) writer(s) for \
+      \(Int(config.duration)) s
+      """
+    )
     let w = try child(writePath)
     let limit = RawLimit(
-      store: config.store, writers: raw.writers, commits: r.commits, seconds: r.seconds, commitsPerSecond: r.commitsPerSecond,
+      store: config.store, writers: raw.writers, commits: r.commits, seconds: r.seconds,
+      commitsPerSecond: r.commitsPerSecond,
       coresBusy: r.coresBusy, writePathPerSecond: w.attemptsPerSecond, durability: r.durability)
     log(
       String(
-        format: "  %@ alone: %.0f commits/s; FetchBench's write path alone: %.0f/s", config.store.rawValue, limit.commitsPerSecond,
+        format: "  %@ alone: %.0f commits/s; FetchBench's write path alone: %.0f/s", config.store.rawValue,
+        limit.commitsPerSecond,
         limit.writePathPerSecond))
     return (
       limit,
@@ -75,7 +89,8 @@ extension LoadRunner {
       out.failures += r.failures.map { "\(config.store.rawValue) at \(Int(rate))/s: \($0)" }
       log(
         String(
-          format: "  %@ %5.0f/s: attempted %.0f/s, delivery p99 %.2f ms: %@", config.store.rawValue, rate, r.attemptsPerSecond,
+          format: "  %@ %5.0f/s: attempted %.0f/s, delivery p99 %.2f ms: %@", config.store.rawValue, rate,
+          r.attemptsPerSecond,
           r.delivery.p99, step.sustained ? "sustained" : "not sustained (\(step.missed.joined(separator: "; ")))"))
     }
     out.highestSustained = search.highestSustained
@@ -110,10 +125,13 @@ extension RateStep {
     if r.attemptsPerSecond < 0.95 * rate {
       missed.append(String(format: "the writers attempted %.1f%% of the target", 100 * r.attemptsPerSecond / rate))
     }
-    if r.delivery.p99 >= budgetMs { missed.append(String(format: "delivery p99 %.1f ms ≥ %.1f ms", r.delivery.p99, budgetMs)) }
+    if r.delivery.p99 >= budgetMs {
+      missed.append(String(format: "delivery p99 %.1f ms ≥ %.1f ms", r.delivery.p99, budgetMs))
+    }
     if !r.ok { missed.append("\(r.failures.count) check(s) failed") }
     self.init(
-      store: r.config.store, rate: rate, achieved: r.attemptsPerSecond, deliveryP99Ms: r.delivery.p99, ok: r.ok, coresBusy: r.coresBusy,
+      store: r.config.store, rate: rate, achieved: r.attemptsPerSecond, deliveryP99Ms: r.delivery.p99, ok: r.ok,
+      coresBusy: r.coresBusy,
       changeSetsPerSecond: r.seconds > 0 ? Double(r.changeSets) / r.seconds : 0, changeSetP50Ms: r.changeSet.p50,
       changeSetCores: r.seconds > 0 ? r.changeSetSeconds / r.seconds : 0, sustained: missed.isEmpty,
       missed: missed)

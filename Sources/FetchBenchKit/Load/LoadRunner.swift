@@ -96,7 +96,9 @@ package enum LoadRunner {
         failures += r.failures.map { "\(store.rawValue): \($0)" }
         log(
           String(
-            format: "load %@: %d commits in %.1f s (%.0f/s, target %.0f), delivery p50 %.2f / p99 %.2f / max %.2f ms, %@", store.rawValue,
+            format:
+              "load %@: %d commits in %.1f s (%.0f/s, target %.0f), delivery p50 %.2f / p99 %.2f / max %.2f ms, %@",
+            store.rawValue,
             r.commits, r.seconds, r.commitsPerSecond, config.rate, r.delivery.p50, r.delivery.p99, r.delivery.max,
             r.ok ? "all checks passed" : "\(r.failures.count) check(s) failed"))
       }
@@ -104,11 +106,13 @@ package enum LoadRunner {
     let (dir, claim) = try claimOutput(out, runID: runID)
     defer { claim.release() }
     let report = LoadReport(
-      runID: runID, machine: Machine.current(), checksum: checksums["banks-\(base.rows)"] ?? "", results: results, steps: steps,
+      runID: runID, machine: Machine.current(), checksum: checksums["banks-\(base.rows)"] ?? "", results: results,
+      steps: steps,
       maxRates: maxRates, rawLimits: rawLimits, findMaxRate: findMaxRate)
     try report.write(to: dir)
     if out == nil { try OutputFolder.copy(dir, to: Self.latestDirectory, legacyNames: outputNames) }
-    return LoadOutcome(directory: dir, results: results, steps: steps, maxRates: maxRates, rawLimits: rawLimits, failures: failures)
+    return LoadOutcome(
+      directory: dir, results: results, steps: steps, maxRates: maxRates, rawLimits: rawLimits, failures: failures)
   }
 
   /// The run's folder, claimed for this process: `out`, or a new one under results/load/runs.

@@ -8,7 +8,9 @@ import SQLiteStore
 /// Figures every thread adds to, under one lock; the sampler turns them into seconds.
 final class LoadStats: @unchecked Sendable {
   private let lock = NSLock()
-  static func histogram() -> Histogram<UInt64> { Histogram(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three) }
+  static func histogram() -> Histogram<UInt64> {
+    Histogram(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+  }
 
   private(set) var delivery = histogram()
   private(set) var changeSet = histogram()

@@ -40,7 +40,9 @@ final class LockedStore: Store, @unchecked Sendable {
   func count(_ r: ResolvedRequest) throws -> Int { try locked { try $0.count(r) } }
   func sectionCounts(_ r: ResolvedRequest) throws -> [SectionCount] { try locked { try $0.sectionCounts(r) } }
   func commit(_ operations: [WriteOperation]) throws -> StoreTransaction { try locked { try $0.commit(operations) } }
-  func fetchKeyedIDs(_ r: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs { try locked { try $0.fetchKeyedIDs(r, ids: ids) } }
+  func fetchKeyedIDs(_ r: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {
+    try locked { try $0.fetchKeyedIDs(r, ids: ids) }
+  }
   func relatedIDs(_ r: ResolvedRequest, through rel: Relationship, destinationIDs: [Int64]) throws -> [Int64] {
     try locked { try $0.relatedIDs(r, through: rel, destinationIDs: destinationIDs) }
   }

@@ -25,9 +25,10 @@ package final class RecommendationStream {
     let rows = try ResultFiles.rounded(measured)
     let pending = Set(remaining.map { List(dataset: $0.dataset, rows: $0.rows, store: $0.store) })
     let empty = Set(
-      rows.filter { $0.scenario == .scenario(.firstScreen) && $0.metric == .rowsMaterialized && $0.value == 0 }.compactMap { r in
-        Report.key(of: r).map { List(dataset: $0.dataset, rows: $0.rows, store: $0.store) }
-      })
+      rows.filter { $0.scenario == .scenario(.firstScreen) && $0.metric == .rowsMaterialized && $0.value == 0 }
+        .compactMap { r in
+          Report.key(of: r).map { List(dataset: $0.dataset, rows: $0.rows, store: $0.store) }
+        })
     return Recommendation.all(rows).filter { p in
       let list = List(dataset: p.dataset, rows: p.rows, store: p.store)
       guard !pending.contains(list), !empty.contains(list), !given.contains(list) else { return false }

@@ -16,14 +16,18 @@ package enum ResultFiles {
   package static func rounded(_ measured: [ResultRow]) throws -> [ResultRow] {
     var rows = try ResultsCSV.decode(ResultsCSV.encode(measured))
     // results.json keeps every repetition too, which results.csv's summary columns do not.
-    for i in rows.indices where i < measured.count { (rows[i].samples, rows[i].processes) = (measured[i].samples, measured[i].processes) }
+    for i in rows.indices where i < measured.count {
+      (rows[i].samples, rows[i].processes) = (measured[i].samples, measured[i].processes)
+    }
     return rows
   }
 
   /// Writes the run's files from `measured` and returns the recommendation that
   /// recommendation.json holds (empty when no list has one). O(rows).
   @discardableResult
-  package static func write(_ measured: [ResultRow], to dir: String, command: OutputFolder.Command) throws -> [Recommendation] {
+  package static func write(_ measured: [ResultRow], to dir: String, command: OutputFolder.Command) throws
+    -> [Recommendation]
+  {
     let rows = try rounded(measured)
     let csv = ResultsCSV.encode(rows)
     let picks = Recommendation.all(rows)
@@ -54,10 +58,15 @@ package enum ResultFiles {
   static func checkRerenderable(_ dir: String) throws {
     guard let marker = try? OutputFolder.readMarker(dir) else {
       throw HarnessError.invalidArgument(
-        "\(dir) is not a folder FetchBench wrote (it has no \(OutputFolder.markerName)), and its files are not replaced; render it into a new folder: fetchbench report \(dir) --out NEW_FOLDER"
+        """
+        \(dir) is not a folder FetchBench wrote (it has no \(OutputFolder.markerName)), and its files are not \
+        replaced; render it into a new folder: fetchbench report \(dir) --out NEW_FOLDER
+        """
       )
     }
-    if let why = OutputFolder.whyNotReplaceable(dir, command: marker.command, legacyNames: nil, kept: ["results.csv", "results.json"]) {
+    if let why = OutputFolder.whyNotReplaceable(
+      dir, command: marker.command, legacyNames: nil, kept: ["results.csv", "results.json"])
+    {
       let what = why.split(separator: ";", maxSplits: 1).first.map(String.init) ?? why
       throw DatasetError.cannotWrite(path: dir, reason: what + "; render it into a new folder with --out NEW_FOLDER")
     }
@@ -66,7 +75,8 @@ package enum ResultFiles {
   private static func rerenderHoldingLock(_ dir: String) throws {
     let path = dir + "/results.csv"
     switch DatasetFile.entry(at: path) {
-    case .missing: throw HarnessError.invalidArgument("\(path): no such results file; name a folder that `fetchbench run` wrote")
+    case .missing:
+      throw HarnessError.invalidArgument("\(path): no such results file; name a folder that `fetchbench run` wrote")
     case .other(let what): throw HarnessError.invalidArgument("\(path) is \(what), not a results file")
     case .file: break
     }
@@ -81,7 +91,8 @@ package enum ResultFiles {
     if FileManager.default.fileExists(atPath: dir + "/charts", isDirectory: &isDir),
       !isDir.boolValue || DatasetFile.isSymbolicLink(dir + "/charts")
     {
-      throw DatasetError.cannotWrite(path: dir + "/charts", reason: "it is not a folder of charts, and FetchBench does not replace it")
+      throw DatasetError.cannotWrite(
+        path: dir + "/charts", reason: "it is not a folder of charts, and FetchBench does not replace it")
     }
     do {
       try FileManager.default.createDirectory(atPath: dir + "/charts", withIntermediateDirectories: true)

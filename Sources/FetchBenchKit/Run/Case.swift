@@ -42,7 +42,8 @@ package struct CaseSpec: Sendable, Codable, Equatable {
   package var injectedQueryPerRow: Bool? = nil
 
   package init(
-    dataset: DatasetKind, rows: Int, seed: UInt64, datasetsDirectory: String, store: StoreKind, work: CaseWork, batchSize: Int,
+    dataset: DatasetKind, rows: Int, seed: UInt64, datasetsDirectory: String, store: StoreKind, work: CaseWork,
+    batchSize: Int,
     index: String?, repetitions: Int, warmups: Int
   ) {
     (self.dataset, self.rows, self.seed, self.datasetsDirectory) = (dataset, rows, seed, datasetsDirectory)
@@ -66,7 +67,9 @@ package struct CaseSpec: Sendable, Codable, Equatable {
       var request: CustomRequest?
     }
     let header = try JSONDecoder().decode(Header.self, from: json)
-    if let list = header.userList { _ = try list.register(sort: header.request?.sort, section: header.request?.section) }
+    if let list = header.userList {
+      _ = try list.register(sort: header.request?.sort, section: header.request?.section)
+    }
     return try JSONDecoder().decode(CaseSpec.self, from: json)
   }
 
@@ -78,14 +81,19 @@ package struct CaseSpec: Sendable, Codable, Equatable {
   /// The key of the case's figures (an index advice figure names its own index and operation).
   package var key: ResultKey {
     ResultKey(
-      dataset: dataset, rows: rows, store: resultStore, mode: mode, batchSize: batchSize, index: index ?? ResultKey.noIndex,
+      dataset: dataset, rows: rows, store: resultStore, mode: mode, batchSize: batchSize,
+      index: index ?? ResultKey.noIndex,
       scenario: scenario)
   }
 
   /// A short label for progress lines.
   package var label: String {
     let batched = if case .scenario(_, let mode) = work, mode != .full { "(\(batchSize))" } else { "" }
-    return "\(dataset.rawValue)-\(rows) \(resultStore.csv)\(index.map { "+idx(\($0))" } ?? "") \(mode.csv)\(batched) \(scenario.csv)"
+    return
+      """
+      \(dataset.rawValue)-\(rows) \(resultStore.csv)\(index.map { "+idx(\($0))" } ?? "") \(mode.csv)\(batched) \
+      \(scenario.csv)
+      """
   }
 }
 
@@ -159,11 +167,16 @@ package enum CaseExecutor {
     let mappingMeasurement = mapping.isEmpty ? [] : [Measurement(.mapping, Summary(mapping))]
     let serverMeasurements =
       storeKind == .postgres
-      ? [Measurement(.roundTrips, Double(counters.roundTrips)), Measurement(.bytesReceived, Double(counters.bytesReceived))] : []
+      ? [
+        Measurement(.roundTrips, Double(counters.roundTrips)),
+        Measurement(.bytesReceived, Double(counters.bytesReceived)),
+      ] : []
     let limitMeasurements = references.indices.flatMap { i in
       let reference = references[i]
       var out =
-        (reference.time.map { [Measurement($0, Summary(referenceMs[i]))] } ?? []) + [Measurement(reference.ratio, Summary(ratios[i]))]
+        (reference.time.map { [Measurement($0, Summary(referenceMs[i]))] } ?? []) + [
+          Measurement(reference.ratio, Summary(ratios[i]))
+        ]
       for j in out.indices { out[j].detail = reference.detail }
       return out
     }
@@ -212,7 +225,9 @@ package enum CaseExecutor {
 
   /// The in-memory store's limit of a case. A scroll-through reads every row, so its limit
   /// copies every row out, as a full fetch's does; a paged case's reads its pages.
-  static func limit(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, request custom: FetchRequest?, store: any Store) throws
+  static func limit(
+    _ spec: CaseSpec, scenario: Scenario, mode: FetchMode, request custom: FetchRequest?, store: any Store
+  ) throws
     -> Limit?
   {
     guard spec.store == .memory else { return nil }
@@ -223,7 +238,9 @@ package enum CaseExecutor {
         full: mode == .full || scenario == .scrollThrough,
         store: store)
     else { return nil }
-    if mode.paging != nil { limit.pages = (scenario.pageOffsets(rows: limit.items.count, pageSize: batchSize), batchSize) }
+    if mode.paging != nil {
+      limit.pages = (scenario.pageOffsets(rows: limit.items.count, pageSize: batchSize), batchSize)
+    }
     return limit
   }
 
@@ -234,7 +251,9 @@ package enum CaseExecutor {
     let unsectioned = scenario.unsectionedRequest(spec.dataset, batchSize: batchSize).map { request in
       Reference(time: .unsectioned, ratio: .sectionedOverUnsectioned) {
         if let strategy = mode.paging {
-          return try scenario.runPaged(spec.dataset, pageSize: batchSize, strategy: strategy, store: store, request: request).count
+          return try scenario.runPaged(
+            spec.dataset, pageSize: batchSize, strategy: strategy, store: store, request: request
+          ).count
         }
         return try scenario.run(spec.dataset, batchSize: batchSize, store: store, request: request).controller.count
       }
@@ -252,7 +271,8 @@ package enum CaseExecutor {
     let custom = try spec.customRequest(scenario, batchSize: batchSize)
     return [
       Reference(time: .tunedPlan, ratio: .coreDataOverTuned, numerator: nil, detail: nil) {
-        try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: tuned, request: custom).sample.wallNanos
+        try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: tuned, request: custom).sample
+          .wallNanos
       }
     ]
   }
@@ -266,9 +286,13 @@ package enum CaseExecutor {
       ]
     }
     // The floors are the store's own statements for full fetch and batched faulting.
-    guard spec.store == .sqlite, mode.paging == nil, scenario == .performFetch || scenario == .scrollThrough else { return [] }
+    guard spec.store == .sqlite, mode.paging == nil, scenario == .performFetch || scenario == .scrollThrough else {
+      return []
+    }
     let model = DatasetModels.model(for: spec.dataset)
-    let request = try (spec.customRequest(scenario, batchSize: spec.batchSize) ?? scenario.request(spec.dataset, batchSize: spec.batchSize))
+    let request = try
+      (spec.customRequest(scenario, batchSize: spec.batchSize)
+      ?? scenario.request(spec.dataset, batchSize: spec.batchSize))
       .resolve(in: model)
     // The floor's C API statements bind no predicate arguments.
     guard request.predicate == nil else { return [] }

@@ -10,7 +10,9 @@ extension CaseExecutor {
   /// The same case at `smaller` rows, and each of `references`' limits and floors there with
   /// its growth: the reference at the case's rows over itself at `smaller`, per pair. Opens
   /// the smaller store: O(smaller) to load it in memory.
-  static func growthReferences(_ spec: CaseSpec, from smaller: Int, scenario: Scenario, mode: FetchMode, over references: [Reference])
+  static func growthReferences(
+    _ spec: CaseSpec, from smaller: Int, scenario: Scenario, mode: FetchMode, over references: [Reference]
+  )
     throws -> [Reference]
   {
     var small = spec
@@ -22,7 +24,8 @@ extension CaseExecutor {
     // Timed as the case is (`Scenario.measure`), its result dropped outside the timed region.
     var out = [
       Reference(time: .smallerSize, ratio: .growth, numerator: nil, detail: detail) {
-        try scenario.measure(small.dataset, mode: mode, batchSize: batchSize, store: store, request: custom).sample.wallNanos
+        try scenario.measure(small.dataset, mode: mode, batchSize: batchSize, store: store, request: custom).sample
+          .wallNanos
       }
     ]
     let limit = try limit(small, scenario: scenario, mode: mode, request: custom, store: store)

@@ -15,12 +15,15 @@ extension CaseSpec {
   /// One run of `scenario` in `mode` (`request`: the user's list, nil for the dataset's); with
   /// `injectedBatchedSlowdown` a batched run does that many runs' work, timed as one, its
   /// counters and heap figures the first run's (those of a run without the fault).
-  func measure(_ scenario: Scenario, _ mode: FetchMode, request: FetchRequest?, store: any Store) throws -> Scenario.Run {
+  func measure(_ scenario: Scenario, _ mode: FetchMode, request: FetchRequest?, store: any Store) throws -> Scenario.Run
+  {
     let batchSize = mode == .full ? 0 : self.batchSize
     var run = try scenario.measure(dataset, mode: mode, batchSize: batchSize, store: store, request: request)
     guard mode == .batched else { return run }
     for _ in 1..<max(1, injectedBatchedSlowdown ?? 1) {
-      run.sample.wallNanos += try scenario.measure(dataset, mode: mode, batchSize: batchSize, store: store, request: request).sample
+      run.sample.wallNanos += try scenario.measure(
+        dataset, mode: mode, batchSize: batchSize, store: store, request: request
+      ).sample
         .wallNanos
     }
     return run
@@ -46,8 +49,12 @@ final class QueryPerRowStore: Store {
     try base.fetchIDsAndSections(request)
   }
   func commit(_ operations: [WriteOperation]) throws -> StoreTransaction { try base.commit(operations) }
-  func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs { try base.fetchKeyedIDs(request, ids: ids) }
-  func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws -> [Int64] {
+  func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {
+    try base.fetchKeyedIDs(request, ids: ids)
+  }
+  func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws
+    -> [Int64]
+  {
     try base.relatedIDs(request, through: relationship, destinationIDs: destinationIDs)
   }
   var observers: TransactionObservers { base.observers }

@@ -40,7 +40,8 @@ struct Limit {
     let columns = keyed.keys.map(Self.numbers)
     items = order.enumerated().map { position, i in
       Item(
-        k0: columns.count > 0 ? columns[0][i] : 0, k1: columns.count > 1 ? columns[1][i] : 0, k2: columns.count > 2 ? columns[2][i] : 0,
+        k0: columns.count > 0 ? columns[0][i] : 0, k1: columns.count > 1 ? columns[1][i] : 0,
+        k2: columns.count > 2 ? columns[2][i] : 0,
         id: keyed.ids[i], position: Int32(position))
     }
     ascending = sorts.map(\.ascending) + Array(repeating: true, count: 3 - sorts.count)

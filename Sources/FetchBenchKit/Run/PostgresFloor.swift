@@ -28,7 +28,8 @@ enum PostgresFloor {
     }
     let sweep = try batchSweep(list, spec)
     return CaseResult(
-      spec: spec, measurements: sweep + server + psql + [Measurement(.roundTrip, Summary(roundTrip))] + fitted(sweep), error: nil)
+      spec: spec, measurements: sweep + server + psql + [Measurement(.roundTrip, Summary(roundTrip))] + fitted(sweep),
+      error: nil)
   }
 
   /// The list's statements on the store: its ID, full and batch queries, the batch holding
@@ -44,7 +45,9 @@ enum PostgresFloor {
       let model = DatasetModels.model(for: spec.dataset)
       request = try DatasetModels.defaultRequest(for: spec.dataset, batchSize: spec.batchSize).resolve(in: model)
       sql = SQLBuilder(request, dialect: .postgres)
-      guard sql.arguments.isEmpty else { throw HarnessError.invalidArgument("the floor runs requests without predicates") }
+      guard sql.arguments.isEmpty else {
+        throw HarnessError.invalidArgument("the floor runs requests without predicates")
+      }
       // Opening loads the dataset when the server does not have it, and checks the schema.
       guard let store = try spec.location.open(.postgres) as? PostgresStore else {
         throw HarnessError.invalidArgument("the PostgreSQL floor needs the PostgreSQL store")
@@ -82,7 +85,8 @@ enum PostgresFloor {
     let psqlIDs = try PsqlTiming.time(url, statement: sql.idQuery, times: reps).dropFirst(spec.warmups)
     // The store fetches the IDs as one array value (see PostgresStore.fetchIDs): psql
     // running that very statement is reported too.
-    let psqlIDArray = try PsqlTiming.time(url, statement: "SELECT ARRAY(\(sql.idQuery))", times: reps).dropFirst(spec.warmups)
+    let psqlIDArray = try PsqlTiming.time(url, statement: "SELECT ARRAY(\(sql.idQuery))", times: reps).dropFirst(
+      spec.warmups)
     let psqlFull = try PsqlTiming.time(url, statement: sql.fullQuery, times: reps).dropFirst(spec.warmups)
     let scroll = stride(from: 0, to: list.ids.count, by: spec.batchSize).map { start in
       List.batchQuery(sql, list.ids[start..<min(list.ids.count, start + spec.batchSize)])

@@ -25,7 +25,9 @@ final class RawSQLite {
   /// prepared. Requests with predicates are refused: the floors run the runs' requests.
   init(_ location: DatasetLocation, request: ResolvedRequest, batchSize: Int) throws {
     sql = SQLiteStore.statements(for: request)
-    guard sql.arguments.isEmpty else { throw HarnessError.invalidArgument("the floor runs requests without predicates") }
+    guard sql.arguments.isEmpty else {
+      throw HarnessError.invalidArgument("the floor runs requests without predicates")
+    }
     _ = try location.open(.sqlite)
     var db: OpaquePointer?
     guard sqlite3_open_v2(location.sqlitePath, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else {
@@ -34,13 +36,15 @@ final class RawSQLite {
     sqlite3_busy_timeout(db, 10_000)  // as the store: wait out another connection's checkpoint
     guard sqlite3_exec(db, SQLiteStore.connectionSettings, nil, nil, nil) == SQLITE_OK else {
       defer { sqlite3_close(db) }
-      throw HarnessError.invalidArgument("floor: \(SQLiteStore.connectionSettings): \(String(cString: sqlite3_errmsg(db)))")
+      throw HarnessError.invalidArgument(
+        "floor: \(SQLiteStore.connectionSettings): \(String(cString: sqlite3_errmsg(db)))")
     }
     self.db = db
     self.batchSize = max(1, batchSize)
     func prepare(_ text: String) throws -> OpaquePointer {
       var stmt: OpaquePointer?
-      guard sqlite3_prepare_v3(db, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt else {
+      guard sqlite3_prepare_v3(db, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt
+      else {
         throw HarnessError.invalidArgument("floor: cannot prepare \(text): \(String(cString: sqlite3_errmsg(db)))")
       }
       return stmt

@@ -39,22 +39,31 @@ struct RunJournal {
   static func resume(out: String, plan: Plan) throws -> RunJournal {
     let dir = directory(for: out)
     guard let data = FileManager.default.contents(atPath: dir + "/plan.json") else {
-      throw HarnessError.invalidArgument("--resume: no unfinished run into \(out) (no \(dir)/plan.json); run without --resume")
+      throw HarnessError.invalidArgument(
+        "--resume: no unfinished run into \(out) (no \(dir)/plan.json); run without --resume")
     }
     guard let kept = try? JSONDecoder().decode(Plan.self, from: data) else {
       throw HarnessError.invalidArgument("\(dir)/plan.json is unreadable; remove \(dir) and run without --resume")
     }
     guard kept.commit == plan.commit else {
       throw HarnessError.invalidArgument(
-        "--resume: \(dir) was measured at commit \(kept.commit), this build is at \(plan.commit); build \(kept.commit) to continue it, or remove \(dir) to start over"
+        """
+        --resume: \(dir) was measured at commit \(kept.commit), this build is at \(plan.commit); build \
+        \(kept.commit) to continue it, or remove \(dir) to start over
+        """
       )
     }
     guard kept.cases == plan.cases else {
       let first = zip(kept.cases, plan.cases).first { $0 != $1 }
       let why =
-        first.map { "case \($0.label) there is \($1.label) here" } ?? "\(kept.cases.count) cases there, \(plan.cases.count) here"
+        first.map { "case \($0.label) there is \($1.label) here" }
+        ?? "\(kept.cases.count) cases there, \(plan.cases.count) here"
       throw HarnessError.invalidArgument(
-        "--resume: \(dir) was started with other options (\(why)); give the same options, or remove \(dir) to start over")
+        """
+        --resume: \(dir) was started with other options (\(why)); give the same options, or remove \(dir) to start \
+        over
+        """
+      )
     }
     return RunJournal(directory: dir, plan: kept)
   }
@@ -83,7 +92,10 @@ struct RunJournal {
         out[k] = rows
       } catch {
         throw HarnessError.invalidArgument(
-          "\(path(k)), a finished case kept by the unfinished run, is unreadable (\(error)); remove that file and --resume runs the case again"
+          """
+          \(path(k)), a finished case kept by the unfinished run, is unreadable (\(error)); remove that file and \
+          --resume runs the case again
+          """
         )
       }
     }
@@ -104,11 +116,14 @@ struct RunJournal {
     }
     do {
       try AtomicFile.write(
-        try JSONEncoder().encode(rows.map { KeptSamples(samples: $0.samples, processes: $0.processes) }), to: samplesPath(k))
+        try JSONEncoder().encode(rows.map { KeptSamples(samples: $0.samples, processes: $0.processes) }),
+        to: samplesPath(k))
       try AtomicFile.write(Data(ResultsCSV.encode(rows).utf8), to: path(k))
     } catch DatasetError.cannotWrite(let path, let reason) {
       throw DatasetError.cannotWrite(
-        path: path, reason: "\(reason); the cases finished so far are kept in \(directory): make room, then run again with --resume")
+        path: path,
+        reason: "\(reason); the cases finished so far are kept in \(directory): make room, then run again with --resume"
+      )
     }
   }
 

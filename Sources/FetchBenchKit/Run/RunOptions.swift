@@ -108,8 +108,10 @@ package struct RunOptions: Sendable {
         for sections in diff.sections {
           for k in diff.ks.map(Optional.some) + (diff.edit ? [nil] : []) {
             var spec = CaseSpec(
-              dataset: datasets.first ?? .banks, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory, store: store,
-              work: .diff(k: k, sections: sections), batchSize: batchSizes.first ?? 20, index: nil, repetitions: repetitions,
+              dataset: datasets.first ?? .banks, rows: rows, seed: seed, datasetsDirectory: datasetsDirectory,
+              store: store,
+              work: .diff(k: k, sections: sections), batchSize: batchSizes.first ?? 20, index: nil,
+              repetitions: repetitions,
               warmups: warmups)
             spec.emitChanges = diff.emitChanges
             (spec.userList, spec.request) = (userList, request)
@@ -137,7 +139,8 @@ package struct RunOptions: Sendable {
             return spec
           }
           // The cached sections need a store that reports its data version: SQLite's file.
-          for scenario in scenarios where (request == nil || !scenario.isSectioned) && (store.isSQLite || scenario != .sectionedCached) {
+          for scenario in scenarios
+          where (request == nil || !scenario.isSectioned) && (store.isSQLite || scenario != .sectionedCached) {
             // Core Data fetches whole or in batches; pages are not its strategies.
             for mode in modes where scenario.applies(to: mode) && (store != .sqliteCoreData || mode.paging == nil) {
               for batch in (mode == .full ? [0] : batchSizes) {
@@ -151,7 +154,9 @@ package struct RunOptions: Sendable {
           if (store == .sqlite || store == .postgres) && request == nil {
             for batch in batchSizes { out.append(spec(.floor, batch)) }
           }
-          if withIndex && (store == .sqlite || store == .postgres) { out.append(spec(.indexAdvice, batchSizes.first ?? 20)) }
+          if withIndex && (store == .sqlite || store == .postgres) {
+            out.append(spec(.indexAdvice, batchSizes.first ?? 20))
+          }
         }
       }
     }
@@ -165,7 +170,8 @@ extension RunOptions {
   /// larger size, on the stores that hold two sizes of a dataset at once (not PostgreSQL,
   /// whose tables hold one). O(row counts).
   func growthFrom(rows: Int, store: StoreKind, scenario: Scenario, mode: FetchMode) -> Int? {
-    guard growthInProcess, let smallest = self.rows.min(), rows > smallest, store != .postgres, scenario == .performFetch,
+    guard growthInProcess, let smallest = self.rows.min(), rows > smallest, store != .postgres,
+      scenario == .performFetch,
       mode == .full || mode == .batched
     else { return nil }
     return smallest

@@ -9,12 +9,16 @@ struct RowStamp {
   var machine: Machine
   var checksums: [String: String]
 
-  func row(_ key: ResultKey, _ metric: Metric, _ s: Summary, status: ResultStatus = .ok, error: String = "", detail: String = "")
+  func row(
+    _ key: ResultKey, _ metric: Metric, _ s: Summary, status: ResultStatus = .ok, error: String = "",
+    detail: String = ""
+  )
     -> ResultRow
   {
     let checksum = key.dataset.flatMap { checksums["\($0.rawValue)-\(key.rows)"] } ?? ""
     return ResultRow(
-      runID: runID, key: key, metric: metric, summary: s, status: status, error: error, machine: machine, datasetSHA256: checksum,
+      runID: runID, key: key, metric: metric, summary: s, status: status, error: error, machine: machine,
+      datasetSHA256: checksum,
       detail: detail)
   }
 }
@@ -39,7 +43,9 @@ struct RunProgress {
   var rowsLeft: Double
   var rowsRun = 0.0
 
-  init(cases: [CaseSpec], kept: [Int: [ResultRow]], journal: RunJournal, stamp: RowStamp, log: @escaping (String) -> Void) {
+  init(
+    cases: [CaseSpec], kept: [Int: [ResultRow]], journal: RunJournal, stamp: RowStamp, log: @escaping (String) -> Void
+  ) {
     (self.cases, self.kept, self.journal, self.stamp, self.log) = (cases, kept, journal, stamp, log)
     recorded = kept.count
     rowsLeft = cases.indices.filter { kept[$0] == nil }.reduce(0.0) { $0 + Double(cases[$1].rows) }
@@ -75,7 +81,8 @@ struct RunProgress {
         return row
       }
       try keepRows(k, measured)
-      let time = r.measurements.first { $0.metric.unit == .ms }.map { String(format: "%.1f ms", $0.summary.median) } ?? ""
+      let time =
+        r.measurements.first { $0.metric.unit == .ms }.map { String(format: "%.1f ms", $0.summary.median) } ?? ""
       log(String(format: "%@  %@  (%.1f s, ~%@ left)", prefix, time, seconds, Runner.duration(left)))
     case .failure(let message):
       failures.append((spec.label, message))
@@ -83,7 +90,8 @@ struct RunProgress {
       log("\(prefix)  FAILED: \(message)")
     case .doesNotFit(let resident, let message):
       unfit.append((spec.label, message))
-      try keepRows(k, [stamp.row(spec.key, .doesNotFit, Summary([Double(resident)]), status: .doesNotFit, error: message)])
+      try keepRows(
+        k, [stamp.row(spec.key, .doesNotFit, Summary([Double(resident)]), status: .doesNotFit, error: message)])
       log("\(prefix)  DOES NOT FIT: \(message)")
     }
   }
@@ -97,6 +105,7 @@ struct RunProgress {
   /// The run's outcome; `stopped` when `--max-minutes` ended it before its last case.
   func outcome(_ dir: String, stopped: Bool) -> RunOutcome {
     RunOutcome(
-      directory: dir, rows: rows, failures: failures, unfit: unfit, stopped: stopped ? (recorded, cases.count, journal.directory) : nil)
+      directory: dir, rows: rows, failures: failures, unfit: unfit,
+      stopped: stopped ? (recorded, cases.count, journal.directory) : nil)
   }
 }

@@ -54,7 +54,8 @@ package enum Runner {
       }
       let t0 = Clock.wallNanos
       let result = runCase(
-        cases[k], processes: options.processes, memoryCeiling: options.memoryCeiling ?? ChildProcess.defaultMemoryCeiling())
+        cases[k], processes: options.processes,
+        memoryCeiling: options.memoryCeiling ?? ChildProcess.defaultMemoryCeiling())
       try progress.record(k, result, seconds: Double(Clock.wallNanos - t0) / 1e9)
       try caseEnded(progress.rows, cases[(k + 1)...])
     }
@@ -68,11 +69,19 @@ package enum Runner {
     _ options: RunOptions, cases: [CaseSpec], journal: RunJournal, kept: [Int: [ResultRow]], log: (String) -> Void
   ) {
     log(
-      "fetchbench \(options.command.rawValue) \(journal.plan.runID): \(cases.count) cases, \(options.repetitions) repetitions each after \(options.warmups) warm-up, \(options.processes == 1 ? "one process" : "in each of \(options.processes) processes") per case; \(expectation(options, cases: cases, kept: kept))"
+      """
+      fetchbench \(options.command.rawValue) \(journal.plan.runID): \(cases.count) cases, \(options.repetitions) \
+      repetitions each after \(options.warmups) warm-up, \
+      \(options.processes == 1 ? "one process" : "in each of \(options.processes) processes") per case; \
+      \(expectation(options, cases: cases, kept: kept))
+      """
     )
     log(
       kept.isEmpty
-        ? "finished cases are kept in \(journal.directory) as they end: if the run stops, the same command with --resume continues it"
+        ? """
+        finished cases are kept in \(journal.directory) as they end: if the run stops, the same command with \
+        --resume continues it
+        """
         : "resuming: \(kept.count) of \(cases.count) cases finished before, kept from \(journal.directory)")
   }
 
@@ -115,7 +124,8 @@ package enum Runner {
         log("loading \(kind.rawValue)-\(n) into \(url) …")
         let seconds = try PostgresLoader.load(location, into: url, force: true)
         log(String(format: "loaded %@-%d in %.2f s (COPY, indexes, ANALYZE)", kind.rawValue, n, seconds))
-        let key = ResultKey(dataset: kind, rows: n, store: .engine(.postgres), mode: .copy, batchSize: 0, scenario: .load)
+        let key = ResultKey(
+          dataset: kind, rows: n, store: .engine(.postgres), mode: .copy, batchSize: 0, scenario: .load)
         rows.append(stamp.row(key, .load, Summary([seconds])))
       }
     }
@@ -156,7 +166,8 @@ package enum Runner {
       picks = try ResultFiles.write(rows, to: dir, command: options.command)
     } catch DatasetError.cannotWrite(let path, let reason) {
       throw DatasetError.cannotWrite(
-        path: path, reason: "\(reason); every case is kept in \(journal.directory): make room, then run again with --resume")
+        path: path,
+        reason: "\(reason); every case is kept in \(journal.directory): make room, then run again with --resume")
     }
     journal.remove()
     if options.outDirectory == nil {
@@ -174,7 +185,8 @@ package enum Runner {
     let runs = "\(options.resultsDirectory)/runs"
     if options.resume {
       guard let dir = options.outDirectory ?? RunJournal.newest(in: runs) else {
-        throw HarnessError.invalidArgument("--resume: no unfinished run under \(runs); give its --out, or run without --resume")
+        throw HarnessError.invalidArgument(
+          "--resume: no unfinished run under \(runs); give its --out, or run without --resume")
       }
       let claim = try OutputLock.claim(dir)
       do {
@@ -205,7 +217,9 @@ package enum Runner {
 
   /// Generates missing datasets (SQLite, and the indexed variant) and returns each one's
   /// checksum by `dataset-rows`.
-  static func prepareDatasets(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws -> [String: String] {
+  static func prepareDatasets(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws -> [String:
+    String]
+  {
     var checksums: [String: String] = [:]
     if let list = options.userList, let kind = options.datasets.first, let rows = options.rows.first {
       // The user's file is measured as it is, and its checksum labels the results.
@@ -218,7 +232,8 @@ package enum Runner {
           variants += try IndexAdvice.candidates(kind, request: options.request).map { [$0.index.tag] }
         }
         for indexes in variants {
-          let path = DatasetPaths.sqlite(in: options.datasetsDirectory, kind, rows: rows, seed: options.seed, indexes: indexes)
+          let path = DatasetPaths.sqlite(
+            in: options.datasetsDirectory, kind, rows: rows, seed: options.seed, indexes: indexes)
           let exists = FileManager.default.fileExists(atPath: path)
           if !exists { log("generating \(path) …") }
           var request = GenerationRequest(
@@ -258,10 +273,14 @@ package enum Runner {
       case let other: return other
       }
       let load = CPUWatch.load(from: before, to: CPUWatch.read())
-      (busiest.othersCores, busiest.stealCores) = (max(busiest.othersCores, load.othersCores), max(busiest.stealCores, load.stealCores))
+      (busiest.othersCores, busiest.stealCores) = (
+        max(busiest.othersCores, load.othersCores), max(busiest.stealCores, load.stealCores)
+      )
     }
     var merged = CaseResult.merged(results)
-    merged.measurements += [Measurement(.othersCores, busiest.othersCores), Measurement(.stealCores, busiest.stealCores)]
+    merged.measurements += [
+      Measurement(.othersCores, busiest.othersCores), Measurement(.stealCores, busiest.stealCores),
+    ]
     return .success(merged)
   }
 
@@ -290,7 +309,9 @@ package enum Runner {
     var t = time(nil)
     var tm = tm()
     gmtime_r(&t, &tm)
-    return String(format: "%04d%02d%02dT%02d%02d%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec)
+    return String(
+      format: "%04d%02d%02dT%02d%02d%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+      tm.tm_sec)
   }
 
   static func duration(_ s: Double) -> String {

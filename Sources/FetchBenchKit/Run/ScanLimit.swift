@@ -49,7 +49,9 @@ struct ScanLimit {
     let selected = [entity.primaryKey] + links + own
     // Where each key comes from: an own column, or a joined table's column through a link.
     let plan: [(link: Int32?, rel: String?, column: Int32)] = keys.map { key in
-      guard let rel = key.relationship else { return (nil, nil, Int32(1 + links.count + own.firstIndex(of: key.column)!)) }
+      guard let rel = key.relationship else {
+        return (nil, nil, Int32(1 + links.count + own.firstIndex(of: key.column)!))
+      }
       let names = keys.filter { $0.relationship?.name == rel.name }.map(\.column)
       return (Int32(1 + links.firstIndex(of: rel.sourceColumn)!), rel.name, Int32(names.firstIndex(of: key.column)!))
     }

@@ -10,7 +10,9 @@ extension Scenario {
   /// Where `sectioned_cached` keeps its counts: a folder of this process's, removed with its
   /// temporary files when the process ends or is interrupted.
   nonisolated(unsafe) static var sectionCache: SectionCacheFolder = {
-    let folder = (try? AtomicFile.createTemporaryFolder(for: NSTemporaryDirectory() + "fetchbench-sections")) ?? NSTemporaryDirectory()
+    let folder =
+      (try? AtomicFile.createTemporaryFolder(for: NSTemporaryDirectory() + "fetchbench-sections"))
+      ?? NSTemporaryDirectory()
     return SectionCacheFolder(folder: folder)
   }()
 
@@ -20,7 +22,8 @@ extension Scenario {
   package func run(_ kind: DatasetKind, batchSize: Int, store: any Store, request: FetchRequest? = nil) throws -> (
     controller: FetchedResultsController, mappingNanos: UInt64?
   ) {
-    let controller = FetchedResultsController(fetchRequest: request ?? self.request(kind, batchSize: batchSize), store: store)
+    let controller = FetchedResultsController(
+      fetchRequest: request ?? self.request(kind, batchSize: batchSize), store: store)
     if self == .sectionedCached {
       controller.sectionCache = Self.sectionCache
       controller.cacheName = rawValue
@@ -118,7 +121,9 @@ extension Scenario {
   /// (the controller, or the last page) is dropped after its heap is read. `batchSize` is the
   /// batch or page size (0 with full fetch); `request`, built with it, replaces the scenario's
   /// own (a user's list).
-  package func measure(_ kind: DatasetKind, mode: FetchMode, batchSize: Int, store: any Store, request: FetchRequest? = nil) throws -> Run {
+  package func measure(
+    _ kind: DatasetKind, mode: FetchMode, batchSize: Int, store: any Store, request: FetchRequest? = nil
+  ) throws -> Run {
     store.resetCounters()
     if let strategy = mode.paging {
       let (sample, page) = try Sampler.once {

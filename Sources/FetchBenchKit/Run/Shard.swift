@@ -10,7 +10,8 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
   /// `K/N` with 1 ≤ K ≤ N ≤ 1,000; nil otherwise.
   package init?(_ text: String) {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (1...1_000).contains(n), (1...n).contains(k) else { return nil }
+    guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (1...1_000).contains(n), (1...n).contains(k)
+    else { return nil }
     (index, count) = (k, n)
   }
 

@@ -24,7 +24,8 @@ extension UserList {
       _ = try checked.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
       if !sectionLeads { _ = try DatasetModels.sectionedRequest(for: kind).resolve(in: kind.definition.model) }
     } catch {
-      throw HarnessError.invalidArgument("\(kind.rawValue): \((kind.definition as? DatabaseDataset)?.explain(error) ?? error)")
+      throw HarnessError.invalidArgument(
+        "\(kind.rawValue): \((kind.definition as? DatabaseDataset)?.explain(error) ?? error)")
     }
     return (userList, kind, rows, list)
   }

@@ -46,11 +46,14 @@ public enum BatchUpdateValidator {
         sections.append(ListSnapshot.Section(name: old[o].name, ids: ids))
       }
     }
-    snapshot = ListSnapshot(sections: sections, reloaded: (c.reloads.map(\.id) + c.moves.filter(\.contentChanged).map(\.id)).sorted())
+    snapshot = ListSnapshot(
+      sections: sections, reloaded: (c.reloads.map(\.id) + c.moves.filter(\.contentChanged).map(\.id)).sorted())
   }
 
   /// Checks every rule; the replay (which holds the snapshot) ends before any section changes.
-  private static func sectionSteps(_ c: ChangeSet, _ old: ListSnapshot) throws(BatchUpdateError) -> [BatchUpdateReplay.SectionStep] {
+  private static func sectionSteps(_ c: ChangeSet, _ old: ListSnapshot) throws(BatchUpdateError) -> [BatchUpdateReplay
+    .SectionStep]
+  {
     var replay = try BatchUpdateReplay(c, old)
     try replay.checkOldPaths()
     try replay.checkNewPaths()
@@ -84,36 +87,50 @@ private struct BatchUpdateReplay {
   init(_ c: ChangeSet, _ old: ListSnapshot) throws(BatchUpdateError) {
     (self.c, self.old, oldCounts) = (c, old, old.sectionCounts)
     if !c.oldSectionCounts.isEmpty, c.oldSectionCounts != oldCounts {
-      throw BatchUpdateError("the change set was computed for section counts \(c.oldSectionCounts), the snapshot has \(oldCounts)")
+      throw BatchUpdateError(
+        "the change set was computed for section counts \(c.oldSectionCounts), the snapshot has \(oldCounts)")
     }
     let (oldSections, newSections) = (oldCounts.count, c.newSectionCounts.count)
     (movedIn, insertedRows, oldIndexOfNew) = (
-      Array(repeating: 0, count: newSections), Array(repeating: 0, count: newSections), Array(repeating: nil, count: newSections)
+      Array(repeating: 0, count: newSections), Array(repeating: 0, count: newSections),
+      Array(repeating: nil, count: newSections)
     )
     (movedOut, deletedRows, newIndexOfOld) = (
-      Array(repeating: 0, count: oldSections), Array(repeating: 0, count: oldSections), Array(repeating: nil, count: oldSections)
+      Array(repeating: 0, count: oldSections), Array(repeating: 0, count: oldSections),
+      Array(repeating: nil, count: oldSections)
     )
     for s in c.sectionDeletes {
       guard s >= 0, s < oldSections else {
-        throw BatchUpdateError("attempt to delete section \(s), but there are only \(oldSections) sections before the update")
+        throw BatchUpdateError(
+          "attempt to delete section \(s), but there are only \(oldSections) sections before the update")
       }
       guard deletedSections.insert(s).inserted else { throw BatchUpdateError("section \(s) is deleted twice") }
     }
     for s in c.sectionInserts {
       guard s.index >= 0, s.index < newSections else {
-        throw BatchUpdateError("attempt to insert section \(s.index) but there are only \(newSections) sections after the update")
+        throw BatchUpdateError(
+          "attempt to insert section \(s.index) but there are only \(newSections) sections after the update")
       }
       guard insertedSections.updateValue(s, forKey: s.index) == nil else {
         throw BatchUpdateError("section \(s.index) is inserted twice")
       }
       guard s.ids.count == c.newSectionCounts[s.index] else {
         throw BatchUpdateError(
-          "inserted section \(s.index) brings \(s.ids.count) rows but the data source reports \(c.newSectionCounts[s.index])")
+          """
+          inserted section \(s.index) brings \(s.ids.count) rows but the data source reports \
+          \(c.newSectionCounts[s.index])
+          """
+        )
       }
     }
     guard newSections == oldSections + insertedSections.count - deletedSections.count else {
       throw BatchUpdateError(
-        "invalid number of sections. The number of sections contained in the table view after the update (\(newSections)) must be equal to the number of sections contained in the table view before the update (\(oldSections)), plus or minus the number of sections inserted or deleted (\(insertedSections.count) inserted, \(deletedSections.count) deleted)."
+        """
+        invalid number of sections. The number of sections contained in the table view after the update \
+        (\(newSections)) must be equal to the number of sections contained in the table view before the update \
+        (\(oldSections)), plus or minus the number of sections inserted or deleted (\(insertedSections.count) \
+        inserted, \(deletedSections.count) deleted).
+        """
       )
     }
     var n = 0
@@ -138,7 +155,8 @@ private struct BatchUpdateReplay {
     for m in c.moves {
       try checkOld(m.from, m.id, "move")
       guard m.from != m.to else {
-        throw BatchUpdateError("attempt to move index path \(m.from) to the same index path; a move in place is a reload")
+        throw BatchUpdateError(
+          "attempt to move index path \(m.from) to the same index path; a move in place is a reload")
       }
       guard removed.insert(m.from).inserted else {
         throw BatchUpdateError("attempt to delete and move the same index path (\(m.from))")
@@ -157,17 +175,27 @@ private struct BatchUpdateReplay {
   func checkOld(_ p: RowPath, _ id: Int64, _ what: String) throws(BatchUpdateError) {
     guard p.section >= 0, p.section < oldSections else {
       throw BatchUpdateError(
-        "attempt to \(what) row \(p.row) from section \(p.section), but there are only \(oldSections) sections before the update")
+        """
+        attempt to \(what) row \(p.row) from section \(p.section), but there are only \(oldSections) sections before \
+        the update
+        """
+      )
     }
     guard p.row >= 0, p.row < oldCounts[p.section] else {
       throw BatchUpdateError(
-        "attempt to \(what) row \(p.row) from section \(p.section) which only contains \(oldCounts[p.section]) rows before the update")
+        """
+        attempt to \(what) row \(p.row) from section \(p.section) which only contains \(oldCounts[p.section]) rows \
+        before the update
+        """
+      )
     }
     guard !deletedSections.contains(p.section) else {
       throw BatchUpdateError("attempt to \(what) row \(p.row) from section \(p.section), which is being deleted")
     }
     let actual = old.sections[p.section].ids[p.row]
-    guard actual == id else { throw BatchUpdateError("the \(what) of \(p) names object \(id), but that row holds \(actual)") }
+    guard actual == id else {
+      throw BatchUpdateError("the \(what) of \(p) names object \(id), but that row holds \(actual)")
+    }
   }
 
   /// Inserts and move destinations: new paths, each at most once, never in inserted
@@ -189,14 +217,21 @@ private struct BatchUpdateReplay {
   mutating func place(_ p: RowPath, _ id: Int64, _ what: String) throws(BatchUpdateError) {
     guard p.section >= 0, p.section < newSections else {
       throw BatchUpdateError(
-        "attempt to \(what) row \(p.row) into section \(p.section), but there are only \(newSections) sections after the update")
+        """
+        attempt to \(what) row \(p.row) into section \(p.section), but there are only \(newSections) sections after \
+        the update
+        """
+      )
     }
     guard insertedSections[p.section] == nil else {
       throw BatchUpdateError("attempt to \(what) row \(p.row) into section \(p.section), which is being inserted")
     }
     guard p.row >= 0, p.row < c.newSectionCounts[p.section] else {
       throw BatchUpdateError(
-        "attempt to \(what) row \(p.row) into section \(p.section), but there are only \(c.newSectionCounts[p.section]) rows in section \(p.section) after the update"
+        """
+        attempt to \(what) row \(p.row) into section \(p.section), but there are only \
+        \(c.newSectionCounts[p.section]) rows in section \(p.section) after the update
+        """
       )
     }
     guard placed[p.section, default: [:]].updateValue(id, forKey: p.row) == nil else {
@@ -233,10 +268,17 @@ private struct BatchUpdateReplay {
       let targets = placed[s] ?? [:]
       guard oldCounts[o] - gone.count + targets.count == expected else {
         throw BatchUpdateError(
-          "invalid number of rows in section \(s). The number of rows contained in an existing section after the update (\(expected)) must be equal to the number of rows contained in that section before the update (\(oldCounts[o])), plus or minus the number of rows inserted or deleted from that section (\(insertedRows[s]) inserted, \(deletedRows[o]) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn[s]) moved in, \(movedOut[o]) moved out)."
+          """
+          invalid number of rows in section \(s). The number of rows contained in an existing section after the \
+          update (\(expected)) must be equal to the number of rows contained in that section before the update \
+          (\(oldCounts[o])), plus or minus the number of rows inserted or deleted from that section \
+          (\(insertedRows[s]) inserted, \(deletedRows[o]) deleted) and plus or minus the number of rows moved into \
+          or out of that section (\(movedIn[s]) moved in, \(movedOut[o]) moved out).
+          """
         )
       }
-      steps.append(gone.isEmpty && targets.isEmpty ? .kept(o) : .changed(o, gone: gone, targets: targets, count: expected))
+      steps.append(
+        gone.isEmpty && targets.isEmpty ? .kept(o) : .changed(o, gone: gone, targets: targets, count: expected))
     }
     return steps
   }

@@ -39,8 +39,9 @@ extension FetchedResultsController {
   /// or an attribute of the sort, predicate, section or a join changed; the others keep the
   /// list's keys, and deleted ones need none), plus one per relationship whose foreign key sits
   /// in the list's own rows, when its destination changed; positions by binary search on the
-  /// kept sort keys, no row faulted and no whole-list diff. Called by the store's observer; public so that benchmarks can
-  /// time it and so that transactions from another process can be applied.
+  /// kept sort keys, no row faulted and no whole-list diff. Called by the store's observer;
+  /// public so that benchmarks can time it and so that transactions from another process can
+  /// be applied.
   ///
   /// O(k log n + k · chunk) for k affected objects on n rows.
   @discardableResult
@@ -145,7 +146,8 @@ extension FetchedResultsController {
   /// fetch: unchanged rows keep their objects, new and changed ones come in one query), the
   /// loaded batches from the first changed position, the sections.
   private func update(
-    _ list: SortedIDList, _ p: Placement, _ newSections: [SectionInfo], _ contentChanged: Set<Int64>, _ resolved: ResolvedRequest
+    _ list: SortedIDList, _ p: Placement, _ newSections: [SectionInfo], _ contentChanged: Set<Int64>,
+    _ resolved: ResolvedRequest
   ) throws {
     var objects: [Int64: FetchedObject] = [:]
     if case .full = contents {
@@ -216,7 +218,9 @@ extension ResolvedRequest {
       out[k.entity.name, default: []].insert(k.attribute.name)
     }
     for r in joins {
-      if let fk = entity.attributes.first(where: { $0.column == r.sourceColumn }) { out[entity.name, default: []].insert(fk.name) }
+      if let fk = entity.attributes.first(where: { $0.column == r.sourceColumn }) {
+        out[entity.name, default: []].insert(fk.name)
+      }
       if let destination = try? model.entity(r.destination),
         let key = destination.attributes.first(where: { $0.column == r.destinationColumn })
       {

@@ -71,7 +71,9 @@ public enum ListDiff {
     init(_ old: ListSnapshot, _ new: ListSnapshot) {
       var oldSectionIndex: [String: Int] = [:]
       for (i, s) in old.sections.enumerated() { oldSectionIndex[s.name] = i }
-      let shared = new.sections.indices.compactMap { n in oldSectionIndex[new.sections[n].name].map { (new: n, old: $0) } }
+      let shared = new.sections.indices.compactMap { n in
+        oldSectionIndex[new.sections[n].name].map { (new: n, old: $0) }
+      }
       kept = Set(longestIncreasingSubsequence(shared.map(\.old)).map { shared[$0].new })
       newOfOld = [Int?](repeating: nil, count: old.sections.count)
       for p in shared where kept.contains(p.new) { newOfOld[p.old] = p.new }

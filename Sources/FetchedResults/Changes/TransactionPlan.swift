@@ -133,7 +133,9 @@ struct RowChanges {
   /// Objects reported as moved even where they could stay (Core Data's rules).
   let alwaysMoved: Set<Int64>
 
-  init(_ p: Placement, _ merge: SectionMerge, old: [SectionInfo], contentChanged: Set<Int64>, alwaysMoved: Set<Int64> = []) {
+  init(
+    _ p: Placement, _ merge: SectionMerge, old: [SectionInfo], contentChanged: Set<Int64>, alwaysMoved: Set<Int64> = []
+  ) {
     (self.p, self.merge, self.old, self.contentChanged, self.alwaysMoved) = (p, merge, old, contentChanged, alwaysMoved)
   }
 
@@ -145,7 +147,11 @@ struct RowChanges {
       guard let was = p.oldPosition[a.id] else { continue }
       let sameGap = was.position - was.rank == a.gap
       let sameSection = !merge.sectioned || old[merge.oldSectionOf[a.id]!].value == a.key[0]
-      if sameGap && sameSection { stayCandidates.append((a.id, was.position, p.newPosition[a.id]!)) } else { moving.append(a.id) }
+      if sameGap && sameSection {
+        stayCandidates.append((a.id, was.position, p.newPosition[a.id]!))
+      } else {
+        moving.append(a.id)
+      }
     }
     stayCandidates.sort { $0.new < $1.new }
     var staying = Set<Int64>()

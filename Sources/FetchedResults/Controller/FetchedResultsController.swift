@@ -104,7 +104,9 @@ public final class FetchedResultsController {
       var keys: [[Value]]?
       if tracksChanges {
         let keyed = try store.fetchKeyedIDs(resolved, ids: nil)
-        guard keyed.ids == ids else { throw FetchError.store("the store changed between the row query and the key query") }
+        guard keyed.ids == ids else {
+          throw FetchError.store("the store changed between the row query and the key query")
+        }
         keys = keyed.keys
       }
       if let section = resolved.section {
@@ -116,7 +118,8 @@ public final class FetchedResultsController {
       } else {
         sections = SectionInfo.from([SectionCount(value: .null, count: ids.count)])
       }
-      contents = .full(SortedIDList(ids: ids, keys: keys, objects: objects, ascending: keyDirections, idAscending: idAscending))
+      contents = .full(
+        SortedIDList(ids: ids, keys: keys, objects: objects, ascending: keyDirections, idAscending: idAscending))
     } else {
       // Sections come with the IDs: from the kept sort keys (the section key is the first),
       // or from the store's one query that reads the section key beside each ID.
@@ -124,10 +127,12 @@ public final class FetchedResultsController {
       var counts: [SectionCount]?
       if tracksChanges {
         let keyed = try store.fetchKeyedIDs(resolved, ids: nil)
-        list = SortedIDList(ids: keyed.ids, keys: keyed.keys, objects: nil, ascending: keyDirections, idAscending: idAscending)
+        list = SortedIDList(
+          ids: keyed.ids, keys: keyed.keys, objects: nil, ascending: keyDirections, idAscending: idAscending)
         if resolved.section != nil { counts = Self.group(keyed.keys[0]) }
       } else if resolved.section != nil, let cached = cachedSections() {
-        list = SortedIDList(ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
+        list = SortedIDList(
+          ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
         // Counts that do not add up to the IDs are stale: asked again.
         counts = cached.reduce(0) { $0 + $1.count } == list.count ? cached : try storeSections(resolved)
       } else if resolved.section != nil {
@@ -136,7 +141,8 @@ public final class FetchedResultsController {
         counts = sectionCounts
         saveSections(sectionCounts)
       } else {
-        list = SortedIDList(ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
+        list = SortedIDList(
+          ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
       }
       let store = self.store
       let array = BatchFaultingArray(list: list, batchSize: batchSize, maxLoadedBatches: maxLoadedBatches) {
@@ -147,7 +153,11 @@ public final class FetchedResultsController {
         let total = sections.reduce(0) { $0 + $1.numberOfObjects }
         guard total == list.count else {
           throw FetchError.store(
-            "section counts add up to \(total) but the ID query returned \(list.count) rows; the store changed between the two queries")
+            """
+            section counts add up to \(total) but the ID query returned \(list.count) rows; the store changed \
+            between the two queries
+            """
+          )
         }
       } else {
         sections = SectionInfo.from([SectionCount(value: .null, count: list.count)])
@@ -204,7 +214,9 @@ public final class FetchedResultsController {
   public func snapshot() -> ListSnapshot {
     let ids = fetchedIDs
     return ListSnapshot(
-      sections: sections.map { ListSnapshot.Section(name: $0.name, ids: Array(ids[$0.offset..<($0.offset + $0.numberOfObjects)])) })
+      sections: sections.map {
+        ListSnapshot.Section(name: $0.name, ids: Array(ids[$0.offset..<($0.offset + $0.numberOfObjects)]))
+      })
   }
 
   /// The batch-faulting array in batched mode, for inspection.

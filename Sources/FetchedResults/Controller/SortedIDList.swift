@@ -214,7 +214,8 @@ public final class SortedIDList {
   public func apply(
     removals: [Int], insertions: [(gap: Int, id: Int64, key: [Value], object: FetchedObject?)]
   ) {
-    precondition(tracksKeys || (removals.isEmpty && insertions.isEmpty), "editing needs the sort keys: enable change tracking")
+    precondition(
+      tracksKeys || (removals.isEmpty && insertions.isEmpty), "editing needs the sort keys: enable change tracking")
     for i in removals.sorted(by: >) {
       let (c, r) = locate(i)
       let id = c.ids.remove(at: r)
@@ -257,7 +258,8 @@ public final class SortedIDList {
       if c.ids.count > 2 * Self.chunkCapacity {
         let half = c.ids.count / 2
         let tail = Chunk(
-          ids: Array(c.ids[half...]), keys: c.keys.map { Array($0[half...]) }, objects: c.objects.map { Array($0[half...]) })
+          ids: Array(c.ids[half...]), keys: c.keys.map { Array($0[half...]) },
+          objects: c.objects.map { Array($0[half...]) })
         c.ids.removeSubrange(half...)
         for d in c.keys.indices { c.keys[d].removeSubrange(half...) }
         c.objects?.removeSubrange(half...)
@@ -272,7 +274,8 @@ public final class SortedIDList {
       }
     }
     restart()
-    InternalChecks.check("SortedIDList after \(removals.count) removals and \(insertions.count) insertions", invariantViolations())
+    InternalChecks.check(
+      "SortedIDList after \(removals.count) removals and \(insertions.count) insertions", invariantViolations())
   }
 
   /// Replaces the materialized row of `id` at `i` (full mode).
@@ -291,7 +294,9 @@ public final class SortedIDList {
       problems.append("\(starts.count) starts and sizes \(sizes.prefix(8))… for \(chunks.count) chunks")
     }
     for (i, c) in chunks.enumerated() {
-      if c.index != i || starts[i] != start { problems.append("chunk \(i) says index \(c.index) start \(starts[i]), expected \(start)") }
+      if c.index != i || starts[i] != start {
+        problems.append("chunk \(i) says index \(c.index) start \(starts[i]), expected \(start)")
+      }
       if tracksKeys && !c.ids.isEmpty {
         let fence = (0..<ascending.count).map { fenceKeys[i * ascending.count + $0] }
         if fenceIDs.count <= i || fenceIDs[i] != c.ids[0] || fence != c.keys.map({ $0[0] }) {

@@ -12,7 +12,9 @@ public struct Attribute: Sendable, Equatable {
   /// The store computes its value (a SQLite generated column): it is read, never written.
   public var isDerived: Bool
 
-  public init(_ name: String, column: String? = nil, _ type: AttributeType, optional: Bool = false, derived: Bool = false) {
+  public init(
+    _ name: String, column: String? = nil, _ type: AttributeType, optional: Bool = false, derived: Bool = false
+  ) {
     self.name = name
     self.column = column ?? Attribute.snakeCase(name)
     self.type = type
@@ -124,30 +126,38 @@ public struct Model: Sendable, Equatable {
     let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     if parts.count == 1 {
       if keyPath == "id" {
-        return ResolvedKeyPath(keyPath: keyPath, relationship: nil, attribute: Attribute("id", .integer), entity: entity)
+        return ResolvedKeyPath(
+          keyPath: keyPath, relationship: nil, attribute: Attribute("id", .integer), entity: entity)
       }
       if let rel = entity.relationship(keyPath), let destination = try? self.entity(rel.destination) {
         // Sorting, sectioning or comparing by an object is not what it seems to be: name its attribute.
         let example = destination.attributes.first.map { ", e.g. \(rel.name).\($0.name)" } ?? ""
         throw .invalidRequest(
-          "'\(keyPath)' is a to-one relationship of \(entity.name), not an attribute: name one of \(rel.destination)'s attributes\(example)"
+          """
+          '\(keyPath)' is a to-one relationship of \(entity.name), not an attribute: name one of \
+          \(rel.destination)'s attributes\(example)
+          """
         )
       }
       guard let attribute = entity.attribute(keyPath) else {
         throw .unknownKeyPath(
-          keyPath, entity: entity.name, known: entity.attributes.map(\.name) + entity.relationships.map { "\($0.name).…" })
+          keyPath, entity: entity.name,
+          known: entity.attributes.map(\.name) + entity.relationships.map { "\($0.name).…" })
       }
       // The model's spelling: with `keysIgnoreCase`, `depTime` names `deptime`.
       return ResolvedKeyPath(keyPath: attribute.name, relationship: nil, attribute: attribute, entity: entity)
     }
     guard parts.count == 2, let rel = entity.relationship(parts[0]) else {
-      throw .unknownKeyPath(keyPath, entity: entity.name, known: entity.attributes.map(\.name) + entity.relationships.map(\.name))
+      throw .unknownKeyPath(
+        keyPath, entity: entity.name, known: entity.attributes.map(\.name) + entity.relationships.map(\.name))
     }
     let destination = try self.entity(rel.destination)
     guard let attribute = parts[1] == "id" ? Attribute("id", .integer) : destination.attribute(parts[1]) else {
-      throw .unknownKeyPath(keyPath, entity: entity.name, known: destination.attributes.map { "\(rel.name).\($0.name)" })
+      throw .unknownKeyPath(
+        keyPath, entity: entity.name, known: destination.attributes.map { "\(rel.name).\($0.name)" })
     }
-    return ResolvedKeyPath(keyPath: "\(rel.name).\(attribute.name)", relationship: rel, attribute: attribute, entity: destination)
+    return ResolvedKeyPath(
+      keyPath: "\(rel.name).\(attribute.name)", relationship: rel, attribute: attribute, entity: destination)
   }
 }
 

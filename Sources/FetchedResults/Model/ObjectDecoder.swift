@@ -28,7 +28,8 @@ private struct RowDecoder: Decoder {
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard value == nil else {
       throw DecodingError.typeMismatch(
-        [String: Value].self, .init(codingPath: codingPath, debugDescription: "a row's field is a single value, not a keyed container"))
+        [String: Value].self,
+        .init(codingPath: codingPath, debugDescription: "a row's field is a single value, not a keyed container"))
     }
     return KeyedDecodingContainer(RowContainer<Key>(object: object, codingPath: codingPath))
   }
@@ -62,7 +63,8 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         key,
         .init(
           codingPath: codingPath,
-          debugDescription: "the row has no '\(key.stringValue)'; it has \(object.layout.keys.joined(separator: ", "))"))
+          debugDescription: "the row has no '\(key.stringValue)'; it has \(object.layout.keys.joined(separator: ", "))")
+      )
     }
     return object.values[i]
   }
@@ -81,14 +83,19 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try container(key).decode(type) }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try container(key).decode(type) }
 
-  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+    -> KeyedDecodingContainer<NestedKey>
+  {
     throw DecodingError.typeMismatch(
       [String: Value].self,
-      .init(codingPath: codingPath + [key], debugDescription: "rows are flat; use key paths such as 'details.closeDate' as coding keys"))
+      .init(
+        codingPath: codingPath + [key],
+        debugDescription: "rows are flat; use key paths such as 'details.closeDate' as coding keys"))
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    throw DecodingError.typeMismatch([Value].self, .init(codingPath: codingPath + [key], debugDescription: "rows have no arrays"))
+    throw DecodingError.typeMismatch(
+      [Value].self, .init(codingPath: codingPath + [key], debugDescription: "rows have no arrays"))
   }
 
   func superDecoder() throws -> any Decoder { RowDecoder(object: object, codingPath: codingPath, value: nil) }
@@ -104,9 +111,11 @@ private struct FieldContainer: SingleValueDecodingContainer {
   private func mismatch<T>(_ type: T.Type) -> DecodingError {
     let key = codingPath.last?.stringValue ?? "?"
     if value == .null {
-      return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "'\(key)' is NULL; declare it optional"))
+      return .valueNotFound(
+        type, .init(codingPath: codingPath, debugDescription: "'\(key)' is NULL; declare it optional"))
     }
-    return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "'\(key)' holds \(value), not a \(type)"))
+    return .typeMismatch(
+      type, .init(codingPath: codingPath, debugDescription: "'\(key)' holds \(value), not a \(type)"))
   }
 
   func decodeNil() -> Bool { value == .null }
@@ -160,9 +169,12 @@ private struct FieldContainer: SingleValueDecodingContainer {
           type,
           .init(
             codingPath: codingPath,
-            debugDescription: "decode dates as Double (seconds since 1970); Date's Decodable would read them as seconds since 2001"))
+            debugDescription:
+              "decode dates as Double (seconds since 1970); Date's Decodable would read them as seconds since 2001"))
       }
-      return try T(from: RowDecoder(object: FetchedObject(id: 0, values: [], layout: .empty), codingPath: codingPath, value: value))
+      return try T(
+        from: RowDecoder(object: FetchedObject(id: 0, values: [], layout: .empty), codingPath: codingPath, value: value)
+      )
     }
   }
 }

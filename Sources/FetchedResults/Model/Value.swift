@@ -62,7 +62,8 @@ public enum Value: Hashable, Sendable {
     case .double(let v): String(v)
     case .string(let v): v
     case .bool(let v): v ? "1" : "0"
-    case .date(let v): ISO8601.format(seconds: Int64(v.rounded(.down)), dateOnly: v.truncatingRemainder(dividingBy: 86_400) == 0)
+    case .date(let v):
+      ISO8601.format(seconds: Int64(v.rounded(.down)), dateOnly: v.truncatingRemainder(dividingBy: 86_400) == 0)
     }
   }
 }

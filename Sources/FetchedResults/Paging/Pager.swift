@@ -30,7 +30,11 @@ public struct Pager {
     guard pageSize > 0 else { throw FetchError.invalidRequest("a page must hold at least one row, got \(pageSize)") }
     guard request.fetchLimit == 0 && request.fetchOffset == 0 else {
       throw FetchError.invalidRequest(
-        "paging sets the limit and offset itself; the request has fetchLimit \(request.fetchLimit), fetchOffset \(request.fetchOffset)")
+        """
+        paging sets the limit and offset itself; the request has fetchLimit \(request.fetchLimit), fetchOffset \
+        \(request.fetchOffset)
+        """
+      )
     }
     var paged = request
     paged.fetchBatchSize = 0
@@ -44,11 +48,14 @@ public struct Pager {
     var keyColumns: [Int] = []
     for sort in resolved.sorts.dropLast() {
       guard let i = layout.index(of: sort.keyPath.keyPath) else {
-        throw FetchError.invalidRequest("keyset paging needs every sort key in the row; '\(sort.keyPath.keyPath)' is not")
+        throw FetchError.invalidRequest(
+          "keyset paging needs every sort key in the row; '\(sort.keyPath.keyPath)' is not")
       }
       keyColumns.append(i)
     }
-    (self.store, self.pageSize, self.request, self.resolved, self.keyColumns) = (store, pageSize, paged, resolved, keyColumns)
+    (self.store, self.pageSize, self.request, self.resolved, self.keyColumns) = (
+      store, pageSize, paged, resolved, keyColumns
+    )
   }
 
   /// The page of rows `offset ..< offset + pageSize` by `LIMIT` and `OFFSET`. One query;
@@ -68,7 +75,9 @@ public struct Pager {
     // A row read by another request (a controller's, without the sort's relationships
     // prefetched) is read again by the pager's own, which holds every sort key: one query more.
     let row = last.layout == resolved.rowLayout ? last : try store.fetchObjects(resolved, ids: [last.id][...]).first
-    guard let row else { throw FetchError.invalidRequest("the row to page after (ID \(last.id)) is no longer in the list's entity") }
+    guard let row else {
+      throw FetchError.invalidRequest("the row to page after (ID \(last.id)) is no longer in the list's entity")
+    }
     var r = request
     let seek = seekPredicate(after: row)
     r.predicate = r.predicate.map { .and([$0, seek]) } ?? seek

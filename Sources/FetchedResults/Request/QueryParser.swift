@@ -250,7 +250,9 @@ private struct Parser {
       if chars[j] == "\\" && j + 1 < chars.count { j += 1 }
       j += 1
     }
-    guard j < chars.count else { throw .parse(ParseError(message: "unterminated string", input: text, position: start)) }
+    guard j < chars.count else {
+      throw .parse(ParseError(message: "unterminated string", input: text, position: start))
+    }
     return j
   }
 

@@ -12,7 +12,9 @@ extension MemoryStore {
   /// the runs of the leading field in the sorted words: sections cost one pass over what the
   /// sort produced. O(n · varying key bytes), with the IDs and the sort's scratch as its only
   /// arrays of n.
-  func packedIDs(_ request: ResolvedRequest, section: ResolvedKeyPath? = nil) -> (ids: [Int64], sections: [SectionCount])? {
+  func packedIDs(_ request: ResolvedRequest, section: ResolvedKeyPath? = nil) -> (
+    ids: [Int64], sections: [SectionCount]
+  )? {
     let t = table(request)
     // Without a predicate or a deleted row, the matching rows are every row, in order.
     let all = request.predicate == nil && t.deadCount == 0
@@ -64,7 +66,9 @@ extension MemoryStore {
     guard let rows else {
       let n = packed.count
       if let inOrder = keysInDestinationOrder(request, t, keys) {
-        for (i, key) in inOrder.enumerated() { Self.pack(key, packing.fields[i], into: packed, first: i == 0, rows: 0..<n) }
+        for (i, key) in inOrder.enumerated() {
+          Self.pack(key, packing.fields[i], into: packed, first: i == 0, rows: 0..<n)
+        }
         return
       }
       // The scattered key writes each word whole; the others then add their fields.
@@ -90,7 +94,8 @@ extension MemoryStore {
   /// join's inverse, but that is slower than scattering the joined key, as banks' sectioned
   /// sort, state first, shows at millions of rows.) O(keys).
   func keysInDestinationOrder(_ request: ResolvedRequest, _ t: MemoryTable, _ keys: [PackedKey]) -> [PackedKey]? {
-    guard let j = keys.firstIndex(where: { $0.source.sources != nil }), let rel = request.sorts[j].keyPath.relationship else {
+    guard let j = keys.firstIndex(where: { $0.source.sources != nil }), let rel = request.sorts[j].keyPath.relationship
+    else {
       return nil
     }
     let dest = tables[rel.destination]!
@@ -98,13 +103,16 @@ extension MemoryStore {
     for (i, sort) in request.sorts.enumerated() {
       if sort.keyPath.relationship == rel {
         out[i].source = out[i].source.inHolderOrder
-      } else if sort.keyPath.relationship == nil, sort.keyPath.attribute.name == "id", rel.sourceColumn == t.entity.primaryKey,
-        let c = dest.entity.attributes.firstIndex(where: { $0.column == rel.destinationColumn }), dest.columns[c].type == .integer
+      } else if sort.keyPath.relationship == nil, sort.keyPath.attribute.name == "id",
+        rel.sourceColumn == t.entity.primaryKey,
+        let c = dest.entity.attributes.firstIndex(where: { $0.column == rel.destinationColumn }),
+        dest.columns[c].type == .integer
       {
         // Under a bijection every destination row holds the ID of its source row: the same
         // words, within the source's ID bounds.
         out[i].source = KeySource(
-          column: .integers(dest.columns[c].integers), join: nil, sources: nil, nulls: nil, bounds: keys[i].source.bounds)
+          column: .integers(dest.columns[c].integers), join: nil, sources: nil, nulls: nil,
+          bounds: keys[i].source.bounds)
       } else {
         return nil
       }

@@ -14,7 +14,9 @@ extension MemoryStore {
     let rows = matchingRows(request)
     var words = request.sorts.flatMap { sortWords($0, t, rows) }
     let (offset, limit) = (request.request.fetchOffset, request.request.fetchLimit)
-    if limit > 0, words.count <= 3, offset < rows.count, offset + Swift.min(limit, rows.count - offset) <= rows.count / 8 {
+    if limit > 0, words.count <= 3, offset < rows.count,
+      offset + Swift.min(limit, rows.count - offset) <= rows.count / 8
+    {
       return Array(Self.first(offset + Swift.min(limit, rows.count - offset), of: rows, by: words).dropFirst(offset))
     }
     return Self.sorted(rows, by: &words).window(request)
@@ -29,7 +31,8 @@ extension MemoryStore {
     let (w0, w1, w2) = (words[0], words.count > 1 ? words[1] : [], words.count > 2 ? words[2] : [])
     @inline(__always) func item(_ p: Int) -> Positioned<Triple> {
       Positioned(
-        words: Triple(a: w0[p], b: w1.isEmpty ? 0 : w1[p], c: w2.isEmpty ? 0 : w2[p]), position: UInt32(truncatingIfNeeded: p))
+        words: Triple(a: w0[p], b: w1.isEmpty ? 0 : w1[p], c: w2.isEmpty ? 0 : w2[p]),
+        position: UInt32(truncatingIfNeeded: p))
     }
     let heap = smallest(m, of: rows.indices.lazy.map(item), by: <)
     return heap.map { rows[Int($0.position)] }
@@ -102,7 +105,9 @@ extension MemoryStore {
     var a: UInt64
     var b: UInt64
     var c: UInt64
-    @inline(__always) static func < (l: Triple, r: Triple) -> Bool { l.a != r.a ? l.a < r.a : l.b != r.b ? l.b < r.b : l.c < r.c }
+    @inline(__always) static func < (l: Triple, r: Triple) -> Bool {
+      l.a != r.a ? l.a < r.a : l.b != r.b ? l.b < r.b : l.c < r.c
+    }
   }
 
   /// A row's sort words and its position among the matching rows, ordered by the words alone
@@ -122,7 +127,9 @@ extension MemoryStore {
   }
 
   /// `sections` from the matching rows and the words of the leading sort (`sortWords`'s).
-  func sections(_ request: ResolvedRequest, _ section: ResolvedKeyPath, rows: [Int], leading words: [[UInt64]]) -> [SectionCount] {
+  func sections(_ request: ResolvedRequest, _ section: ResolvedKeyPath, rows: [Int], leading words: [[UInt64]])
+    -> [SectionCount]
+  {
     let read = reader(section, table(request))
     // Section keys with few distinct words (a string's ranks, small integers) are counted in
     // an array; others in a dictionary.
@@ -134,14 +141,18 @@ extension MemoryStore {
         if counts[k] == 0 { first[k] = p }
         counts[k] += 1
       }
-      return counts.indices.filter { counts[$0] > 0 }.map { SectionCount(value: read(rows[first[$0]]), count: counts[$0]) }
+      return counts.indices.filter { counts[$0] > 0 }.map {
+        SectionCount(value: read(rows[first[$0]]), count: counts[$0])
+      }
     }
     var groups: [Pair: (count: Int, first: Int)] = [:]
     for p in rows.indices {
       let k = Pair(a: words[0][p], b: words.count > 1 ? words[1][p] : 0)
       groups[k, default: (0, p)].count += 1
     }
-    return groups.sorted { $0.key < $1.key }.map { SectionCount(value: read(rows[$0.value.first]), count: $0.value.count) }
+    return groups.sorted { $0.key < $1.key }.map {
+      SectionCount(value: read(rows[$0.value.first]), count: $0.value.count)
+    }
   }
 
   /// The words of one sort key for `rows`, in the sort's direction. A null is the word just
@@ -206,7 +217,8 @@ extension MemoryStore {
     case .string: words = .ranks(codes: column.codes, ranks: column.ranks())
     }
     return KeySource(
-      column: words, join: join, sources: sources, nulls: column.optional ? column.nulls : nil, bounds: column.sortBounds)
+      column: words, join: join, sources: sources, nulls: column.optional ? column.nulls : nil,
+      bounds: column.sortBounds)
   }
 
   /// A sort key's column, null flags and join (`keySource`).
@@ -301,7 +313,8 @@ extension MemoryStore {
       guard inverse, !current.inverseChecked else { return current }
       c = current
     } else {
-      c = JoinColumn(source: t.version, destination: tables[rel.destination]!.version, rows: Self.buildJoinRows(rel, t, tables))
+      c = JoinColumn(
+        source: t.version, destination: tables[rel.destination]!.version, rows: Self.buildJoinRows(rel, t, tables))
     }
     if inverse {
       c.sources = Self.bijectionInverse(c.rows, t, tables[rel.destination]!)
@@ -355,7 +368,8 @@ extension MemoryStore {
         // Positions count up; the primary key's field above them ascends too when the rows
         // are in ID order, as they are as a rule.
         packed.radixSortWords(
-          scratch: &scratch, bits: packing.bits(through: 0), orderedBelow: packing.bits(through: Swift.max(position - 1, 0)))
+          scratch: &scratch, bits: packing.bits(through: 0),
+          orderedBelow: packing.bits(through: Swift.max(position - 1, 0)))
         scratch = []
         return packed.map { rows[Int(packing.word(position, of: $0))] }
       }
@@ -371,7 +385,9 @@ extension MemoryStore {
       return items.map { rows[Int($0.position)] }
     case 3:
       let (w0, w1, w2) = (words[0], words[1], words[2])
-      var items = (0..<rows.count).map { Positioned(words: Triple(a: w0[$0], b: w1[$0], c: w2[$0]), position: UInt32($0)) }
+      var items = (0..<rows.count).map {
+        Positioned(words: Triple(a: w0[$0], b: w1[$0], c: w2[$0]), position: UInt32($0))
+      }
       words = []
       items.radixSort()
       return items.map { rows[Int($0.position)] }

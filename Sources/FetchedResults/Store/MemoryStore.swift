@@ -56,7 +56,8 @@ public final class MemoryStore: Store {
     let t = table(request)
     let layout = request.rowLayout
     let plan = rowPlan(request, bulk: true)
-    let out = orderedRows(request).map { row in FetchedObject(id: t.ids[row], values: plan.values(row), layout: layout) }
+    let out = orderedRows(request).map { row in FetchedObject(id: t.ids[row], values: plan.values(row), layout: layout)
+    }
     counters.rowsMaterialized += out.count
     return out
   }
@@ -82,7 +83,9 @@ public final class MemoryStore: Store {
       let t = table(request)
       return (rows.map { t.ids[$0] }, try sectionCounts(request, ordered: rows))
     }
-    guard let section = request.section else { throw FetchError.invalidRequest("section counts need a section key path") }
+    guard let section = request.section else {
+      throw FetchError.invalidRequest("section counts need a section key path")
+    }
     if let packed = packedIDs(request, section: section) { return packed }
     // One filter and one extraction of the keys for both: the sections are counted from the
     // leading sort's words before the sort consumes them.
@@ -202,7 +205,9 @@ public final class MemoryStore: Store {
     return KeyedIDs(ids: rows.map { t.ids[$0] }, keys: readers.map { read in rows.map(read) })
   }
 
-  public func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws -> [Int64] {
+  public func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws
+    -> [Int64]
+  {
     counters.queries += 1
     let t = table(request)
     let dest = tables[relationship.destination]!

@@ -34,7 +34,10 @@ final class MemoryTable {
     for (i, v) in values.enumerated() {
       guard columns[i].accepts(v) else {
         throw FetchError.store(
-          "\(entity.name).\(entity.attributes[i].name): \(v.literalText) does not fit \(columns[i].type.rawValue)\(columns[i].optional ? "" : " (not optional)")"
+          """
+          \(entity.name).\(entity.attributes[i].name): \(v.literalText) does not fit \
+          \(columns[i].type.rawValue)\(columns[i].optional ? "" : " (not optional)")
+          """
         )
       }
     }

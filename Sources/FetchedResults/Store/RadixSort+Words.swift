@@ -46,7 +46,9 @@ extension UnsafeMutableBufferPointer<UInt64> {
     if scratch.count < n { scratch = [UInt64](unsafeUninitializedCapacity: n) { _, initialized in initialized = n } }
     let sortedInScratch = scratch.withUnsafeMutableBufferPointer { other in
       withUnsafeTemporaryAllocation(of: Int.self, capacity: passes * buckets) { counts in
-        Radix.lsdDigits(self, UnsafeMutableBufferPointer(rebasing: other[0..<n]), counts, lowest: lowest, width: width, passes: passes)
+        Radix.lsdDigits(
+          self, UnsafeMutableBufferPointer(rebasing: other[0..<n]), counts, lowest: lowest, width: width, passes: passes
+        )
       }
     }
     if sortedInScratch { scratch.withUnsafeBufferPointer { _ = update(fromContentsOf: $0[0..<n]) } }

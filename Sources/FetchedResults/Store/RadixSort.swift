@@ -54,7 +54,9 @@ extension Array where Element: RadixSortable & Comparable {
   mutating func radixSort() { withUnsafeMutableBufferPointer { $0.radixSort() } }
 
   /// `UnsafeMutableBufferPointer.radixSort(scratch:)` on the array's items. O(n · b).
-  mutating func radixSort(scratch: inout [Element]) { withUnsafeMutableBufferPointer { $0.radixSort(scratch: &scratch) } }
+  mutating func radixSort(scratch: inout [Element]) {
+    withUnsafeMutableBufferPointer { $0.radixSort(scratch: &scratch) }
+  }
 }
 
 /// The passes of `radixSort`, on buffers.

@@ -189,7 +189,8 @@ public protocol Store: AnyObject {
   /// `destinationIDs` now. When the relationship points at the destination's primary key,
   /// also the rows whose key names one of `destinationIDs` that no longer exists (a key left
   /// pointing at a deleted row). One query.
-  func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws -> [Int64]
+  func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws
+    -> [Int64]
 
   /// Called after each transaction this store commits, on the committing thread.
   var observers: TransactionObservers { get }
