@@ -60,12 +60,14 @@ import Testing
   static func package(_ dir: String, current: String? = "Notes 2.xcdatamodel") throws -> String {
     let root = dir + "/Notes.xcdatamodeld"
     for version in ["Notes 1", "Notes 2", "Notes 10"] {
-      try FileManager.default.createDirectory(atPath: "\(root)/\(version).xcdatamodel", withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        atPath: "\(root)/\(version).xcdatamodel", withIntermediateDirectories: true)
       let text = version == "Notes 1" ? contents.replacingOccurrences(of: "Boolean", with: "Integer 16") : contents
       try text.write(toFile: "\(root)/\(version).xcdatamodel/contents", atomically: true, encoding: .utf8)
     }
     if let current {
-      let plist = try PropertyListSerialization.data(fromPropertyList: ["_XCCurrentVersionName": current], format: .xml, options: 0)
+      let plist = try PropertyListSerialization.data(
+        fromPropertyList: ["_XCCurrentVersionName": current], format: .xml, options: 0)
       try plist.write(to: URL(fileURLWithPath: root + "/.xccurrentversion"))
     }
     return root
@@ -79,11 +81,14 @@ import Testing
     #expect(model.version == "Notes 2")
     #expect(model.entities.map(\.name) == ["Item", "Note", "Sketch", "Folder", "Tag"])
     let item = try #require(model.entity("Item"))
-    #expect(item.isAbstract && item.attributes.map(\.type) == [.string, .date, .string] && item.attributes[2].transient)
+    #expect(
+      item.isAbstract && item.attributes.map(\.type) == [.string, .date, .string] && item.attributes[2].transient)
     let index = try #require(item.fetchIndexes.first)
     #expect(
       index.name == "byCreated"
-        && index.elements.map { "\($0.property) \($0.type) \($0.ascending)" } == ["created Binary false", "title Binary true"])
+        && index.elements.map { "\($0.property) \($0.type) \($0.ascending)" } == [
+          "created Binary false", "title Binary true",
+        ])
     #expect(model.entity("Note")?.parent == "Item" && model.entity("Note")?.attributes[1].defaultValue == "NO")
     #expect(model.entity("Sketch")?.attributes[0].externalStorage == true)
     let items = try #require(model.entity("Folder")?.relationships.first)
@@ -103,17 +108,21 @@ import Testing
     defer { TestSupport.remove(dir) }
     let schema = DatasetStores.CoreDataSchema(try ModelFile.read(try Self.package(dir)))
     #expect(
-      schema.entities.map { "\($0.number) \($0.name) \($0.parent)" } == ["1 Folder 0", "2 Item 0", "3 Note 2", "4 Sketch 2", "5 Tag 0"])
+      schema.entities.map { "\($0.number) \($0.name) \($0.parent)" } == [
+        "1 Folder 0", "2 Item 0", "3 Note 2", "4 Sketch 2", "5 Tag 0",
+      ])
     #expect(schema.tables.map(\.name) == ["ZFOLDER", "ZITEM", "ZTAG", "Z_2TAGS"])
     let item = try #require(schema.tables.first { $0.name == "ZITEM" })
     #expect(item.entities == ["Item", "Note", "Sketch"])
     #expect(
       item.columns.map(\.name) == [
-        "Z_PK", "Z_ENT", "Z_OPT", "ZFOLDER", "Z_FOK_FOLDER", "ZTITLE", "ZCREATED", "ZBODY", "ZPINNED", "ZDRAWING", "ZBODY4",
+        "Z_PK", "Z_ENT", "Z_OPT", "ZFOLDER", "Z_FOK_FOLDER", "ZTITLE", "ZCREATED", "ZBODY", "ZPINNED", "ZDRAWING",
+        "ZBODY4",
       ], "one table per tree, a transient attribute without a column, a shared name numbered")
     #expect(item.columns.first { $0.name == "ZCREATED" }?.type == "TIMESTAMP")
     #expect(
-      schema.tables.last?.columns.map(\.name) == ["Z_2ITEMS", "Z_5TAGS"] && schema.tables.last?.primaryKey == ["Z_2ITEMS", "Z_5TAGS"])
+      schema.tables.last?.columns.map(\.name) == ["Z_2ITEMS", "Z_5TAGS"]
+        && schema.tables.last?.primaryKey == ["Z_2ITEMS", "Z_5TAGS"])
     #expect(
       schema.indexes.map { "\($0.name) ON \($0.table) (\($0.columns.joined(separator: ", ")))" } == [
         "ZITEM_ZFOLDER_INDEX ON ZITEM (ZFOLDER)", "Z_2TAGS_Z_5TAGS_INDEX ON Z_2TAGS (Z_5TAGS, Z_2ITEMS)",
@@ -122,7 +131,8 @@ import Testing
     let db = try DatabaseQueue()
     try db.write { db in for statement in schema.statements { try db.execute(sql: statement) } }
     let indexes = try db.read { db in
-      try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+      try String.fetchAll(
+        db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
     }
     #expect(indexes == ["ZITEM_ZFOLDER_INDEX", "Z_2TAGS_Z_5TAGS_INDEX", "Z_Item_byCreated"])
   }
@@ -146,13 +156,22 @@ import Testing
   /// Each broken model: exit 1, one `Error:` line naming the element and the fix.
   @Test(arguments: [
     ("attributeType=\"Date\"", "attributeType=\"Money\"", "gives Item.created the attributeType \"Money\""),
-    ("destinationEntity=\"Tag\"", "destinationEntity=\"Label\"", "gives Item.tags the destination Label, which the model does not declare"),
-    ("inverseName=\"tags\"", "inverseName=\"labels\"", "gives Tag.items the inverse labels, which Item does not declare"),
+    (
+      "destinationEntity=\"Tag\"", "destinationEntity=\"Label\"",
+      "gives Item.tags the destination Label, which the model does not declare"
+    ),
+    (
+      "inverseName=\"tags\"", "inverseName=\"labels\"",
+      "gives Tag.items the inverse labels, which Item does not declare"
+    ),
     (
       "name=\"Item\" representedClassName", "name=\"Item\" parentEntity=\"Sketch\" representedClassName",
       "has a parentEntity cycle: Item → Sketch → Item"
     ),
-    ("name=\"Tag\" representedClassName", "name=\"Tag\" parentEntity=\"Widget\" representedClassName", "gives Tag the parentEntity Widget"),
+    (
+      "name=\"Tag\" representedClassName", "name=\"Tag\" parentEntity=\"Widget\" representedClassName",
+      "gives Tag the parentEntity Widget"
+    ),
     ("property=\"created\"", "property=\"modified\"", "gives Item's fetch index byCreated the property modified"),
     ("<constraint value=\"id\"/>", "<constraint value=\"uuid\"/>", "gives Folder a uniqueness constraint on uuid"),
     ("</model>", "", "is not well-formed XML"),
@@ -164,7 +183,8 @@ import Testing
     defer { TestSupport.remove(dir) }
     let root = try Self.package(dir)
     let contents = root + "/Notes 2.xcdatamodel/contents"
-    try Self.contents.replacingOccurrences(of: original, with: replacement).write(toFile: contents, atomically: true, encoding: .utf8)
+    try Self.contents.replacingOccurrences(of: original, with: replacement).write(
+      toFile: contents, atomically: true, encoding: .utf8)
     let out = try TestSupport.run(["describe", "--model", root])
     let errors = out.stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
     #expect(out.status == 1 && errors.count == 1 && out.stdout.isEmpty, "\(out.stderr)")
@@ -177,7 +197,10 @@ import Testing
     let root = try Self.package(dir, current: "Notes 3.xcdatamodel")
     for (arguments, message) in [
       (["--model", root], "names Notes 3.xcdatamodel, which the folder does not hold"),
-      (["--model", root, "--model-version", "Notes 9"], "has no version Notes 9: name one of its versions: Notes 1, Notes 2, Notes 10"),
+      (
+        ["--model", root, "--model-version", "Notes 9"],
+        "has no version Notes 9: name one of its versions: Notes 1, Notes 2, Notes 10"
+      ),
       (["--model", dir + "/none.xcdatamodeld"], "does not exist"),
       (["--model", dir], "holds no .xcdatamodel version"),
     ] {
@@ -192,7 +215,9 @@ import Testing
 /// `generate --model`: a Core Data store of the model's schema, deterministic, its keys and
 /// bookkeeping right, read by every store in the order plain SQL gives.
 @Suite struct ModelStores {
-  static func generate(_ dir: String, folder: String = "datasets", rows: Int = 1_200) throws -> (TestSupport.Output, String) {
+  static func generate(_ dir: String, folder: String = "datasets", rows: Int = 1_200) throws -> (
+    TestSupport.Output, String
+  ) {
     let root = try ModelFiles.package(dir)
     let out = try TestSupport.run([
       "generate", "--model", root, "--entity", "Item", "--rows", String(rows), "--datasets", "\(dir)/\(folder)",
@@ -204,21 +229,29 @@ import Testing
     let dir = TestSupport.temporaryFolder("model-store")
     defer { TestSupport.remove(dir) }
     let (out, path) = try Self.generate(dir)
-    #expect(out.status == 0 && out.stdout.contains("Folder 120, Note 600, Sketch 600, Tag 120 rows"), "\(out.stderr)\(out.stdout)")
+    #expect(
+      out.status == 0 && out.stdout.contains("Folder 120, Note 600, Sketch 600, Tag 120 rows"),
+      "\(out.stderr)\(out.stdout)")
     let db = try DatabaseQueue(path: path)
     try db.read { db in
       #expect(
-        try String.fetchAll(db, sql: "SELECT Z_ENT || ' ' || Z_NAME || ' ' || Z_SUPER || ' ' || Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+        try String.fetchAll(
+          db, sql: "SELECT Z_ENT || ' ' || Z_NAME || ' ' || Z_SUPER || ' ' || Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
           == [
             "1 Folder 0 120", "2 Item 0 1200", "3 Note 2 0", "4 Sketch 2 0", "5 Tag 0 120",
           ])
       #expect(try Int.fetchAll(db, sql: "SELECT count(*) FROM ZITEM GROUP BY Z_ENT ORDER BY Z_ENT") == [600, 600])
-      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM WHERE Z_ENT = 3 AND ZBODY4 IS NOT NULL") == 0, "a sibling's column")
+      #expect(
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM WHERE Z_ENT = 3 AND ZBODY4 IS NOT NULL") == 0,
+        "a sibling's column")
       #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM WHERE Z_OPT != 1") == 0)
       // Every key points at a row that exists; NULLs only where optional.
       #expect(
         try Int.fetchOne(
-          db, sql: "SELECT count(*) FROM ZITEM i LEFT JOIN ZFOLDER f ON f.Z_PK = i.ZFOLDER WHERE i.ZFOLDER IS NOT NULL AND f.Z_PK IS NULL")
+          db,
+          sql:
+            "SELECT count(*) FROM ZITEM i LEFT JOIN ZFOLDER f ON f.Z_PK = i.ZFOLDER WHERE i.ZFOLDER IS NOT NULL AND f.Z_PK IS NULL"
+        )
           == 0)
       #expect(
         try Int.fetchOne(
@@ -227,10 +260,12 @@ import Testing
             "SELECT count(*) FROM Z_2TAGS j LEFT JOIN ZTAG t ON t.Z_PK = j.Z_5TAGS LEFT JOIN ZITEM i ON i.Z_PK = j.Z_2ITEMS WHERE t.Z_PK IS NULL OR i.Z_PK IS NULL"
         ) == 0)
       #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_2TAGS")! > 1_200)
-      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM WHERE ZCREATED IS NULL") == 0, "created is required")
+      #expect(
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM WHERE ZCREATED IS NULL") == 0, "created is required")
       let nulls = try Double.fetchOne(db, sql: "SELECT avg(ZTITLE IS NULL) FROM ZITEM")!
       #expect(abs(nulls - 0.1) < 0.03, "an optional attribute's NULL share: \(nulls)")
-      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZFOLDER WHERE length(ZID) != 16") == 0, "UUIDs as 16 bytes")
+      #expect(
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM ZFOLDER WHERE length(ZID) != 16") == 0, "UUIDs as 16 bytes")
       #expect(try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA")?.hasPrefix("FETCHBENCH-MODEL-") == true)
     }
   }
@@ -250,6 +285,23 @@ import Testing
     let (refused, _) = try Self.generate(dir, folder: "mine")
     #expect(refused.status == 1 && refused.stderr.contains("did not write"), "\(refused.stderr)")
     #expect(FileManager.default.contents(atPath: dir + "/mine/notes-item-1200-s1.coredata.sqlite") == Data("mine".utf8))
+    // An app's store in WAL mode at that name: refused, and read without a -shm or -wal left beside it.
+    let app = dir + "/app/notes-item-1200-s1.coredata.sqlite"
+    try FileManager.default.createDirectory(atPath: dir + "/app", withIntermediateDirectories: true)
+    do {
+      let queue = try DatabaseQueue(path: app)
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+        try db.execute(
+          sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER, Z_UUID TEXT); INSERT INTO Z_METADATA VALUES (1, 'app')")
+      }
+      try queue.close()
+    }
+    let before = try Data(contentsOf: URL(fileURLWithPath: app))
+    let (foreign, _) = try Self.generate(dir, folder: "app")
+    #expect(foreign.status == 1 && foreign.stderr.contains("did not write"), "\(foreign.stderr)")
+    #expect(TestSupport.listing(dir + "/app") == ["notes-item-1200-s1.coredata.sqlite"])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: app)) == before)
   }
 
   /// `--model` on a command that measures: what it needs is said, nothing written.
@@ -270,7 +322,8 @@ import Testing
       let out = try TestSupport.run(arguments + ["--datasets", dir + "/datasets"])
       #expect([1, 64].contains(out.status) && out.stderr.contains(message), "\(arguments): \(out.stderr)")
     }
-    #expect(!FileManager.default.fileExists(atPath: dir + "/datasets") || TestSupport.listing(dir + "/datasets").isEmpty)
+    #expect(
+      !FileManager.default.fileExists(atPath: dir + "/datasets") || TestSupport.listing(dir + "/datasets").isEmpty)
   }
 
   @Test func everyStoreReadsTheListInPlainSQLsOrder() throws {
@@ -292,7 +345,8 @@ import Testing
       for store in ["memory", "sqlite", "sqlite-coredata"] {
         for strategy in ["full", "batched", "offset", "keyset"] {
           let fetched = try TestSupport.run([
-            "fetch", "--db", path, "--entity", "Item", "--sort", sort, "--store", store, "--strategy", strategy, "--ids",
+            "fetch", "--db", path, "--entity", "Item", "--sort", sort, "--store", store, "--strategy", strategy,
+            "--ids",
           ])
           #expect(
             fetched.status == 0 && fetched.stdout.split(separator: "\n").map(String.init) == expected,
@@ -320,7 +374,9 @@ import Testing
     var outputs: [String] = []
     for command in commands {
       let out = try TestSupport.run(DocumentedCommands.words(command), currentDirectory: dir)
-      #expect(out.status == 0 && !out.stderr.contains("FAILED"), "fetchbench \(command): \(out.stderr)\(out.stdout.prefix(3000))")
+      #expect(
+        out.status == 0 && !out.stderr.contains("FAILED"),
+        "fetchbench \(command): \(out.stderr)\(out.stdout.prefix(3000))")
       outputs.append(out.stdout)
     }
     #expect(outputs[0].contains("CREATE TABLE ZITEM ("), "\(outputs[0])")

@@ -2,6 +2,7 @@ import Catalog
 import Datasets
 import Foundation
 import GRDB
+import SQLiteStore
 
 /// A Core Data store of a model's schema (`generate --model`): `rows` rows of one entity (an
 /// abstract one's shared out among its concrete sub-entities), the rows its relationships
@@ -40,7 +41,8 @@ public struct ModelGeneration {
   public func run() throws -> (written: Bool, description: String) {
     guard let list = model.entity(entity) else {
       throw ModelFileError(
-        path: model.path, problem: "declares no entity \(entity)", fix: "name one of: \(model.entities.map(\.name).joined(separator: ", "))"
+        path: model.path, problem: "declares no entity \(entity)",
+        fix: "name one of: \(model.entities.map(\.name).joined(separator: ", "))"
       )
     }
     if FileManager.default.fileExists(atPath: out) {
@@ -79,7 +81,9 @@ public struct ModelGeneration {
     var counts: [String: Int] = [:]
     func share(_ e: EntityDeclaration, _ n: Int) {
       let concrete = ([e] + model.subentities(of: e)).filter { !$0.isAbstract }
-      for (i, c) in concrete.enumerated() { counts[c.name, default: 0] += n / concrete.count + (i < n % concrete.count ? 1 : 0) }
+      for (i, c) in concrete.enumerated() {
+        counts[c.name, default: 0] += n / concrete.count + (i < n % concrete.count ? 1 : 0)
+      }
     }
     share(list, rows)
     var queue = [(list, rows)]
@@ -116,16 +120,24 @@ public struct ModelGeneration {
     }
     for table in schema.tables where !table.entities.isEmpty {
       for name in table.entities {
-        guard let range = keys[name], let number = schema.entities.first(where: { $0.name == name })?.number else { continue }
+        guard let range = keys[name], let number = schema.entities.first(where: { $0.name == name })?.number else {
+          continue
+        }
         try insert(db, table: table, entity: name, number: number, keys: range, destinations: allKeys)
       }
     }
     for (table, owner, relationship) in joinTables(schema) {
-      var random = SeededRandom(seed: seed, stream: 0x7A, index: UInt64(table.name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+      var random = SeededRandom(
+        seed: seed, stream: 0x7A, index: UInt64(table.name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
       let (sources, targets) = (allKeys(owner), allKeys(relationship.destination))
       guard !targets.isEmpty else { continue }
       let statement = try db.makeStatement(
-        sql: "INSERT INTO \(table.name) VALUES (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))")
+        sql:
+          """
+          INSERT INTO \(table.name) VALUES \
+          (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))
+          """
+      )
       for source in sources {
         var chosen = Set<Int>()
         for _ in 0..<random.below(4) { chosen.insert(targets[Int(random.below(UInt64(targets.count)))]) }
@@ -138,7 +150,9 @@ public struct ModelGeneration {
     for e in schema.entities {
       let root = model.root(of: model.entity(e.name)!)
       // Z_MAX: the highest Z_PK of the table, on its root's row (sub-entities draw from it).
-      let max = root.name == e.name ? ([root] + model.subentities(of: root)).compactMap { keys[$0.name]?.upperBound }.max() ?? 0 : 0
+      let max =
+        root.name == e.name
+        ? ([root] + model.subentities(of: root)).compactMap { keys[$0.name]?.upperBound }.max() ?? 0 : 0
       try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (?, ?, ?, ?)", arguments: [e.number, e.name, e.parent, max])
     }
     try db.execute(sql: "INSERT INTO Z_METADATA VALUES (1, ?, NULL)", arguments: [tag])
@@ -154,10 +168,15 @@ public struct ModelGeneration {
     let lineage = Set([name] + model.ancestors(of: entity))
     let statement = try db.makeStatement(
       sql:
-        "INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))"
+        """
+        INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))) VALUES \
+        (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))
+        """
     )
     let targets = Dictionary(
-      uniqueKeysWithValues: properties.relationships.filter { !$0.toMany }.map { ($0.name, destinations($0.destination)) })
+      uniqueKeysWithValues: properties.relationships.filter { !$0.toMany }.map {
+        ($0.name, destinations($0.destination))
+      })
     for key in keys {
       var random = SeededRandom(seed: seed, stream: UInt64(number), index: UInt64(key))
       var values: [DatabaseValueConvertible?] = []
@@ -167,17 +186,23 @@ public struct ModelGeneration {
         case "Z_ENT": values.append(number)
         case "Z_OPT": values.append(1)
         default:
-          guard let property = column.property, let dot = property.firstIndex(of: "."), lineage.contains(String(property[..<dot])) else {
+          guard let property = column.property, let dot = property.firstIndex(of: "."),
+            lineage.contains(String(property[..<dot]))
+          else {
             // An order key, or a sibling's column.
             values.append(column.name.hasPrefix("Z_FOK_") ? key * 1024 : nil)
             continue
           }
           let propertyName = String(property[property.index(after: dot)...])
           if let a = properties.attributes.first(where: { $0.name == propertyName }) {
-            values.append(a.optional && random.unit() < Self.nullShare ? nil : ModelValues.value(a, key: key, random: &random))
-          } else if let r = properties.relationships.first(where: { $0.name == propertyName }), let pool = targets[r.name], !pool.isEmpty {
+            values.append(
+              a.optional && random.unit() < Self.nullShare ? nil : ModelValues.value(a, key: key, random: &random))
+          } else if let r = properties.relationships.first(where: { $0.name == propertyName }),
+            let pool = targets[r.name], !pool.isEmpty
+          {
             let optional = (r.minCount ?? 0) == 0
-            values.append(optional && random.unit() < Self.nullShare ? nil : pool[Int(random.below(UInt64(pool.count)))])
+            values.append(
+              optional && random.unit() < Self.nullShare ? nil : pool[Int(random.below(UInt64(pool.count)))])
           } else {
             values.append(nil)
           }
@@ -197,11 +222,12 @@ public struct ModelGeneration {
     }
   }
 
-  /// The tag in a file's `Z_METADATA`; nil when it has none (or is no SQLite file).
+  /// The tag in a file's `Z_METADATA`; nil when it has none (or is no SQLite file). Read
+  /// immutable: a file FetchBench did not write gets no `-shm` or `-wal` beside it.
   static func tag(of path: String) -> String? {
     guard
       let queue = try? DatabaseQueue(
-        path: path,
+        path: SQLiteStore.immutableURI(path),
         configuration: {
           var c = Configuration()
           c.readonly = true
