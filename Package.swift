@@ -25,7 +25,8 @@ let package = Package(
     .library(name: "PostgresStore", targets: ["PostgresStore"]),
   ],
   traits: [
-    .trait(name: "PostgreSQL", description: "The PostgreSQL store (postgres-nio), its loader and every PostgreSQL case."),
+    .trait(
+      name: "PostgreSQL", description: "The PostgreSQL store (postgres-nio), its loader and every PostgreSQL case."),
     .default(enabledTraits: ["PostgreSQL"]),
   ],
   dependencies: [
@@ -107,7 +108,8 @@ let package = Package(
     .target(
       name: "FetchBenchKit",
       dependencies: [
-        "FetchedResults", "Catalog", "Datasets", "DatasetStores", "SQLQueries", "SQLiteStore", "PostgresStore", "ChildProcesses",
+        "FetchedResults", "Catalog", "Datasets", "DatasetStores", "SQLQueries", "SQLiteStore", "PostgresStore",
+        "ChildProcesses",
         "CJemalloc", "HarnessSupport", "ResultModel", "Reports",
         .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -116,7 +118,8 @@ let package = Package(
     .executableTarget(
       name: "fetchbench",
       dependencies: [
-        "FetchBenchKit", "Catalog", "ChildProcesses", "Datasets", "DatasetStores", "FetchedResults", "SQLQueries", "SQLiteStore",
+        "FetchBenchKit", "Catalog", "ChildProcesses", "Datasets", "DatasetStores", "FetchedResults", "SQLQueries",
+        "SQLiteStore",
         "ResultModel", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -127,14 +130,17 @@ let package = Package(
     .testTarget(
       name: "DatasetsTests",
       dependencies: [
-        "Catalog", "Datasets", "FetchedResults", "TestSupport", "fetchbench", .product(name: "GRDB", package: "GRDB.swift"),
+        "Catalog", "Datasets", "FetchedResults", "TestSupport", "fetchbench",
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     .testTarget(
       name: "FetchBenchKitTests",
       dependencies: [
-        "FetchBenchKit", "Catalog", "Datasets", "FetchedResults", "DatasetStores", "ChildProcesses", "TestSupport", "fetchbench",
-        "HarnessSupport", "ResultModel", "Reports", "SQLQueries", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
+        "FetchBenchKit", "Catalog", "Datasets", "FetchedResults", "DatasetStores", "ChildProcesses", "TestSupport",
+        "fetchbench",
+        "HarnessSupport", "ResultModel", "Reports", "SQLQueries", "PostgresStore",
+        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Fixtures"]),
     // The target graph against the sources' imports; builds no target of the package's own.
@@ -142,7 +148,8 @@ let package = Package(
     .testTarget(
       name: "FetchedResultsTests",
       dependencies: [
-        "FetchedResults", "Catalog", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore", "DatasetStores", "TestSupport", "fetchbench",
+        "FetchedResults", "Catalog", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore", "DatasetStores",
+        "TestSupport", "fetchbench",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
