@@ -44,14 +44,14 @@ import Testing
     #expect(md.contains("Run ``r`1`` at commit `abc`"), "\(md)")
   }
 
-  @Test func jsonRoundTrips() throws {
+  @Test func aResultRowReadsBackFromJSONWithItsMetricNamedAsInTheCSV() throws {
     let rows = [row(.memory, .batched, .scrollThrough, .time, 710.25)]
     let data = try JSONEncoder().encode(rows)
     #expect(try JSONDecoder().decode([ResultRow].self, from: data) == rows)
     #expect(String(decoding: data, as: UTF8.self).contains("\"metric\":\"time_ms\""))
   }
 
-  @Test func statistics() {
+  @Test func aSummaryGivesTheMedianMinMaxAndCountOfItsSamples() {
     let s = Summary([3, 1, 2])
     #expect((s.median, s.min, s.max, s.count) == (2, 1, 3, 3))
     #expect(Summary([4, 1, 3, 2]).median == 2.5)
