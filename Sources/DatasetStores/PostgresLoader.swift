@@ -32,9 +32,13 @@ public enum PostgresLoader {
     // v2: identity IDs and the change log.
     let indexes = location.indexes.sorted().joined(separator: "+")
     var tag = "v2-\(location.kind.rawValue)-\(location.rows)-s\(location.seed)-\(indexes)"
-    // A user's database is its file's contents: another file with the list's name is another load.
+    // A user's database is its file's contents, and the columns its list's model reads (a
+    // Core Data sub-entity's list adds Z_ENT): another file, or another model of it, is
+    // another load.
     if let database = location.database {
-      tag += "-" + String(try database.sha256().prefix(16))
+      let columns = location.kind.tables.map { t in "\(t.name)(\(t.columns.map(\.name).joined(separator: ",")))" }
+      let schema = SHA256Hasher.hex(of: Data(columns.joined(separator: ";").utf8))
+      tag += "-" + String(try database.sha256().prefix(16)) + "-" + String(schema.prefix(8))
     }
     // A generated dataset is its manifest entry's contents: rows of an older generator with the
     // same name and size are another load.

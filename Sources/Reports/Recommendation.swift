@@ -125,7 +125,9 @@ package struct Recommendation: Sendable, Equatable {
         Candidate(
           mode: mode, batch: r.batchSize, index: r.index, openMs: r.value, heap: heap,
           flingMs: fling ?? value(.scrollThrough, .time),
-          flingRows: fling != nil ? Scenario.flingRows : r.rows))
+          // A whole scroll reads the list, fewer rows than the table with a predicate.
+          flingRows: fling != nil
+            ? Scenario.flingRows : value(.scrollThrough, .rowsMaterialized).map { Int($0) } ?? r.rows))
     }
     return candidates
   }

@@ -355,6 +355,43 @@ import Testing
       }
     }
   }
+
+  /// A sub-entity's list holds its rows alone, told apart in its tree's table by Z_ENT as
+  /// Core Data's fetch of it filters (`WHERE t0.Z_ENT = ?`), a user's predicate ANDed to it.
+  @Test func aSubentitysListHoldsItsRowsAloneAsCoreDataFiltersThem() throws {
+    let dir = TestSupport.temporaryFolder("model-subentity")
+    defer { TestSupport.remove(dir) }
+    let (out, path) = try Self.generate(dir)
+    #expect(out.status == 0, "\(out.stderr)")
+    let db = try DatabaseQueue(path: path)
+    let note = "(SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Note')"
+    for (predicate, condition) in [(nil, ""), ("pinned == 1", " AND ZPINNED = 1")] as [(String?, String)] {
+      let expected = try db.read { db in
+        try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZITEM WHERE Z_ENT = \(note)\(condition) ORDER BY ZTITLE, Z_PK")
+      }.map(String.init)
+      let all = try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM") } ?? 0
+      #expect(!expected.isEmpty && expected.count < all, "the table holds other entities' rows too")
+      for store in ["memory", "sqlite", "sqlite-coredata"] {
+        for strategy in ["full", "batched", "offset", "keyset"] {
+          let fetched = try TestSupport.run(
+            [
+              "fetch", "--db", path, "--entity", "Note", "--sort", "title asc", "--store", store, "--strategy",
+              strategy,
+            ]
+              + (predicate.map { ["--where", $0] } ?? []) + ["--ids"])
+          #expect(
+            fetched.status == 0 && fetched.stdout.split(separator: "\n").map(String.init) == expected,
+            "\(predicate ?? "") \(store) \(strategy): \(fetched.stderr)")
+        }
+      }
+    }
+    let logged = try TestSupport.run([
+      "fetch", "--db", path, "--entity", "Note", "--sort", "title asc", "--plan", "coredata", "--sql-debug", "--ids",
+    ])
+    #expect(logged.stderr.contains("FROM ZITEM t0 WHERE t0.Z_ENT = ? ORDER BY t0.ZTITLE"), "\(logged.stderr)")
+    let described = try TestSupport.run(["describe", "--db", path])
+    #expect(described.stdout.contains("Note (Z_ENT 3)") && described.stdout.contains("Sketch (Z_ENT 4)"))
+  }
 }
 
 /// The README's "Your app's model" section, as a user copies it, on the test's model named

@@ -33,6 +33,13 @@ extension DatabaseSchema {
           out += "    \(i.name) (\(i.columns.joined(separator: ", ")))\(i.unique ? " unique" : "")\n"
         }
       }
+      let subentities = coreDataSubentities.filter { $0.value.table == table.name }.sorted { $0.key < $1.key }
+      if !subentities.isEmpty {
+        out += "  sub-entities (their rows in this table, told apart by Z_ENT; --entity NAME lists one's):\n"
+        for (name, sub) in subentities {
+          out += "    \(name) (Z_ENT \(sub.numbers.map(String.init).joined(separator: ", ")))\n"
+        }
+      }
       if !table.triggers.isEmpty {
         out += "  triggers:\n"
         out +=

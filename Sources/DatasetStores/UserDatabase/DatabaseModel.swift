@@ -56,6 +56,29 @@ extension DatabaseSchema {
     return (Model(entities: entities), skipped)
   }
 
+  /// `model` with the Core Data sub-entity named `name` (whatever its case) as an entity of
+  /// its own: its root's table, attributes and relationships, plus `Z_ENT`, and a row filter
+  /// to the entity numbers of its rows, as Core Data's fetch of it filters. nil when the store
+  /// has no such sub-entity. The root's attributes include its other sub-entities' columns,
+  /// which hold NULL in this one's rows. O(entities).
+  public func addingSubentity(_ name: String, to model: Model) -> Model? {
+    guard let (entityName, sub) = coreDataSubentities.first(where: { $0.key.lowercased() == name.lowercased() }),
+      var entity = model.entities.first(where: { $0.table == sub.table })
+    else { return nil }
+    entity.name = entityName
+    entity.attributes.append(Attribute(Self.entityNumber, column: Self.entityNumber, .integer))
+    entity.rowFilter =
+      sub.numbers.count == 1
+      ? .comparison(Self.entityNumber, .equal, .integer(Int64(sub.numbers[0])))
+      : .in(Self.entityNumber, sub.numbers.map { .integer(Int64($0)) })
+    var out = model
+    out.entities.append(entity)
+    return out
+  }
+
+  /// The column, and the attribute, that tell a Core Data table's entities apart.
+  public static let entityNumber = "Z_ENT"
+
   /// Core Data's date columns (declared `TIMESTAMP`, seconds since 2001-01-01) by
   /// `TABLE.COLUMN`, with the seconds from 1970 to 2001.
   public var coreDataDateOffsets: [String: Double] {

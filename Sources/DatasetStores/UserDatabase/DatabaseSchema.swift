@@ -71,6 +71,15 @@ public struct DatabaseSchema: Sendable, Codable {
   public var tables: [Table]
   /// Core Data's entity names by table (`ZFLIGHT` → `Flight`); empty for an app's schema.
   public var coreDataEntities: [String: String] = [:]
+  /// Core Data's sub-entities by name: the table of their inheritance tree's root and the
+  /// entity numbers (`Z_ENT`) of their rows, theirs and their own sub-entities'.
+  public var coreDataSubentities: [String: Subentity] = [:]
+
+  /// A Core Data entity whose rows live in its root's table.
+  public struct Subentity: Sendable, Equatable, Codable {
+    public var table: String
+    public var numbers: [Int]
+  }
   /// How the rows were drawn, for a database `generate --like` wrote; nil for a user's own.
   public var synthetic: String? = nil
   /// Read from a PostgreSQL server's schema rather than a SQLite file.
@@ -121,14 +130,38 @@ public struct DatabaseSchema: Sendable, Codable {
         schema.tables.append(try table(name, db))
       }
       schema.synthetic = synthetic
-      if isCoreData {
-        for row in try Row.fetchAll(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY") {
-          // A NULL or non-text name (a damaged or hand-made store) names no entity.
-          guard let entity = String.fromDatabaseValue(row[0]) else { continue }
-          if let t = schema.table("Z" + entity.uppercased()) { schema.coreDataEntities[t.name] = entity }
-        }
-      }
+      if isCoreData { try schema.readEntities(db) }
       return schema
+    }
+  }
+
+  /// Z_PRIMARYKEY's entities: a root's table named after it (`ZFLIGHT` → `Flight`), each
+  /// sub-entity in its root's table with the numbers of its rows. O(entities × depth).
+  mutating func readEntities(_ db: Database) throws {
+    var entities: [Int: (name: String, parent: Int)] = [:]
+    for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY") {
+      // A NULL or non-text name (a damaged or hand-made store) names no entity.
+      guard let number = Int.fromDatabaseValue(row[0]), let name = String.fromDatabaseValue(row[1]) else { continue }
+      entities[number] = (name, Int.fromDatabaseValue(row[2]) ?? 0)
+    }
+    func ancestors(_ number: Int) -> [Int] {
+      var out: [Int] = []
+      var next = entities[number]?.parent ?? 0
+      while next != 0, let e = entities[next], !out.contains(next) {
+        out.append(next)
+        next = e.parent
+      }
+      return out
+    }
+    for (number, entity) in entities.sorted(by: { $0.key < $1.key }) {
+      let lineage = ancestors(number)
+      guard let root = lineage.last.flatMap({ entities[$0] }) else {
+        if let t = table("Z" + entity.name.uppercased()) { coreDataEntities[t.name] = entity.name }
+        continue
+      }
+      guard let t = table("Z" + root.name.uppercased()) else { continue }
+      let numbers = entities.keys.filter { $0 == number || ancestors($0).contains(number) }.sorted()
+      coreDataSubentities[entity.name] = Subentity(table: t.name, numbers: numbers)
     }
   }
 

@@ -131,7 +131,12 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     prefetch: [String] = []
   ) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
     let schema = try schema()
-    let (model, skipped) = try schema.model(relationships: relationships)
+    var (model, skipped) = try schema.model(relationships: relationships)
+    if !model.entities.contains(where: { $0.name.lowercased() == entity.lowercased() }),
+      let withSubentity = schema.addingSubentity(entity, to: model)
+    {
+      model = withSubentity
+    }
     guard let e = model.entities.first(where: { $0.name.lowercased() == entity.lowercased() }) else {
       if let s = skipped.first(where: { $0.table.lowercased() == entity.lowercased() }) {
         throw UserDatabaseError.notAnEntity(s.table, s.reason)

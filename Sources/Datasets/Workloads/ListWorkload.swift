@@ -22,9 +22,13 @@ public struct ListWorkload: Sendable {
     rng = SeededRandom(seed: seed)
     let entity = try store.model.entity(name)
     self.entity = entity
-    let links = Set(store.model.linkAttributes(of: entity).map(\.name))
-    updatable = entity.attributes.filter { !links.contains($0.name) && !$0.isDerived }
     let request = try FetchRequest(entityName: name).resolve(in: store.model)
+    // Nor what tells the entity's rows apart in a shared table (Core Data's Z_ENT): a row
+    // keeps its entity, and an insert copies it from a row of the entity.
+    // The request of the whole entity has no predicate but that.
+    let fixed = Set(
+      store.model.linkAttributes(of: entity).map(\.name) + (request.predicate?.keyPaths ?? []).map(\.attribute.name))
+    updatable = entity.attributes.filter { !fixed.contains($0.name) && !$0.isDerived }
     let objects = try store.fetchObjects(request)
     live = objects.map(\.id)
     rowsSeen = objects.map { o in

@@ -70,6 +70,11 @@ public struct Entity: Sendable, Equatable {
   /// Whether key paths match attribute and relationship names whatever their case, as a Core
   /// Data store's columns (`ZTIMEHOUR`) do not keep the model's (`timeHour`).
   public var keysIgnoreCase = false
+  /// Which rows of `table` are this entity's, where the table holds other entities' rows too:
+  /// a Core Data sub-entity shares its inheritance tree's table, told apart by `Z_ENT`. Every
+  /// request of the entity is resolved with it ANDed to its predicate, so every store and the
+  /// change tracking read only the entity's rows. nil: every row of the table.
+  public var rowFilter: FetchPredicate? = nil
 
   public init(
     name: String, table: String, attributes: [Attribute], relationships: [Relationship] = [],

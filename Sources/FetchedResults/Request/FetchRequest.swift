@@ -69,12 +69,20 @@ public struct FetchRequest: Sendable, Equatable {
       _ = try model.entity(r.destination)
       prefetch.append(r)
     }
-    let bound = try predicate.map { (p: FetchPredicate) throws(FetchError) -> BoundPredicate in
+    let bound = try Self.rowsOf(entity, predicate).map { (p: FetchPredicate) throws(FetchError) -> BoundPredicate in
       try BoundPredicate(p, model: model, entity: entity)
     }
     return ResolvedRequest(
       request: self, entity: entity, model: model, predicate: bound, sorts: sorts,
       section: section, prefetch: prefetch)
+  }
+}
+
+extension FetchRequest {
+  /// `predicate` limited to `entity`'s rows of its table (`Entity.rowFilter`).
+  static func rowsOf(_ entity: Entity, _ predicate: FetchPredicate?) -> FetchPredicate? {
+    guard let filter = entity.rowFilter else { return predicate }
+    return predicate.map { .and([filter, $0]) } ?? filter
   }
 }
 
