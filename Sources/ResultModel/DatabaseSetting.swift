@@ -9,11 +9,19 @@ package struct DatabaseSetting: Sendable, Codable, Equatable {
   package var sha256: String
   /// How the rows were drawn, for a database `generate --like` wrote.
   package var synthetic: String?
+  /// What the store was generated from, for one `generate --model` wrote.
+  package var model: ModelOrigin?
 
-  package init(list: UserList, sha256: String, synthetic: String? = nil) {
+  package init(list: UserList, sha256: String, synthetic: String? = nil, model: ModelOrigin? = nil) {
     self.list = list
     self.sha256 = sha256
     self.synthetic = synthetic
+    self.model = model
+  }
+
+  /// The setting a run's rows record; nil for a run of the datasets. O(rows).
+  package static func recorded(in rows: [ResultRow]) -> DatabaseSetting? {
+    rows.first { $0.mode == .settings && $0.metric == .database }.flatMap { DatabaseSetting(recorded: $0.detail) }
   }
 
   package var recorded: String {

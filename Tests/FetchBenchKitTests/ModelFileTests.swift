@@ -356,6 +356,25 @@ import Testing
     }
   }
 
+  /// Two versions of a model, measured at the same entity, rows and seed: compare judges the
+  /// figures, naming the models, where two other stores' checksums would stop it.
+  @Test func twoModelVersionsAreComparedAsTheModelsChange() throws {
+    let dir = TestSupport.temporaryFolder("model-versions")
+    defer { TestSupport.remove(dir) }
+    let root = try ModelFiles.package(dir)
+    for version in ["Notes 1", "Notes 2"] {
+      let out = try TestSupport.run([
+        "run", "--model", root, "--model-version", version, "--entity", "Note", "--rows", "1200", "--quick",
+        "--store", "sqlite", "--datasets", "\(dir)/\(version)", "--out", "\(dir)/runs/\(version)",
+      ])
+      #expect(out.status == 0, "\(out.stderr)")
+    }
+    let compared = try TestSupport.run(["compare", "\(dir)/runs/Notes 1", "\(dir)/runs/Notes 2", "--format", "json"])
+    #expect(compared.status != 3, "\(compared.stdout)")
+    #expect(compared.stdout.contains("\"modelNote\" : \"The models differ (Note, 1,200 rows generated from model"))
+    #expect(!compared.stdout.contains("\"refusal\""), "\(compared.stdout)")
+  }
+
   /// A sub-entity's list holds its rows alone, told apart in its tree's table by Z_ENT as
   /// Core Data's fetch of it filters (`WHERE t0.Z_ENT = ?`), a user's predicate ANDed to it.
   @Test func aSubentitysListHoldsItsRowsAloneAsCoreDataFiltersThem() throws {

@@ -33,7 +33,7 @@ public struct ModelGeneration {
   /// The tag `Z_METADATA.Z_UUID` carries: the model's checksum and the inputs, so that a file
   /// of the same inputs is kept and one FetchBench did not write is never replaced.
   public var tag: String {
-    "FETCHBENCH-MODEL-\(model.checksum.prefix(16))-\(entity)-\(rows)-S\(seed)"
+    ModelOrigin(checksum: String(model.checksum.prefix(16)), entity: entity, rows: rows, seed: seed).tag
   }
 
   /// Writes the store (under a temporary name, renamed into place) unless a file of the same
@@ -48,7 +48,7 @@ public struct ModelGeneration {
     if FileManager.default.fileExists(atPath: out) {
       let existing = Self.tag(of: out)
       if existing == tag { return (false, "already generated from this model with these inputs") }
-      guard existing?.hasPrefix("FETCHBENCH-MODEL-") == true else {
+      guard existing?.hasPrefix(ModelOrigin.prefix) == true else {
         throw DatasetError.cannotWrite(
           path: out, reason: "something FetchBench did not write is there, and it is not replaced; name a new folder")
       }
@@ -224,7 +224,7 @@ public struct ModelGeneration {
 
   /// The tag in a file's `Z_METADATA`; nil when it has none (or is no SQLite file). Read
   /// immutable: a file FetchBench did not write gets no `-shm` or `-wal` beside it.
-  static func tag(of path: String) -> String? {
+  public static func tag(of path: String) -> String? {
     guard
       let queue = try? DatabaseQueue(
         path: SQLiteStore.immutableURI(path),

@@ -107,6 +107,12 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     }
   }
 
+  /// What the store was generated from, for one `generate --model` wrote; nil otherwise.
+  public func modelOrigin() -> ModelOrigin? {
+    guard (try? server) == nil else { return nil }
+    return ModelGeneration.tag(of: path).flatMap(ModelOrigin.init(tag:))
+  }
+
   func checkIsSQLite() throws {
     // A FIFO or a device would block the read below, or never end.
     switch DatasetFile.entry(at: path) {

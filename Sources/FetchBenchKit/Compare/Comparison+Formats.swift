@@ -48,7 +48,7 @@ extension Comparison {
 
   /// Plain text for a terminal. O(lines).
   package func text() -> String {
-    var out = verdictSentence + "\n" + counts + "\n" + processesNote
+    var out = verdictSentence + "\n" + counts + "\n" + (modelNote.map { $0 + "\n" } ?? "") + processesNote
     guard refusal == nil else { return out }
     if !headFailures.isEmpty { out += "\nfailed in the head:\n" + failuresText + "\n" }
     for v in [Verdict.regressed, .changed, .improved] {
@@ -62,7 +62,9 @@ extension Comparison {
   /// A pull-request summary for `$GITHUB_STEP_SUMMARY`: the verdict, the changed figures in a
   /// table, and every other figure in a collapsed `<details>`. O(lines).
   package func markdown() -> String {
-    var md = "### FetchBench: \(verdictSentence)\n\n\(counts)\n\n" + (processesNote.isEmpty ? "" : processesNote + "\n")
+    var md =
+      "### FetchBench: \(verdictSentence)\n\n\(counts)\n\n" + (modelNote.map { $0 + "\n\n" } ?? "")
+      + (processesNote.isEmpty ? "" : processesNote + "\n")
     guard refusal == nil else { return md }
     if !headFailures.isEmpty {
       md +=
@@ -85,7 +87,7 @@ extension Comparison {
   }
 
   /// Every line as JSON, with the verdict and the exit code: `{"verdict", "exitCode",
-  /// "refusal", "failedInHead", "figures": [{"name", "verdict", "detail"}]}`. O(lines).
+  /// "refusal", "modelNote", "failedInHead", "figures": [{"name", "verdict", "detail"}]}`. O(lines).
   package func json() throws -> Data {
     struct Figure: Encodable {
       var name: String
@@ -96,13 +98,15 @@ extension Comparison {
       var verdict: String
       var exitCode: Int32
       var refusal: String?
+      var modelNote: String?
       /// The head's failed cases and why.
       var failedInHead: [String: String]
       var figures: [Figure]
     }
     return try RunExport.encode(
       Document(
-        verdict: verdictSentence, exitCode: exitCode, refusal: refusal, failedInHead: headFailures,
+        verdict: verdictSentence, exitCode: exitCode, refusal: refusal, modelNote: modelNote,
+        failedInHead: headFailures,
         figures: lines.map { Figure(name: $0.name, verdict: $0.verdict.rawValue, detail: $0.detail) }))
   }
 }

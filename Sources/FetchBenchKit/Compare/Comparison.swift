@@ -85,6 +85,8 @@ package struct Comparison: Sendable {
   /// Why the two runs cannot be compared (other datasets, machine or toolchain, or no figure
   /// on both sides); nil if they can.
   package var refusal: String?
+  /// What the comparison measures when the two runs' stores come from two models.
+  package var modelNote: String?
   /// The head's cases that failed or did not fit, by `caseName`, with why: a failure of the
   /// head, whatever its other figures say.
   package var headFailures: [String: String] = [:]
@@ -105,6 +107,7 @@ package struct Comparison: Sendable {
         r.status == .doesNotFit ? "did not fit in memory" : (r.error.isEmpty ? "failed" : r.error)
     }
     refusal = options.allowDifferences ? nil : Self.differences(allBase, allHead)
+    modelNote = Self.modelChange(allBase, allHead)
     func index(_ rows: [ResultRow]) -> [String: ResultRow] {
       Dictionary(rows.map { (Self.name($0), $0) }, uniquingKeysWith: { a, _ in a })
     }
@@ -191,7 +194,9 @@ package struct Comparison: Sendable {
         uniquingKeysWith: { a, _ in a })
     }
     let (cx, cy) = (checksums(base), checksums(head))
-    if let d = cx.keys.sorted().first(where: { cy[$0] != nil && cy[$0] != cx[$0] }) {
+    if let d = cx.keys.sorted().first(where: { cy[$0] != nil && cy[$0] != cx[$0] }),
+      modelChange(base, head) == nil
+    {
       return "the datasets differ (\(d): other checksums)"
     }
     // Keys name the dataset and the case, not the list: two lists' figures would meet.
@@ -204,6 +209,20 @@ package struct Comparison: Sendable {
         """
     }
     return nil
+  }
+
+  /// "the models differ (…)" when both runs measured stores `generate --model` wrote for
+  /// the same entity, rows and seed from two models: the data differs because the model does,
+  /// which is what such a comparison measures. nil otherwise. O(rows).
+  static func modelChange(_ base: [ResultRow], _ head: [ResultRow]) -> String? {
+    guard let x = DatabaseSetting.recorded(in: base)?.model, let y = DatabaseSetting.recorded(in: head)?.model,
+      x.differsOnlyByModel(from: y)
+    else { return nil }
+    return
+      """
+      The models differ (\(x.entity), \(x.rows.grouped) rows generated from model \(x.checksum) and from \
+      \(y.checksum)): every figure compares the two models' stores.
+      """
   }
 
   static func value(_ r: ResultRow) -> String {

@@ -151,7 +151,8 @@ package struct RunOptions: Sendable {
             }
           }
           // The floors time the tuned statements: Core Data's plan is held to the same ones.
-          if (store == .sqlite || store == .postgres) && request == nil {
+          // They bind no arguments: not for a predicate, nor for a sub-entity's rows.
+          if (store == .sqlite || store == .postgres) && request == nil && !Self.filtersRows(kind) {
             for batch in batchSizes { out.append(spec(.floor, batch)) }
           }
           if withIndex && (store == .sqlite || store == .postgres) {
@@ -165,6 +166,12 @@ package struct RunOptions: Sendable {
 }
 
 extension RunOptions {
+  /// Whether `kind`'s list reads some of its table's rows only (a Core Data sub-entity's).
+  static func filtersRows(_ kind: DatasetKind) -> Bool {
+    let request = DatasetModels.defaultRequest(for: kind, batchSize: 0)
+    return (try? DatasetModels.model(for: kind).entity(request.entityName).rowFilter) != nil
+  }
+
   /// The row count a case's growth is measured from in its own process, with
   /// `growthInProcess`: the run's smallest, for performFetch, full and batched, at every
   /// larger size, on the stores that hold two sizes of a dataset at once (not PostgreSQL,

@@ -147,7 +147,10 @@ package enum Runner {
       rows.append(
         setting(
           .database, Double(size ?? 0),
-          detail: DatabaseSetting(list: list, sha256: sha, synthetic: list.database.syntheticDescription()).recorded))
+          detail: DatabaseSetting(
+            list: list, sha256: sha, synthetic: list.database.syntheticDescription(),
+            model: list.database.modelOrigin()
+          ).recorded))
     }
     if let conf = ProcessInfo.processInfo.environment["MALLOC_CONF"], !conf.isEmpty {
       rows.append(setting(.allocatorConfiguration, 0, detail: conf))
