@@ -125,34 +125,48 @@ let package = Package(
     ),
     // The micro benchmarks are a package of their own (Benchmarks/Package.swift), so that
     // this package's builds never compile the benchmark plugin.
-    // Tests run the built `fetchbench` binary for exit codes; depending on it builds it.
-    .target(name: "TestSupport", dependencies: ["Datasets", "ChildProcesses"], path: "Tests/TestSupport"),
+    // What the test targets share: temporary folders, the `fetchbench` runner, the engine's
+    // small dataset and the PostgreSQL test databases.
+    .target(
+      name: "TestSupport",
+      dependencies: [
+        "Catalog", "ChildProcesses", "Datasets", "DatasetStores", "FetchedResults", "PostgresStore", "SQLiteStore",
+      ],
+      path: "Tests/TestSupport"),
+    // Unit tests of the libraries: none builds the `fetchbench` binary.
     .testTarget(
       name: "DatasetsTests",
       dependencies: [
-        "Catalog", "Datasets", "FetchedResults", "TestSupport", "fetchbench",
-        .product(name: "GRDB", package: "GRDB.swift"),
+        "Catalog", "Datasets", "FetchedResults", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
-    .testTarget(
-      name: "FetchBenchKitTests",
-      dependencies: [
-        "FetchBenchKit", "Catalog", "Datasets", "FetchedResults", "DatasetStores", "ChildProcesses", "TestSupport",
-        "fetchbench",
-        "HarnessSupport", "ResultModel", "Reports", "SQLQueries", "PostgresStore",
-        .product(name: "GRDB", package: "GRDB.swift"),
-      ],
-      exclude: ["Fixtures"]),
-    // The target graph against the sources' imports; builds no target of the package's own.
-    .testTarget(name: "PackageGraphTests", dependencies: ["ChildProcesses"]),
     .testTarget(
       name: "FetchedResultsTests",
       dependencies: [
         "FetchedResults", "Catalog", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore", "DatasetStores",
-        "TestSupport", "fetchbench",
-        .product(name: "GRDB", package: "GRDB.swift"),
+        "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
+    // The target graph against the sources' imports; builds no target of the package's own.
+    .testTarget(name: "PackageGraphTests", dependencies: ["ChildProcesses"]),
+    // End-to-end: the `fetchbench` binary run as a user runs it, for its output, files and exit
+    // codes (depending on it builds it).
+    .testTarget(
+      name: "CommandTests",
+      dependencies: [
+        "Catalog", "Datasets", "DatasetStores", "FetchedResults", "PostgresStore", "SQLiteStore", "TestSupport",
+        "fetchbench", .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    // The harness's tests, most of them through the binary.
+    .testTarget(
+      name: "FetchBenchKitTests",
+      dependencies: [
+        "FetchBenchKit", "Catalog", "Datasets", "FetchedResults", "DatasetStores", "ChildProcesses", "TestSupport",
+        "fetchbench", "HarnessSupport", "ResultModel", "Reports", "SQLQueries", "PostgresStore",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -69,7 +69,7 @@ import Testing
       let common = ["fetch", "--dataset", dataset, "--rows", "1500", "--datasets", dir, "--ids"] + list
       let expected = try TestSupport.run(common)
       #expect(expected.status == 0 && !expected.stdout.isEmpty, "\(expected.stderr)")
-      for store in ["memory", "sqlite"] + (LoadCommand.postgresUp ? ["postgres"] : []) {
+      for store in ["memory", "sqlite"] + (TestSupport.postgresServerUp ? ["postgres"] : []) {
         for strategy in ["full", "batched", "keyset"] {
           let out = try TestSupport.run(common + ["--schema", "coredata", "--store", store, "--strategy", strategy])
           #expect(out.status == 0, "\(list) \(store) \(strategy): \(out.stderr)")

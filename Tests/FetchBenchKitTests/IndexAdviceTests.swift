@@ -167,7 +167,7 @@ extension RunCommand {
   /// transaction rolled back after it: the figures come for every candidate, and afterwards
   /// every index is still there.
   @Test func theIndexAdviceOnPostgresLeavesEveryIndexInPlace() throws {
-    try LoadCommand.requirePostgres()
+    try TestSupport.requirePostgresServer()
     let dir = TestSupport.temporaryFolder("advice-pg")
     defer { TestSupport.remove(dir) }
     var url = try PostgresLocation.url(nil)

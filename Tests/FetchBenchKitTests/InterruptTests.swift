@@ -64,7 +64,7 @@ import Testing
   /// one a killed run left behind is dropped by the next run; a database of the user's whose
   /// name looks like one is never touched.
   @Test func anInterruptedPostgresLoadDropsItsScratchDatabase() throws {
-    try LoadCommand.requirePostgres()
+    try TestSupport.requirePostgresServer()
     let dir = TestSupport.temporaryFolder("signal-pg")
     defer { TestSupport.remove(dir) }
     let admin = try PostgresAdmin(url: try PostgresLocation.url(nil))

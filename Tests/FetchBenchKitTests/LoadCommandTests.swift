@@ -38,7 +38,9 @@ import Testing
     #expect(m["repeated_transactions"] == 0, "\(store)")
     #expect(m["rolled_back_rows_visible"] == 0, "\(store)")
     #expect((m["commits"] ?? 0) > 0, "\(store)")
-    #expect(try deliveries(dir, store) == observers * (m["commits"] ?? -1), "\(store): each commit reaches each observer once")
+    #expect(
+      try deliveries(dir, store) == observers * (m["commits"] ?? -1), "\(store): each commit reaches each observer once"
+    )
   }
 
   static func deliveries(_ dir: String, _ store: String) throws -> Double? {
@@ -54,17 +56,23 @@ import Testing
     let dir = TestSupport.temporaryFolder("load-coredata")
     defer { TestSupport.remove(dir) }
     let out = try TestSupport.run([
-      "load", "--store", "sqlite", "--rows", "2000", "--writers", "2", "--observers", "2", "--rate", "150", "--duration", "30s",
-      "--transactions", "80", "--transaction-size", "1...20", "--failure-rate", "0", "--change-rules", "coredata", "--datasets",
+      "load", "--store", "sqlite", "--rows", "2000", "--writers", "2", "--observers", "2", "--rate", "150",
+      "--duration", "30s",
+      "--transactions", "80", "--transaction-size", "1...20", "--failure-rate", "0", "--change-rules", "coredata",
+      "--datasets",
       dir + "/datasets", "--out", dir + "/out",
     ])
     #expect(out.status == 0, "\(out.stderr)")
     try Self.expectAllChecksPass(dir + "/out", "sqlite", observers: 2)
-    #expect((try Self.summary(dir + "/out")["sqlite"]?["stale_rows_coredata"] ?? 0) > 0, "re-dated banks stay where they were")
+    #expect(
+      (try Self.summary(dir + "/out")["sqlite"]?["stale_rows_coredata"] ?? 0) > 0, "re-dated banks stay where they were"
+    )
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("The observers kept Core Data's change rules (`--change-rules coredata`)"))
     let bad = try TestSupport.run(["load", "--change-rules", "uikit", "--datasets", dir + "/datasets"])
-    #expect(bad.status == 64 && bad.stderr.contains("unknown change-rules 'uikit'; expected minimal or coredata"), "\(bad.stderr)")
+    #expect(
+      bad.status == 64 && bad.stderr.contains("unknown change-rules 'uikit'; expected minimal or coredata"),
+      "\(bad.stderr)")
   }
 
   /// `--schema coredata`: the writers write banks' Core Data file as Core Data's save does
@@ -74,8 +82,10 @@ import Testing
     let dir = TestSupport.temporaryFolder("load-coredata-file")
     defer { TestSupport.remove(dir) }
     let out = try TestSupport.run([
-      "load", "--schema", "coredata", "--rows", "2000", "--writers", "2", "--observers", "2", "--rate", "150", "--duration", "30s",
-      "--transactions", "80", "--transaction-size", "1...20", "--failure-rate", "0.1", "--datasets", dir + "/datasets", "--out",
+      "load", "--schema", "coredata", "--rows", "2000", "--writers", "2", "--observers", "2", "--rate", "150",
+      "--duration", "30s",
+      "--transactions", "80", "--transaction-size", "1...20", "--failure-rate", "0.1", "--datasets", dir + "/datasets",
+      "--out",
       dir + "/out",
     ])
     #expect(out.status == 0, "\(out.stderr)")
@@ -83,17 +93,23 @@ import Testing
     try Self.expectAllChecksPass(dir + "/out", "sqlite", observers: 2)
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("**In Core Data's schema** (`--schema coredata`)"))
-    let bad = try TestSupport.run(["load", "--schema", "coredata", "--store", "memory", "--datasets", dir + "/datasets"])
+    let bad = try TestSupport.run([
+      "load", "--schema", "coredata", "--store", "memory", "--datasets", dir + "/datasets",
+    ])
     #expect(
-      bad.status == 64 && bad.stderr.contains("--schema coredata: Core Data's file is a SQLite file; give --store sqlite"), "\(bad.stderr)")
+      bad.status == 64
+        && bad.stderr.contains("--schema coredata: Core Data's file is a SQLite file; give --store sqlite"),
+      "\(bad.stderr)")
   }
 
   @Test func observersStayRightUnderConcurrentWriters() throws {
     let dir = TestSupport.temporaryFolder("load")
     defer { TestSupport.remove(dir) }
     let out = try TestSupport.run([
-      "load", "--store", "memory,sqlite", "--rows", "2000", "--writers", "3", "--observers", "2", "--rate", "150", "--duration", "30s",
-      "--transactions", "120", "--transaction-size", "1...20", "--failure-rate", "0.1", "--datasets", dir + "/datasets", "--out",
+      "load", "--store", "memory,sqlite", "--rows", "2000", "--writers", "3", "--observers", "2", "--rate", "150",
+      "--duration", "30s",
+      "--transactions", "120", "--transaction-size", "1...20", "--failure-rate", "0.1", "--datasets", dir + "/datasets",
+      "--out",
       dir + "/out",
     ])
     #expect(out.status == 0, "\(out.stderr)")
@@ -124,8 +140,10 @@ import Testing
     let dir = TestSupport.temporaryFolder("load-slow")
     defer { TestSupport.remove(dir) }
     let out = try TestSupport.run([
-      "load", "--store", "memory,sqlite", "--rows", "2000", "--writers", "2", "--observers", "1", "--rate", "200", "--duration", "30s",
-      "--transactions", "100", "--transaction-size", "1...10", "--suspend-observers", "--observer-delay-ms", "40", "--datasets",
+      "load", "--store", "memory,sqlite", "--rows", "2000", "--writers", "2", "--observers", "1", "--rate", "200",
+      "--duration", "30s",
+      "--transactions", "100", "--transaction-size", "1...10", "--suspend-observers", "--observer-delay-ms", "40",
+      "--datasets",
       dir + "/datasets", "--out", dir + "/out",
     ])
     #expect(out.status == 0, "\(out.stderr)")
@@ -133,7 +151,9 @@ import Testing
       let m = try Self.summary(dir + "/out")[store] ?? [:]
       try Self.expectAllChecksPass(dir + "/out", store, observers: 1)
       #expect(m["change_sets"] == 1, "\(store): the whole backlog in one change set")
-      #expect(m["coalesced_transactions"] == (m["commits"] ?? 0) - 1, "\(store): every transaction but the first merged into it")
+      #expect(
+        m["coalesced_transactions"] == (m["commits"] ?? 0) - 1,
+        "\(store): every transaction but the first merged into it")
     }
   }
 
@@ -141,7 +161,8 @@ import Testing
     let dir = TestSupport.temporaryFolder("load-stop")
     defer { TestSupport.remove(dir) }
     let out = try TestSupport.run([
-      "load", "--store", "memory", "--rows", "2000", "--writers", "2", "--observers", "1", "--rate", "1000000", "--duration", "2s",
+      "load", "--store", "memory", "--rows", "2000", "--writers", "2", "--observers", "1", "--rate", "1000000",
+      "--duration", "2s",
       "--datasets", dir + "/datasets", "--out", dir + "/out",
     ])
     #expect(out.status == 0, "\(out.stderr)")
@@ -163,7 +184,8 @@ import Testing
     let dir = TestSupport.temporaryFolder("load-dry")
     defer { TestSupport.remove(dir) }
     let out = try TestSupport.run([
-      "load", "--store", "memory", "--rows", "100", "--writers", "4", "--observers", "1", "--transaction-size", "1...5", "--rate",
+      "load", "--store", "memory", "--rows", "100", "--writers", "4", "--observers", "1", "--transaction-size", "1...5",
+      "--rate",
       "1000000",
       "--duration", "2s", "--datasets", dir + "/datasets", "--out", dir + "/out",
     ])
@@ -188,7 +210,8 @@ import Testing
     // An observer that spends 100 ms per change set never delivers within a frame: the search
     // halves from 125/s and stops below 8/s with no sustained rate.
     let slow = try TestSupport.run([
-      "load", "--store", "memory", "--rows", "2000", "--writers", "1", "--observers", "1", "--find-max-rate", "--step-duration", "1s",
+      "load", "--store", "memory", "--rows", "2000", "--writers", "1", "--observers", "1", "--find-max-rate",
+      "--step-duration", "1s",
       "--observer-delay-ms", "100", "--datasets", dir + "/datasets", "--out", dir + "/slow",
     ])
     #expect(slow.status == 0, "\(slow.stderr)")
@@ -200,7 +223,8 @@ import Testing
     // store climbs past the first step (125 commits/s of at most 50 objects), its own write
     // limit measured first: SQLite's with one writer, the in-memory store's with the run's two.
     let fast = try TestSupport.run([
-      "load", "--store", "memory,sqlite", "--rows", "2000", "--writers", "2", "--observers", "1", "--find-max-rate", "--step-duration",
+      "load", "--store", "memory,sqlite", "--rows", "2000", "--writers", "2", "--observers", "1", "--find-max-rate",
+      "--step-duration",
       "1s", "--frame-budget-ms", "60000", "--datasets", dir + "/datasets", "--out", dir + "/fast",
     ])
     #expect(fast.status == 0, "\(fast.stderr)")
@@ -212,39 +236,23 @@ import Testing
     #expect(report.contains("| SQLite | ") && report.contains(" (1 writer) | "), "\(report)")
     #expect(report.contains("SQLite: journal_mode=wal, synchronous=FULL"), "\(report)")
     let search = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/fast/search.json"))) as? [String: Any])
-    #expect((search["rawLimits"] as? [Any])?.count == 2 && (search["steps"] as? [Any])?.count == tried.count, "\(search)")
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/fast/search.json")))
+        as? [String: Any])
+    #expect(
+      (search["rawLimits"] as? [Any])?.count == 2 && (search["steps"] as? [Any])?.count == tried.count, "\(search)")
     #expect(fast.stderr.contains("memory alone: ") && fast.stderr.contains("sqlite alone: "), "\(fast.stderr)")
     #expect(fast.stdout.contains("in-memory: sustains ") && fast.stdout.contains("SQLite: sustains "), "\(fast.stdout)")
   }
 
-  /// Whether the PostgreSQL server answers: each test process asks once.
-  static let postgresReachable: Result<Void, any Error> = Result { _ = try PostgresAdmin(url: try PostgresLocation.url(nil)) }
-
-  /// Returns when the server answers; otherwise skips the test (fails it when required).
-  static func requirePostgres() throws {
-    if case .failure(let error) = postgresReachable {
-      try TestSupport.requirePostgres(false, problem: String(describing: error))
-    }
-  }
-
-  /// Whether a test's PostgreSQL part runs: with the server; without it, a failure when
-  /// FETCHBENCH_REQUIRE_POSTGRES=1.
-  static var postgresUp: Bool {
-    if case .success = postgresReachable { return true }
-    if ProcessInfo.processInfo.environment["FETCHBENCH_REQUIRE_POSTGRES"] == "1" {
-      Issue.record("PostgreSQL is required (FETCHBENCH_REQUIRE_POSTGRES=1) but unavailable")
-    }
-    return false
-  }
-
   @Test func aDroppedPostgresSessionIsReopenedWithoutLossOrRepeats() throws {
-    try Self.requirePostgres()
+    try TestSupport.requirePostgresServer()
     let dir = TestSupport.temporaryFolder("load-pg")
     defer { TestSupport.remove(dir) }
     let out = try TestSupport.run([
-      "load", "--store", "postgres", "--rows", "2000", "--writers", "2", "--observers", "2", "--rate", "60", "--duration", "4s",
-      "--transaction-size", "1...10", "--failure-rate", "0.2", "--drop-connection-at", "2", "--datasets", dir + "/datasets", "--out",
+      "load", "--store", "postgres", "--rows", "2000", "--writers", "2", "--observers", "2", "--rate", "60",
+      "--duration", "4s",
+      "--transaction-size", "1...10", "--failure-rate", "0.2", "--drop-connection-at", "2", "--datasets",
+      dir + "/datasets", "--out",
       dir + "/out",
     ])
     #expect(out.status == 0, "\(out.stderr)")
@@ -268,7 +276,8 @@ import Testing
     let dir = TestSupport.temporaryFolder("load-bad")
     defer { TestSupport.remove(dir) }
     let down = try TestSupport.run([
-      "load", "--store", "postgres", "--rows", "500", "--postgres-url", "postgres://nobody@127.0.0.1:1/none", "--datasets", dir,
+      "load", "--store", "postgres", "--rows", "500", "--postgres-url", "postgres://nobody@127.0.0.1:1/none",
+      "--datasets", dir,
       "--out", dir + "/out",
     ])
     #expect(down.status != 0 && down.stderr.contains("127.0.0.1:1"), "\(down.stderr)")

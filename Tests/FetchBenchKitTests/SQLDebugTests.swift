@@ -23,7 +23,7 @@ import Testing
     #expect(generated.status == 0, "\(generated.stderr)")
     let plain = try TestSupport.run(common + ["--ids"])
     #expect(plain.status == 0, "\(plain.stderr)")
-    let stores = ["sqlite"] + (LoadCommand.postgresUp ? ["postgres"] : [])
+    let stores = ["sqlite"] + (TestSupport.postgresServerUp ? ["postgres"] : [])
     for store in stores {
       let out = try TestSupport.run(common + ["--store", store, "--ids", "--sql-debug"])
       #expect(out.status == 0, "\(out.stderr)")

@@ -141,7 +141,7 @@ enum UserDatabaseFixture {
       let expected = try oracleDB.read { db in try Int64.fetchAll(db, sql: list.oracle) }.map(String.init)
       #expect(!expected.isEmpty)
       // PostgreSQL: the file's tables copied into FetchBench's own database by COPY.
-      for store in ["memory", "sqlite"] + (LoadCommand.postgresUp ? ["postgres"] : []) {
+      for store in ["memory", "sqlite"] + (TestSupport.postgresServerUp ? ["postgres"] : []) {
         for strategy in ["full", "batched", "offset", "keyset"] {
           let out = try TestSupport.run(["fetch", "--db", path, "--store", store, "--strategy", strategy, "--ids"] + list.arguments)
           #expect(out.status == 0, "\(list.arguments) \(store) \(strategy): \(out.stderr)")
@@ -176,7 +176,7 @@ enum UserDatabaseFixture {
     defer { TestSupport.remove(dir) }
     let (path, before) = try UserDatabaseFixture.write(app: app, in: dir)
     let entity = app ? "flights" : "Flight"
-    let stores = ["memory", "sqlite"] + (LoadCommand.postgresUp ? ["postgres"] : [])
+    let stores = ["memory", "sqlite"] + (TestSupport.postgresServerUp ? ["postgres"] : [])
     let out = try TestSupport.run([
       "run", "--db", path, "--entity", entity, "--sort", "plane.manufacturer asc, departure desc", "--where", "carrier != 'AA'",
       "--recommend", "--repetitions", "1",
@@ -259,7 +259,7 @@ enum UserDatabaseFixture {
     defer { TestSupport.remove(dir) }
     let (path, before) = try UserDatabaseFixture.write(app: app, in: dir)
     let entity = app ? "flights" : "Flight"
-    let stores = ["memory", "sqlite"] + (LoadCommand.postgresUp ? ["postgres"] : [])
+    let stores = ["memory", "sqlite"] + (TestSupport.postgresServerUp ? ["postgres"] : [])
     let out = try TestSupport.run([
       "diff", "--db", path, "--entity", entity, "--sort", "plane.manufacturer asc, departure desc", "--section", "origin", "--k", "1,100",
       "--repetitions", "2", "--store", stores.joined(separator: ","), "--out", dir + "/out",

@@ -76,7 +76,7 @@ import Testing
   ]
 
   @Test func aServerSchemaIsListedInPlaceOnMemoryAndPostgreSQLAndNeverWritten() throws {
-    try LoadCommand.requirePostgres()
+    try TestSupport.requirePostgresServer()
     let server = try PostgresLocation.url(nil)
     let admin = try PostgresAdmin(url: server)
     try Self.build(admin)

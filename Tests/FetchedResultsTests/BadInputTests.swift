@@ -67,8 +67,12 @@ import Testing
       } catch { return error }
     }
     let sort = [SortDescriptor("name")]
-    #expect(resolve(FetchRequest(entityName: "Bank")) == .unknownEntity("Bank", known: ["FailedBankInfo", "FailedBankDetails"]))
-    if case .unknownKeyPath(let k, _, _)? = resolve(FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("nope")])) {
+    #expect(
+      resolve(FetchRequest(entityName: "Bank"))
+        == .unknownEntity("Bank", known: ["FailedBankInfo", "FailedBankDetails"]))
+    if case .unknownKeyPath(let k, _, _)? = resolve(
+      FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("nope")]))
+    {
       #expect(k == "nope")
     } else {
       Issue.record("unknown sort key accepted")
@@ -93,11 +97,14 @@ import Testing
       resolve(FetchRequest(entityName: "FailedBankInfo", sectionNameKeyPath: "state"))
         == .sectionSortMismatch(section: "state", firstSort: nil))
     #expect(
-      resolve(FetchRequest(entityName: "FailedBankInfo", predicate: .comparison("details.closeDate", .greater, .string("soon"))))
+      resolve(
+        FetchRequest(
+          entityName: "FailedBankInfo", predicate: .comparison("details.closeDate", .greater, .string("soon"))))
         == .typeMismatch(keyPath: "details.closeDate", expected: .date, literal: "'soon'"))
     #expect(resolve(FetchRequest(entityName: "FailedBankInfo", predicate: .beginsWith("details.cert", "1"))) != nil)
     #expect(
-      resolve(FetchRequest(entityName: "FailedBankInfo", fetchBatchSize: -1)) == .invalidRequest("fetchBatchSize must be ≥ 0, got -1"))
+      resolve(FetchRequest(entityName: "FailedBankInfo", fetchBatchSize: -1))
+        == .invalidRequest("fetchBatchSize must be ≥ 0, got -1"))
     #expect(resolve(FetchRequest(entityName: "FailedBankInfo", relationshipKeyPathsForPrefetching: ["owner"])) != nil)
     // The controller surfaces the same error from performFetch, as Core Data does.
     let c = FetchedResultsController(
@@ -133,29 +140,6 @@ import Testing
     }
   }
 
-  @Test func fetchCommandFailsClearlyOnBadInput() throws {
-    let dir = EngineFixture.shared.folder
-    let common = ["fetch", "--datasets", dir, "--rows", "\(EngineFixture.rows)", "--seed", "5"]
-    let cases: [([String], String)] = [
-      (["--where", "state = "], "expected a value"),
-      (["--sort", "nope asc"], "'nope' is not a key path of FailedBankInfo"),
-      (["--section", "city"], "must be the key path of the first sort descriptor"),
-      (["--store", "oracle"], "unknown store 'oracle'"),
-      (["--rows", "77"], "no such dataset; make it with: fetchbench generate --dataset banks --rows 77"),
-    ]
-    for (args, message) in cases {
-      let out = try TestSupport.run(common + args)
-      #expect(out.status != 0, "\(args)")
-      #expect(out.stderr.contains(message), "\(args): \(out.stderr)")
-    }
-    let ok = try TestSupport.run(common + ["--dataset", "wells", "--section", "state", "--sort", "state asc", "--sections", "--stats"])
-    #expect(ok.status == 0, "\(ok.stderr)")
-    #expect(ok.stdout.split(separator: "\n").first?.hasPrefix("AK\t") == true || ok.stdout.contains("\t"))
-    #expect(ok.stderr.contains("queries\t1"), "the sections come with the ID query")
-    #expect(ok.stderr.contains("rows_materialized\t0"))
-    let ids = try TestSupport.run(common + ["--ids"])
-    #expect(ids.stdout.split(separator: "\n").count == EngineFixture.rows)
-  }
 }
 
 /// Tests open stores on one file from several threads at once, as users' apps and the load
@@ -202,8 +186,12 @@ import Testing
     }
     // Nothing listens on port 1 of loopback: refused at once.
     let t0 = Date()
-    let down = message { _ = try PostgresStore(url: try PostgresURL("postgres://postgres@127.0.0.1:1/fetchbench"), model: model) }
-    #expect(down.contains("cannot connect to PostgreSQL at 127.0.0.1:1") && down.contains("scripts/postgres start"), "\(down)")
+    let down = message {
+      _ = try PostgresStore(url: try PostgresURL("postgres://postgres@127.0.0.1:1/fetchbench"), model: model)
+    }
+    #expect(
+      down.contains("cannot connect to PostgreSQL at 127.0.0.1:1") && down.contains("scripts/postgres start"), "\(down)"
+    )
     #expect(Date().timeIntervalSince(t0) < Double(PostgresURL.connectTimeout) + 1)
     #expect(message { _ = try PostgresURL("http://x/y") }.contains("is not a PostgreSQL URL"))
     #expect(message { _ = try PostgresURL("postgres://u@h:5432/") }.contains("database name is missing"))
@@ -214,7 +202,9 @@ import Testing
     // A database without the dataset, then with a wrong column type.
     let empty = try TestDatabases.create("empty")
     let missing = message { _ = try PostgresStore(url: empty, model: model) }
-    #expect(missing.contains("table failed_bank_info") && missing.contains("fetchbench generate --store postgres"), "\(missing)")
+    #expect(
+      missing.contains("table failed_bank_info") && missing.contains("fetchbench generate --store postgres"),
+      "\(missing)")
     let admin = try PostgresAdmin(url: empty)
     for table in DatasetKind.banks.tables { try admin.execute(table.postgresCreateSQL) }
     try admin.execute("ALTER TABLE failed_bank_details ALTER COLUMN cert TYPE TEXT")
@@ -225,54 +215,4 @@ import Testing
     #expect(noLog.contains("change log"), "\(noLog)")
   }
 
-  @Test func theCommandLineExitsNonZeroWhenTheServerIsDown() throws {
-    let out = try TestSupport.run(["fetch", "--store", "postgres", "--postgres-url", "postgres://postgres@127.0.0.1:1/fetchbench", "--ids"])
-    #expect(out.status != 0)
-    #expect(out.stderr.contains("cannot connect to PostgreSQL at 127.0.0.1:1"), "\(out.stderr)")
-    let bad = try TestSupport.run(["fetch", "--store", "postgres", "--postgres-url", "mysql://x/y"])
-    #expect(bad.status != 0 && bad.stderr.contains("is not a PostgreSQL URL"), "\(bad.stderr)")
-  }
-}
-
-/// A user's schema and tables in the database FetchBench loads into are left as they are: a
-/// schema named `fetchbench_staging` (FetchBench's staging schemas have new names and a
-/// comment), and tables named `fetchbench_meta` or `fetchbench_changes` that are not
-/// FetchBench's (refused by name). A staging schema an interrupted load left is dropped.
-@Suite struct PostgresUserTables {
-  @Test func theUsersSchemaAndTablesAreLeftAlone() throws {
-    try EngineFixture.shared.requirePostgres()
-    let dir = TestSupport.temporaryFolder("pg-user")
-    defer { TestSupport.remove(dir) }
-    let gen = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "300", "--datasets", dir, "--format", "sqlite"])
-    #expect(gen.status == 0, "\(gen.stderr)")
-    func fetch(_ url: PostgresURL) throws -> TestSupport.Output {
-      try TestSupport.run(["fetch", "--store", "postgres", "--rows", "300", "--datasets", dir, "--ids", "--postgres-url", "\(url)"])
-    }
-
-    let url = try TestDatabases.create("user_schema")
-    let admin = try PostgresAdmin(url: url)
-    try admin.execute("CREATE SCHEMA fetchbench_staging")
-    try admin.execute("CREATE TABLE fetchbench_staging.mine (x INT)")
-    try admin.execute("INSERT INTO fetchbench_staging.mine VALUES (42)")
-    try admin.execute("CREATE SCHEMA fetchbench_staging_1_dead")
-    try admin.execute("COMMENT ON SCHEMA fetchbench_staging_1_dead IS 'fetchbench staging schema: dropped by the next load'")
-    let loaded = try fetch(url)
-    #expect(loaded.status == 0, "\(loaded.stderr)")
-    #expect(loaded.stdout.split(separator: "\n").count == 300)
-    #expect(try admin.scalar("SELECT x::text FROM fetchbench_staging.mine") == "42")
-    #expect(
-      try admin.column("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'fetchbench_staging%' ORDER BY 1") == ["fetchbench_staging"])
-
-    for (table, ddl) in [
-      ("fetchbench_meta", "CREATE TABLE fetchbench_meta (note TEXT)"),
-      ("fetchbench_changes", "CREATE TABLE fetchbench_changes (id INT, what TEXT)"),
-    ] {
-      let other = try TestDatabases.create("user_\(table)")
-      let otherAdmin = try PostgresAdmin(url: other)
-      try otherAdmin.execute(ddl)
-      let refused = try fetch(other)
-      #expect(refused.status == 1 && refused.stderr.contains("table \(table) in \(other) is not FetchBench's"), "\(refused.stderr)")
-      #expect(try otherAdmin.scalar("SELECT to_regclass('public.failed_bank_info')::text") == nil, "nothing loaded")
-    }
-  }
 }

@@ -2,6 +2,7 @@ import Catalog
 import Datasets
 import FetchedResults
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct BatchedFaulting {
@@ -51,9 +52,11 @@ import Testing
   @Test(arguments: stores)
   func randomAccessReverseScrollAndJumpsKeepTheLRUBounded(store storeType: String) throws {
     let store = try EngineFixture.shared.store(.banks, storeType)
-    let full = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks, batchSize: 0), store: store)
+    let full = FetchedResultsController(
+      fetchRequest: DatasetModels.defaultRequest(for: .banks, batchSize: 0), store: store)
     try full.performFetch()
-    let c = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: store, maxLoadedBatches: 4)
+    let c = FetchedResultsController(
+      fetchRequest: DatasetModels.defaultRequest(for: .banks), store: store, maxLoadedBatches: 4)
     try c.performFetch()
     var rng = SeededRandom(seed: 11)
     var accesses = Array((0..<c.count).reversed().prefix(200))  // reverse scroll from the bottom

@@ -28,7 +28,9 @@ import Testing
 
   @Test func aGapIsAnErrorAndTheCursorStays() throws {
     var cursor = ChangeLogCursor(after: 2)
-    #expect(throws: ChangeLogCursor.Gap(delivered: 2, found: 4)) { try cursor.next(sequence: 4, payload: Self.payload(4)) }
+    #expect(throws: ChangeLogCursor.Gap(delivered: 2, found: 4)) {
+      try cursor.next(sequence: 4, payload: Self.payload(4))
+    }
     #expect(cursor.delivered == 2)
     #expect(ChangeLogCursor.Gap(delivered: 2, found: 4).description == "change log sequence jumps from 2 to 4")
     // The missing row arriving later is accepted: nothing was skipped.
@@ -39,7 +41,9 @@ import Testing
   @Test func aRowReadTwiceIsAnError() throws {
     var cursor = ChangeLogCursor(after: 0)
     _ = try cursor.next(sequence: 1, payload: Self.payload(1))
-    #expect(throws: ChangeLogCursor.Gap(delivered: 1, found: 1)) { try cursor.next(sequence: 1, payload: Self.payload(1)) }
+    #expect(throws: ChangeLogCursor.Gap(delivered: 1, found: 1)) {
+      try cursor.next(sequence: 1, payload: Self.payload(1))
+    }
     #expect(cursor.delivered == 1)
   }
 

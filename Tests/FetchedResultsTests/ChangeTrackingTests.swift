@@ -28,7 +28,8 @@ final class TrackingFixture: Sendable {
   let path: String
   init() {
     folder = TestSupport.temporaryFolder("tracking")
-    _ = try! Generation.run(GenerationRequest(datasets: [.banks], rows: 600, seed: 8, outDirectory: folder, writeCSV: false))
+    _ = try! Generation.run(
+      GenerationRequest(datasets: [.banks], rows: 600, seed: 8, outDirectory: folder, writeCSV: false))
     path = DatasetPaths.sqlite(in: folder, .banks, rows: 600, seed: 8)
   }
 
@@ -63,7 +64,8 @@ let trackedStores: [StoreKind] = [.memory, .sqlite, .postgres]
 func writableStore(_ kind: StoreKind) throws -> any Store {
   let model = DatasetModels.banks
   switch kind {
-  case .memory: return try MemoryStore.load(from: SQLiteStore(path: TrackingFixture.shared.path, model: model, mode: .immutable))
+  case .memory:
+    return try MemoryStore.load(from: SQLiteStore(path: TrackingFixture.shared.path, model: model, mode: .immutable))
   case .postgres: return try PostgresStore(url: try postgresCopy(), model: model)
   case .sqlite, .sqliteCoreData:
     let copy = TestSupport.temporaryFolder("write") + "/db.sqlite"
@@ -95,7 +97,9 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
 
   static let all: [TrackingConfig] = trackedStores.flatMap { store in
     [false, true].flatMap { sections in
-      [0, 20].flatMap { batch in [false, true].map { TrackingConfig(store: store, sections: sections, batchSize: batch, predicate: $0) } }
+      [0, 20].flatMap { batch in
+        [false, true].map { TrackingConfig(store: store, sections: sections, batchSize: batch, predicate: $0) }
+      }
     }
   }
 }
@@ -152,7 +156,8 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
           let beforeIDs = Set(before.allIDs)
           let afterIDs = Set(mirror.allIDs)
           for id in renamed where beforeIDs.contains(id) && afterIDs.contains(id) {
-            let sectionMoved = c.deletes.contains { $0.id == id } || c.sectionDeletes.contains { before.sections[$0].ids.contains(id) }
+            let sectionMoved =
+              c.deletes.contains { $0.id == id } || c.sectionDeletes.contains { before.sections[$0].ids.contains(id) }
             #expect(reloaded.contains(id) || sectionMoved, "renamed \(id) is not reloaded")
           }
         }
@@ -223,16 +228,20 @@ struct TrackingConfig: CustomTestStringConvertible, Sendable {
     let writer = try BankWorkload(store: store, seed: 3)
     let ops: [WriteOperation] = (0..<10).map { k in
       .update(
-        entity: "FailedBankDetails", id: writer.banks[ids[k * 50]]!, values: ["closeDate": .date(Double(-2_000_000_000 + 100_000 * k))])
+        entity: "FailedBankDetails", id: writer.banks[ids[k * 50]]!,
+        values: ["closeDate": .date(Double(-2_000_000_000 + 100_000 * k))])
     }
     try store.commit(ops)
     #expect(controller.trackingStats.keysRead == 10, "the ten re-dated banks' keys read from the store")
     store.resetCounters()
-    let again = try store.commit([.update(entity: "FailedBankInfo", id: ids[5], values: ["name": .string("Only the name")])])
+    let again = try store.commit([
+      .update(entity: "FailedBankInfo", id: ids[5], values: ["name": .string("Only the name")])
+    ])
     #expect(controller.trackingStats.keysRead == 10, "a rename moves nothing: its key is the kept one")
     switch type {
     case .memory: #expect(store.counters.queries == 0, "no keys query")
-    case .sqlite, .sqliteCoreData: #expect(store.counters.queries == 2, "the update's read and write, and no keys query")
+    case .sqlite, .sqliteCoreData:
+      #expect(store.counters.queries == 2, "the update's read and write, and no keys query")
     case .postgres:
       #expect(store.counters.queries == 2, "the update (reading the row as it writes it), reading the change log")
       #expect(store.counters.roundTrips == 6, "BEGIN, update, log lock, log row, COMMIT, log read")
@@ -262,13 +271,18 @@ extension ChangeTracking {
     try controller.performFetch()
     let ids = controller.fetchedIDs
     let writer = try BankWorkload(store: store, seed: 1)
-    try store.commit([.update(entity: "FailedBankDetails", id: writer.banks[ids[0]]!, values: ["closeDate": .date(-2_000_000_000)])])
+    try store.commit([
+      .update(entity: "FailedBankDetails", id: writer.banks[ids[0]]!, values: ["closeDate": .date(-2_000_000_000)])
+    ])
     try store.commit([
       .update(entity: "FailedBankInfo", id: ids[1], values: ["city": .string("Same")]),
       .update(
-        entity: "FailedBankInfo", id: ids[1], values: ["city": .string(try controller.object(atGlobalIndex: 0)["city"]!.stringValue!)]),
+        entity: "FailedBankInfo", id: ids[1],
+        values: ["city": .string(try controller.object(atGlobalIndex: 0)["city"]!.stringValue!)]),
     ])
-    try store.commit([.delete(entity: "FailedBankDetails", id: writer.banks[ids[2]]!), .delete(entity: "FailedBankInfo", id: ids[2])])
+    try store.commit([
+      .delete(entity: "FailedBankDetails", id: writer.banks[ids[2]]!), .delete(entity: "FailedBankInfo", id: ids[2]),
+    ])
     var received: [ChangeSet] = []
     for await c in stream {
       received.append(c)
@@ -311,7 +325,11 @@ extension ChangeTracking {
         $0.newSectionCounts = [3, 1]
       }, "attempt to delete and reload the same index path")
     check(
-      { $0.moves = [.init(from: RowPath(row: 0, section: 0), to: RowPath(row: 0, section: 0), id: 1, contentChanged: false)] },
+      {
+        $0.moves = [
+          .init(from: RowPath(row: 0, section: 0), to: RowPath(row: 0, section: 0), id: 1, contentChanged: false)
+        ]
+      },
       "a move in place is a reload")
     check({ $0.deletes = [.init(RowPath(row: 7, section: 0), id: 1)] }, "which only contains 3 rows before the update")
     check(
@@ -387,8 +405,12 @@ extension ChangeTracking {
 
   /// Sections that appear, vanish, and rows that cross them.
   @Test func sectionedDiffValidates() throws {
-    let a = ListSnapshot(sections: [.init(name: "A", ids: [1, 2, 3]), .init(name: "B", ids: [4, 5]), .init(name: "C", ids: [6])])
-    let b = ListSnapshot(sections: [.init(name: "A", ids: [3, 1]), .init(name: "AB", ids: [2, 7]), .init(name: "C", ids: [5, 6, 8])])
+    let a = ListSnapshot(sections: [
+      .init(name: "A", ids: [1, 2, 3]), .init(name: "B", ids: [4, 5]), .init(name: "C", ids: [6]),
+    ])
+    let b = ListSnapshot(sections: [
+      .init(name: "A", ids: [3, 1]), .init(name: "AB", ids: [2, 7]), .init(name: "C", ids: [5, 6, 8]),
+    ])
     let d = ListDiff.diff(from: a, to: b)
     #expect(d.sectionDeletes == [1] && d.sectionInserts.map(\.index) == [1])
     #expect(try BatchUpdateValidator.apply(d, to: a).sameRows(as: b))
@@ -402,7 +424,9 @@ extension ChangeTracking {
   func stores() throws -> (writer: PostgresStore, reader: PostgresStore) {
     try EngineFixture.shared.requirePostgres()
     let url = try postgresCopy()
-    return (try PostgresStore(url: url, model: DatasetModels.banks), try PostgresStore(url: url, model: DatasetModels.banks))
+    return (
+      try PostgresStore(url: url, model: DatasetModels.banks), try PostgresStore(url: url, model: DatasetModels.banks)
+    )
   }
 
   @Test func anotherConnectionsCommitsReachTheController() throws {
@@ -438,14 +462,16 @@ extension ChangeTracking {
     let (writer, reader) = try stores()
     let bank = try BankWorkload(store: writer, seed: 12)
     let (info, details) = bank.banks.min { $0.key < $1.key }!
-    let before = try writer.fetchObjects(try FetchRequest(entityName: "FailedBankDetails").resolve(in: writer.model), ids: [details])
+    let before = try writer.fetchObjects(
+      try FetchRequest(entityName: "FailedBankDetails").resolve(in: writer.model), ids: [details])
     #expect(throws: (any Error).self) {
       try writer.commit([
         .update(entity: "FailedBankDetails", id: details, values: ["closeDate": .date(0)]),
         .delete(entity: "FailedBankInfo", id: 999_999_999),
       ])
     }
-    let after = try writer.fetchObjects(try FetchRequest(entityName: "FailedBankDetails").resolve(in: writer.model), ids: [details])
+    let after = try writer.fetchObjects(
+      try FetchRequest(entityName: "FailedBankDetails").resolve(in: writer.model), ids: [details])
     #expect(after == before, "the update was rolled back")
     #expect(try reader.pollChanges() == 0 && reader.deliveredSequence == 0, "nothing was logged")
     // The connection is usable afterwards, and the next commit is number 1.
@@ -531,10 +557,13 @@ extension ChangeTracking {
         .delete(entity: "FailedBankInfo", id: 999_999_999),
       ])
     }
-    let named = try reader.fetchObjects(try FetchRequest(entityName: "FailedBankInfo").resolve(in: reader.model), ids: [info])
+    let named = try reader.fetchObjects(
+      try FetchRequest(entityName: "FailedBankInfo").resolve(in: reader.model), ids: [info])
     #expect(named.first?["name"] != .string("Never"), "the update was rolled back")
     #expect(try reader.pollChanges() == 0 && reader.deliveredSequence == 0, "nothing was logged")
-    #expect(try writer.commit([.update(entity: "FailedBankInfo", id: info, values: ["name": .string("After")])]).sequence == 1)
+    #expect(
+      try writer.commit([.update(entity: "FailedBankInfo", id: info, values: ["name": .string("After")])]).sequence == 1
+    )
   }
 
   @Test func aCommitWakesAWaitingReader() throws {
@@ -582,13 +611,15 @@ final class WriterBox: @unchecked Sendable {
       let id = 20_000_000 + n
       ops.append(
         .insert(
-          entity: "FailedBankInfo", values: ["id": .integer(id), "name": .string("N\(n)"), "city": .string("C"), "state": .string("TX")]))
+          entity: "FailedBankInfo",
+          values: ["id": .integer(id), "name": .string("N\(n)"), "city": .string("C"), "state": .string("TX")]))
       ops.append(
         .insert(
           entity: "FailedBankDetails",
           values: [
             "id": .integer(id), "infoID": .integer(id), "closeDate": .date(Double(600_000_000 + n * 86_400)),
-            "updatedDate": .date(0), "zip": .string("0"), "cert": .integer(n), "acquiringInstitution": .string("A"), "fund": .integer(1),
+            "updatedDate": .date(0), "zip": .string("0"), "cert": .integer(n), "acquiringInstitution": .string("A"),
+            "fund": .integer(1),
           ]))
     }
     try store.commit(ops)
@@ -596,7 +627,10 @@ final class WriterBox: @unchecked Sendable {
     for start in stride(from: 0, to: victims.count, by: 500) {
       try store.commit(
         victims[start..<min(victims.count, start + 500)].flatMap { info, details in
-          [WriteOperation.delete(entity: "FailedBankDetails", id: details), .delete(entity: "FailedBankInfo", id: info)]
+          [
+            WriteOperation.delete(entity: "FailedBankDetails", id: details),
+            .delete(entity: "FailedBankInfo", id: info),
+          ]
         })
     }
     for c in recorder.changes { mirror = try BatchUpdateValidator.apply(c, to: mirror) }
@@ -604,7 +638,9 @@ final class WriterBox: @unchecked Sendable {
     let fresh = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .banks), store: store)
     try fresh.performFetch()
     let ids = fresh.snapshot().allIDs
-    #expect(ids == (0..<Int64(old.count)).reversed().map { 20_000_000 + $0 }, "the join on details.closeDate sorts the new rows")
+    #expect(
+      ids == (0..<Int64(old.count)).reversed().map { 20_000_000 + $0 },
+      "the join on details.closeDate sorts the new rows")
     #expect(mirror.sameRows(as: fresh.snapshot()) && controller.snapshot().sameRows(as: fresh.snapshot()))
     let first = try fresh.object(atGlobalIndex: 0)
     #expect(first["name"] == .string("N\(old.count - 1)") && first["details.cert"] == .integer(Int64(old.count - 1)))

@@ -84,14 +84,17 @@ import Testing
       return (c, r)
     }
     let byDate = DatasetModels.defaultRequest(for: .banks, batchSize: 20)
-    let byName = FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("name")], fetchBatchSize: 20)
+    let byName = FetchRequest(
+      entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("name")], fetchBatchSize: 20)
     let (minimalDate, minimalDateChanges) = try controller(byDate, .minimal)
     let (coreDate, coreDateChanges) = try controller(byDate, .coreData)
     let (minimalName, minimalNameChanges) = try controller(byName, .minimal)
     let (coreName, coreNameChanges) = try controller(byName, .coreData)
     let ids = minimalDate.fetchedIDs
     let writer = try BankWorkload(store: store, seed: 3)
-    try store.commit([.update(entity: "FailedBankDetails", id: writer.banks[ids[0]]!, values: ["closeDate": .date(-2_000_000_000)])])
+    try store.commit([
+      .update(entity: "FailedBankDetails", id: writer.banks[ids[0]]!, values: ["closeDate": .date(-2_000_000_000)])
+    ])
     #expect(minimalDateChanges.changes.map(\.moves.count) == [1])
     #expect(coreDateChanges.changes.isEmpty, "a related object's change is not observed")
     let fresh = FetchedResultsController(fetchRequest: byDate, store: store)

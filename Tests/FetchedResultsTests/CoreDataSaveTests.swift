@@ -45,7 +45,9 @@ final class CoreDataFixture: Sendable {
       .insert(
         entity: "FailedBankInfo",
         values: ["id": .integer(9_001), "name": .string("New"), "city": .string("Austin"), "state": .string("TX")]),
-      .insert(entity: "FailedBankDetails", values: ["id": .integer(9_001), "infoID": .integer(9_001), "closeDate": .date(1_000_000_000)]),
+      .insert(
+        entity: "FailedBankDetails",
+        values: ["id": .integer(9_001), "infoID": .integer(9_001), "closeDate": .date(1_000_000_000)]),
       .update(entity: "FailedBankDetails", id: banks[updated]!, values: ["closeDate": .date(1_100_000_000)]),
       .delete(entity: "FailedBankDetails", id: banks[deleted]!),
       .delete(entity: "FailedBankInfo", id: deleted),
@@ -56,7 +58,8 @@ final class CoreDataFixture: Sendable {
         == .insert(
           entity: "FailedBankInfo",
           values: [
-            "id": .integer(9_001), "name": .string("New"), "city": .string("Austin"), "state": .string("TX"), "details": .integer(9_001),
+            "id": .integer(9_001), "name": .string("New"), "city": .string("Austin"), "state": .string("TX"),
+            "details": .integer(9_001),
           ]))
     #expect(
       translated[1]
@@ -70,15 +73,18 @@ final class CoreDataFixture: Sendable {
     #expect(store.counters.queries == 10)
     let db = try DatabaseQueue(path: store.path)
     try db.read { db in
-      let info = try #require(try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_OPT, ZDETAILS FROM ZFAILEDBANKINFO WHERE Z_PK = 9001"))
+      let info = try #require(
+        try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_OPT, ZDETAILS FROM ZFAILEDBANKINFO WHERE Z_PK = 9001"))
       #expect(info[0] as Int == 1 && info[1] as Int == 1 && info[2] as Int == 9_001)
       let details = try #require(
         try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_OPT, ZINFO, ZCLOSEDATE FROM ZFAILEDBANKDETAILS WHERE Z_PK = 9001"))
       #expect(details[0] as Int == 2 && details[1] as Int == 1 && details[2] as Int == 9_001)
       #expect(details[3] as Double == 1_000_000_000 - 978_307_200)
-      let version = try Int.fetchOne(db, sql: "SELECT Z_OPT FROM ZFAILEDBANKDETAILS WHERE Z_PK = ?", arguments: [banks[updated]!])
+      let version = try Int.fetchOne(
+        db, sql: "SELECT Z_OPT FROM ZFAILEDBANKDETAILS WHERE Z_PK = ?", arguments: [banks[updated]!])
       #expect(version == 2)
-      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZFAILEDBANKINFO WHERE Z_PK = ?", arguments: [deleted]) == 0)
+      #expect(
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM ZFAILEDBANKINFO WHERE Z_PK = ?", arguments: [deleted]) == 0)
       #expect(try Int.fetchAll(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == [9_001, 9_001])
     }
     try db.close()
@@ -89,19 +95,24 @@ final class CoreDataFixture: Sendable {
   @Test func theStatementsAreCoreDatas() throws {
     let model = CoreDataFixture.shared.model
     let save = CoreDataSave(entityNumbers: ["FailedBankInfo": 1, "FailedBankDetails": 2])
-    let update = try save.statement(.update(entity: "FailedBankDetails", id: 7, values: ["closedate": .date(5)]), model: model, version: 3)
+    let update = try save.statement(
+      .update(entity: "FailedBankDetails", id: 7, values: ["closedate": .date(5)]), model: model, version: 3)
     #expect(update.sql == "UPDATE ZFAILEDBANKDETAILS SET ZCLOSEDATE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?")
     #expect(update.arguments == [.date(5), .integer(4), .integer(7), .integer(3)])
     let delete = try save.statement(.delete(entity: "FailedBankInfo", id: 7), model: model, version: 3)
-    #expect(delete.sql == "DELETE FROM ZFAILEDBANKINFO WHERE Z_PK = ? AND Z_OPT = ?" && delete.arguments == [.integer(7), .integer(3)])
+    #expect(
+      delete.sql == "DELETE FROM ZFAILEDBANKINFO WHERE Z_PK = ? AND Z_OPT = ?"
+        && delete.arguments == [.integer(7), .integer(3)])
     let insert = try save.statement(
       .insert(entity: "FailedBankInfo", values: ["id": .integer(8), "name": .string("N")]), model: model, version: nil)
     #expect(insert.sql == "INSERT INTO ZFAILEDBANKINFO (Z_ENT, Z_OPT, Z_PK, ZNAME) VALUES (?, ?, ?, ?)")
     #expect(insert.arguments == [.integer(1), .integer(1), .integer(8), .string("N")])
-    let raw = try save.statement(.update(entity: "FailedBankInfo", id: 7, values: ["name": .string("M")]), model: model, version: nil)
+    let raw = try save.statement(
+      .update(entity: "FailedBankInfo", id: 7, values: ["name": .string("M")]), model: model, version: nil)
     #expect(raw.sql == "UPDATE ZFAILEDBANKINFO SET ZNAME = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?")
     let counters = save.primaryKeyCounters([
-      .insert(entity: "FailedBankDetails", values: ["id": .integer(12)]), .insert(entity: "FailedBankInfo", values: ["id": .integer(11)]),
+      .insert(entity: "FailedBankDetails", values: ["id": .integer(12)]),
+      .insert(entity: "FailedBankInfo", values: ["id": .integer(11)]),
       .insert(entity: "FailedBankInfo", values: ["id": .integer(10)]),
     ])
     #expect(counters.map(\.arguments) == [[.integer(11), .integer(1)], [.integer(12), .integer(2)]])
@@ -114,9 +125,12 @@ final class CoreDataFixture: Sendable {
     #expect(save2 == save)
     let id = try BankWorkload.banks(of: store, infoKey: "info").keys.sorted()[0]
     let writer = try SQLiteRawWriter(path: store.path, model: store.model, save: save2)
-    try writer.commit(writes.operations([.update(entity: "FailedBankInfo", id: id, values: ["name": .string("Raw")])]), payload: "")
+    try writer.commit(
+      writes.operations([.update(entity: "FailedBankInfo", id: id, values: ["name": .string("Raw")])]), payload: "")
     let db = try DatabaseQueue(path: store.path)
-    #expect(try db.read { try Int.fetchOne($0, sql: "SELECT Z_OPT FROM ZFAILEDBANKINFO WHERE Z_PK = ?", arguments: [id]) } == 2)
+    #expect(
+      try db.read { try Int.fetchOne($0, sql: "SELECT Z_OPT FROM ZFAILEDBANKINFO WHERE Z_PK = ?", arguments: [id]) }
+        == 2)
     try db.close()
   }
 
@@ -126,11 +140,14 @@ final class CoreDataFixture: Sendable {
   @Test(arguments: [false, true], [0, 20])
   func changeTrackingOnTheCoreDataFileEqualsAFreshFetch(sections: Bool, batchSize: Int) throws {
     let kind = try CoreDataFixture.shared.kind()
-    let request = sections ? kind.definition.sectionedRequest(batchSize: batchSize) : kind.definition.defaultRequest(batchSize: batchSize)
+    let request =
+      sections
+      ? kind.definition.sectionedRequest(batchSize: batchSize) : kind.definition.defaultRequest(batchSize: batchSize)
     var checked = 0
     for seed in UInt64(1)...4 {
       let (store, writes) = try CoreDataFixture.shared.writableStore()
-      var writer = BankWorkload(banks: try BankWorkload.banks(of: store, infoKey: "info"), seed: seed, firstID: 50_000_000, idStep: 1)
+      var writer = BankWorkload(
+        banks: try BankWorkload.banks(of: store, infoKey: "info"), seed: seed, firstID: 50_000_000, idStep: 1)
       let controller = FetchedResultsController(fetchRequest: request, store: store)
       let recorder = Recorder()
       controller.delegate = recorder
@@ -138,7 +155,9 @@ final class CoreDataFixture: Sendable {
       var mirror = controller.snapshot()
       let random = (0..<30).map { step in writes.operations(writer.randomTransaction(big: step % 8 == 7).ops) }
       // Then details deleted alone: their bank's key is left naming a row that is gone.
-      let alone = writer.banks.keys.sorted().prefix(3).map { [WriteOperation.delete(entity: "FailedBankDetails", id: writer.banks[$0]!)] }
+      let alone = writer.banks.keys.sorted().prefix(3).map {
+        [WriteOperation.delete(entity: "FailedBankDetails", id: writer.banks[$0]!)]
+      }
       for (step, ops) in (random + alone).enumerated() {
         recorder.changes = []
         try store.commit(ops)

@@ -2,6 +2,7 @@ import Catalog
 import Datasets
 import FetchedResults
 import Foundation
+import TestSupport
 import Testing
 
 /// One request of the equivalence matrix, in the command line's text form.
@@ -41,7 +42,8 @@ struct RequestCase: CustomTestStringConvertible, Sendable {
       }
     }
     let wellKeys = [
-      "apiNumber", "wellName", "operator", "field", "county", "state", "latitude", "longitude", "spudDate", "status", "wellType",
+      "apiNumber", "wellName", "operator", "field", "county", "state", "latitude", "longitude", "spudDate", "status",
+      "wellType",
       "totalDepth",
     ]
     for k in wellKeys {
@@ -50,32 +52,43 @@ struct RequestCase: CustomTestStringConvertible, Sendable {
     cases += [
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "state asc, name asc", section: "state"),
       RequestCase(
-        kind: .banks, entity: "FailedBankInfo", sort: "state desc, details.closeDate desc", section: "state", prefetch: ["details"]),
+        kind: .banks, entity: "FailedBankInfo", sort: "state desc, details.closeDate desc", section: "state",
+        prefetch: ["details"]),
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "details.closeDate desc", section: "details.closeDate"),
       RequestCase(
         kind: .banks, entity: "FailedBankInfo", sort: "details.closeDate desc",
         predicate: "state IN {'TX','CA'} AND details.closeDate > 2009-01-01", prefetch: ["details"]),
-      RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "name asc", predicate: "name BEGINSWITH 'First' OR city CONTAINS 'San'"),
+      RequestCase(
+        kind: .banks, entity: "FailedBankInfo", sort: "name asc",
+        predicate: "name BEGINSWITH 'First' OR city CONTAINS 'San'"),
       RequestCase(
         kind: .banks, entity: "FailedBankInfo", sort: "city asc", section: nil,
         predicate: "NOT (details.acquiringInstitution = 'No Acquirer') AND details.cert BETWEEN {1000, 20000}"),
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "details.zip asc", limit: 100, offset: 50),
-      RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "state asc", section: "state", limit: 500, offset: 1000),
+      RequestCase(
+        kind: .banks, entity: "FailedBankInfo", sort: "state asc", section: "state", limit: 500, offset: 1000),
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "name asc", predicate: "state = 'ZZ'"),
       RequestCase(
-        kind: .banks, entity: "FailedBankDetails", sort: "info.state asc, closeDate desc", section: "info.state", prefetch: ["info"]),
+        kind: .banks, entity: "FailedBankDetails", sort: "info.state asc, closeDate desc", section: "info.state",
+        prefetch: ["info"]),
       RequestCase(
         kind: .banks, entity: "FailedBankDetails", sort: "info.name desc",
         predicate: "info.city != 'Houston' && closeDate <= 1992-12-31T23:59:59Z"),
       RequestCase(kind: .wells, entity: "Well", sort: "state asc, spudDate desc", section: "state"),
       RequestCase(kind: .wells, entity: "Well", sort: "field asc", section: "field"),
-      RequestCase(kind: .wells, entity: "Well", sort: "field desc", section: "field", predicate: "field = nil OR field BEGINSWITH 'S'"),
+      RequestCase(
+        kind: .wells, entity: "Well", sort: "field desc", section: "field",
+        predicate: "field = nil OR field BEGINSWITH 'S'"),
       RequestCase(kind: .wells, entity: "Well", sort: "totalDepth desc", predicate: "NOT (totalDepth > 5000)"),
       RequestCase(
         kind: .wells, entity: "Well", sort: "spudDate asc",
         predicate: "spudDate BETWEEN {1980-01-01, 1990-01-01} AND status IN {'Active','Plugged'} AND state != 'TX'"),
-      RequestCase(kind: .wells, entity: "Well", sort: "latitude desc", predicate: "latitude >= 35.5 OR longitude < -100", limit: 250),
-      RequestCase(kind: .wells, entity: "Well", sort: "wellType asc", section: "wellType", predicate: "totalDepth IN {600, 601, 602, nil}"),
+      RequestCase(
+        kind: .wells, entity: "Well", sort: "latitude desc", predicate: "latitude >= 35.5 OR longitude < -100",
+        limit: 250),
+      RequestCase(
+        kind: .wells, entity: "Well", sort: "wellType asc", section: "wellType",
+        predicate: "totalDepth IN {600, 601, 602, nil}"),
       RequestCase(kind: .wells, entity: "Well", sort: "spudDate desc", offset: 2_990),
     ]
     return cases
@@ -139,7 +152,9 @@ struct RequestCase: CustomTestStringConvertible, Sendable {
     let store = try EngineFixture.shared.store(.wells, storeType)
     for (constant, expected) in [(true, EngineFixture.rows), (false, 0)] {
       var request = DatasetModels.defaultRequest(for: .wells, batchSize: 0)
-      request.predicate = .or([.constant(constant), .and([.constant(constant), .comparison("id", .less, .integer(0))])])
+      request.predicate = .or([
+        .constant(constant), .and([.constant(constant), .comparison("id", .less, .integer(0))]),
+      ])
       let c = FetchedResultsController(fetchRequest: request, store: store)
       try c.performFetch()
       #expect(c.count == expected, "\(constant)")

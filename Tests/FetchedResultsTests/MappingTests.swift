@@ -1,6 +1,7 @@
 import Catalog
 import Datasets
 import FetchedResults
+import TestSupport
 import Testing
 
 /// The typed-model mappings agree with each other and with the rows, and the Codable path
@@ -20,7 +21,9 @@ import Testing
       case .banks:
         let direct = FailedBank(o, try FailedBank.Indexes(layout))
         #expect(try decoder.decode(FailedBank.self, from: o) == direct)
-        #expect(direct.id == o.id && direct.name == o["name"]?.stringValue && direct.closeDate == o["details.closeDate"]?.numeric)
+        #expect(
+          direct.id == o.id && direct.name == o["name"]?.stringValue
+            && direct.closeDate == o["details.closeDate"]?.numeric)
       case .wells:
         let direct = Well(o, try Well.Indexes(layout))
         #expect(try decoder.decode(Well.self, from: o) == direct)
@@ -56,7 +59,8 @@ import Testing
 
   @Test func decodingErrorsNameTheKey() throws {
     let store = try EngineFixture.shared.store(.wells, "memory")
-    let c = FetchedResultsController(fetchRequest: DatasetModels.defaultRequest(for: .wells, batchSize: 0), store: store)
+    let c = FetchedResultsController(
+      fetchRequest: DatasetModels.defaultRequest(for: .wells, batchSize: 0), store: store)
     try c.performFetch()
     let decoder = FetchedObjectDecoder()
     let o = try c.object(atGlobalIndex: 0)

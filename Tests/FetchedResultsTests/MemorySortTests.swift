@@ -16,9 +16,15 @@ import Testing
   /// The eight edge rows, `copies` times (IDs distinct, so ties break by ID).
   static func store(copies: Int = 1) throws -> MemoryStore {
     let store = MemoryStore(model: model)
-    let ints: [Value] = [.null, .integer(.min), .integer(.max), .integer(0), .integer(-1), .integer(1), .null, .integer(.min)]
-    let doubles: [Value] = [.double(-0.0), .double(0), .null, .double(-.infinity), .double(.infinity), .double(-1e-300), .double(5), .null]
-    let strings: [Value] = [.string("b"), .string(""), .null, .string("é"), .string("e"), .string("B"), .string("b"), .null]
+    let ints: [Value] = [
+      .null, .integer(.min), .integer(.max), .integer(0), .integer(-1), .integer(1), .null, .integer(.min),
+    ]
+    let doubles: [Value] = [
+      .double(-0.0), .double(0), .null, .double(-.infinity), .double(.infinity), .double(-1e-300), .double(5), .null,
+    ]
+    let strings: [Value] = [
+      .string("b"), .string(""), .null, .string("é"), .string("e"), .string("B"), .string("b"), .null,
+    ]
     for copy in 0..<copies {
       for i in 0..<ints.count {
         try store.load(entity: "T", id: Int64(100 * copy + 100 - i), values: [ints[i], doubles[i], strings[i]])
@@ -46,7 +52,8 @@ import Testing
 
   func edgeValuesSort(key: String, ascending: Bool, copies: Int) throws {
     let store = try Self.store(copies: copies)
-    let request = FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor(key, ascending: ascending)], fetchBatchSize: 3)
+    let request = FetchRequest(
+      entityName: "T", sortDescriptors: [SortDescriptor(key, ascending: ascending)], fetchBatchSize: 3)
     let ids = try store.fetchIDs(try request.resolve(in: Self.model))
     #expect(ids == (try Self.expected(store, key, ascending: ascending)))
     // Sections by the same key: one per distinct value, in that order, counts adding up.
@@ -55,7 +62,8 @@ import Testing
     let sections = try store.sectionCounts(try sectioned.resolve(in: Self.model))
     #expect(sections.reduce(0) { $0 + $1.count } == ids.count)
     let values = sections.map(\.value)
-    #expect(zip(values, values.dropFirst()).allSatisfy { ascending ? Value.compare($0, $1) < 0 : Value.compare($0, $1) > 0 })
+    #expect(
+      zip(values, values.dropFirst()).allSatisfy { ascending ? Value.compare($0, $1) < 0 : Value.compare($0, $1) > 0 })
   }
 
   /// Long lists: 40,000 random rows (few distinct integers, so long runs of ties by ID; doubles
@@ -70,14 +78,17 @@ import Testing
       String((0..<Int.random(in: 0...6, using: &generator)).map { _ in "abcé"[...].randomElement(using: &generator)! })
     }
     for id in 0..<40_000 {
-      let n: Value = Int.random(in: 0..<10, using: &generator) == 0 ? .null : .integer(Int64.random(in: -20..<20, using: &generator))
+      let n: Value =
+        Int.random(in: 0..<10, using: &generator) == 0 ? .null : .integer(Int64.random(in: -20..<20, using: &generator))
       // Any bit pattern but NaN: every sign, exponent and subnormal.
       let bits = Double(bitPattern: generator.next())
       let d: Value = Int.random(in: 0..<10, using: &generator) == 0 ? .null : .double(bits.isNaN ? 0 : bits)
-      let s: Value = Int.random(in: 0..<10, using: &generator) == 0 ? .null : .string(strings.randomElement(using: &generator)!)
+      let s: Value =
+        Int.random(in: 0..<10, using: &generator) == 0 ? .null : .string(strings.randomElement(using: &generator)!)
       try store.load(entity: "T", id: Int64(100_000 + id), values: [n, d, s])
     }
-    let request = FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor(key, ascending: ascending)], fetchBatchSize: 20)
+    let request = FetchRequest(
+      entityName: "T", sortDescriptors: [SortDescriptor(key, ascending: ascending)], fetchBatchSize: 20)
     let ids = try store.fetchIDs(try request.resolve(in: Self.model))
     #expect(ids.count == 44_000)
     #expect(ids == (try Self.expected(store, key, ascending: ascending)))
@@ -99,7 +110,8 @@ import Testing
       let n = i == 0 ? low : i == 1 ? low + (1 << bits) - 1 : low + Int64.random(in: 0..<(1 << bits), using: &generator)
       try store.load(entity: "T", id: id, values: [.integer(n), .null, .null])
     }
-    let request = try FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor("n", ascending: ascending)]).resolve(in: Self.model)
+    let request = try FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor("n", ascending: ascending)])
+      .resolve(in: Self.model)
     let expected = try Self.expected(store, "n", ascending: ascending)
     #expect(try store.fetchIDs(request) == expected)
     #expect(try store.fetchObjects(request).map(\.id) == expected)
@@ -117,9 +129,13 @@ import Testing
       let store = try Self.store(copies: 0)
       var ids = (0..<3_000).map { Int64(1_000 + 7 * $0) }
       if let p = swapped { ids.swapAt(p, p + 1) }
-      for id in ids { try store.load(entity: "T", id: id, values: [.integer(Int64.random(in: 0..<5, using: &generator)), .null, .null]) }
-      let request = try FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor("n", ascending: ascending)]).resolve(
-        in: Self.model)
+      for id in ids {
+        try store.load(
+          entity: "T", id: id, values: [.integer(Int64.random(in: 0..<5, using: &generator)), .null, .null])
+      }
+      let request = try FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor("n", ascending: ascending)])
+        .resolve(
+          in: Self.model)
       var expected = try Self.expected(store, "n", ascending: ascending)
       #expect(try store.fetchIDs(request) == expected, "swapped at \(swapped ?? -1)")
       #expect(try store.fetchObjects(request).map(\.id) == expected, "swapped at \(swapped ?? -1)")
@@ -139,12 +155,17 @@ import Testing
   func wholeDoublesSortAsIntegersUntilOneIsNot(ascending: Bool) throws {
     var generator = SeededGenerator(seed: 11)
     let store = try Self.store(copies: 0)
-    let edges: [Value] = [.double(-0.0), .double(0), .double(9_007_199_254_740_992), .double(-9_007_199_254_740_992), .null, .double(-1)]
+    let edges: [Value] = [
+      .double(-0.0), .double(0), .double(9_007_199_254_740_992), .double(-9_007_199_254_740_992), .null, .double(-1),
+    ]
     for id in 0..<1_000 {
-      let d = id < edges.count ? edges[id] : .double(Double(Int64.random(in: -1_000_000...1_000_000, using: &generator) * 86_400))
+      let d =
+        id < edges.count
+        ? edges[id] : .double(Double(Int64.random(in: -1_000_000...1_000_000, using: &generator) * 86_400))
       try store.load(entity: "T", id: Int64(5_000 - id), values: [.null, d, .null])
     }
-    let request = try FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor("d", ascending: ascending)]).resolve(in: Self.model)
+    let request = try FetchRequest(entityName: "T", sortDescriptors: [SortDescriptor("d", ascending: ascending)])
+      .resolve(in: Self.model)
     for value in [0.5, 7.0] {
       let expected = try Self.expected(store, "d", ascending: ascending)
       #expect(try store.fetchIDs(request) == expected)
@@ -164,7 +185,9 @@ import Testing
     let model = Model(entities: [
       Entity(
         name: "A", table: "a",
-        attributes: [Attribute("day", .date, optional: true), Attribute("bID", column: "b_id", .integer, optional: true)],
+        attributes: [
+          Attribute("day", .date, optional: true), Attribute("bID", column: "b_id", .integer, optional: true),
+        ],
         relationships: [Relationship("b", to: "B", sourceColumn: "b_id", destinationColumn: "id")]),
       Entity(name: "B", table: "b", attributes: [Attribute("day", .date)]),
     ])
@@ -174,8 +197,10 @@ import Testing
     for id in 1...1_500 { try store.load(entity: "B", id: Int64(id), values: [day()]) }
     for id in 1...3_000 {
       let b: Value =
-        Int.random(in: 0..<10, using: &generator) == 0 ? .integer(9_999) : .integer(Int64.random(in: 1...1_500, using: &generator))
-      try store.load(entity: "A", id: Int64(id), values: [Int.random(in: 0..<10, using: &generator) == 0 ? .null : day(), b])
+        Int.random(in: 0..<10, using: &generator) == 0
+        ? .integer(9_999) : .integer(Int64.random(in: 1...1_500, using: &generator))
+      try store.load(
+        entity: "A", id: Int64(id), values: [Int.random(in: 0..<10, using: &generator) == 0 ? .null : day(), b])
     }
     func check(_ key: String, _ step: String, predicate: String? = nil) throws {
       var request = FetchRequest(entityName: "A", sortDescriptors: [SortDescriptor(key, ascending: ascending)])
@@ -183,7 +208,9 @@ import Testing
       let resolved = try request.resolve(in: model)
       // The reference: every row read through `fetchObjects`' row plan, the key by hand.
       let days = Dictionary(
-        uniqueKeysWithValues: try store.fetchObjects(try FetchRequest(entityName: "B").resolve(in: model)).map { ($0.id, $0.values[0]) })
+        uniqueKeysWithValues: try store.fetchObjects(try FetchRequest(entityName: "B").resolve(in: model)).map {
+          ($0.id, $0.values[0])
+        })
       let rows = try store.fetchObjects(resolved)
       func value(_ o: FetchedObject) -> Value {
         guard key != "day" else { return o.values[0] }
@@ -223,7 +250,9 @@ import Testing
       Entity(
         name: "Info", table: "info", attributes: [Attribute("name", .string)],
         relationships: [Relationship("details", to: "Details", sourceColumn: "id", destinationColumn: "info_id")]),
-      Entity(name: "Details", table: "details", attributes: [Attribute("infoID", column: "info_id", .integer), Attribute("day", .date)]),
+      Entity(
+        name: "Details", table: "details",
+        attributes: [Attribute("infoID", column: "info_id", .integer), Attribute("day", .date)]),
     ])
     var generator = SeededGenerator(seed: 5)
     let store = MemoryStore(model: model)
@@ -235,8 +264,10 @@ import Testing
       let day = Value.date(Double(Int64.random(in: 10_000...10_100, using: &generator) * 86_400))
       try store.load(entity: "Details", id: Int64(d), values: [.integer(Int64(info)), day])
     }
-    let request = try FetchRequest(entityName: "Info", sortDescriptors: [SortDescriptor("details.day", ascending: ascending)])
-      .resolve(in: model)
+    let request = try FetchRequest(
+      entityName: "Info", sortDescriptors: [SortDescriptor("details.day", ascending: ascending)]
+    )
+    .resolve(in: model)
     func check(_ step: String) throws {
       let days = Dictionary(
         uniqueKeysWithValues: try store.fetchObjects(try FetchRequest(entityName: "Details").resolve(in: model)).map {
@@ -264,9 +295,12 @@ import Testing
   func windowsAreSlicesOfTheFullOrder(key: String, ascending: Bool) throws {
     let store = try Self.store(copies: 100)
     let expected = try Self.expected(store, key, ascending: ascending)
-    for (offset, limit) in [(0, 1), (0, 20), (7, 13), (80, 20), (99, 1), (100, 1), (0, 100), (300, 20), (790, 20), (800, 5), (900, 5)] {
+    for (offset, limit) in [
+      (0, 1), (0, 20), (7, 13), (80, 20), (99, 1), (100, 1), (0, 100), (300, 20), (790, 20), (800, 5), (900, 5),
+    ] {
       let request = FetchRequest(
-        entityName: "T", sortDescriptors: [SortDescriptor(key, ascending: ascending)], fetchLimit: limit, fetchOffset: offset)
+        entityName: "T", sortDescriptors: [SortDescriptor(key, ascending: ascending)], fetchLimit: limit,
+        fetchOffset: offset)
       let ids = try store.fetchObjects(try request.resolve(in: Self.model)).map(\.id)
       let end = min(offset + limit, expected.count)
       #expect(ids == (offset < end ? Array(expected[offset..<end]) : []), "offset \(offset), limit \(limit)")

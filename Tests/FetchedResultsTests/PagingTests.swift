@@ -67,34 +67,14 @@ import Testing
     }
   }
 
-  /// `fetch --strategy S --ids` prints the same IDs in the same order for every strategy, with
-  /// one query per page for offset and keyset.
-  @Test func theFetchCommandPrintsTheSameOrderWithEveryStrategy() throws {
-    let common = [
-      "fetch", "--datasets", EngineFixture.shared.folder, "--rows", "\(EngineFixture.rows)", "--seed", "5", "--dataset", "wells",
-      "--sort", "field desc", "--ids", "--stats",
-    ]
-    var outputs: [String: String] = [:]
-    for strategy in ["full", "batched", "offset", "keyset"] {
-      let run = try TestSupport.run(
-        common + ["--strategy", strategy] + (strategy == "full" ? ["--batch-size", "0"] : ["--batch-size", "50"]))
-      #expect(run.status == 0, "\(strategy): \(run.stderr)")
-      outputs[strategy] = run.stdout
-      if strategy == "offset" || strategy == "keyset" {
-        #expect(run.stderr.contains("queries\t\(EngineFixture.rows / 50 + 1)\n"), "\(strategy): \(run.stderr)")
-      }
-    }
-    #expect(outputs["full"]!.split(separator: "\n").count == EngineFixture.rows)
-    #expect(Set(outputs.values).count == 1, "every strategy prints the same IDs in the same order")
-    let bad = try TestSupport.run(common + ["--strategy", "keyset", "--batch-size", "0"])
-    #expect(bad.status == 64 && bad.stderr.contains("give a size above 0"), "\(bad.stderr)")
-  }
-
   @Test func requestsThatCannotBePagedAreClearErrors() throws {
     let store = try EngineFixture.shared.store(.banks, "memory")
     var limited = DatasetModels.defaultRequest(for: .banks, batchSize: 0)
     limited.fetchLimit = 10
-    #expect(throws: FetchError.invalidRequest("paging sets the limit and offset itself; the request has fetchLimit 10, fetchOffset 0")) {
+    #expect(
+      throws: FetchError.invalidRequest(
+        "paging sets the limit and offset itself; the request has fetchLimit 10, fetchOffset 0")
+    ) {
       try Pager(limited, store: store, pageSize: 20)
     }
     #expect(throws: FetchError.invalidRequest("a page must hold at least one row, got 0")) {

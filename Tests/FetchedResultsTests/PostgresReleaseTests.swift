@@ -4,6 +4,7 @@ import Datasets
 import FetchedResults
 import PostgresStore
 import Synchronization
+import TestSupport
 import Testing
 
 /// A PostgreSQL store whose last reference goes on its connection's event loop (a row callback

@@ -16,21 +16,26 @@ import Testing
   @Test func oneStatementPerRowInEitherDialect() throws {
     let model = DatasetModels.banks
     let update = try WriteSQL.statement(
-      .update(entity: "FailedBankDetails", id: 7, values: ["closeDate": .date(5), "zip": .string("1")]), model: model, dialect: .sqlite)
+      .update(entity: "FailedBankDetails", id: 7, values: ["closeDate": .date(5), "zip": .string("1")]), model: model,
+      dialect: .sqlite)
     #expect(update.sql == "UPDATE failed_bank_details SET close_date = ?, zip = ? WHERE id = ?")
     #expect(update.arguments == [.date(5), .string("1"), .integer(7)])
     let insert = try WriteSQL.statement(
-      .insert(entity: "FailedBankInfo", values: ["state": .string("TX"), "id": .integer(9), "name": .string("A")]), model: model,
+      .insert(entity: "FailedBankInfo", values: ["state": .string("TX"), "id": .integer(9), "name": .string("A")]),
+      model: model,
       dialect: .postgres)
     #expect(insert.sql == "INSERT INTO failed_bank_info (id,name,state) VALUES ($1,$2,$3)")
     #expect(insert.arguments == [.integer(9), .string("A"), .string("TX")])
     let delete = try WriteSQL.statement(.delete(entity: "FailedBankInfo", id: 3), model: model, dialect: .postgres)
     #expect(delete.sql == "DELETE FROM failed_bank_info WHERE id = $1" && delete.arguments == [.integer(3)])
     #expect(throws: FetchError.self) {
-      try WriteSQL.statement(.update(entity: "FailedBankInfo", id: 1, values: ["nope": .null]), model: model, dialect: .sqlite)
+      try WriteSQL.statement(
+        .update(entity: "FailedBankInfo", id: 1, values: ["nope": .null]), model: model, dialect: .sqlite)
     }
     #expect(
-      WriteSQL.payload([.delete(entity: "FailedBankInfo", id: 3), .update(entity: "FailedBankDetails", id: 4, values: ["zip": .null])])
+      WriteSQL.payload([
+        .delete(entity: "FailedBankInfo", id: 3), .update(entity: "FailedBankDetails", id: 4, values: ["zip": .null]),
+      ])
         == "D FailedBankInfo 3\nU FailedBankDetails 4 zip")
   }
 
@@ -45,7 +50,9 @@ import Testing
 
   /// Twenty seeded transactions, each through `raw` on one copy and the store's commit on
   /// another: the same rows after them, and one log row each.
-  static func expectSameRows(raw: any Store, own: any Store, commit: ([WriteOperation]) throws -> Void, logRows: () throws -> Int) throws {
+  static func expectSameRows(
+    raw: any Store, own: any Store, commit: ([WriteOperation]) throws -> Void, logRows: () throws -> Int
+  ) throws {
     var workload = try BankWorkload(store: own, seed: 31)
     for k in 1...20 {
       let ops = workload.mixed(k)
@@ -94,7 +101,9 @@ import Testing
         ], payload: "x")
     }
     #expect(try Self.rows(raw) == before)
-    #expect(try raw.scalarText("SELECT count(*)::text FROM \(PostgresStore.changeLog)") == "20", "nothing logged of the failed one")
+    #expect(
+      try raw.scalarText("SELECT count(*)::text FROM \(PostgresStore.changeLog)") == "20",
+      "nothing logged of the failed one")
     try raw.ping()
   }
 }

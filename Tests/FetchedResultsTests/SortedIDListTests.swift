@@ -39,10 +39,14 @@ import Testing
       let survivors = model.filter { !removed.contains($0.id) }
       let removals = model.indices.filter { removed.contains(model[$0].id) }
       var insertions = inserted.map { row in
-        (gap: survivors.filter { Self.before($0, row) }.count, id: row.id, key: [Value.double(row.key)], object: FetchedObject?.none)
+        (
+          gap: survivors.filter { Self.before($0, row) }.count, id: row.id, key: [Value.double(row.key)],
+          object: FetchedObject?.none
+        )
       }
       insertions.sort { a, b in
-        a.gap != b.gap ? a.gap < b.gap : Self.before(Row(key: a.key[0].double!, id: a.id), Row(key: b.key[0].double!, id: b.id))
+        a.gap != b.gap
+          ? a.gap < b.gap : Self.before(Row(key: a.key[0].double!, id: a.id), Row(key: b.key[0].double!, id: b.id))
       }
       list.apply(removals: removals, insertions: insertions)
       model = (survivors + inserted).sorted(by: Self.before)
@@ -57,7 +61,8 @@ import Testing
         #expect(list.position(of: model[i].id) == i)
         #expect(list[i] == model[i].id)
         let probe = Row(key: Double(rng.below(500)), id: Int64(rng.below(UInt64(nextID))))
-        #expect(list.insertionPoint(key: [.double(probe.key)], id: probe.id) == model.filter { Self.before($0, probe) }.count)
+        #expect(
+          list.insertionPoint(key: [.double(probe.key)], id: probe.id) == model.filter { Self.before($0, probe) }.count)
       }
     }
     #expect(peak > 1_000 && emptied && model.count > 100, "peak \(peak), emptied \(emptied), end \(model.count)")

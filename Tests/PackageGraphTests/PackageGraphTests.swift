@@ -7,7 +7,8 @@ import Testing
 @Suite struct PackageGraph {
   /// Modules every target may import: the toolchain's own.
   static let toolchain: Set<String> = [
-    "Foundation", "FoundationEssentials", "FoundationXML", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin",
+    "Foundation", "FoundationEssentials", "FoundationXML", "FoundationNetworking", "Dispatch", "Glibc", "Musl",
+    "Darwin",
     "Synchronization", "Testing", "XCTest", "_Concurrency", "CoreFoundation",
   ]
 
@@ -27,6 +28,25 @@ import Testing
     let graph = try Manifest.read()
     let edges = Dictionary(uniqueKeysWithValues: graph.targets.map { ($0.name, $0.dependencies) })
     #expect(Manifest.cycle(in: edges) == nil)
+  }
+
+  /// A library's unit tests build the library, not the command line: `swift build --target
+  /// FetchedResultsTests` compiles neither `fetchbench` nor the harness.
+  @Test func theUnitTestTargetsDoNotBuildTheCommandLine() throws {
+    let graph = try Manifest.read()
+    let edges = Dictionary(uniqueKeysWithValues: graph.targets.map { ($0.name, $0.dependencies) })
+    func closure(_ name: String) -> Set<String> {
+      var seen: Set<String> = []
+      var next = [name]
+      while let n = next.popLast() {
+        for d in edges[n] ?? [] where seen.insert(d).inserted { next.append(d) }
+      }
+      return seen
+    }
+    for unit in ["FetchedResultsTests", "DatasetsTests", "PackageGraphTests"] {
+      #expect(edges[unit] != nil, "\(unit) is a target")
+      #expect(closure(unit).intersection(["fetchbench", "FetchBenchKit"]) == [], "\(unit)")
+    }
   }
 
   @Test func aCycleIsFoundAndNamed() {
@@ -98,7 +118,9 @@ enum Manifest {
 
     init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: AnyKey.self)
-      guard let key = c.allKeys.first else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "empty")) }
+      guard let key = c.allKeys.first else {
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "empty"))
+      }
       var parts = try c.nestedUnkeyedContainer(forKey: key)
       name = try parts.decode(String.self)
     }
@@ -111,7 +133,8 @@ enum Manifest {
     init?(intValue: Int) { nil }
   }
 
-  static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
   /// The manifest as SwiftPM reads it. A scratch folder of its own: the package's `.build` is
   /// locked by the `swift test` running this.
@@ -147,7 +170,9 @@ enum Manifest {
       for line in text.split(separator: "\n") {
         let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
         guard words.first == "import", words.count >= 2 else { continue }
-        let declarationKinds: Set<Substring> = ["struct", "class", "enum", "protocol", "func", "var", "let", "typealias"]
+        let declarationKinds: Set<Substring> = [
+          "struct", "class", "enum", "protocol", "func", "var", "let", "typealias",
+        ]
         let name = declarationKinds.contains(words[1]) && words.count >= 3 ? words[2] : words[1]
         out.append((url.lastPathComponent, String(name.split(separator: ".")[0])))
       }

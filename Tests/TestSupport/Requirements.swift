@@ -1,4 +1,6 @@
 import Foundation
+import DatasetStores
+import PostgresStore
 import Testing
 
 /// What a test needs from the machine, said when it is missing: the test (or this case of a
@@ -16,12 +18,35 @@ extension TestSupport {
     try Test.cancel(Comment(rawValue: reason))
   }
 
+  /// Whether the PostgreSQL server (`scripts/postgres start`'s, or FETCHBENCH_POSTGRES_URL's)
+  /// answers: each test process asks once.
+  static let postgresServer: Result<Void, any Error> = Result {
+    _ = try PostgresAdmin(url: try PostgresLocation.url(nil))
+  }
+
+  /// Returns when the server answers; otherwise skips the test (fails it when required).
+  public static func requirePostgresServer() throws {
+    if case .failure(let error) = postgresServer { try requirePostgres(false, problem: String(describing: error)) }
+  }
+
+  /// Whether a test's PostgreSQL part runs: with the server; without it, a failure when
+  /// FETCHBENCH_REQUIRE_POSTGRES=1.
+  public static var postgresServerUp: Bool {
+    if case .success = postgresServer { return true }
+    if ProcessInfo.processInfo.environment["FETCHBENCH_REQUIRE_POSTGRES"] == "1" {
+      Issue.record("PostgreSQL is required (FETCHBENCH_REQUIRE_POSTGRES=1) but unavailable")
+    }
+    return false
+  }
+
   /// Skips the test when this process cannot mount a file system (it is not root), naming
   /// why — unless CI=true (CI machines of this kind run as root), where it fails.
   public static func requireRoot(for purpose: String) throws {
     guard geteuid() != 0 else { return }
     let reason = "needs root to \(purpose)"
-    if ProcessInfo.processInfo.environment["CI"] == "true" { throw Unavailable(description: "CI runs as root, but the test \(reason)") }
+    if ProcessInfo.processInfo.environment["CI"] == "true" {
+      throw Unavailable(description: "CI runs as root, but the test \(reason)")
+    }
     try Test.cancel(Comment(rawValue: reason))
   }
 

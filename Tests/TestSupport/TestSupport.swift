@@ -66,7 +66,9 @@ public enum TestSupport {
   public static let timeout = 900.0
 
   /// Runs `fetchbench` with `arguments` and waits for it.
-  public static func run(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String] = [:]) throws -> Output {
+  public static func run(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String] = [:])
+    throws -> Output
+  {
     try start(arguments, currentDirectory: currentDirectory, environment: environment).wait()
   }
 
@@ -82,9 +84,12 @@ public enum TestSupport {
     }
   }
 
-  public static func start(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String] = [:]) throws -> Running {
+  public static func start(_ arguments: [String], currentDirectory: String? = nil, environment: [String: String] = [:])
+    throws -> Running
+  {
     Running(
-      try ChildProcess(executable.path, arguments, environment: environment, currentDirectory: currentDirectory, timeout: timeout))
+      try ChildProcess(
+        executable.path, arguments, environment: environment, currentDirectory: currentDirectory, timeout: timeout))
   }
 
   /// Every file and folder below `path`, relative, sorted.

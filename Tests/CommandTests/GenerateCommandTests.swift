@@ -28,8 +28,11 @@ import Testing
   @Test func theFormerOutStillWorksWithAWarning() throws {
     let dir = TestSupport.temporaryFolder("out-alias")
     defer { TestSupport.remove(dir) }
-    let former = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "100", "--format", "sqlite", "--out", dir + "/a"])
-    #expect(former.status == 0 && former.stderr.contains("warning: generate --out is now --datasets"), "\(former.stderr)")
+    let former = try TestSupport.run([
+      "generate", "--dataset", "banks", "--rows", "100", "--format", "sqlite", "--out", dir + "/a",
+    ])
+    #expect(
+      former.status == 0 && former.stderr.contains("warning: generate --out is now --datasets"), "\(former.stderr)")
     #expect(
       TestSupport.listing(dir + "/a").contains { $0.hasPrefix("banks-100") && $0.hasSuffix(".sqlite") },
       "\(TestSupport.listing(dir + "/a"))")
@@ -68,7 +71,10 @@ import Testing
     #expect(again.status == 0)
     #expect(again.stdout.contains("kept"))
     let indexed = try TestSupport.run(
-      ["generate", "--dataset", "banks", "--rows", "500", "--seed", "9", "--datasets", dir, "--index", "close_date", "--format", "sqlite"])
+      [
+        "generate", "--dataset", "banks", "--rows", "500", "--seed", "9", "--datasets", dir, "--index", "close_date",
+        "--format", "sqlite",
+      ])
     #expect(indexed.status == 0, "\(indexed.stderr)")
     #expect(FileManager.default.fileExists(atPath: "\(dir)/banks-500-s9.idx-close_date.sqlite"))
   }
@@ -124,9 +130,12 @@ import Testing
   @Test func aFileCutShortIsNotKept() throws {
     let dir = TestSupport.temporaryFolder("cut")
     defer { TestSupport.remove(dir) }
-    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--datasets", dir, "--format", "sqlite"]).status == 0)
+    #expect(
+      try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--datasets", dir, "--format", "sqlite"])
+        .status == 0)
     try Self.edit(
-      dir + "/banks-500.sqlite", "DELETE FROM failed_bank_details WHERE info_id > 100; DELETE FROM failed_bank_info WHERE id > 100")
+      dir + "/banks-500.sqlite",
+      "DELETE FROM failed_bank_details WHERE info_id > 100; DELETE FROM failed_bank_info WHERE id > 100")
     let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/banks-500.sqlite"))
     let kept = try TestSupport.run([
       "generate", "--dataset", "banks", "--rows", "500", "--datasets", dir, "--format", "sqlite", "--if-missing",
@@ -134,7 +143,8 @@ import Testing
     #expect(kept.status == 1, "\(kept.stderr)")
     #expect(
       kept.stderr.contains(
-        "banks-500.sqlite does not match its manifest entry: table failed_bank_info has 100 rows, the manifest says 500"),
+        "banks-500.sqlite does not match its manifest entry: table failed_bank_info has 100 rows, the manifest says 500"
+      ),
       "\(kept.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/banks-500.sqlite")) == before, "nothing replaced")
   }
@@ -142,14 +152,19 @@ import Testing
   @Test func editedValuesAreCaughtWhereResultsAreWritten() throws {
     let dir = TestSupport.temporaryFolder("edited")
     defer { TestSupport.remove(dir) }
-    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--datasets", dir, "--format", "sqlite"]).status == 0)
+    #expect(
+      try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--datasets", dir, "--format", "sqlite"])
+        .status == 0)
     try Self.edit(dir + "/banks-500.sqlite", "UPDATE failed_bank_info SET name = 'Edited' WHERE id = 7")
     let run = try TestSupport.run([
-      "run", "--dataset", "banks", "--rows", "500", "--store", "memory", "--scenario", "first_screen", "--no-index", "--repetitions", "1",
+      "run", "--dataset", "banks", "--rows", "500", "--store", "memory", "--scenario", "first_screen", "--no-index",
+      "--repetitions", "1",
       "--datasets", dir, "--out", dir + "/out",
     ])
     #expect(run.status == 1, "\(run.stderr)")
-    #expect(run.stderr.contains("table failed_bank_info has SHA-256") && run.stderr.contains("its values were changed"), "\(run.stderr)")
+    #expect(
+      run.stderr.contains("table failed_bank_info has SHA-256") && run.stderr.contains("its values were changed"),
+      "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: dir + "/out"), "no results labelled with the manifest's checksum")
   }
 
@@ -158,14 +173,18 @@ import Testing
     defer { TestSupport.remove(dir) }
     try Data("my notes".utf8).write(to: URL(fileURLWithPath: dir + "/banks-500.sqlite"))
     for extra in [[], ["--if-missing"]] {
-      let out = try TestSupport.run(["generate", "--dataset", "banks", "--rows", "500", "--datasets", dir, "--format", "sqlite"] + extra)
+      let out = try TestSupport.run(
+        ["generate", "--dataset", "banks", "--rows", "500", "--datasets", dir, "--format", "sqlite"] + extra)
       #expect(out.status == 1, "\(out.stderr)")
-      #expect(out.stderr.contains("banks-500.sqlite exists but \(dir)/manifest.json has no entry for it"), "\(out.stderr)")
+      #expect(
+        out.stderr.contains("banks-500.sqlite exists but \(dir)/manifest.json has no entry for it"), "\(out.stderr)")
     }
     let run = try TestSupport.run([
-      "run", "--dataset", "banks", "--rows", "500", "--store", "memory", "--no-index", "--datasets", dir, "--out", dir + "/out",
+      "run", "--dataset", "banks", "--rows", "500", "--store", "memory", "--no-index", "--datasets", dir, "--out",
+      dir + "/out",
     ])
-    #expect(run.status == 1 && run.stderr.contains("FetchBench does not replace a file it did not write"), "\(run.stderr)")
+    #expect(
+      run.status == 1 && run.stderr.contains("FetchBench does not replace a file it did not write"), "\(run.stderr)")
     #expect(try String(contentsOfFile: dir + "/banks-500.sqlite", encoding: .utf8) == "my notes")
   }
 }

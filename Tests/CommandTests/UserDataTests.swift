@@ -15,7 +15,9 @@ import Testing
   /// A folder with a 2,000-row banks dataset, made once.
   static let datasets: String = {
     let dir = TestSupport.temporaryFolder("userdata") + "/datasets"
-    let out = try? TestSupport.run(["generate", "--dataset", "banks", "--rows", "2000", "--datasets", dir, "--format", "sqlite"])
+    let out = try? TestSupport.run([
+      "generate", "--dataset", "banks", "--rows", "2000", "--datasets", dir, "--format", "sqlite",
+    ])
     precondition(out?.status == 0, "generate failed: \(out?.stderr ?? "")")
     return dir
   }()
@@ -26,12 +28,14 @@ import Testing
     let dir = TestSupport.temporaryFolder("out-keep")
     defer { TestSupport.remove(dir) }
     try Data("keep".utf8).write(to: URL(fileURLWithPath: dir + "/precious.txt"))
-    let diff = ["diff", "--store", "memory", "--k", "1", "--no-edit", "--sections", "none", "--repetitions", "1"] + Self.d
+    let diff =
+      ["diff", "--store", "memory", "--k", "1", "--no-edit", "--sections", "none", "--repetitions", "1"] + Self.d
     for out in [dir, dir + "/"] {
       let r = try TestSupport.run(diff + ["--out", out])
       #expect(r.status == 1, "\(r.stderr)")
       #expect(
-        r.stderr.contains("Error: cannot write \(dir): the folder holds files FetchBench did not write (precious.txt)"), "\(r.stderr)")
+        r.stderr.contains("Error: cannot write \(dir): the folder holds files FetchBench did not write (precious.txt)"),
+        "\(r.stderr)")
       #expect(!r.stderr.contains("Usage:"), "a runtime error, not a usage error")
       #expect(TestSupport.listing(dir) == ["precious.txt"], "checked before the work: nothing written, nothing removed")
       #expect(!FileManager.default.fileExists(atPath: dir + ".partial"))
@@ -88,10 +92,13 @@ import Testing
     let all = try TestSupport.run(["fetch", "--where", "details.cert > -1e19", "--ids"] + Self.d)
     #expect(all.stdout.split(separator: "\n").count == 2_000)
     let infinite = try TestSupport.run(["fetch", "--where", "details.cert > 1e400"] + Self.d)
-    #expect(infinite.status == 64 && infinite.stderr.contains("'1e400' is beyond the range of a double"), "\(infinite.stderr)")
+    #expect(
+      infinite.status == 64 && infinite.stderr.contains("'1e400' is beyond the range of a double"), "\(infinite.stderr)"
+    )
     for store in ["memory", "sqlite"] {
       let r = try TestSupport.run(
-        ["fetch", "--store", store, "--offset", "5", "--limit", "9223372036854775807", "--batch-size", "0", "--ids"] + Self.d)
+        ["fetch", "--store", store, "--offset", "5", "--limit", "9223372036854775807", "--batch-size", "0", "--ids"]
+          + Self.d)
       #expect(r.status == 0, "\(store): \(r.stderr)")
       #expect(r.stdout.split(separator: "\n").count == 1_995, "\(store)")
     }
@@ -105,9 +112,12 @@ import Testing
     defer { TestSupport.remove(here) }
     try Data("mine".utf8).write(to: URL(fileURLWithPath: here + "/notes.txt"))
     let dot = try TestSupport.run(
-      ["diff", "--store", "memory", "--k", "1", "--no-edit", "--sections", "none", "--repetitions", "1", "--out", "."] + Self.d,
+      ["diff", "--store", "memory", "--k", "1", "--no-edit", "--sections", "none", "--repetitions", "1", "--out", "."]
+        + Self.d,
       currentDirectory: here)
-    #expect(dot.status == 1 && dot.stderr.contains("the folder holds files FetchBench did not write (notes.txt)"), "\(dot.stderr)")
+    #expect(
+      dot.status == 1 && dot.stderr.contains("the folder holds files FetchBench did not write (notes.txt)"),
+      "\(dot.stderr)")
     #expect(!FileManager.default.fileExists(atPath: here + ".partial") && TestSupport.listing(here) == ["notes.txt"])
   }
 
@@ -132,7 +142,8 @@ import Testing
     #expect(replaced.stdout.split(separator: "\n").count == 2_000)
     // Now the tables are FetchBench's: a reload replaces them without the flag.
     let reload = try TestSupport.run([
-      "generate", "--dataset", "banks", "--rows", "2000", "--datasets", Self.datasets, "--format", "sqlite", "--if-missing", "--store",
+      "generate", "--dataset", "banks", "--rows", "2000", "--datasets", Self.datasets, "--format", "sqlite",
+      "--if-missing", "--store",
       "postgres",
       "--postgres-url", url.description,
     ])
@@ -158,7 +169,8 @@ extension UserData {
     config.foreignKeysEnabled = false
     let queue = try DatabaseQueue(path: dir + "/banks-2000.sqlite", configuration: config)
     try queue.write {
-      try $0.execute(sql: "DELETE FROM failed_bank_info WHERE id = (SELECT info_id FROM failed_bank_details WHERE id = 3)")
+      try $0.execute(
+        sql: "DELETE FROM failed_bank_info WHERE id = (SELECT info_id FROM failed_bank_details WHERE id = 3)")
     }
     try queue.close()
     #expect(throws: (any Error).self) {
@@ -195,7 +207,8 @@ extension UserData {
   @Test func randomNumericOptionsNeverTrap() throws {
     var rng = SeededRandom(seed: 1_414)
     let values = [
-      "0", "1", "-1", "20", "2000", "2001", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "1e3", "", "x", "0x10",
+      "0", "1", "-1", "20", "2000", "2001", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "1e3",
+      "", "x", "0x10",
     ]
     for _ in 0..<40 {
       var arguments = ["fetch", "--datasets", Self.datasets, "--rows", "2000"]
@@ -205,7 +218,8 @@ extension UserData {
       if rng.below(3) == 0 { arguments.append(["--ids", "--sections", "--stats"][Int(rng.below(3))]) }
       let r = try TestSupport.run(arguments)
       #expect([0, 1, 64].contains(r.status), "\(arguments): status \(r.status), \(r.stderr)")
-      #expect(!r.stderr.contains("Swift runtime failure") && !r.stderr.contains("Fatal error"), "\(arguments): \(r.stderr)")
+      #expect(
+        !r.stderr.contains("Swift runtime failure") && !r.stderr.contains("Fatal error"), "\(arguments): \(r.stderr)")
       if r.status != 0 { #expect(r.stderr.hasPrefix("Error: "), "\(arguments): one clear error: \(r.stderr)") }
     }
   }
@@ -215,12 +229,14 @@ extension UserData {
 /// parses and runs, or is one `FetchError`; none traps (a trap would end this process).
 @Suite struct RequestFuzz {
   static let keyPaths = [
-    "state", "name", "city", "details.cert", "details.closeDate", "details.zip", "details.fund", "state", "details.cert", "nothing",
+    "state", "name", "city", "details.cert", "details.closeDate", "details.zip", "details.fund", "state",
+    "details.cert", "nothing",
     "details", "details.nope",
   ]
   static let literals = [
     "0", "-1", "1.5", "1e19", "-1e19", "1e308", "1e400", "-1e400", "9223372036854775807", "9223372036854775808",
-    "-9223372036854775809", "'TX'", "'O''Brien'", "''", "2009-01-01", "2009-13-45", "1969-12-31", "TRUE", "FALSE", "nil", "0x10",
+    "-9223372036854775809", "'TX'", "'O''Brien'", "''", "2009-01-01", "2009-13-45", "1969-12-31", "TRUE", "FALSE",
+    "nil", "0x10",
     "1e", ".", "'", "{", "NaN", "inf",
   ]
   static let operators = ["=", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "CONTAINS", "IN", "BETWEEN", "==", "=<"]
@@ -234,7 +250,9 @@ extension UserData {
     func comparison() -> String {
       let op = pick(Self.operators)
       switch op {
-      case "IN": return "\(pick(Self.keyPaths)) IN {\((0..<Int(rng.below(4))).map { _ in pick(Self.literals) }.joined(separator: ", "))}"
+      case "IN":
+        return
+          "\(pick(Self.keyPaths)) IN {\((0..<Int(rng.below(4))).map { _ in pick(Self.literals) }.joined(separator: ", "))}"
       case "BETWEEN": return "\(pick(Self.keyPaths)) BETWEEN {\(pick(Self.literals)), \(pick(Self.literals))}"
       default: return "\(pick(Self.keyPaths)) \(op) \(pick(Self.literals))"
       }
@@ -246,7 +264,9 @@ extension UserData {
       for _ in 0..<Int(rng.below(3)) { text += " \(pick(["AND", "OR"])) \(pick(["", "NOT "]))\(comparison())" }
       if rng.below(5) == 0 { text = String(text.prefix(Int(rng.below(UInt64(text.count + 1))))) }
       var request = FetchRequest(entityName: "FailedBankInfo")
-      request.sortDescriptors = [SortDescriptor(pick(["details.closeDate", "state", "name", "id"]), ascending: rng.below(2) == 0)]
+      request.sortDescriptors = [
+        SortDescriptor(pick(["details.closeDate", "state", "name", "id"]), ascending: rng.below(2) == 0)
+      ]
       request.fetchLimit = pick(Self.numbers)
       request.fetchOffset = pick(Self.numbers)
       request.fetchBatchSize = pick(Self.numbers)
@@ -280,18 +300,24 @@ extension UserData {
 
   @Test func badPartsAreNamedAndPasswordsMasked() throws {
     let port = message("postgres://me:s3cret@db.example:99999/mine")
-    #expect(port.contains("invalid port 99999") && port.contains("postgres://me:***@db.example") && !port.contains("s3cret"), "\(port)")
+    #expect(
+      port.contains("invalid port 99999") && port.contains("postgres://me:***@db.example") && !port.contains("s3cret"),
+      "\(port)")
     for mode in ["require", "verify-ca", "verify-full"] {
       let tls = message("postgres://me:s3cret@db.example:5432/mine?sslmode=\(mode)")
       #expect(tls.contains("sslmode=\(mode) asks for TLS") && !tls.contains("s3cret"), "\(tls)")
     }
-    #expect(message("postgres://me@db.example/mine?application_name=x").contains("unsupported parameter 'application_name'"))
+    #expect(
+      message("postgres://me@db.example/mine?application_name=x").contains("unsupported parameter 'application_name'"))
     #expect(message("postgres://me:s3cret@db.example/").contains("database name is missing"))
     for mode in ["disable", "allow", "prefer"] {
       let url = try PostgresURL("postgres://me:s3cret@db.example/mine?sslmode=\(mode)")
       #expect(url.password == "s3cret" && url.port == 5432 && !url.description.contains("s3cret"))
     }
-    let cli = try TestSupport.run(["fetch", "--store", "postgres", "--postgres-url", "postgres://me:s3cret@127.0.0.1:99999/mine"])
-    #expect(cli.status == 64 && cli.stderr.contains("invalid port 99999") && !cli.stderr.contains("s3cret"), "\(cli.stderr)")
+    let cli = try TestSupport.run([
+      "fetch", "--store", "postgres", "--postgres-url", "postgres://me:s3cret@127.0.0.1:99999/mine",
+    ])
+    #expect(
+      cli.status == 64 && cli.stderr.contains("invalid port 99999") && !cli.stderr.contains("s3cret"), "\(cli.stderr)")
   }
 }
