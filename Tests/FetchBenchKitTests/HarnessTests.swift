@@ -15,7 +15,8 @@ import Testing
       row(.sqlite, .batched, .firstScreen, .failed, 0, error: "exit 1: \"bad\", very\nbad"),
     ]
     let text = ResultsCSV.encode(rows)
-    #expect(text.hasPrefix("run_id,dataset,rows,store,mode,batch_size,index,scenario,metric,value,unit,min,max,repetitions"))
+    #expect(
+      text.hasPrefix("run_id,dataset,rows,store,mode,batch_size,index,scenario,metric,value,unit,min,max,repetitions"))
     #expect(text.contains("\"exit 1: \"\"bad\"\", very\nbad\""))
     #expect(try ResultsCSV.decode(text) == rows)
     #expect(throws: HarnessError.self) { try ResultsCSV.decode("a,b\n1,2\n") }
@@ -27,15 +28,19 @@ import Testing
     let texts = ["=1+1", "+1", "-cmd", "@SUM(A1)", "\tx", "'=quoted", "''+twice", "'plain", "ok"]
     let rows = texts.map { row(.sqlite, .batched, .firstScreen, .failed, -2.5, error: $0) }
     let text = ResultsCSV.encode(rows)
-    let cells = text.split(separator: "\n").dropFirst().map { String($0.split(separator: ",", omittingEmptySubsequences: false)[15]) }
-    #expect(cells == ["'=1+1", "'+1", "'-cmd", "'@SUM(A1)", "'\tx", "''=quoted", "'''+twice", "'plain", "ok"], "\(cells)")
+    let cells = text.split(separator: "\n").dropFirst().map {
+      String($0.split(separator: ",", omittingEmptySubsequences: false)[15])
+    }
+    #expect(
+      cells == ["'=1+1", "'+1", "'-cmd", "'@SUM(A1)", "'\tx", "''=quoted", "'''+twice", "'plain", "ok"], "\(cells)")
     #expect(text.contains(",-2.5") && !text.contains(",'-2.5"), "a number's sign is not guarded")
     #expect(try ResultsCSV.decode(text) == rows)
   }
 
   /// What a report prints from data cannot break its tables or inject HTML.
   @Test func reportsEscapeWhatTheyPrintFromData() {
-    var failed = row(.sqlite, .batched, .firstScreen, .failed, 0, error: "boom | <script>alert(1)</script>\nsecond `line`")
+    var failed = row(
+      .sqlite, .batched, .firstScreen, .failed, 0, error: "boom | <script>alert(1)</script>\nsecond `line`")
     var ok = row(.sqlite, .full, .firstScreen, .time, 100)
     (ok.runID, failed.runID) = ("r`1", "r`1")
     let md = Report(rows: [ok, failed]).markdown()
@@ -49,6 +54,23 @@ import Testing
     let data = try JSONEncoder().encode(rows)
     #expect(try JSONDecoder().decode([ResultRow].self, from: data) == rows)
     #expect(String(decoding: data, as: UTF8.self).contains("\"metric\":\"time_ms\""))
+  }
+
+  /// The rounding step at the writer gives what results.csv reads back, with no CSV in between:
+  /// values of every magnitude and sign, and text a spreadsheet would take for a formula.
+  @Test func aRowRoundedIsTheRowResultsCSVReadsBack() throws {
+    var rng = SystemRandomNumberGenerator()
+    var rows: [ResultRow] = []
+    for i in 0..<2_000 {
+      let magnitude = pow(10, Double.random(in: -7...12, using: &rng))
+      let value = (i % 3 == 0 ? -1 : 1) * magnitude * Double.random(in: 1..<10, using: &rng)
+      var r = row(.sqlite, .batched, .firstScreen, .time, i % 7 == 0 ? value.rounded() : value)
+      (r.min, r.max) = (value / 3, value * 3)
+      r.error = ["", "=1+1", "'-x", "a,b\"c", "line\nbreak"][i % 5]
+      r.detail = i % 2 == 0 ? "" : "+plan \(i)"
+      rows.append(r)
+    }
+    #expect(try ResultsCSV.decode(ResultsCSV.encode(rows)) == rows.map(\.rounded))
   }
 
   @Test func aSummaryGivesTheMedianMinMaxAndCountOfItsSamples() {
@@ -70,7 +92,8 @@ import Testing
     ]
     let md = Report(rows: rows).markdown()
     #expect(md.contains("the batched first screen is **10.0× faster** than a full fetch and holds 1/100 of the memory"))
-    #expect(md.contains("| first_screen | 100.0 [99.0–101.0] | 10.0 [9.0–11.0] | 0.10× | 976.6 KiB | 9.8 KiB | 1/100 |"))
+    #expect(
+      md.contains("| first_screen | 100.0 [99.0–101.0] | 10.0 [9.0–11.0] | 0.10× | 976.6 KiB | 9.8 KiB | 1/100 |"))
     #expect(md.contains("| 1 / 2 |"))
     #expect(md.contains("## Failed cases"))
     #expect(md.contains("boom"))
@@ -90,7 +113,8 @@ import Testing
     // SQLite.
     #expect(cases.count == 2 * 2 * (10 * 3 + 2 * 6 * 2) + 2 * 3 + 2 * 2 + 2)
     #expect(cases.filter { $0.scenario == .scenario(.sectionedCached) }.allSatisfy { $0.store == .sqlite })
-    #expect(cases.filter { $0.work == .indexAdvice }.map { "\($0.dataset) \($0.store)" } == ["banks sqlite", "wells sqlite"])
+    #expect(
+      cases.filter { $0.work == .indexAdvice }.map { "\($0.dataset) \($0.store)" } == ["banks sqlite", "wells sqlite"])
     #expect(cases.allSatisfy { $0.index == nil }, "the advice opens its candidates' files itself")
     let paged = cases.filter { $0.mode == .fetch(.offset) || $0.mode == .fetch(.keyset) }
     #expect(
@@ -121,9 +145,12 @@ import Testing
     let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
     for mode in ["full", "batched"] {
       for scenario in ["perform_fetch", "sectioned"] {
-        let limit = rows.first { $0.store == .engine(.memory) && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric == .limit }
+        let limit = rows.first {
+          $0.store == .engine(.memory) && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric == .limit
+        }
         let ratio = rows.first {
-          $0.store == .engine(.memory) && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric == .engineOverLimit
+          $0.store == .engine(.memory) && $0.mode.csv == mode && $0.scenario.csv == scenario
+            && $0.metric == .engineOverLimit
         }
         #expect(limit?.repetitions == 3 && ratio?.repetitions == 3, "\(mode) \(scenario)")
         #expect((limit?.value ?? 0) > 0 && (ratio?.value ?? 0) > 0 && ratio?.unit == .ratio)
@@ -141,12 +168,15 @@ import Testing
     // SQLite: the floor for both modes of performFetch, the scan limit for the batched one.
     for mode in ["full", "batched"] {
       let floor = rows.first {
-        $0.store == .engine(.sqlite) && $0.mode.csv == mode && $0.scenario == .scenario(.performFetch) && $0.metric == .engineOverFloor
+        $0.store == .engine(.sqlite) && $0.mode.csv == mode && $0.scenario == .scenario(.performFetch)
+          && $0.metric == .engineOverFloor
       }
       #expect(floor?.repetitions == 3 && (floor?.value ?? 0) > 0, "\(mode)")
     }
     #expect(rows.filter { $0.metric == .engineOverScanLimit }.map(\.mode.csv) == ["batched"])
-    #expect(!rows.contains { $0.scenario == .scenario(.sectioned) && $0.metric == .engineOverFloor }, "no floor for sectioned")
+    #expect(
+      !rows.contains { $0.scenario == .scenario(.sectioned) && $0.metric == .engineOverFloor }, "no floor for sectioned"
+    )
     // What sections add, on every store and mode, for the sectioned scenario only.
     let unsectioned = rows.filter { $0.metric == .sectionedOverUnsectioned }
     #expect(
@@ -200,8 +230,10 @@ import Testing
     let dir = TestSupport.temporaryFolder("growth")
     defer { TestSupport.remove(dir) }
     let run = try TestSupport.run([
-      "run", "--dataset", "banks", "--rows", "300,3000", "--store", "memory,sqlite", "--scenario", "perform_fetch,sectioned",
-      "--mode", "full,batched", "--repetitions", "3", "--no-index", "--growth", "--datasets", dir + "/datasets", "--out", dir + "/out",
+      "run", "--dataset", "banks", "--rows", "300,3000", "--store", "memory,sqlite", "--scenario",
+      "perform_fetch,sectioned",
+      "--mode", "full,batched", "--repetitions", "3", "--no-index", "--growth", "--datasets", dir + "/datasets",
+      "--out", dir + "/out",
     ])
     #expect(run.status == 0, "\(run.stderr)")
     let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
@@ -249,7 +281,9 @@ import Testing
   /// `dir/datasets` with a generated wells dataset of `rows` rows (SQLite only).
   static func wells(_ rows: Int, in dir: String) throws -> String {
     let datasets = dir + "/datasets"
-    let gen = try TestSupport.run(["generate", "--dataset", "wells", "--rows", String(rows), "--datasets", datasets, "--format", "sqlite"])
+    let gen = try TestSupport.run([
+      "generate", "--dataset", "wells", "--rows", String(rows), "--datasets", datasets, "--format", "sqlite",
+    ])
     #expect(gen.status == 0, "\(gen.stderr)")
     return datasets
   }
@@ -268,14 +302,17 @@ import Testing
     let out = try TestSupport.run(run, environment: ["FETCHBENCH_INJECT_FAILURE": "index_advice"])
     #expect(out.status != 0)
     #expect(out.stderr.contains("FAILED"), "\(out.stderr)")
-    #expect(out.stderr.contains("[4/6]") && out.stderr.contains("[6/6]"), "the run goes on after a failure: \(out.stderr)")
+    #expect(
+      out.stderr.contains("[4/6]") && out.stderr.contains("[6/6]"), "the run goes on after a failure: \(out.stderr)")
     let csv = try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8)
     let rows = try ResultsCSV.decode(csv)
     let failed = rows.filter { $0.status == .failed }
     #expect(failed.count == 1, "the index advice")
     #expect(failed.allSatisfy { $0.mode == .indexAdvice && $0.error.contains("injected failure") })
     func value(_ mode: String, _ scenario: String, _ metric: String) -> Double? {
-      rows.first { $0.index == "none" && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric.name == metric }?.value
+      rows.first {
+        $0.index == "none" && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric.name == metric
+      }?.value
     }
     #expect(value("batched", "first_screen", "queries") == 2)
     #expect(value("batched", "first_screen", "rows_materialized") == 20)
@@ -303,7 +340,9 @@ import Testing
     let bad = DatasetPaths.sqlite(in: datasets, .wells, rows: 300, seed: 1, indexes: ["spud_date"])
     try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: bad))
     let refused = try TestSupport.run(run.map { $0 == dir + "/out" ? dir + "/out2" : $0 })
-    #expect(refused.status == 1 && refused.stderr.contains("is not a readable dataset: it is not a SQLite database"), "\(refused.stderr)")
+    #expect(
+      refused.status == 1 && refused.stderr.contains("is not a readable dataset: it is not a SQLite database"),
+      "\(refused.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: bad)) == Data(repeating: 0x42, count: 4096))
     #expect(!FileManager.default.fileExists(atPath: dir + "/out2"))
   }
@@ -339,7 +378,9 @@ extension RunCommand {
         "full first_screen", "batched first_screen", "full first_screen_mapped", "batched first_screen_mapped",
         "full first_screen_mapped_codable",
       ])
-    let mapped = rows.first { $0.mode == .fetch(.full) && $0.scenario == .scenario(.firstScreenMappedCodable) && $0.metric == .mapping }
+    let mapped = rows.first {
+      $0.mode == .fetch(.full) && $0.scenario == .scenario(.firstScreenMappedCodable) && $0.metric == .mapping
+    }
     #expect((mapped?.value ?? 0) > 0 && mapped?.repetitions == 2)
   }
 }
@@ -354,9 +395,11 @@ extension RunCommand {
     defer { TestSupport.remove(dir) }
     let datasets = try Self.wells(200, in: dir)
     let out = try TestSupport.run([
-      "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "full,batched", "--scenario", "perform_fetch",
+      "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "full,batched", "--scenario",
+      "perform_fetch",
       "--repetitions", "1",
-      "--no-index", "--datasets", datasets, "--out", dir + "/out", "--memory-ceiling", String(1.0 / 1024), "--memory-budget", "64",
+      "--no-index", "--datasets", datasets, "--out", dir + "/out", "--memory-ceiling", String(1.0 / 1024),
+      "--memory-budget", "64",
     ])
     #expect(out.status == 0, "\(out.stderr)")
     #expect(out.stdout.contains("2 case(s) do not fit"), "\(out.stdout)")
@@ -365,7 +408,8 @@ extension RunCommand {
     // The run's memory budget and frame are recorded for the report, which reads its settings
     // from the CSV.
     let settings = rows.filter { $0.mode == .settings }
-    #expect(settings.map(\.metric) == [.memoryBudget, .frameBudget] && settings.first?.value == 64 * 1_048_576, "\(settings)")
+    #expect(
+      settings.map(\.metric) == [.memoryBudget, .frameBudget] && settings.first?.value == 64 * 1_048_576, "\(settings)")
     rows.removeAll { $0.mode == .settings }
     #expect(rows.count == 2 && rows.allSatisfy { $0.status == .doesNotFit && $0.metric == .doesNotFit })
     #expect(rows.allSatisfy { $0.value > Double(1 << 20) && $0.rows == 200 }, "\(rows)")
@@ -386,7 +430,8 @@ extension RunCommand {
     let datasets = try Self.wells(300, in: dir)
     let out = try TestSupport.run([
       "run", "--dataset", "wells", "--rows", "300", "--store", "memory,sqlite", "--mode", "offset,keyset", "--scenario",
-      "perform_fetch,sectioned,jump_end,scroll_first_1000", "--repetitions", "1", "--no-index", "--datasets", datasets, "--out",
+      "perform_fetch,sectioned,jump_end,scroll_first_1000", "--repetitions", "1", "--no-index", "--datasets", datasets,
+      "--out",
       dir + "/out",
     ])
     #expect(out.status == 0, "\(out.stderr)")
@@ -394,7 +439,9 @@ extension RunCommand {
     for store in ["memory", "sqlite"] {
       for mode in ["offset", "keyset"] {
         func value(_ scenario: String, _ metric: String) -> Double? {
-          rows.first { $0.store.csv == store && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric.name == metric }?.value
+          rows.first {
+            $0.store.csv == store && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric.name == metric
+          }?.value
         }
         let expected: [(String, Double, Double)] = [
           ("perform_fetch", 1, 20), ("sectioned", 1, 20), ("jump_end", 2, 20), ("scroll_first_1000", 16, 300),
@@ -439,11 +486,16 @@ extension RunCommand {
     let second = try TestSupport.run(
       run + ["--resume", "--max-minutes", "0"], environment: ["FETCHBENCH_INJECT_FAILURE": "batched(20) perform_fetch"])
     #expect(second.status == 75, "\(second.stderr)")
-    #expect(second.stderr.contains("resuming: 1 of 4 cases finished before") && second.stderr.contains("FAILED"), "\(second.stderr)")
+    #expect(
+      second.stderr.contains("resuming: 1 of 4 cases finished before") && second.stderr.contains("FAILED"),
+      "\(second.stderr)")
     #expect(kept() == ["case-00000.csv", "case-00000.samples.json"])
 
-    let otherOptions = try TestSupport.run(run.map { $0 == "perform_fetch,first_screen" ? "perform_fetch" : $0 } + ["--resume"])
-    #expect(otherOptions.status == 1 && otherOptions.stderr.contains("was started with other options"), "\(otherOptions.stderr)")
+    let otherOptions = try TestSupport.run(
+      run.map { $0 == "perform_fetch,first_screen" ? "perform_fetch" : $0 } + ["--resume"])
+    #expect(
+      otherOptions.status == 1 && otherOptions.stderr.contains("was started with other options"),
+      "\(otherOptions.stderr)")
     let over = try TestSupport.run(run)
     #expect(over.status == 1 && over.stderr.contains("holds an unfinished run"), "\(over.stderr)")
     let nothing = try TestSupport.run(run.map { $0 == out ? dir + "/elsewhere" : $0 } + ["--resume"])
@@ -452,7 +504,9 @@ extension RunCommand {
 
     let last = try TestSupport.run(run + ["--resume"])
     #expect(last.status == 0, "\(last.stderr)")
-    #expect(!last.stderr.contains("[1/4]") && last.stderr.contains("[2/4]") && last.stderr.contains("[4/4]"), "\(last.stderr)")
+    #expect(
+      !last.stderr.contains("[1/4]") && last.stderr.contains("[2/4]") && last.stderr.contains("[4/4]"), "\(last.stderr)"
+    )
     #expect(!FileManager.default.fileExists(atPath: journal))
     let rows = try ResultsCSV.decode(try String(contentsOfFile: out + "/results.csv", encoding: .utf8))
       .filter { $0.mode != .settings }
@@ -462,14 +516,19 @@ extension RunCommand {
     #expect(cases == ["full perform_fetch", "batched perform_fetch", "full first_screen", "batched first_screen"])
     // The first sitting's case is the one measured then, not measured again.
     let kept0 = try ResultsCSV.decode(firstCase)
-    #expect(rows.prefix(kept0.count).elementsEqual(kept0) { $0.metric == $1.metric && $0.value == $1.value && $0.min == $1.min })
+    #expect(
+      rows.prefix(kept0.count).elementsEqual(kept0) {
+        $0.metric == $1.metric && $0.value == $1.value && $0.min == $1.min
+      })
     // results.json keeps each timed figure's two repetitions, the first sitting's included.
-    let json = try JSONDecoder().decode([ResultRow].self, from: Data(contentsOf: URL(fileURLWithPath: out + "/results.json")))
+    let json = try JSONDecoder().decode(
+      [ResultRow].self, from: Data(contentsOf: URL(fileURLWithPath: out + "/results.json")))
     let times = json.filter { $0.metric == .time }
     #expect(times.count == 4 && times.allSatisfy { $0.samples.count == 2 }, "\(times.map(\.samples))")
     for t in times {
       #expect(
-        abs((t.samples.min() ?? -1) - t.min) < 0.001 && abs((t.samples.max() ?? -1) - t.max) < 0.001, "\(t.samples) \(t.min) \(t.max)")
+        abs((t.samples.min() ?? -1) - t.min) < 0.001 && abs((t.samples.max() ?? -1) - t.max) < 0.001,
+        "\(t.samples) \(t.min) \(t.max)")
     }
     #expect(json.filter { $0.metric == .queries }.allSatisfy { $0.samples.isEmpty }, "a counter is measured once")
   }
@@ -486,7 +545,8 @@ extension RunCommand {
       let out = dir + "/out-\(conf.isEmpty ? "default" : "set")"
       let run = try TestSupport.run(
         [
-          "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "batched", "--scenario", "first_screen",
+          "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "batched", "--scenario",
+          "first_screen",
           "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", out,
         ], environment: ["MALLOC_CONF": conf])
       #expect(run.status == 0, "\(run.stderr)")

@@ -9,17 +9,18 @@ package enum ResultFiles {
   /// What a run folder holds; an unmarked `latest` folder of these alone is FetchBench's own.
   package static let names: Set<String> = ["results.csv", "results.json", "recommendation.json", "report.md", "charts"]
 
-  /// The rows as results.csv holds them (3 decimals), each with its repetitions: what every
-  /// file and every printed answer is made from, so that `fetchbench report DIR` gives the
-  /// same page, results.json the same figures and the printed recommendation the same text as
-  /// recommendation.json. O(rows).
+  /// The rows as results.csv holds them (`ResultRow.rounded`), each with its repetitions:
+  /// what every file and every printed answer is made from, so that `fetchbench report DIR`
+  /// gives the same page, results.json the same figures and the printed recommendation the
+  /// same text as recommendation.json. O(rows).
+  /// Throws on a figure that is not finite, which results.csv would not read back.
   package static func rounded(_ measured: [ResultRow]) throws -> [ResultRow] {
-    var rows = try ResultsCSV.decode(ResultsCSV.encode(measured))
-    // results.json keeps every repetition too, which results.csv's summary columns do not.
-    for i in rows.indices where i < measured.count {
-      (rows[i].samples, rows[i].processes) = (measured[i].samples, measured[i].processes)
+    if let bad = measured.first(where: { ![$0.value, $0.min, $0.max].allSatisfy(\.isFinite) }) {
+      throw HarnessError.invalidArgument(
+        "\(bad.metric) of \(bad.key.store) \(bad.key.mode) \(bad.key.scenario) is \(bad.value) [\(bad.min)–\(bad.max)], not a finite number: no file is written"
+      )
     }
-    return rows
+    return measured.map(\.rounded)
   }
 
   /// Writes the run's files from `measured` and returns the recommendation that
