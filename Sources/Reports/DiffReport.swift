@@ -206,7 +206,8 @@ extension Report {
       let moves = diffRow(table, edit, .movesMinimal)?.value ?? 0
       md += String(
         format:
-          " For the 10%% edit our whole-list diff takes %.1f ms (target ≤ 25 ms) with %@ moves, the minimal number.",
+          " For the 10%% edit our whole-list diff takes %.1f ms (target \(Targets.tenPercentEditDiffMs)) with %@ "
+          + "moves, the minimal number.",
         d.value,
         Int(moves).grouped)
     }

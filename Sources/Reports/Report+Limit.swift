@@ -21,38 +21,31 @@ extension Report {
     var pageLimitText = ""
     if ratios.contains(where: { $0.metric == .engineOverPageLimit }) {
       pageLimitText =
-        "The **page limit** of a list read by offset or keyset pages is each page the case reads, selected from those "
-        + "items as the store selects it: the first offset + page size rows by a bounded heap while they are within an "
-          + """
-          eighth of the list, by the sort beyond (a keyset page, which seeks instead, is held to the offset page at \
-          its 
-          """
-        + "depth). "
+        """
+        The **page limit** of a list read by offset or keyset pages is each page the case reads, selected from those \
+        items as the store selects it: the first offset + page size rows by a bounded heap while they are within an \
+        eighth of the list, by the sort beyond (a keyset page, which seeks instead, is held to the offset page at its \
+        depth).
+        """ + " "
     }
-    md +=
+    let limitText =
       """
       Each reference runs alternately with every repetition of the case in the case's process; `engine / reference` \
-      is 
+      is the median of the per-pair ratios [min–max]. The in-memory **limit** is the request's sort keys already \
+      extracted into flat typed arrays (numbers as doubles, strings as ranks, in the table's order), sorted by the \
+      standard library with one comparator, and for a full fetch or a scroll-through each row's values then copied \
+      out: the work the pattern cannot avoid (targets: batched performFetch \(Targets.batchedOverLimit), full \
+      \(Targets.fullOverLimit)).
       """
-      + "the median of the per-pair ratios [min–max]. The in-memory **limit** is the request's sort keys already "
-      + "extracted into flat typed arrays (numbers as doubles, strings as ranks, in the table's order), sorted by the "
-        + """
-        standard library with one comparator, and for a full fetch or a scroll-through each row's values then copied \
-        out: the work the pattern 
-        """
-      + "cannot avoid (targets: batched performFetch ≤ 1.5, full ≤ 2). " + pageLimitText
-      + "SQLite's **floor** is the store's own statements "
-        + """
-        through the C API (the ID query, the full query, or every batch of a scroll-through). Its **scan limit** is \
-        one 
-        """
-      + "scan per table of exactly the columns the sort needs (no join, no ORDER BY), the to-one keys matched "
-      + "through a "
-        + """
-        hash table, and the same sort: what an index or a plan could at best reach. **Without sections** is the \
-        sectioned 
-        """
-      + "scenario's request (same sort, same first screen) with no section key: what sections add (target ≤ 1.3).\n\n"
+    let floorText =
+      """
+      SQLite's **floor** is the store's own statements through the C API (the ID query, the full query, or every \
+      batch of a scroll-through). Its **scan limit** is one scan per table of exactly the columns the sort needs (no \
+      join, no ORDER BY), the to-one keys matched through a hash table, and the same sort: what an index or a plan \
+      could at best reach. **Without sections** is the sectioned scenario's request (same sort, same first screen) \
+      with no section key: what sections add (target \(Targets.sectionedOverUnsectioned)).
+      """
+    md += limitText + " " + pageLimitText + floorText + "\n\n"
     md +=
       """
       | store | scenario | mode | engine ms | reference | reference ms | engine / reference \

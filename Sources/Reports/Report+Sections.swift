@@ -70,7 +70,7 @@ extension Report {
         format:
           """
           \nLoading the dataset into PostgreSQL (COPY of every table, then indexes and ANALYZE) took **%.2f s** (one \
-          load; target well under 5 s).\n
+          load; target well under \(Int(Targets.postgresLoadSeconds.bound)) s).\n
           """,
         load.value)
     }
@@ -120,7 +120,7 @@ extension Report {
         let lines: [(String, ResultRow?, Double?, Double?, String)] = [
           (
             "batched performFetch vs the ID query", find(k, .batched, batch: batch, .performFetch, metric: .time),
-            floor(.floorServerIDs)?.value, ids, "≤ 1.3"
+            floor(.floorServerIDs)?.value, ids, Targets.engineOverPsql.description
           ),
           (
             "batched performFetch vs the store's own statement, SELECT ARRAY(the ID query)",
@@ -185,13 +185,14 @@ extension Report {
         let pairs: [(String, ResultRow?, Double?, String)] = [
           (
             "batched performFetch vs the ID query", find(k, .batched, batch: batch, .performFetch, metric: .time),
-            floor(.floorIDs), "≤ 1.15"
+            floor(.floorIDs), Targets.engineOverFloor.description
           ),
           // A scroll-through issues the ID query, then every batch query: its floor is both.
           (
             "batched scroll-through vs the ID query + every batch query",
             find(k, .batched, batch: batch, .scrollThrough, metric: .time),
-            floor(.floorIDs).flatMap { ids in floor(.floorScroll).map { ids + $0 } }, "≤ 1.15"
+            floor(.floorIDs).flatMap { ids in floor(.floorScroll).map { ids + $0 } },
+            Targets.engineOverFloor.description
           ),
           (
             "full performFetch vs all rows", find(k, .full, batch: 0, .performFetch, metric: .time),
@@ -208,7 +209,9 @@ extension Report {
         if let live = find(k, .batched, batch: batch, .performFetch, metric: .heapLive)?.value {
           notes.append(
             String(
-              format: "index %@, batch %d: live heap after batched performFetch is %.1f bytes per row (target ≤ 16)",
+              format:
+                "index %@, batch %d: live heap after batched performFetch is %.1f bytes per row "
+                + "(target \(Targets.heapBytesPerRow))",
               index, batch,
               live / Double(n)))
         }

@@ -17,7 +17,10 @@ package enum ResultFiles {
   package static func rounded(_ measured: [ResultRow]) throws -> [ResultRow] {
     if let bad = measured.first(where: { ![$0.value, $0.min, $0.max].allSatisfy(\.isFinite) }) {
       throw HarnessError.invalidArgument(
-        "\(bad.metric) of \(bad.key.store) \(bad.key.mode) \(bad.key.scenario) is \(bad.value) [\(bad.min)–\(bad.max)], not a finite number: no file is written"
+        """
+        \(bad.metric) of \(bad.key.store) \(bad.key.mode) \(bad.key.scenario) is \(bad.value) \
+        [\(bad.min)–\(bad.max)], not a finite number: no file is written
+        """
       )
     }
     return measured.map(\.rounded)
