@@ -73,6 +73,22 @@ import Testing
     #expect(try ResultsCSV.decode(ResultsCSV.encode(rows)) == rows.map(\.rounded))
   }
 
+  /// `Metric.all`, which reads a results file's metrics back with their direction, lists every
+  /// metric Metric.swift declares: a new `static let` left out of it fails here.
+  @Test func everyDeclaredMetricIsReadBackWithItsDirection() throws {
+    let source = try String(
+      contentsOf: TestSupport.packageRoot.appendingPathComponent("Sources/ResultModel/Metric.swift"), encoding: .utf8)
+    let declared = source.split(separator: "\n").compactMap { line -> String? in
+      guard let start = line.range(of: "static let "), line.contains("= Metric(\"") else { return nil }
+      return line[start.upperBound...].split(separator: " ").first.map(String.init)
+    }
+    let listed = try #require(
+      source.components(separatedBy: "package static let all: [Metric] = [").last?.components(separatedBy: "]").first)
+    let names = Set(listed.split(whereSeparator: { ",\n ".contains($0) }).map { $0.trimmingCharacters(in: ["."]) })
+    #expect(declared.count == Metric.all.count && declared.count > 80)
+    #expect(declared.filter { !names.contains($0) } == [])
+  }
+
   @Test func aSummaryGivesTheMedianMinMaxAndCountOfItsSamples() {
     let s = Summary([3, 1, 2])
     #expect((s.median, s.min, s.max, s.count) == (2, 1, 3, 3))
