@@ -21,6 +21,9 @@ package struct IndexPick: Sendable, Equatable {
   package var ratio: ResultRow
   /// Whether the ratio's median is at most the threshold.
   package var advised: Bool
+  /// The Core Data fetch index (`Z_Item_byTitle`) the list's ID query uses with no index
+  /// added, as its query plan names it; nil when it uses none.
+  package var modelIndex: String? = nil
 
   /// The statement to copy, in the store's own SQL.
   package var createStatement: String? { index?.createStatement(postgres: store == .engine(.postgres)) }
@@ -61,10 +64,27 @@ package struct IndexPick: Sendable, Equatable {
         let none = g.first(where: { $0.index == ResultKey.noIndex && $0.metric == time.metric }),
         let dataset = best.dataset
       else { return nil }
-      return IndexPick(
+      var pick = IndexPick(
         dataset: dataset, rows: best.rows, store: best.store, scenario: best.scenario, tag: best.index,
         index: IndexSpec(tag: best.index, in: dataset), indexed: time, unindexed: none,
         ratio: best, advised: best.value <= threshold)
+      var idQuery = key
+      idQuery.scenario = .forAdvice(.performFetch)
+      let plan = groups[idQuery]?.first { $0.index == ResultKey.noIndex && $0.metric == .queryPlan }?.detail
+      pick.modelIndex = plan.flatMap(Self.fetchIndex(in:))
+      return pick
     }
+  }
+
+  /// The Core Data fetch index a SQLite query plan uses (`SCAN t0 USING INDEX
+  /// Z_Item_byTitle`): Core Data names one `Z_<Entity>_<name>`. O(plan).
+  package static func fetchIndex(in plan: String) -> String? {
+    for word in plan.split(whereSeparator: { " ;()".contains($0) }) where word.hasPrefix("Z_") {
+      let parts = word.split(separator: "_", maxSplits: 2)
+      if parts.count == 3, parts[1].first?.isUppercase == true, parts[1].contains(where: \.isLowercase) {
+        return String(word)
+      }
+    }
+    return nil
   }
 }

@@ -164,13 +164,18 @@ package struct Recommendation: Sendable, Equatable {
   package static func addSentence(_ pick: IndexPick, statement: String, what: String) -> String {
     // A Core Data store's indexes are declared in its model, not created by SQL.
     let coreData = pick.index.flatMap { (pick.dataset.definition as? DatabaseDataset)?.coreDataFetchIndex($0) }
-    return
-      """
+    return modelIndexSentence(pick)
+      + """
       Add the index (\(statement)\(coreData.map { "; in Core Data, \($0)" } ?? "")): \(what) takes \
-      \(duration(pick.indexed, range: false)) instead of 
+      \(duration(pick.indexed, range: false)) instead of \(duration(pick.unindexed, range: false))
       """
-        + "\(duration(pick.unindexed, range: false))"
-        + String(format: " (%.2f× per pair, the index advice).", pick.ratio.value)
+      + String(format: " (%.2f× per pair, the index advice).", pick.ratio.value)
+  }
+
+  /// `Its ID query reads through the model's fetch index Z_Item_byTitle (the query plan). `;
+  /// empty where it reads through none.
+  static func modelIndexSentence(_ pick: IndexPick) -> String {
+    pick.modelIndex.map { "Its ID query reads through the model's fetch index \($0) (the query plan). " } ?? ""
   }
 
   /// The index the advice picks for the opening query of a list read by `mode` (nil: none
@@ -189,10 +194,12 @@ package struct Recommendation: Sendable, Equatable {
     }
     return (
       nil,
-      String(
-        format: "No index: the best candidate, %@, changes %@ by %.2f× per pair.", pick.index?.description ?? pick.tag,
-        what,
-        pick.ratio.value)
+      modelIndexSentence(pick)
+        + String(
+          format: "No index: the best candidate, %@, changes %@ by %.2f× per pair.",
+          pick.index?.description ?? pick.tag,
+          what,
+          pick.ratio.value)
     )
   }
 }

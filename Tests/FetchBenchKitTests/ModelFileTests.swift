@@ -1,6 +1,7 @@
 import DatasetStores
 import Foundation
 import GRDB
+import Reports
 import TestSupport
 import Testing
 
@@ -373,6 +374,23 @@ import Testing
     #expect(compared.status != 3, "\(compared.stdout)")
     #expect(compared.stdout.contains("\"modelNote\" : \"The models differ (Note, 1,200 rows generated from model"))
     #expect(!compared.stdout.contains("\"refusal\""), "\(compared.stdout)")
+  }
+
+  /// A list whose order the model's fetch index gives: the answer names it, from the ID
+  /// query's plan with no index added.
+  @Test func theAnswerNamesTheModelsFetchIndexTheListReadsThrough() throws {
+    let dir = TestSupport.temporaryFolder("model-fetch-index")
+    defer { TestSupport.remove(dir) }
+    let root = try ModelFiles.package(dir)
+    let out = try TestSupport.run([
+      "run", "--model", root, "--entity", "Item", "--rows", "1200", "--sort", "created desc, title asc", "--recommend",
+      "--store", "sqlite", "--datasets", dir + "/datasets", "--out", dir + "/run",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(out.stdout.contains("Its ID query reads through the model's fetch index Z_Item_byCreated"), "\(out.stdout)")
+    #expect(IndexPick.fetchIndex(in: "SCAN t0 USING COVERING INDEX Z_Item_byCreated (ZTITLE>?)") == "Z_Item_byCreated")
+    #expect(IndexPick.fetchIndex(in: "SEARCH t0 USING INDEX ZITEM_ZFOLDER_INDEX (ZFOLDER=?)") == nil)
+    #expect(IndexPick.fetchIndex(in: "SCAN t0; USE TEMP B-TREE FOR ORDER BY") == nil)
   }
 
   /// A sub-entity's list holds its rows alone, told apart in its tree's table by Z_ENT as
