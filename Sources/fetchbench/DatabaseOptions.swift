@@ -33,6 +33,15 @@ struct DatabaseOptions: ParsableArguments {
   var model: String?
   @Option(help: ArgumentHelp("With --model: the version of the .xcdatamodeld to read (`MyApp 2`).", valueName: "name"))
   var modelVersion: String?
+  @Option(
+    help: ArgumentHelp(
+      """
+      With --model: a JSON file of row counts, NULL shares and fan-outs other than the defaults \
+      ({"entities": {"Folder": {"rows": 50}, "Item": {"attributes": {"title": {"nullShare": 0.3}}, \
+      "relationships": {"folder": {"fanOut": 20}}}}}); every name is checked against the model.
+      """,
+      valueName: "file"))
+  var population: String?
 
   init() {}
 
@@ -48,6 +57,7 @@ struct DatabaseOptions: ParsableArguments {
       throw ValidationError("--db and --model name two lists' databases: give one of them")
     }
     if modelVersion != nil && model == nil { throw ValidationError("--model-version needs --model PATH") }
+    if population != nil && model == nil { throw ValidationError("--population needs --model PATH") }
   }
 
   func relationships() throws -> [String: String] {
@@ -79,9 +89,11 @@ struct DatabaseOptions: ParsableArguments {
         "--model needs --rows N (1 to \(DatasetKind.maxRows.grouped)): the rows of \(entity) to generate")
     }
     let file = try ModelFile.read(model, version: modelVersion)
+    let population = try population.map { try ModelPopulation(path: $0, model: file, list: entity) } ?? .init()
     let generation = ModelGeneration(
       model: file, entity: entity, rows: rows, seed: 1,
-      out: ModelGeneration.path(model, entity: entity, rows: rows, seed: 1, folder: datasets))
+      out: ModelGeneration.path(model, entity: entity, rows: rows, seed: 1, folder: datasets, population: population),
+      population: population)
     if !FileManager.default.fileExists(atPath: datasets) {
       try FileManager.default.createDirectory(atPath: datasets, withIntermediateDirectories: true)
     }

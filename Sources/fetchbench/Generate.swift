@@ -35,6 +35,7 @@ struct Generate: ParsableCommand {
     if datasets != nil && out != nil {
       throw ValidationError("--out is the former name of --datasets: give --datasets alone")
     }
+    if population != nil && model == nil { throw ValidationError("--population needs --model PATH") }
   }
 
   @Option(help: "Formats to write: sqlite, csv, or sqlite,csv.")
@@ -93,6 +94,15 @@ struct Generate: ParsableCommand {
   var model: String?
   @Option(help: ArgumentHelp("With --model: the version of the .xcdatamodeld to read.", valueName: "name"))
   var modelVersion: String?
+  @Option(
+    help: ArgumentHelp(
+      """
+      With --model: a JSON file of row counts, NULL shares and fan-outs other than the defaults \
+      ({"entities": {"Folder": {"rows": 50}, "Item": {"attributes": {"title": {"nullShare": 0.3}}, \
+      "relationships": {"folder": {"fanOut": 20}}}}}); every name is checked against the model.
+      """,
+      valueName: "file"))
+  var population: String?
   @Option(help: "With --like: a to-one relationship that its column's name does not say, as column=Entity; repeatable.")
   var relationship: [String] = []
 
@@ -175,11 +185,14 @@ struct Generate: ParsableCommand {
       throw ValidationError(DatasetError.invalidRows(rows).description)
     }
     let file = try ModelFile.read(path, version: modelVersion)
-    let target = ModelGeneration.path(path, entity: entity, rows: rows, seed: seed, folder: folder)
+    let population = try population.map { try ModelPopulation(path: $0, model: file, list: entity) } ?? .init()
+    let target = ModelGeneration.path(
+      path, entity: entity, rows: rows, seed: seed, folder: folder, population: population)
     if !FileManager.default.fileExists(atPath: folder) {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
-    let generation = ModelGeneration(model: file, entity: entity, rows: rows, seed: seed, out: target)
+    let generation = ModelGeneration(
+      model: file, entity: entity, rows: rows, seed: seed, out: target, population: population)
     let (written, description) = try generation.run()
     print("\(written ? "wrote" : "kept") \(target): \(description)")
   }

@@ -376,6 +376,51 @@ import Testing
     #expect(!compared.stdout.contains("\"refusal\""), "\(compared.stdout)")
   }
 
+  /// A population file moves the NULL share and the fan-out where it says, and leaves the
+  /// defaults elsewhere; one that names what the model lacks is one Error line, nothing written.
+  @Test func aPopulationFileSetsNullSharesAndFanOuts() throws {
+    let dir = TestSupport.temporaryFolder("model-population")
+    defer { TestSupport.remove(dir) }
+    let root = try ModelFiles.package(dir)
+    let population = dir + "/population.json"
+    try Data(
+      #"{"entities": {"Item": {"attributes": {"title": {"nullShare": 0.3}}, "relationships": {"folder": {"fanOut": 20}}}}}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: population))
+    let out = try TestSupport.run([
+      "generate", "--model", root, "--entity", "Item", "--rows", "20000", "--population", population, "--datasets",
+      dir + "/datasets",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let files = TestSupport.listing(dir + "/datasets")
+    let file = try #require(files.first { $0.hasPrefix("notes-item-20000-s1-p") && $0.hasSuffix(".coredata.sqlite") })
+    let db = try DatabaseQueue(path: dir + "/datasets/" + file)
+    let (folders, titles, bodies) = try db.read { db in
+      (
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM ZFOLDER") ?? 0,
+        try Double.fetchOne(db, sql: "SELECT avg(ZTITLE IS NULL) FROM ZITEM") ?? 0,
+        try Double.fetchOne(db, sql: "SELECT avg(ZBODY IS NULL) FROM ZITEM WHERE Z_ENT = 3") ?? 0
+      )
+    }
+    #expect(abs(Double(folders) - 1_000) <= 50, "fan-out 20: \(folders) folders for 20,000 items")
+    #expect(abs(titles - 0.3) <= 0.01, "title NULL share \(titles)")
+    #expect(abs(bodies - 0.1) <= 0.01, "the default elsewhere: body NULL share \(bodies)")
+    for (bad, message) in [
+      (#"{"entities": {"Page": {"rows": 5}}}"#, "names the entity Page, which the model lacks"),
+      (#"{"entities": {"Item": {"rows": 5}}}"#, "sets the rows of Item, the list's entity: --rows sets them"),
+      (#"{"entities": {"Item": {"attributes": {"created": {"nullShare": 0.2}}}}}"#, "gives Item.created nullShare"),
+      (#"{"entities": {"Folder": {"colour": 1}}}"#, "gives Folder the key colour"),
+    ] {
+      try Data(bad.utf8).write(to: URL(fileURLWithPath: population))
+      let refused = try TestSupport.run([
+        "generate", "--model", root, "--entity", "Item", "--rows", "200", "--population", population, "--datasets",
+        dir + "/refused",
+      ])
+      #expect(refused.status == 1 && refused.stderr.contains(message), "\(bad): \(refused.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: dir + "/refused"), "nothing written for \(bad)")
+    }
+  }
+
   /// A list whose order the model's fetch index gives: the answer names it, from the ID
   /// query's plan with no index added.
   @Test func theAnswerNamesTheModelsFetchIndexTheListReadsThrough() throws {

@@ -13,15 +13,24 @@ public struct ModelGeneration {
   public var rows: Int
   public var seed: UInt64
   public var out: String
+  /// Row counts, NULL shares and fan-outs other than the defaults (`--population`).
+  public var population: ModelPopulation
 
-  public init(model: ModelFile, entity: String, rows: Int, seed: UInt64, out: String) {
+  public init(
+    model: ModelFile, entity: String, rows: Int, seed: UInt64, out: String, population: ModelPopulation = .init()
+  ) {
     (self.model, self.entity, self.rows, self.seed, self.out) = (model, entity, rows, seed, out)
+    self.population = population
   }
 
-  /// `FOLDER/MODEL-ENTITY-ROWS-sSEED.coredata.sqlite`, the model named after its file.
-  public static func path(_ model: String, entity: String, rows: Int, seed: UInt64, folder: String) -> String {
+  /// `FOLDER/MODEL-ENTITY-ROWS-sSEED[-pPOPULATION].coredata.sqlite`, the model named after
+  /// its file, a population by its checksum.
+  public static func path(
+    _ model: String, entity: String, rows: Int, seed: UInt64, folder: String, population: ModelPopulation = .init()
+  ) -> String {
     let name = DatabaseDataset.kindName(URL(fileURLWithPath: model).deletingPathExtension().lastPathComponent)
-    return "\(folder)/\(name)-\(DatabaseDataset.kindName(entity))-\(rows)-s\(seed).coredata.sqlite"
+    let populated = population.checksum.isEmpty ? "" : "-p\(population.checksum)"
+    return "\(folder)/\(name)-\(DatabaseDataset.kindName(entity))-\(rows)-s\(seed)\(populated).coredata.sqlite"
   }
 
   /// Each entity reached by a relationship holds a tenth of the rows of the first entity that
@@ -33,7 +42,10 @@ public struct ModelGeneration {
   /// The tag `Z_METADATA.Z_UUID` carries: the model's checksum and the inputs, so that a file
   /// of the same inputs is kept and one FetchBench did not write is never replaced.
   public var tag: String {
-    ModelOrigin(checksum: String(model.checksum.prefix(16)), entity: entity, rows: rows, seed: seed).tag
+    ModelOrigin(
+      checksum: String(model.checksum.prefix(16)), entity: entity, rows: rows, seed: seed,
+      population: population.checksum
+    ).tag
   }
 
   /// Writes the store (under a temporary name, renamed into place) unless a file of the same
@@ -93,7 +105,7 @@ public struct ModelGeneration {
       for member in [e] + model.subentities(of: e) {
         for r in model.properties(of: member).relationships where reached.insert(r.destination).inserted {
           guard let destination = model.entity(r.destination) else { continue }
-          let m = max(1, n / Self.fanOut)
+          let m = population.entities[destination.name]?.rows ?? max(1, n / population.fanOut(r.name, of: member.name))
           share(destination, m)
           queue.append((destination, m))
         }
@@ -165,7 +177,8 @@ public struct ModelGeneration {
   ) throws {
     let entity = model.entity(name)!
     let properties = model.properties(of: entity)
-    let lineage = Set([name] + model.ancestors(of: entity))
+    let ancestry = [name] + model.ancestors(of: entity)
+    let lineage = Set(ancestry)
     let statement = try db.makeStatement(
       sql:
         """
@@ -196,13 +209,15 @@ public struct ModelGeneration {
           let propertyName = String(property[property.index(after: dot)...])
           if let a = properties.attributes.first(where: { $0.name == propertyName }) {
             values.append(
-              a.optional && random.unit() < Self.nullShare ? nil : ModelValues.value(a, key: key, random: &random))
+              a.optional && random.unit() < population.nullShare(a.name, of: ancestry)
+                ? nil : ModelValues.value(a, key: key, random: &random))
           } else if let r = properties.relationships.first(where: { $0.name == propertyName }),
             let pool = targets[r.name], !pool.isEmpty
           {
             let optional = (r.minCount ?? 0) == 0
             values.append(
-              optional && random.unit() < Self.nullShare ? nil : pool[Int(random.below(UInt64(pool.count)))])
+              optional && random.unit() < population.nullShare(r.name, of: ancestry)
+                ? nil : pool[Int(random.below(UInt64(pool.count)))])
           } else {
             values.append(nil)
           }
