@@ -58,7 +58,8 @@ import Testing
     try db.write { db in
       try db.execute(sql: "CREATE TABLE Item (id INTEGER PRIMARY KEY, date DATETIME, title TEXT NOT NULL)")
       for i in 1...3_000 {
-        try db.execute(sql: "INSERT INTO Item VALUES (?, ?, ?)", arguments: [i, Double(i * 7_919 % 3_001) * 60, "item \(i)"])
+        try db.execute(
+          sql: "INSERT INTO Item VALUES (?, ?, ?)", arguments: [i, Double(i * 7_919 % 3_001) * 60, "item \(i)"])
       }
     }
     try db.close()
@@ -77,16 +78,65 @@ import Testing
     return process.terminationStatus
   }
 
+  /// The workflow's commented `LIST` for a Core Data model: its `# LIST: >-` block's words.
+  static func modelList(_ yaml: String) -> String? {
+    let lines = yaml.split(separator: "\n").map(String.init)
+    guard let start = lines.firstIndex(of: "  # LIST: >-") else { return nil }
+    return lines[(start + 1)...].prefix { $0.hasPrefix("  #   ") }.map { $0.dropFirst(6) }.joined(separator: " ")
+  }
+
+  /// The compare job on the model's LIST, the head's model adding a fetch index: both sides
+  /// measure, and compare names the two models and judges the figures.
+  @Test func theModelListComparesTheBasesModelWithTheHeads() throws {
+    let dir = TestSupport.temporaryFolder("workflow-model")
+    defer { TestSupport.remove(dir) }
+    let yaml = try String(
+      contentsOf: TestSupport.packageRoot.appendingPathComponent("docs/ci/github-actions.yml"), encoding: .utf8)
+    let list = try #require(Self.modelList(yaml)).replacingOccurrences(of: "--rows 100000", with: "--rows 2000")
+    #expect(list.hasPrefix("--model MyApp/MyApp.xcdatamodeld --entity Item --rows 2000"), "\(list)")
+    try FileManager.default.createDirectory(
+      atPath: dir + "/fetchbench/.build/release", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: dir + "/fetchbench/.build/release/fetchbench", withDestinationPath: TestSupport.executable.path)
+    for side in ["base", "head"] {
+      try FileManager.default.createDirectory(atPath: "\(dir)/\(side)/MyApp", withIntermediateDirectories: true)
+      let package = try ModelFiles.package("\(dir)/\(side)/MyApp")
+      try FileManager.default.moveItem(atPath: package, toPath: "\(dir)/\(side)/MyApp/MyApp.xcdatamodeld")
+    }
+    let current = dir + "/head/MyApp/MyApp.xcdatamodeld/Notes 2.xcdatamodel/contents"
+    let contents = try String(contentsOfFile: current, encoding: .utf8)
+    let indexed = contents.replacingOccurrences(
+      of: #"<fetchIndex name="byCreated">"#,
+      with:
+        #"<fetchIndex name="byCreatedAlone"><fetchIndexElement property="created" type="Binary" order="descending"/></fetchIndex><fetchIndex name="byCreated">"#
+    )
+    #expect(indexed != contents)
+    try indexed.write(toFile: current, atomically: true, encoding: .utf8)
+    let (_, steps) = Self.read(yaml)
+    var statuses: [String: Int32] = [:]
+    for step in steps
+    where step.job == "compare" && !step.script.contains("swift build") && !step.name.contains("history") {
+      let summary = "\(dir)/summary.md"
+      statuses[step.name] = try run(step, in: dir, environment: ["LIST": list, "GITHUB_STEP_SUMMARY": summary])
+    }
+    #expect(statuses["Measure the base"] == 0 && statuses["Measure the head"] == 0, "\(statuses)")
+    let compared = try String(contentsOfFile: dir + "/summary.md", encoding: .utf8)
+    #expect([0, 2].contains(statuses["Compare"]), "\(statuses)\n\(compared)")
+    #expect(compared.contains("The models differ (Item, 2,000 rows generated from model"), "\(compared)")
+  }
+
   @Test func theWorkflowsStepsRunInSequence() throws {
     let dir = TestSupport.temporaryFolder("workflow")
     defer { TestSupport.remove(dir) }
-    let yaml = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("docs/ci/github-actions.yml"), encoding: .utf8)
+    let yaml = try String(
+      contentsOf: TestSupport.packageRoot.appendingPathComponent("docs/ci/github-actions.yml"), encoding: .utf8)
     let (list, steps) = Self.read(yaml)
     #expect(list.hasPrefix("--db Model.sqlite --entity Item"), "\(list)")
     #expect(steps.map(\.name).filter { $0.hasPrefix("Build") }.count == 2)
 
     // The runner's workspace: FetchBench built, the base and the head checked out.
-    try FileManager.default.createDirectory(atPath: dir + "/fetchbench/.build/release", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: dir + "/fetchbench/.build/release", withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(
       atPath: dir + "/fetchbench/.build/release/fetchbench", withDestinationPath: TestSupport.executable.path)
     try Self.model(in: dir + "/base")
@@ -104,7 +154,8 @@ import Testing
     var statuses: [String: Int32] = [:]
     for step in steps where !step.script.contains("swift build") {
       let summary = "\(dir)/summary-\(step.job).md"
-      statuses["\(step.job)/\(step.name)"] = try run(step, in: dir, environment: ["LIST": list, "GITHUB_STEP_SUMMARY": summary])
+      statuses["\(step.job)/\(step.name)"] = try run(
+        step, in: dir, environment: ["LIST": list, "GITHUB_STEP_SUMMARY": summary])
     }
     #expect(statuses["compare/Measure the base"] == 0 && statuses["compare/Measure the head"] == 0, "\(statuses)")
     // Unchanged code on a loaded machine may see a time move: 0, or 2 with it named.
