@@ -26,7 +26,8 @@ struct Run: CheckedCommand {
     help:
       """
       Stores, comma-separated: memory, sqlite, sqlite-coredata (SQLite issuing Core Data's statements), postgres \
-      (default memory,sqlite,sqlite-coredata; memory,sqlite for a --db file, memory,postgres for one on a server).
+      (default memory,sqlite,sqlite-coredata; memory,sqlite for a --db file of an app's own schema, memory,postgres \
+      for one on a server).
       """
   )
   var store: String?
@@ -147,7 +148,10 @@ struct Run: CheckedCommand {
     let userDatabase = try self.userDatabase
     let onServer = try userDatabase?.server != nil
     let ownDatabase = userDatabase != nil
-    let defaultStores = onServer ? "memory,postgres" : ownDatabase ? "memory,sqlite" : "memory,sqlite,sqlite-coredata"
+    // A Core Data store is measured with Core Data's statements beside the tuned ones.
+    let coreData = try onServer ? false : userDatabase.map { try $0.schema().flavour == .coreData } ?? true
+    let defaultStores =
+      onServer ? "memory,postgres" : coreData ? "memory,sqlite,sqlite-coredata" : "memory,sqlite"
     options.stores = try OptionValue.kinds(store ?? defaultStores, "store")
     options.modes = try OptionValue.kinds(mode, "mode")
     options.batchSizes = try OptionValue.ints(batchSize, "batch-size", in: OptionRange.batchSize)
