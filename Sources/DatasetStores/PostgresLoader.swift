@@ -39,6 +39,9 @@ public enum PostgresLoader {
       let columns = location.kind.tables.map { t in "\(t.name)(\(t.columns.map(\.name).joined(separator: ",")))" }
       let schema = SHA256Hasher.hex(of: Data(columns.joined(separator: ";").utf8))
       tag += "-" + String(try database.sha256().prefix(16)) + "-" + String(schema.prefix(8))
+      // Two lists of one database (two entities) load the same tables: the tag names them, so
+      // that each list's load knows the other's tables as FetchBench's, and replaces its marker.
+      tag += tablesMark + location.kind.tables.map(\.name).sorted().joined(separator: ",")
     }
     // A generated dataset is its manifest entry's contents: rows of an older generator with the
     // same name and size are another load.
@@ -114,8 +117,10 @@ public enum PostgresLoader {
   /// them in place).
   static func checkNotForeign(_ admin: PostgresAdmin, _ kind: DatasetKind) throws {
     guard try loadedTag(admin, kind) == nil, !replaceForeignTables else { return }
+    let others = try loadedTables(admin)
     let present = try kind.tables.map(\.name).filter {
-      try admin.scalar("SELECT to_regclass(\(PostgresAdmin.literal("public." + $0.sqlName)))::text") != nil
+      try others[$0] == nil
+        && admin.scalar("SELECT to_regclass(\(PostgresAdmin.literal("public." + $0.sqlName)))::text") != nil
     }
     if let foreign = present.first {
       throw HarnessError.foreignTable(
@@ -125,6 +130,22 @@ public enum PostgresLoader {
         """
           + "Use another database (--postgres-url), or pass --postgres-replace-tables to drop and replace it")
     }
+  }
+
+  /// Where a user database's tag names its tables: `…|tables:ZFOLDER,ZITEM`.
+  static let tablesMark = "|tables:"
+
+  /// The datasets whose tags name their tables, by table. O(datasets × tables).
+  static func loadedTables(_ admin: PostgresAdmin) throws -> [String: [String]] {
+    var out: [String: [String]] = [:]
+    for row in try admin.column("SELECT dataset || ' ' || tag FROM fetchbench_meta") {
+      let (dataset, tag) = (row.prefix { $0 != " " }, row.drop { $0 != " " }.dropFirst())
+      guard let mark = tag.range(of: tablesMark) else { continue }
+      for table in tag[mark.upperBound...].split(separator: ",") {
+        out[String(table), default: []].append(String(dataset))
+      }
+    }
+    return out
   }
 
   /// Creates the tables in `staging`, copies the rows in, then adds constraints, the
@@ -174,7 +195,10 @@ public enum PostgresLoader {
   /// The old tables out, the staged ones (with their indexes, constraints and sequences) in,
   /// and the marker, in one transaction.
   static func swapIn(_ staging: String, _ admin: PostgresAdmin, _ kind: DatasetKind, tag: String) throws {
-    var swap = ["BEGIN", "DELETE FROM fetchbench_meta WHERE dataset = '\(kind.rawValue)'"]
+    // Another list's load of these tables is replaced with them: its marker goes too.
+    let loaded = try loadedTables(admin)
+    let sharing = Set(kind.tables.flatMap { loaded[$0.name] ?? [] }).union([kind.rawValue])
+    var swap = ["BEGIN"] + sharing.sorted().map { "DELETE FROM fetchbench_meta WHERE dataset = '\($0)'" }
     swap += kind.tables.reversed().map { "DROP TABLE IF EXISTS public.\($0.name.sqlName) CASCADE" }
     swap += kind.tables.map { "ALTER TABLE \(staging).\($0.name.sqlName) SET SCHEMA public" }
     swap += ["INSERT INTO fetchbench_meta (dataset, tag) VALUES ('\(kind.rawValue)', '\(tag)')", "COMMIT"]

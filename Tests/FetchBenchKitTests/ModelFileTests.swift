@@ -333,25 +333,33 @@ import Testing
     let (out, path) = try Self.generate(dir)
     #expect(out.status == 0, "\(out.stderr)")
     let db = try DatabaseQueue(path: path)
-    let lists: [(String, String)] = [
-      ("created desc", "SELECT i.Z_PK FROM ZITEM i ORDER BY i.ZCREATED DESC, i.Z_PK"),
+    // A sort on the tree's root, one through a to-one with sections by it, and a predicate.
+    let lists: [(arguments: [String], sql: String)] = [
+      (["--sort", "created desc"], "SELECT i.Z_PK FROM ZITEM i ORDER BY i.ZCREATED DESC, i.Z_PK"),
       (
-        "folder.name asc, title asc",
+        ["--sort", "folder.name asc, title asc", "--section", "folder.name"],
         "SELECT i.Z_PK FROM ZITEM i LEFT JOIN ZFOLDER f ON f.Z_PK = i.ZFOLDER ORDER BY f.ZNAME, i.ZTITLE, i.Z_PK"
       ),
+      (
+        ["--sort", "title asc", "--where", "pinned = 1"],
+        "SELECT i.Z_PK FROM ZITEM i WHERE i.ZPINNED = 1 ORDER BY i.ZTITLE, i.Z_PK"
+      ),
     ]
-    for (sort, sql) in lists {
+    let stores = ["memory", "sqlite", "sqlite-coredata"] + (TestSupport.postgresServerUp ? ["postgres"] : [])
+    let server = try stores.contains("postgres") ? ["--postgres-url", "\(TestDatabases.create("model_lists"))"] : []
+    for (arguments, sql) in lists {
       let expected = try db.read { db in try Int64.fetchAll(db, sql: sql) }.map(String.init)
-      #expect(expected.count == 1_200)
-      for store in ["memory", "sqlite", "sqlite-coredata"] {
-        for strategy in ["full", "batched", "offset", "keyset"] {
-          let fetched = try TestSupport.run([
-            "fetch", "--db", path, "--entity", "Item", "--sort", sort, "--store", store, "--strategy", strategy,
-            "--ids",
-          ])
+      #expect(expected.count > 100)
+      for store in stores {
+        for strategy in ["full", "batched", "offset", "keyset"]
+        where store != "sqlite-coredata" || strategy == "full" || strategy == "batched" {
+          let fetched = try TestSupport.run(
+            ["fetch", "--db", path, "--entity", "Item"] + arguments + [
+              "--store", store, "--strategy", strategy, "--ids",
+            ] + (store == "postgres" ? server : []))
           #expect(
             fetched.status == 0 && fetched.stdout.split(separator: "\n").map(String.init) == expected,
-            "\(sort) \(store) \(strategy): \(fetched.stderr)")
+            "\(arguments) \(store) \(strategy): \(fetched.stderr)")
         }
       }
     }
@@ -418,6 +426,31 @@ import Testing
       ])
       #expect(refused.status == 1 && refused.stderr.contains(message), "\(bad): \(refused.stderr)")
       #expect(!FileManager.default.fileExists(atPath: dir + "/refused"), "nothing written for \(bad)")
+    }
+  }
+
+  /// Two lists of one database (a root entity and its sub-entity) load the same tables into
+  /// PostgreSQL: each load takes the other's tables as FetchBench's, and reads its own rows.
+  @Test func twoListsOfOneDatabaseShareItsTablesOnPostgreSQL() throws {
+    try TestSupport.requirePostgresServer()
+    let dir = TestSupport.temporaryFolder("model-two-lists")
+    defer { TestSupport.remove(dir) }
+    let (out, path) = try Self.generate(dir)
+    #expect(out.status == 0, "\(out.stderr)")
+    let url = try TestDatabases.create("model_two_lists")
+    let db = try DatabaseQueue(path: path)
+    for entity in ["Item", "Note", "Item"] {
+      let filter = entity == "Note" ? "WHERE Z_ENT = 3 " : ""
+      let expected = try db.read { db in
+        try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZITEM \(filter)ORDER BY ZTITLE, Z_PK")
+      }.map(String.init)
+      let fetched = try TestSupport.run([
+        "fetch", "--db", path, "--entity", entity, "--sort", "title asc", "--store", "postgres", "--ids",
+        "--postgres-url", "\(url)",
+      ])
+      #expect(
+        fetched.status == 0 && fetched.stdout.split(separator: "\n").map(String.init) == expected,
+        "\(entity): \(fetched.stderr)")
     }
   }
 
