@@ -31,17 +31,7 @@ struct DatabaseOptions: ParsableArguments {
       """,
       valueName: "path"))
   var model: String?
-  @Option(help: ArgumentHelp("With --model: the version of the .xcdatamodeld to read (`MyApp 2`).", valueName: "name"))
-  var modelVersion: String?
-  @Option(
-    help: ArgumentHelp(
-      """
-      With --model: a JSON file of row counts, NULL shares and fan-outs other than the defaults \
-      ({"entities": {"Folder": {"rows": 50}, "Item": {"attributes": {"title": {"nullShare": 0.3}}, \
-      "relationships": {"folder": {"fanOut": 20}}}}}); every name is checked against the model.
-      """,
-      valueName: "file"))
-  var population: String?
+  @OptionGroup var modelOptions: ModelOptions
 
   init() {}
 
@@ -56,8 +46,7 @@ struct DatabaseOptions: ParsableArguments {
     if db != nil && model != nil {
       throw ValidationError("--db and --model name two lists' databases: give one of them")
     }
-    if modelVersion != nil && model == nil { throw ValidationError("--model-version needs --model PATH") }
-    if population != nil && model == nil { throw ValidationError("--population needs --model PATH") }
+    try modelOptions.check(model: model)
   }
 
   func relationships() throws -> [String: String] {
@@ -88,8 +77,7 @@ struct DatabaseOptions: ParsableArguments {
       throw ValidationError(
         "--model needs --rows N (1 to \(DatasetKind.maxRows.grouped)): the rows of \(entity) to generate")
     }
-    let file = try ModelFile.read(model, version: modelVersion)
-    let population = try population.map { try ModelPopulation(path: $0, model: file, list: entity) } ?? .init()
+    let (file, population) = try modelOptions.read(model, list: entity)
     let generation = ModelGeneration(
       model: file, entity: entity, rows: rows, seed: 1,
       out: ModelGeneration.path(model, entity: entity, rows: rows, seed: 1, folder: datasets, population: population),
@@ -164,7 +152,7 @@ struct Describe: ParsableCommand {
 
   func run() throws {
     if let model = database.model {
-      let file = try ModelFile.read(model, version: database.modelVersion)
+      let file = try ModelFile.read(model, version: database.modelOptions.modelVersion)
       print(file.describe(CoreDataSchema(file)), terminator: "")
       return
     }

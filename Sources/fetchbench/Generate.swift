@@ -35,7 +35,7 @@ struct Generate: ParsableCommand {
     if datasets != nil && out != nil {
       throw ValidationError("--out is the former name of --datasets: give --datasets alone")
     }
-    if population != nil && model == nil { throw ValidationError("--population needs --model PATH") }
+    try modelOptions.check(model: model)
   }
 
   @Option(help: "Formats to write: sqlite, csv, or sqlite,csv.")
@@ -92,17 +92,7 @@ struct Generate: ParsableCommand {
       """,
       valueName: "path"))
   var model: String?
-  @Option(help: ArgumentHelp("With --model: the version of the .xcdatamodeld to read.", valueName: "name"))
-  var modelVersion: String?
-  @Option(
-    help: ArgumentHelp(
-      """
-      With --model: a JSON file of row counts, NULL shares and fan-outs other than the defaults \
-      ({"entities": {"Folder": {"rows": 50}, "Item": {"attributes": {"title": {"nullShare": 0.3}}, \
-      "relationships": {"folder": {"fanOut": 20}}}}}); every name is checked against the model.
-      """,
-      valueName: "file"))
-  var population: String?
+  @OptionGroup var modelOptions: ModelOptions
   @Option(help: "With --like: a to-one relationship that its column's name does not say, as column=Entity; repeatable.")
   var relationship: [String] = []
 
@@ -184,8 +174,7 @@ struct Generate: ParsableCommand {
     guard (1...DatasetKind.maxRows).contains(rows) else {
       throw ValidationError(DatasetError.invalidRows(rows).description)
     }
-    let file = try ModelFile.read(path, version: modelVersion)
-    let population = try population.map { try ModelPopulation(path: $0, model: file, list: entity) } ?? .init()
+    let (file, population) = try modelOptions.read(path, list: entity)
     let target = ModelGeneration.path(
       path, entity: entity, rows: rows, seed: seed, folder: folder, population: population)
     if !FileManager.default.fileExists(atPath: folder) {
