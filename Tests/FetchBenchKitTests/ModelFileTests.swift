@@ -429,6 +429,76 @@ import Testing
     }
   }
 
+  /// A population file's distinct count, range, length and skew shape the values where it says:
+  /// at most that many values, within the range and lengths, the commonest of a Zipf law's
+  /// share (1 / H(50, 1) = 22.2 %) within a percentage point; a setting on a type it does not
+  /// apply to is refused; the README's example file is read.
+  @Test func aPopulationFileShapesDistinctValuesRangesLengthsAndSkew() throws {
+    let dir = TestSupport.temporaryFolder("model-population-shapes")
+    defer { TestSupport.remove(dir) }
+    let root = try ModelFiles.package(dir)
+    let population = dir + "/population.json"
+    try Data(
+      #"""
+      {"entities": {"Item": {"attributes": {
+        "title": {"nullShare": 0, "distinct": 50, "skew": 1, "length": [10, 20]},
+        "created": {"distinct": 1000, "range": [700000000, 700086400]}}}}}
+      """#.utf8
+    ).write(to: URL(fileURLWithPath: population))
+    let out = try TestSupport.run([
+      "generate", "--model", root, "--entity", "Item", "--rows", "20000", "--population", population, "--datasets",
+      dir + "/datasets",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let file = try #require(TestSupport.listing(dir + "/datasets").first { $0.hasSuffix(".coredata.sqlite") })
+    let db = try DatabaseQueue(path: dir + "/datasets/" + file)
+    try db.read { db in
+      let titles = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT count(DISTINCT ZTITLE) AS n, min(length(ZTITLE)) AS shortest, max(length(ZTITLE)) AS longest,
+                 sum(ZTITLE IS NULL) AS nulls, count(*) AS total FROM ZITEM
+          """)!
+      #expect((titles["n"] as Int) == 50 && (titles["nulls"] as Int) == 0, "\(titles)")
+      #expect((titles["shortest"] as Int) >= 10 && (titles["longest"] as Int) <= 20, "\(titles)")
+      let commonest = try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM GROUP BY ZTITLE ORDER BY 1 DESC LIMIT 1")!
+      let share = Double(commonest) / Double(titles["total"] as Int)
+      let zipf = 1 / (1...50).reduce(0.0) { $0 + 1 / Double($1) }
+      #expect(abs(share - zipf) <= 0.01, "the commonest title's share \(share), Zipf's \(zipf)")
+      let created = try Row.fetchOne(
+        db, sql: "SELECT count(DISTINCT ZCREATED) AS n, min(ZCREATED) AS least, max(ZCREATED) AS most FROM ZITEM")!
+      #expect((created["n"] as Int) == 1000, "\(created)")
+      #expect((created["least"] as Double) == 700_000_000 && (created["most"] as Double) == 700_086_400, "\(created)")
+    }
+    let readme = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let documented = readme.components(separatedBy: "**`--population FILE`**")[1].components(separatedBy: "```json\n")[
+      1
+    ]
+    .components(separatedBy: "```")[0]
+    try Data(documented.utf8).write(to: URL(fileURLWithPath: population))
+    let example = try TestSupport.run([
+      "generate", "--model", root, "--entity", "Item", "--rows", "2000", "--population", population, "--datasets",
+      dir + "/documented",
+    ])
+    #expect(example.status == 0, "the README's population file: \(example.stderr)")
+    for (bad, message) in [
+      (
+        #"{"entities": {"Note": {"attributes": {"pinned": {"distinct": 2}}}}}"#,
+        "gives Note.pinned the setting distinct"
+      ),
+      (#"{"entities": {"Item": {"attributes": {"title": {"range": [1, 2]}}}}}"#, "String attributes take nullShare,"),
+      (#"{"entities": {"Item": {"attributes": {"title": {"skew": 1}}}}}"#, "beside distinct"),
+      (#"{"entities": {"Item": {"attributes": {"created": {"range": [5, 1]}}}}}"#, "the least first"),
+    ] {
+      try Data(bad.utf8).write(to: URL(fileURLWithPath: population))
+      let refused = try TestSupport.run([
+        "generate", "--model", root, "--entity", "Item", "--rows", "200", "--population", population, "--datasets",
+        dir + "/refused",
+      ])
+      #expect(refused.status == 1 && refused.stderr.contains(message), "\(bad): \(refused.stderr)")
+    }
+  }
+
   /// Two lists of one database (a root entity and its sub-entity) load the same tables into
   /// PostgreSQL: each load takes the other's tables as FetchBench's, and reads its own rows.
   @Test func twoListsOfOneDatabaseShareItsTablesOnPostgreSQL() throws {

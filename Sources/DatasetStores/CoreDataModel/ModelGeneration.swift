@@ -186,6 +186,9 @@ public struct ModelGeneration {
         (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))
         """
     )
+    let shapes = Dictionary(
+      uniqueKeysWithValues: properties.attributes.map { ($0.name, population.shape($0.name, of: ancestry)) })
+    let ranks = shapes.compactMapValues(\.ranks)
     let targets = Dictionary(
       uniqueKeysWithValues: properties.relationships.filter { !$0.toMany }.map {
         ($0.name, destinations($0.destination))
@@ -210,7 +213,7 @@ public struct ModelGeneration {
           if let a = properties.attributes.first(where: { $0.name == propertyName }) {
             values.append(
               a.optional && random.unit() < population.nullShare(a.name, of: ancestry)
-                ? nil : ModelValues.value(a, key: key, random: &random))
+                ? nil : ModelValues.value(a, shape: shapes[a.name]!, ranks: ranks[a.name], key: key, random: &random))
           } else if let r = properties.relationships.first(where: { $0.name == propertyName }),
             let pool = targets[r.name], !pool.isEmpty
           {

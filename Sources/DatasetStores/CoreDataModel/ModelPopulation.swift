@@ -8,19 +8,28 @@ import Foundation
 /// ```json
 /// {"entities": {
 ///   "Folder": {"rows": 50},
-///   "Item": {"attributes": {"title": {"nullShare": 0.3}},
+///   "Item": {"attributes": {"title": {"nullShare": 0.3, "distinct": 500, "length": [5, 40], "skew": 1},
+///                           "created": {"range": [700000000, 800000000]}},
 ///            "relationships": {"folder": {"fanOut": 20, "nullShare": 0}}}}}
 /// ```
 ///
 /// `rows` sets an entity's row count (not the list's: `--rows` does); an attribute's or a
-/// to-one's `nullShare` (0 to 1, optional ones only) the share of rows left NULL; a
+/// to-one's `nullShare` (0 to 1, optional ones only) the share of rows left NULL; an
+/// attribute's `distinct`, `range`, `length` and `skew` its values (`ValueShape`); a
 /// relationship's `fanOut` (1 or more) how many of its source's rows there are for each row it
-/// reaches. Unset: `ModelGeneration.nullShare` and `fanOut`.
+/// reaches. Unset: `ModelGeneration.nullShare` and `fanOut`, and the values `ModelValues` draws.
 public struct ModelPopulation: Sendable, Equatable {
   public struct Entity: Sendable, Equatable {
     public var rows: Int?
-    public var nullShares: [String: Double] = [:]
-    public var fanOuts: [String: Int] = [:]
+    public var attributes: [String: ValueShape] = [:]
+    public var relationships: [String: RelationshipShape] = [:]
+  }
+
+  /// A relationship's settings: the share of a to-one left NULL, the source's rows per row
+  /// it reaches.
+  public struct RelationshipShape: Sendable, Equatable {
+    public var nullShare: Double?
+    public var fanOut: Int?
   }
 
   public var entities: [String: Entity] = [:]
@@ -77,29 +86,17 @@ public struct ModelPopulation: Sendable, Equatable {
           throw error("gives \(e.name).\(key) no object of objects", "write {\"name\": {\"nullShare\": 0.2}}")
         }
         for (name, settings) in items.sorted(by: { $0.key < $1.key }) {
-          let attribute = properties.attributes.first { $0.name == name }
-          let relationship = properties.relationships.first { $0.name == name }
-          guard key == "attributes" ? attribute != nil : relationship != nil else {
-            throw error("names \(e.name).\(name), which is not one of its \(key)", "name one the model declares")
-          }
-          for (setting, v) in settings.sorted(by: { $0.key < $1.key }) {
-            switch setting {
-            case "nullShare":
-              let optional =
-                attribute?.optional ?? ((relationship?.minCount ?? 0) == 0 && relationship?.toMany == false)
-              guard let share = v as? Double, (0...1).contains(share), optional || share == 0 else {
-                throw error(
-                  "gives \(e.name).\(name) nullShare \(v)", "a share from 0 to 1, on an optional attribute or to-one")
-              }
-              out.nullShares[name] = share
-            case "fanOut" where relationship != nil:
-              guard let n = v as? Int, n >= 1 else { throw error("gives \(e.name).\(name) fanOut \(v)", "1 or more") }
-              out.fanOuts[name] = n
-            default:
-              throw error(
-                "gives \(e.name).\(name) the setting \(setting)",
-                key == "attributes" ? "an attribute takes nullShare" : "a relationship takes fanOut and nullShare")
+          if key == "attributes" {
+            guard let attribute = properties.attributes.first(where: { $0.name == name }) else {
+              throw error("names \(e.name).\(name), which is not one of its attributes", "name one the model declares")
             }
+            out.attributes[name] = try shape(settings, of: attribute, in: e.name, error)
+          } else {
+            guard let relationship = properties.relationships.first(where: { $0.name == name }) else {
+              throw error(
+                "names \(e.name).\(name), which is not one of its relationships", "name one the model declares")
+            }
+            out.relationships[name] = try shape(settings, of: relationship, in: e.name, error)
           }
         }
       default: throw error("gives \(e.name) the key \(key)", "an entity takes rows, attributes and relationships")
@@ -108,13 +105,22 @@ public struct ModelPopulation: Sendable, Equatable {
     return out
   }
 
-  /// The NULL share of `property` of `entity` (or of an ancestor that declares it).
+  /// The settings of attribute `name` of an entity of `lineage` (or of an ancestor that
+  /// declares it).
+  func shape(_ name: String, of lineage: [String]) -> ValueShape {
+    lineage.lazy.compactMap { self.entities[$0]?.attributes[name] }.first ?? ValueShape()
+  }
+
+  /// The NULL share of attribute or to-one `property` of an entity of `lineage`.
   func nullShare(_ property: String, of lineage: [String]) -> Double {
-    lineage.lazy.compactMap { self.entities[$0]?.nullShares[property] }.first ?? ModelGeneration.nullShare
+    let set = lineage.lazy.compactMap {
+      self.entities[$0]?.attributes[property]?.nullShare ?? self.entities[$0]?.relationships[property]?.nullShare
+    }
+    return set.first ?? ModelGeneration.nullShare
   }
 
   /// The rows of `source` for each row a relationship of it reaches.
   func fanOut(_ relationship: String, of source: String) -> Int {
-    entities[source]?.fanOuts[relationship] ?? ModelGeneration.fanOut
+    entities[source]?.relationships[relationship]?.fanOut ?? ModelGeneration.fanOut
   }
 }
