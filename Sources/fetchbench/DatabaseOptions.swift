@@ -77,17 +77,9 @@ struct DatabaseOptions: ParsableArguments {
       throw ValidationError(
         "--model needs --rows N (1 to \(DatasetKind.maxRows.grouped)): the rows of \(entity) to generate")
     }
-    let (file, population) = try modelOptions.read(model, list: entity)
-    let generation = ModelGeneration(
-      model: file, entity: entity, rows: rows, seed: 1,
-      out: ModelGeneration.path(model, entity: entity, rows: rows, seed: 1, folder: datasets, population: population),
-      population: population)
-    if !FileManager.default.fileExists(atPath: datasets) {
-      try FileManager.default.createDirectory(atPath: datasets, withIntermediateDirectories: true)
-    }
-    let (written, description) = try generation.run()
-    if written { Command.log("wrote \(generation.out): \(description)") }
-    return try UserDatabase.named(generation.out, relationships: file.toOneRelationships)
+    let store = try modelOptions.store(model, entity: entity, rows: rows).generate(into: datasets)
+    if store.written { Command.log("wrote \(store.path): \(store.description)") }
+    return try store.database()
   }
 }
 

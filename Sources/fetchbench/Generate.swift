@@ -174,16 +174,8 @@ struct Generate: ParsableCommand {
     guard (1...DatasetKind.maxRows).contains(rows) else {
       throw ValidationError(DatasetError.invalidRows(rows).description)
     }
-    let (file, population) = try modelOptions.read(path, list: entity)
-    let target = ModelGeneration.path(
-      path, entity: entity, rows: rows, seed: seed, folder: folder, population: population)
-    if !FileManager.default.fileExists(atPath: folder) {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-    let generation = ModelGeneration(
-      model: file, entity: entity, rows: rows, seed: seed, out: target, population: population)
-    let (written, description) = try generation.run()
-    print("\(written ? "wrote" : "kept") \(target): \(description)")
+    let store = try modelOptions.store(path, entity: entity, rows: rows, seed: seed).generate(into: folder)
+    print("\(store.written ? "wrote" : "kept") \(store.path): \(store.description)")
   }
 
   /// `--like`: a synthetic database drawn from the user's, at `--rows`.

@@ -23,10 +23,9 @@ struct ModelOptions: ParsableArguments {
     if population != nil { throw ValidationError("--population needs --model PATH") }
   }
 
-  /// The model at `path` (its version) and the population for a list of `entity`. Throws
-  /// `ModelFileError` naming the file and the fix.
-  func read(_ path: String, list entity: String) throws -> (ModelFile, ModelPopulation) {
-    let file = try ModelFile.read(path, version: modelVersion)
-    return (file, try population.map { try ModelPopulation(path: $0, model: file, list: entity) } ?? .init())
+  /// The store of a list of `entity` at `rows` rows from the model at `path`, with this
+  /// version and population.
+  func store(_ path: String, entity: String, rows: Int, seed: UInt64 = 1) -> ModelStore {
+    ModelStore(model: path, version: modelVersion, population: population, entity: entity, rows: rows, seed: seed)
   }
 }

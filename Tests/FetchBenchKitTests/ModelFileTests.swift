@@ -499,6 +499,40 @@ import Testing
     }
   }
 
+  /// A gate matrix's list named by the model: its store generated into the datasets folder,
+  /// recorded and judged by exact counters like a database's list; a model list without an
+  /// entity, or with relationships of its own, is refused before anything is measured.
+  @Test func aGateMatrixListsAModelsEntity() throws {
+    let dir = TestSupport.temporaryFolder("model-gate")
+    defer { TestSupport.remove(dir) }
+    let root = try ModelFiles.package(dir)
+    let matrix = dir + "/lists.json"
+    try Data(
+      #"{"repetitions": 3, "lists": [{"model": "\#(root)", "entity": "Item", "rows": 2000, "sort": "created desc"}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: matrix))
+    let common = ["check", "--matrix", matrix, "--datasets", dir + "/datasets"]
+    let record = try TestSupport.run(common + ["--update", "--update-runs", "1"])
+    #expect(record.status == 0, "\(record.stdout)\(record.stderr)")
+    #expect(TestSupport.listing(dir + "/datasets").contains("notes-item-2000-s1.coredata.sqlite"))
+    let judged = try TestSupport.run(common)
+    #expect(judged.status == 0 || judged.stdout.contains("not judged: busy machine"), "\(judged.stdout)\(judged.stderr)")
+    #expect(judged.stdout.contains("# fetchbench check: Item (2,000 rows); batch size 20"), "\(judged.stdout)")
+    #expect(
+      judged.stdout.contains("| `Item/sqlite/first_screen/batched/rows_materialized` | counter | 20 | 20 |"),
+      "\(judged.stdout)")
+    for (list, message) in [
+      (#"{"model": "\#(root)", "rows": 2000}"#, #""model" needs "entity""#),
+      (#"{"model": "\#(root)", "entity": "Item", "relationships": {"a": "B"}}"#, "a model declares its own"),
+      (#"{"db": "x.sqlite", "entity": "Item", "population": "p.json"}"#, #"go with "model""#),
+      (#"{"model": "\#(root)", "db": "x.sqlite", "entity": "Item"}"#, #"give one of "dataset", "db" and "model""#),
+    ] {
+      try Data(#"{"lists": [\#(list)]}"#.utf8).write(to: URL(fileURLWithPath: matrix))
+      let refused = try TestSupport.run(common)
+      #expect(refused.status == 1 && refused.stderr.contains(message), "\(list): \(refused.stderr)")
+    }
+  }
+
   /// Two lists of one database (a root entity and its sub-entity) load the same tables into
   /// PostgreSQL: each load takes the other's tables as FetchBench's, and reads its own rows.
   @Test func twoListsOfOneDatabaseShareItsTablesOnPostgreSQL() throws {

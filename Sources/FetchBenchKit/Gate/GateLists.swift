@@ -84,11 +84,18 @@ package struct GateList: Sendable, Codable, Equatable {
   package var name: String?
   /// A generated dataset: `banks` or `wells`.
   package var dataset: String?
-  /// The generated dataset's rows (default 50,000); a database's list has its table's.
+  /// The generated dataset's or model store's rows (default 50,000); a database's list has its
+  /// table's.
   package var rows: Int?
   /// A database of the user's own, as `--db` takes it: a SQLite file or a `postgres://` URL.
   package var db: String?
-  /// With `db`: the table or Core Data entity listed.
+  /// An app's Core Data model, as `--model` takes it: the list's store is generated from it
+  /// (`entity` at `rows` rows) into the datasets folder unless one of the same inputs is there.
+  package var model: String?
+  /// With `model`: the `.xcdatamodeld`'s version (`--model-version`) and a population file.
+  package var modelVersion: String?
+  package var population: String?
+  /// With `db` or `model`: the table or Core Data entity listed.
   package var entity: String?
   /// With `db`: to-one relationships the column names do not say, column → entity.
   package var relationships: [String: String]?
@@ -114,7 +121,8 @@ package struct GateList: Sendable, Codable, Equatable {
   }
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case name, dataset, rows, db, entity, relationships, sort, section, `where`, strategies, stores, changes
+    case name, dataset, rows, db, model, modelVersion, population, entity, relationships, sort, section, `where`
+    case strategies, stores, changes
   }
 
   package init(from decoder: any Decoder) throws {
@@ -125,6 +133,9 @@ package struct GateList: Sendable, Codable, Equatable {
     dataset = try c.decodeIfPresent(String.self, forKey: .dataset)
     rows = try c.decodeIfPresent(Int.self, forKey: .rows)
     db = try c.decodeIfPresent(String.self, forKey: .db)
+    model = try c.decodeIfPresent(String.self, forKey: .model)
+    modelVersion = try c.decodeIfPresent(String.self, forKey: .modelVersion)
+    population = try c.decodeIfPresent(String.self, forKey: .population)
     entity = try c.decodeIfPresent(String.self, forKey: .entity)
     relationships = try c.decodeIfPresent([String: String].self, forKey: .relationships)
     sort = try c.decodeIfPresent(String.self, forKey: .sort)
@@ -151,7 +162,7 @@ package struct GateList: Sendable, Codable, Equatable {
   /// The first part of the list's figures' names.
   package var figureName: String { name ?? dataset ?? entity ?? "list" }
 
-  var displayName: String { name ?? dataset ?? [db, entity].compactMap { $0 }.joined(separator: " ") }
+  var displayName: String { name ?? dataset ?? [db ?? model, entity].compactMap { $0 }.joined(separator: " ") }
 
   /// The user's sort, section and predicate; nil when the list is the dataset's own.
   package var request: CustomRequest? {
@@ -170,11 +181,14 @@ package struct GateList: Sendable, Codable, Equatable {
       throw HarnessError.invalidArgument(
         "\"name\" '\(name)' must be non-empty and without '/' (it begins each figure's name)")
     }
-    switch (dataset, db) {
-    case (nil, nil):
-      throw HarnessError.invalidArgument("give \"dataset\" (banks or wells) or \"db\" (your database) and \"entity\"")
-    case (.some, .some): throw HarnessError.invalidArgument("give \"dataset\" or \"db\", not both")
-    case (.some(let d), nil):
+    switch [dataset, db, model].compactMap({ $0 }).count {
+    case 0:
+      throw HarnessError.invalidArgument(
+        "give \"dataset\" (banks or wells), \"db\" (your database) or \"model\" (your Core Data model), and \"entity\"")
+    case 1: break
+    default: throw HarnessError.invalidArgument("give one of \"dataset\", \"db\" and \"model\"")
+    }
+    if let d = dataset {
       guard DatasetKind.allCases.map(\.rawValue).contains(d) else {
         throw HarnessError.invalidArgument(
           """
@@ -184,15 +198,22 @@ package struct GateList: Sendable, Codable, Equatable {
         )
       }
       if entity != nil || relationships != nil {
-        throw HarnessError.invalidArgument("\"entity\" and \"relationships\" go with \"db\"")
+        throw HarnessError.invalidArgument("\"entity\" and \"relationships\" go with \"db\" or \"model\"")
       }
-      if let rows, !(1_000...DatasetKind.maxRows).contains(rows) {
-        throw HarnessError.invalidArgument("\"rows\" must be 1,000 to \(DatasetKind.maxRows.grouped), got \(rows)")
-      }
-    case (nil, .some):
-      guard entity != nil else {
-        throw HarnessError.invalidArgument("\"db\" needs \"entity\": the table or Core Data entity to list")
-      }
+    } else if entity == nil {
+      throw HarnessError.invalidArgument(
+        "\"\(db != nil ? "db" : "model")\" needs \"entity\": the table or Core Data entity to list")
+    }
+    if model == nil && (modelVersion != nil || population != nil) {
+      throw HarnessError.invalidArgument("\"modelVersion\" and \"population\" go with \"model\"")
+    }
+    if model != nil && relationships != nil {
+      throw HarnessError.invalidArgument("\"relationships\" go with \"db\"; a model declares its own")
+    }
+    if let rows, dataset != nil || model != nil, !(1_000...DatasetKind.maxRows).contains(rows) {
+      throw HarnessError.invalidArgument("\"rows\" must be 1,000 to \(DatasetKind.maxRows.grouped), got \(rows)")
+    }
+    if db != nil {
       if rows != nil {
         throw HarnessError.invalidArgument(
           "\"rows\" is for a generated dataset; a database's list has its table's rows")

@@ -44,11 +44,11 @@ package struct GateOptions: Sendable {
     var out: [GateList.Resolved] = []
     for list in matrix.lists {
       var l = list
-      if let rowsOverride, l.dataset != nil { l.rows = rowsOverride }
+      if let rowsOverride, l.dataset != nil || l.model != nil { l.rows = rowsOverride }
       if let stores { l.stores = l.measuredStores.filter(stores.contains) }
       guard !l.measuredStores.isEmpty else { continue }
       do {
-        out.append(try l.resolved())
+        out.append(try l.resolved(datasets: datasetsDirectory))
       } catch {
         throw HarnessError.invalidArgument("\(matrixPath): list '\(list.figureName)': \(error)")
       }
@@ -110,18 +110,19 @@ extension GateList {
   }
 
   /// The list's kind, rows and request: a dataset's from its name, a database's registered
-  /// from its schema with the list's sort and section. Throws the reader's, the parser's and
-  /// the model's errors. O(schema) for a database, O(1) otherwise.
-  func resolved() throws -> Resolved {
+  /// from its schema with the list's sort and section, a model's generated into `datasets`
+  /// first. Throws the reader's, the parser's and the model's errors. O(schema) for a
+  /// database, O(rows) to generate a model's store, O(1) otherwise.
+  func resolved(datasets: String) throws -> Resolved {
     var list = self
+    if let model, let entity {
+      list.rows = rows ?? 50_000
+      let store = ModelStore(
+        model: model, version: modelVersion, population: population, entity: entity, rows: list.rows!)
+      return try resolved(try store.generate(into: datasets).database(), entity: entity, as: list)
+    }
     if let db, let entity {
-      let database = try UserDatabase.named(db, relationships: relationships ?? [:])
-      if try database.server != nil, measuredStores.contains(where: \.isSQLite) {
-        throw UserDatabaseError.serverNotSQLite(database.path)
-      }
-      let r = try UserList.resolve(database, entity: entity, list: request ?? CustomRequest())
-      return Resolved(
-        list: list, kind: r.kind, rows: r.rows, userList: r.list, request: r.request, checksumKey: database.path)
+      return try resolved(try UserDatabase.named(db, relationships: relationships ?? [:]), entity: entity, as: list)
     }
     guard let kind = DatasetKind.allCases.first(where: { $0.rawValue == dataset }) else {
       throw HarnessError.invalidArgument("unknown dataset '\(dataset ?? "")'")
@@ -136,6 +137,16 @@ extension GateList {
     }
     return Resolved(
       list: list, kind: kind, rows: list.rows!, request: request, checksumKey: "\(kind.rawValue)-\(list.rows!)")
+  }
+
+  /// A database's list, as the database's schema registers it.
+  private func resolved(_ database: UserDatabase, entity: String, as list: GateList) throws -> Resolved {
+    if try database.server != nil, measuredStores.contains(where: \.isSQLite) {
+      throw UserDatabaseError.serverNotSQLite(database.path)
+    }
+    let r = try UserList.resolve(database, entity: entity, list: request ?? CustomRequest())
+    return Resolved(
+      list: list, kind: r.kind, rows: r.rows, userList: r.list, request: r.request, checksumKey: database.path)
   }
 
   /// The list without its stores: what a baseline must have recorded for its figures to be
