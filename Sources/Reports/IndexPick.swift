@@ -1,4 +1,5 @@
 import Catalog
+import DatasetStores
 import Foundation
 import ResultModel
 
@@ -77,14 +78,11 @@ package struct IndexPick: Sendable, Equatable {
   }
 
   /// The Core Data fetch index a SQLite query plan uses (`SCAN t0 USING INDEX
-  /// Z_Item_byTitle`): Core Data names one `Z_<Entity>_<name>`. O(plan).
-  package static func fetchIndex(in plan: String) -> String? {
-    for word in plan.split(whereSeparator: { " ;()".contains($0) }) where word.hasPrefix("Z_") {
-      let parts = word.split(separator: "_", maxSplits: 2)
-      if parts.count == 3, parts[1].first?.isUppercase == true, parts[1].contains(where: \.isLowercase) {
-        return String(word)
-      }
-    }
-    return nil
+  /// Z_Item_byTitle`); nil when it uses none. O(plan).
+  package static func fetchIndex(in plan: String) -> String? { fetchIndexes(in: plan).first }
+
+  /// Every Core Data fetch index a query plan names, in its order. O(plan).
+  package static func fetchIndexes(in plan: String) -> [String] {
+    plan.split(whereSeparator: { " ;()".contains($0) }).filter(DatabaseSchema.isFetchIndex).map(String.init)
   }
 }

@@ -67,12 +67,36 @@ package struct Recommendation: Sendable, Equatable {
       groups[list, default: []].append(r)
     }
     let picks = IndexPick.all(rows)
+    let declared = DatabaseSetting.recorded(in: rows)?.fetchIndexes ?? []
     return order.compactMap { list in
       let advice = picks.filter {
         $0.dataset == list.dataset && $0.rows == list.rows && $0.store == .engine(list.store)
       }
-      return recommend(groups[list]!, advice: advice, budget: budget)
+      let plans = rows.filter {
+        $0.mode == .indexAdvice && $0.metric == .queryPlan && $0.index == ResultKey.noIndex
+          && $0.dataset == list.dataset && $0.rows == list.rows && $0.store == .engine(list.store)
+      }
+      return recommend(
+        groups[list]!, advice: advice, budget: budget, unusedFetchIndexes: unused(declared, plans.map(\.detail)))
     }
+  }
+
+  /// The model's fetch indexes on the list's table that none of `plans` reads through; none
+  /// without plans (the index advice did not run). O(declared × plans).
+  static func unused(_ declared: [String], _ plans: [String]) -> [String] {
+    guard !plans.isEmpty else { return [] }
+    let used = Set(plans.flatMap(IndexPick.fetchIndexes(in:)))
+    return declared.filter { !used.contains($0) }
+  }
+
+  /// `The model's fetch index Z_Item_byTitle is read by none of the statements measured…`
+  static func unusedFetchIndexSentence(_ names: [String]) -> String? {
+    guard !names.isEmpty else { return nil }
+    let (noun, verb) = names.count == 1 ? ("fetch index", "is") : ("fetch indexes", "are")
+    return """
+      The model's \(noun) \(names.joined(separator: ", ")) \(verb) read by none of this list's statements the index \
+      advice measured (their query plans); each save still updates \(names.count == 1 ? "it" : "them").
+      """
   }
 
   /// What a list may hold and take to open: the live heap, and one frame.
@@ -81,7 +105,9 @@ package struct Recommendation: Sendable, Equatable {
     package var frameMs: Double
   }
 
-  package static func recommend(_ rows: [ResultRow], advice: [IndexPick] = [], budget: Budget) -> Recommendation? {
+  package static func recommend(
+    _ rows: [ResultRow], advice: [IndexPick] = [], budget: Budget, unusedFetchIndexes: [String] = []
+  ) -> Recommendation? {
     guard let first = rows.first, let list = Report.key(of: first) else { return nil }
     let measured = Self.candidates(rows)
     let candidates = measured + Self.indexed(measured, advice)
@@ -93,6 +119,7 @@ package struct Recommendation: Sendable, Equatable {
       advised = tag
       reasons.append(reason)
     }
+    if let sentence = unusedFetchIndexSentence(unusedFetchIndexes) { reasons.append(sentence) }
     // A full fetch's first screen materializes the whole list: with a predicate, fewer rows
     // than the table holds.
     let listRows = rows.first { r in

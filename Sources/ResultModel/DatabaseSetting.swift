@@ -11,12 +11,18 @@ package struct DatabaseSetting: Sendable, Codable, Equatable {
   package var synthetic: String?
   /// What the store was generated from, for one `generate --model` wrote.
   package var model: ModelOrigin?
+  /// The indexes of the model's fetch indexes on the list's table, for a Core Data store
+  /// (`DatabaseSchema.fetchIndexes(on:)`); nil for runs recorded before it was.
+  package var fetchIndexes: [String]?
 
-  package init(list: UserList, sha256: String, synthetic: String? = nil, model: ModelOrigin? = nil) {
+  package init(
+    list: UserList, sha256: String, synthetic: String? = nil, model: ModelOrigin? = nil, fetchIndexes: [String]? = nil
+  ) {
     self.list = list
     self.sha256 = sha256
     self.synthetic = synthetic
     self.model = model
+    self.fetchIndexes = fetchIndexes
   }
 
   /// The setting a run's rows record; nil for a run of the datasets. O(rows).

@@ -559,7 +559,8 @@ import Testing
   }
 
   /// A list whose order the model's fetch index gives: the answer names it, from the ID
-  /// query's plan with no index added.
+  /// query's plan with no index added (its elements, created and title, cover the ID query of
+  /// a sort by title too); a sub-entity's list by its body says no statement reads it.
   @Test func theAnswerNamesTheModelsFetchIndexTheListReadsThrough() throws {
     let dir = TestSupport.temporaryFolder("model-fetch-index")
     defer { TestSupport.remove(dir) }
@@ -570,6 +571,16 @@ import Testing
     ])
     #expect(out.status == 0, "\(out.stderr)")
     #expect(out.stdout.contains("Its ID query reads through the model's fetch index Z_Item_byCreated"), "\(out.stdout)")
+    #expect(!out.stdout.contains("read by none of this list's statements"), "\(out.stdout)")
+    let byBody = try TestSupport.run([
+      "run", "--model", root, "--entity", "Note", "--rows", "1200", "--sort", "body asc", "--recommend",
+      "--store", "sqlite", "--datasets", dir + "/datasets", "--out", dir + "/by-body",
+    ])
+    #expect(byBody.status == 0, "\(byBody.stderr)")
+    #expect(
+      byBody.stdout.contains(
+        "The model's fetch index Z_Item_byCreated is read by none of this list's statements the index advice measured"),
+      "\(byBody.stdout)")
     #expect(IndexPick.fetchIndex(in: "SCAN t0 USING COVERING INDEX Z_Item_byCreated (ZTITLE>?)") == "Z_Item_byCreated")
     #expect(IndexPick.fetchIndex(in: "SEARCH t0 USING INDEX ZITEM_ZFOLDER_INDEX (ZFOLDER=?)") == nil)
     #expect(IndexPick.fetchIndex(in: "SCAN t0; USE TEMP B-TREE FOR ORDER BY") == nil)

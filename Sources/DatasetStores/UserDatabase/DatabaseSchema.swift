@@ -88,6 +88,24 @@ public struct DatabaseSchema: Sendable, Codable {
   /// The table named `name`, whatever its case.
   public func table(_ name: String) -> Table? { tables.first { $0.name.lowercased() == name.lowercased() } }
 
+  /// The indexes Core Data created for the model's fetch indexes on the table of `entity`
+  /// (its own, or its tree's root's), in the file's order; empty for an app's schema.
+  /// O(tables + indexes).
+  public func fetchIndexes(on entity: String) -> [String] {
+    guard flavour == .coreData else { return [] }
+    let name = coreDataSubentities[entity]?.table ?? coreDataEntities.first { $0.value == entity }?.key
+    return name.flatMap(table)?.indexes.map(\.name).filter(Self.isFetchIndex) ?? []
+  }
+
+  /// Whether `name` is as Core Data names a fetch index's SQL index, `Z_<Entity>_<name>`
+  /// (`Z_Item_byTitle`): unlike its own indexes (`ZITEM_ZFOLDER_INDEX`, `Z_1TAGS`), the
+  /// entity's name keeps its case. O(name).
+  public static func isFetchIndex(_ name: some StringProtocol) -> Bool {
+    let parts = name.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
+    return name.hasPrefix("Z_") && parts.count == 3 && parts[1].first?.isUppercase == true
+      && parts[1].contains(where: \.isLowercase) && !parts[2].isEmpty
+  }
+
   /// Reads the schema through `queue`. O(rows × columns): one scan per table counts each
   /// column's storage classes and NULLs.
   static func read(_ queue: DatabaseQueue, path: String) throws -> DatabaseSchema {

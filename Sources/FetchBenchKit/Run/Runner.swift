@@ -149,7 +149,8 @@ package enum Runner {
           .database, Double(size ?? 0),
           detail: DatabaseSetting(
             list: list, sha256: sha, synthetic: list.database.syntheticDescription(),
-            model: list.database.modelOrigin()
+            model: list.database.modelOrigin(),
+            fetchIndexes: (try? list.database.schema().fetchIndexes(on: list.entity)).flatMap { $0.isEmpty ? nil : $0 }
           ).recorded))
     }
     if let conf = ProcessInfo.processInfo.environment["MALLOC_CONF"], !conf.isEmpty {
