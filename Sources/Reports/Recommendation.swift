@@ -81,24 +81,6 @@ package struct Recommendation: Sendable, Equatable {
     }
   }
 
-  /// The model's fetch indexes on the list's table that none of `plans` reads through; none
-  /// without plans (the index advice did not run). O(declared × plans).
-  static func unused(_ declared: [String], _ plans: [String]) -> [String] {
-    guard !plans.isEmpty else { return [] }
-    let used = Set(plans.flatMap(IndexPick.fetchIndexes(in:)))
-    return declared.filter { !used.contains($0) }
-  }
-
-  /// `The model's fetch index Z_Item_byTitle is read by none of the statements measured…`
-  static func unusedFetchIndexSentence(_ names: [String]) -> String? {
-    guard !names.isEmpty else { return nil }
-    let (noun, verb) = names.count == 1 ? ("fetch index", "is") : ("fetch indexes", "are")
-    return """
-      The model's \(noun) \(names.joined(separator: ", ")) \(verb) read by none of this list's statements the index \
-      advice measured (their query plans); each save still updates \(names.count == 1 ? "it" : "them").
-      """
-  }
-
   /// What a list may hold and take to open: the live heap, and one frame.
   package struct Budget {
     package var memoryBytes: Double
@@ -197,12 +179,6 @@ package struct Recommendation: Sendable, Equatable {
       \(duration(pick.indexed, range: false)) instead of \(duration(pick.unindexed, range: false))
       """
       + String(format: " (%.2f× per pair, the index advice).", pick.ratio.value)
-  }
-
-  /// `Its ID query reads through the model's fetch index Z_Item_byTitle (the query plan). `;
-  /// empty where it reads through none.
-  static func modelIndexSentence(_ pick: IndexPick) -> String {
-    pick.modelIndex.map { "Its ID query reads through the model's fetch index \($0) (the query plan). " } ?? ""
   }
 
   /// The index the advice picks for the opening query of a list read by `mode` (nil: none
