@@ -25,6 +25,12 @@ package struct ResultKey: Hashable, Sendable {
     (self.batchSize, self.index, self.scenario) = (batchSize, index, scenario)
   }
 
+  /// The key's columns as compare and the exports name a figure's case:
+  /// `banks/244292/sqlite/batched/20/none/first_screen` (`-` for a row of no dataset). O(1).
+  package var parts: [String] {
+    [dataset?.rawValue ?? "-", String(rows), store.csv, mode.csv, String(batchSize), index, scenario.csv]
+  }
+
   /// The index column of a figure measured without an added index.
   package static let noIndex = "none"
 

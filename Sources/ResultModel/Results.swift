@@ -59,17 +59,20 @@ package struct ResultRow: Sendable, Equatable {
     "swift_version", "git_commit", "dataset_sha256", "detail",
   ]
 
-  package var fields: [String] {
+  /// The row's cells in `columns`' order, typed: results.csv writes their text, results.json
+  /// their values. O(columns).
+  package var cells: [Cell] {
     [
-      runID, key.dataset?.rawValue ?? "", String(key.rows), key.store.csv, key.mode.csv, String(key.batchSize),
-      key.index, key.scenario.csv,
-      metric.name,
-      Self.number(value), unit.rawValue, Self.number(min), Self.number(max), String(repetitions), status.rawValue,
-      error, String(machine.cores), String(machine.memoryBytes), machine.os, machine.swiftVersion, machine.gitCommit,
-      datasetSHA256,
-      detail,
+      .text(runID), .text(key.dataset?.rawValue ?? ""), .integer(key.rows), .text(key.store.csv), .text(key.mode.csv),
+      .integer(key.batchSize), .text(key.index), .text(key.scenario.csv), .text(metric.name), .real(value),
+      .text(unit.rawValue), .real(min), .real(max), .integer(repetitions), .text(status.rawValue), .text(error),
+      .integer(machine.cores), .integer(machine.memoryBytes), .text(machine.os), .text(machine.swiftVersion),
+      .text(machine.gitCommit), .text(datasetSHA256), .text(detail),
     ]
   }
+
+  /// The row as results.csv's fields. O(columns).
+  package var fields: [String] { cells.map(\.text) }
 
   /// Integers print without a fraction, other values with three decimals, and those under 1
   /// with four significant digits: an index can take a query to a thousandth of its time, and
@@ -90,49 +93,78 @@ package struct ResultRow: Sendable, Equatable {
     return abs(v) >= 1 ? String(format: "%.3f", v) : String(format: "%.4g", v)
   }
 
-  package init(fields f: [String]) throws {
+  /// The row of results.csv's fields: each checked as `init(cells:)` checks it.
+  package init(fields: [String]) throws { try self.init(cells: fields.map(Cell.text)) }
+
+  /// The row of a results file's cells, each checked: a number where one belongs, finite, a
+  /// whole number within what a run writes, a name FetchBench writes. Throws naming the column
+  /// and the value. O(columns).
+  package init(cells c: [Cell]) throws {
     // Runs recorded before `detail` have one column fewer.
-    guard f.count == Self.columns.count || f.count == Self.columns.count - 1 else {
-      throw HarnessError.invalidArgument("results.csv: a row has \(f.count) fields, expected \(Self.columns.count)")
+    guard c.count == Self.columns.count || c.count == Self.columns.count - 1 else {
+      throw HarnessError.invalidArgument("results.csv: a row has \(c.count) fields, expected \(Self.columns.count)")
     }
-    func num(_ s: String) throws -> Double {
-      guard let d = Double(s), d.isFinite else {
+    func num(_ i: Int) throws -> Double {
+      guard let d = c[i].number, d.isFinite else {
         throw HarnessError.invalidArgument(
-          "results.csv: '\(s)' is not a finite number, as every figure FetchBench writes is")
+          "results.csv: '\(c[i].text)' is not a finite number, as every figure FetchBench writes is")
       }
       return d
     }
     // Whole numbers within what a run writes (a report multiplies them): anything else in a
     // hand-edited file is an error, never a trap.
-    func int(_ s: String, _ column: String, max: Int = 1 << 53) throws -> Int {
-      guard let d = Double(s), let i = Int(exactly: d), (0...max).contains(i) else {
+    func int(_ i: Int, max: Int = 1 << 53) throws -> Int {
+      guard let d = c[i].number, let n = Int(exactly: d), (0...max).contains(n) else {
         throw HarnessError.invalidArgument(
-          "results.csv: \(column) '\(s)' is not a whole number from 0 to \(max.grouped)")
+          "results.csv: \(Self.columns[i]) '\(c[i].text)' is not a whole number from 0 to \(max.grouped)")
       }
-      return i
+      return n
     }
-    func typed<T>(_ s: String, _ column: String, _ make: (String) -> T?) throws -> T {
-      guard let t = make(s) else {
-        throw HarnessError.invalidArgument("results.csv: \(column) '\(s)' is not one FetchBench writes")
+    func typed<T>(_ i: Int, _ make: (String) -> T?) throws -> T {
+      guard let t = make(c[i].text) else {
+        throw HarnessError.invalidArgument(
+          "results.csv: \(Self.columns[i]) '\(c[i].text)' is not one FetchBench writes")
       }
       return t
     }
-    let dataset: DatasetKind? = f[1].isEmpty ? nil : try typed(f[1], "dataset", DatasetKind.recorded)
+    let dataset: DatasetKind? = c[1].text.isEmpty ? nil : try typed(1, DatasetKind.recorded)
     key = ResultKey(
-      dataset: dataset, rows: try int(f[2], "rows", max: 1 << 40),
-      store: try typed(f[3], "store", ResultStore.init(csv:)),
-      mode: try typed(f[4], "mode", ResultMode.init(csv:)), batchSize: try int(f[5], "batch_size", max: 1 << 30),
-      index: f[6],
-      scenario: try typed(f[7], "scenario", ResultScenario.init(csv:)))
-    let unit = try typed(f[10], "unit", Metric.Unit.init(rawValue:))
-    (runID, metric) = (f[0], Metric.named(f[8], unit: unit))
-    (value, min, max, repetitions) = (try num(f[9]), try num(f[11]), try num(f[12]), try int(f[13], "repetitions"))
-    (status, error) = (try typed(f[14], "status", ResultStatus.init(rawValue:)), f[15])
+      dataset: dataset, rows: try int(2, max: 1 << 40), store: try typed(3, ResultStore.init(csv:)),
+      mode: try typed(4, ResultMode.init(csv:)), batchSize: try int(5, max: 1 << 30), index: c[6].text,
+      scenario: try typed(7, ResultScenario.init(csv:)))
+    let unit = try typed(10, Metric.Unit.init(rawValue:))
+    (runID, metric) = (c[0].text, Metric.named(c[8].text, unit: unit))
+    (value, min, max, repetitions) = (try num(9), try num(11), try num(12), try int(13))
+    (status, error) = (try typed(14, ResultStatus.init(rawValue:)), c[15].text)
     machine = Machine(
-      cores: try int(f[16], "cores"), memoryBytes: try int(f[17], "memory_bytes"), os: f[18], swiftVersion: f[19],
-      gitCommit: f[20])
-    datasetSHA256 = f[21]
-    detail = f.count > 22 ? f[22] : ""
+      cores: try int(16), memoryBytes: try int(17), os: c[18].text, swiftVersion: c[19].text, gitCommit: c[20].text)
+    datasetSHA256 = c[21].text
+    detail = c.count > 22 ? c[22].text : ""
+  }
+
+  /// One cell of a results file: text in results.csv, a typed member in results.json.
+  package enum Cell: Equatable, Sendable {
+    case text(String)
+    case integer(Int)
+    case real(Double)
+
+    /// As results.csv writes it: integers whole, reals as `ResultRow.number` rounds them.
+    package var text: String {
+      switch self {
+      case .text(let s): s
+      case .integer(let i): String(i)
+      case .real(let d): ResultRow.number(d)
+      }
+    }
+
+    /// The number a cell holds: its value, or its text read as one (results.csv's).
+    var number: Double? {
+      switch self {
+      case .text(let s): Double(s)
+      case .integer(let i): Double(i)
+      case .real(let d): d
+      }
+    }
   }
 }
 
@@ -147,14 +179,12 @@ extension ResultRow: Codable {
 
   package func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Column.self)
-    for (name, text) in zip(Self.columns, fields) {
+    for (name, cell) in zip(Self.columns, cells) {
       let key = Column(stringValue: name)
-      if Self.integerColumns.contains(name), let i = Int(text) {
-        try c.encode(i, forKey: key)
-      } else if Self.realColumns.contains(name) {
-        try c.encode(name == "value" ? value : name == "min" ? min : max, forKey: key)
-      } else {
-        try c.encode(text, forKey: key)
+      switch cell {
+      case .text(let s): try c.encode(s, forKey: key)
+      case .integer(let i): try c.encode(i, forKey: key)
+      case .real(let d): try c.encode(d, forKey: key)
       }
     }
     if !samples.isEmpty { try c.encode(samples, forKey: Column(stringValue: "samples")) }
@@ -163,13 +193,13 @@ extension ResultRow: Codable {
 
   package init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: Column.self)
-    let fields = try Self.columns.map { name -> String in
+    let cells = try Self.columns.map { name -> Cell in
       let key = Column(stringValue: name)
-      if Self.integerColumns.contains(name) { return String(try c.decode(Int.self, forKey: key)) }
-      if Self.realColumns.contains(name) { return String(try c.decode(Double.self, forKey: key)) }
-      return try c.decode(String.self, forKey: key)
+      if Self.integerColumns.contains(name) { return .integer(try c.decode(Int.self, forKey: key)) }
+      if Self.realColumns.contains(name) { return .real(try c.decode(Double.self, forKey: key)) }
+      return .text(try c.decode(String.self, forKey: key))
     }
-    try self.init(fields: fields)
+    try self.init(cells: cells)
     samples = try c.decodeIfPresent([Double].self, forKey: Column(stringValue: "samples")) ?? []
     processes = try c.decodeIfPresent(Int.self, forKey: Column(stringValue: "processes")) ?? 1
   }

@@ -160,7 +160,7 @@ package struct Comparison: Sendable {
   /// The case that measured a figure: its key without the metric (and for the index advice,
   /// whose one case names each figure's index and operation, without those too).
   static func caseName(_ r: ResultRow) -> String {
-    let parts = name(r).split(separator: "/").dropLast()
+    let parts = r.key.parts
     return (r.mode == .indexAdvice ? parts.prefix(5) : parts[...]).joined(separator: "/")
   }
 
@@ -170,10 +170,7 @@ package struct Comparison: Sendable {
   }
 
   /// A figure's full key: `banks/244292/sqlite/batched/20/none/first_screen/time_ms`.
-  static func name(_ r: ResultRow) -> String {
-    let f = r.fields
-    return ([r.dataset?.rawValue ?? "-"] + f[2...8]).joined(separator: "/")
-  }
+  static func name(_ r: ResultRow) -> String { (r.key.parts + [r.metric.name]).joined(separator: "/") }
 
   /// What differs between the runs that makes their figures incomparable. O(rows).
   static func differences(_ base: [ResultRow], _ head: [ResultRow]) -> String? {

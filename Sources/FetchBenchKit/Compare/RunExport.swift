@@ -25,9 +25,7 @@ package enum RunExport {
   /// A figure's benchmark (its key without the metric) and measure (the metric, with its unit
   /// when it has one): `banks/244292/sqlite/batched/20/none/first_screen` and `time_ms`.
   static func benchmarkAndMeasure(_ r: ResultRow) -> (benchmark: String, measure: String) {
-    let name = Comparison.name(r)
-    let cut = name.lastIndex(of: "/")!
-    return (String(name[..<cut]), String(name[name.index(after: cut)...]))
+    (r.key.parts.joined(separator: "/"), r.metric.name)
   }
 
   /// Bencher Metric Format: the median as the value, the smallest and largest repetition as
