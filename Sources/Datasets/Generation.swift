@@ -171,49 +171,10 @@ public enum Generation {
       request.writeCSV ? DatasetPaths.csvDirectory(in: out, kind, rows: rows, seed: seed) : nil
     let expected = manifest.entry(kind, rows: rows, seed: seed)
 
-    let manifestPath = DatasetPaths.manifest(in: out)
-    // A dataset's paths are FetchBench's only when the manifest records the dataset and each
-    // is what FetchBench writes there (a SQLite file, a folder of CSV files): anything else,
-    // a symbolic link included, is the user's and is neither read through nor replaced.
-    for path in [sqlitePath, csvDir].compactMap({ $0 }) where DatasetFile.isSymbolicLink(path) {
-      throw DatasetError.notADataset(
-        path: path, reason: "it is a symbolic link, and FetchBench does not replace it; move it away and run again")
-    }
+    try checkOwnPaths(sqlitePath: sqlitePath, csvDir: csvDir, recorded: expected != nil, in: out)
     let exists = { (path: String?) in path.map { FileManager.default.fileExists(atPath: $0) } ?? false }
-    if let sqlitePath, try DatasetFile.checkReadable(sqlitePath) {
-      guard expected != nil else { throw DatasetError.foreignFile(path: sqlitePath, manifest: manifestPath) }
-      guard DatasetFile.isSQLite(sqlitePath) else {
-        throw DatasetError.notADataset(
-          path: sqlitePath,
-          reason:
-            "it is not a SQLite database, and FetchBench does not replace it; move it away (or delete it) and run again"
-        )
-      }
-    }
-    if exists(csvDir), let csvDir, expected == nil {
-      throw DatasetError.foreignFile(path: csvDir + "/", manifest: manifestPath)
-    }
     if request.ifMissing, let expected, [sqlitePath, csvDir].allSatisfy({ $0 == nil || exists($0) }) {
-      var entry = expected
-      if let sqlitePath {
-        let checksums = request.verification != .rowCounts
-        let actual =
-          checksums
-          ? try DatasetFile.entry(sqlitePath, kind, rows: rows, seed: seed).tables
-          : zip(expected.tables, try DatasetFile.rowCounts(sqlitePath, kind)).map { e, count in
-            Manifest.Table(table: e.table, rows: count, csv: e.csv, sha256: e.sha256)
-          }
-        if let detail = DatasetFile.difference(actual, expected, checksums: checksums) {
-          guard request.verification == .contentsReported else {
-            throw DatasetError.doesNotMatchManifest(path: sqlitePath, detail: detail)
-          }
-          entry = Manifest.Entry(
-            dataset: kind, rows: rows, seed: seed, sha256: Manifest.combined(actual), tables: actual)
-        }
-      }
-      return GeneratedDataset(
-        kind: kind, sqlitePath: sqlitePath, csvDirectory: csvDir, entry: entry, seconds: 0,
-        skipped: true, verifiedAgainstManifest: entry == expected)
+      return try kept(kind, request, expected: expected, sqlitePath: sqlitePath, csvDir: csvDir)
     }
 
     let sqliteTmp = try sqlitePath.map(AtomicFile.createTemporaryFile(for:))
@@ -241,6 +202,61 @@ public enum Generation {
     return GeneratedDataset(
       kind: kind, sqlitePath: sqlitePath, csvDirectory: csvDir, entry: entry, seconds: seconds,
       skipped: false, verifiedAgainstManifest: expected != nil)
+  }
+
+  /// Throws unless the dataset's paths are FetchBench's to write: a SQLite file or a folder of
+  /// CSV files the manifest records (`recorded`), never a symbolic link.
+  private static func checkOwnPaths(sqlitePath: String?, csvDir: String?, recorded: Bool, in out: String) throws {
+    let manifestPath = DatasetPaths.manifest(in: out)
+    // A dataset's paths are FetchBench's only when the manifest records the dataset and each
+    // is what FetchBench writes there (a SQLite file, a folder of CSV files): anything else,
+    // a symbolic link included, is the user's and is neither read through nor replaced.
+    for path in [sqlitePath, csvDir].compactMap({ $0 }) where DatasetFile.isSymbolicLink(path) {
+      throw DatasetError.notADataset(
+        path: path, reason: "it is a symbolic link, and FetchBench does not replace it; move it away and run again")
+    }
+    if let sqlitePath, try DatasetFile.checkReadable(sqlitePath) {
+      guard recorded else { throw DatasetError.foreignFile(path: sqlitePath, manifest: manifestPath) }
+      guard DatasetFile.isSQLite(sqlitePath) else {
+        throw DatasetError.notADataset(
+          path: sqlitePath,
+          reason:
+            "it is not a SQLite database, and FetchBench does not replace it; move it away (or delete it) and run again"
+        )
+      }
+    }
+    let exists = { (path: String?) in path.map { FileManager.default.fileExists(atPath: $0) } ?? false }
+    if exists(csvDir), let csvDir, !recorded {
+      throw DatasetError.foreignFile(path: csvDir + "/", manifest: manifestPath)
+    }
+  }
+
+  /// The dataset as it is on disk (`ifMissing`), checked against its manifest entry as the
+  /// request's verification says.
+  private static func kept(
+    _ kind: DatasetKind, _ request: GenerationRequest, expected: Manifest.Entry, sqlitePath: String?, csvDir: String?
+  ) throws -> GeneratedDataset {
+    let (rows, seed) = (request.rows, request.seed)
+    var entry = expected
+    if let sqlitePath {
+      let checksums = request.verification != .rowCounts
+      let actual =
+        checksums
+        ? try DatasetFile.entry(sqlitePath, kind, rows: rows, seed: seed).tables
+        : zip(expected.tables, try DatasetFile.rowCounts(sqlitePath, kind)).map { e, count in
+          Manifest.Table(table: e.table, rows: count, csv: e.csv, sha256: e.sha256)
+        }
+      if let detail = DatasetFile.difference(actual, expected, checksums: checksums) {
+        guard request.verification == .contentsReported else {
+          throw DatasetError.doesNotMatchManifest(path: sqlitePath, detail: detail)
+        }
+        entry = Manifest.Entry(
+          dataset: kind, rows: rows, seed: seed, sha256: Manifest.combined(actual), tables: actual)
+      }
+    }
+    return GeneratedDataset(
+      kind: kind, sqlitePath: sqlitePath, csvDirectory: csvDir, entry: entry, seconds: 0,
+      skipped: true, verifiedAgainstManifest: entry == expected)
   }
 
   /// Generates the rows into the temporary SQLite file and CSV folder (either may be nil)

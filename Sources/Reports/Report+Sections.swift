@@ -110,63 +110,76 @@ extension Report {
     var notes: [String] = []
     for index in Array(Set(floors.map(\.index))).sorted() {
       for batch in batchSizes {
-        let k = Key(dataset: dataset, rows: n, store: .postgres, index: index)
-        func floor(_ m: Metric) -> ResultRow? {
-          floors.first { $0.index == index && $0.batchSize == batch && $0.metric == m }
-        }
-        func f(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "—" }
-        let ids = floor(.floorIDs)?.value
-        let scroll = floor(.floorScroll)?.value
-        let lines: [(String, ResultRow?, Double?, Double?, String)] = [
-          (
-            "batched performFetch vs the ID query", find(k, .batched, batch: batch, .performFetch, metric: .time),
-            floor(.floorServerIDs)?.value, ids, Targets.engineOverPsql.description
-          ),
-          (
-            "batched performFetch vs the store's own statement, SELECT ARRAY(the ID query)",
-            find(k, .batched, batch: batch, .performFetch, metric: .time), nil,
-            floor(.floorIDsArray)?.value, "—"
-          ),
-          (
-            "batched scroll-through vs the ID query + every batch statement",
-            find(k, .batched, batch: batch, .scrollThrough, metric: .time), nil,
-            ids.flatMap { i in scroll.map { i + $0 } }, "—"
-          ),
-          (
-            "full performFetch vs all rows", find(k, .full, batch: 0, .performFetch, metric: .time),
-            floor(.floorServerFull)?.value, floor(.floorFull)?.value, "—"
-          ),
-        ]
-        for (what, engine, server, psql, target) in lines {
-          md +=
-            """
-            | \(index) | \(batch) | \(what) | \(ms(engine)) | \(f(server)) | \(f(psql)) | \
-            \(ratio(engine?.value, psql)) | \(target) |\n
-            """
-        }
-        if let rt = floor(.roundTrip), let fixed = floor(.batchFaultFixed), let row = floor(.rowCost),
-          let crossover = floor(.roundTripBatchSize), let server = floor(.floorServerBatch)
-        {
-          notes.append(
-            String(
-              format:
-                """
-                index %@: one round trip (`SELECT 1` through the store's connection) takes %.0f µs (median of %d, \
-                %.0f–%.0f); a batch fault's fixed cost is %.0f µs and each row %.2f µs more (least squares over a \
-                scroll through %@ rows at batch sizes %@), so a scroll-through is dominated by round trips below a \
-                batch size of **%.0f rows**; the server itself spends %.3f ms on a %d-row batch statement.
-                """,
-              index, rt.value, rt.repetitions, rt.min, rt.max, fixed.value, row.value, BatchSweep.rows.grouped,
-              BatchSweep.batchSizes.map(String.init).joined(separator: ", "), crossover.value, server.value, batch))
-          let sweep = BatchSweep.batchSizes.compactMap { b in
-            floor(.sweepPerRow(batchSize: b)).map { String(format: "%d: %.2f µs", b, $0.value) }
-          }
-          notes.append("index \(index): time per row by batch size: " + sweep.joined(separator: ", "))
-        }
+        let (table, more) = postgresFloorRows(floors, dataset: dataset, rows: n, index: index, batch: batch)
+        md += table
+        notes += more
       }
     }
     md += "\n" + notes.map { "- \($0)\n" }.joined() + "\n"
     return md
+  }
+
+  /// One index's and batch size's lines of the PostgreSQL floor table, and its notes on round
+  /// trips and the batch sweep.
+  func postgresFloorRows(_ floors: [ResultRow], dataset: DatasetKind, rows n: Int, index: String, batch: Int) -> (
+    String, [String]
+  ) {
+    var md = ""
+    var notes: [String] = []
+    let k = Key(dataset: dataset, rows: n, store: .postgres, index: index)
+    func floor(_ m: Metric) -> ResultRow? {
+      floors.first { $0.index == index && $0.batchSize == batch && $0.metric == m }
+    }
+    func f(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "—" }
+    let ids = floor(.floorIDs)?.value
+    let scroll = floor(.floorScroll)?.value
+    let lines: [(String, ResultRow?, Double?, Double?, String)] = [
+      (
+        "batched performFetch vs the ID query", find(k, .batched, batch: batch, .performFetch, metric: .time),
+        floor(.floorServerIDs)?.value, ids, Targets.engineOverPsql.description
+      ),
+      (
+        "batched performFetch vs the store's own statement, SELECT ARRAY(the ID query)",
+        find(k, .batched, batch: batch, .performFetch, metric: .time), nil,
+        floor(.floorIDsArray)?.value, "—"
+      ),
+      (
+        "batched scroll-through vs the ID query + every batch statement",
+        find(k, .batched, batch: batch, .scrollThrough, metric: .time), nil,
+        ids.flatMap { i in scroll.map { i + $0 } }, "—"
+      ),
+      (
+        "full performFetch vs all rows", find(k, .full, batch: 0, .performFetch, metric: .time),
+        floor(.floorServerFull)?.value, floor(.floorFull)?.value, "—"
+      ),
+    ]
+    for (what, engine, server, psql, target) in lines {
+      md +=
+        """
+        | \(index) | \(batch) | \(what) | \(ms(engine)) | \(f(server)) | \(f(psql)) | \
+        \(ratio(engine?.value, psql)) | \(target) |\n
+        """
+    }
+    if let rt = floor(.roundTrip), let fixed = floor(.batchFaultFixed), let row = floor(.rowCost),
+      let crossover = floor(.roundTripBatchSize), let server = floor(.floorServerBatch)
+    {
+      notes.append(
+        String(
+          format:
+            """
+            index %@: one round trip (`SELECT 1` through the store's connection) takes %.0f µs (median of %d, \
+            %.0f–%.0f); a batch fault's fixed cost is %.0f µs and each row %.2f µs more (least squares over a \
+            scroll through %@ rows at batch sizes %@), so a scroll-through is dominated by round trips below a \
+            batch size of **%.0f rows**; the server itself spends %.3f ms on a %d-row batch statement.
+            """,
+          index, rt.value, rt.repetitions, rt.min, rt.max, fixed.value, row.value, BatchSweep.rows.grouped,
+          BatchSweep.batchSizes.map(String.init).joined(separator: ", "), crossover.value, server.value, batch))
+      let sweep = BatchSweep.batchSizes.compactMap { b in
+        floor(.sweepPerRow(batchSize: b)).map { String(format: "%d: %.2f µs", b, $0.value) }
+      }
+      notes.append("index \(index): time per row by batch size: " + sweep.joined(separator: ", "))
+    }
+    return (md, notes)
   }
 
   package func floorSection(dataset: DatasetKind, rows n: Int) -> String {

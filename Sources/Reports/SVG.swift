@@ -42,12 +42,7 @@ package enum SVG {
       font-family=\"sans-serif\" font-size=\"11\">\n
       """
     s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
-    var legendX = left
-    for (name, color, _) in series {
-      s += "<rect x=\"\(Int(legendX))\" y=\"28\" width=\"10\" height=\"10\" fill=\"\(color)\"/>"
-      s += "<text x=\"\(Int(legendX + 14))\" y=\"37\">\(esc(name))</text>\n"
-      legendX += 14 + 6.5 * Double(name.count) + 16
-    }
+    s += legend(series.map { ($0.0, $0.1) }, from: left)
     for t in ticks {
       let tx = String(format: "%.1f", x(t))
       s += "<line x1=\"\(tx)\" y1=\"\(Int(plotTop))\" x2=\"\(tx)\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#ddd\"/>"
@@ -83,16 +78,32 @@ package enum SVG {
       stroke=\"#333\"/>\n
       """
     if let threshold, threshold.value <= top {
-      let tx = String(format: "%.1f", x(threshold.value))
-      s +=
-        """
-        <line x1=\"\(tx)\" y1=\"\(Int(plotTop - 4))\" x2=\"\(tx)\" y2=\"\(Int(plotTop + plotH))\" stroke=\"#d9534f\" \
-        stroke-dasharray=\"4 3\"/>
-        """
-      s +=
-        "<text x=\"\(tx)\" y=\"\(Int(plotTop - 8))\" fill=\"#d9534f\" font-size=\"10\">\(esc(threshold.label))</text>\n"
+      s += thresholdLine(threshold.label, at: x(threshold.value), from: plotTop, to: plotTop + plotH)
     }
     return s + "</svg>\n"
+  }
+
+  /// The bar chart's legend, a swatch and a name per series, left to right from `left`.
+  static func legend(_ series: [(name: String, color: String)], from left: Double) -> String {
+    var s = ""
+    var legendX = left
+    for (name, color) in series {
+      s += "<rect x=\"\(Int(legendX))\" y=\"28\" width=\"10\" height=\"10\" fill=\"\(color)\"/>"
+      s += "<text x=\"\(Int(legendX + 14))\" y=\"37\">\(esc(name))</text>\n"
+      legendX += 14 + 6.5 * Double(name.count) + 16
+    }
+    return s
+  }
+
+  /// A dashed red line across the plot at `x`, labelled above it.
+  static func thresholdLine(_ label: String, at x: Double, from plotTop: Double, to plotBottom: Double) -> String {
+    let tx = String(format: "%.1f", x)
+    return
+      """
+      <line x1=\"\(tx)\" y1=\"\(Int(plotTop - 4))\" x2=\"\(tx)\" y2=\"\(Int(plotBottom))\" stroke=\"#d9534f\" \
+      stroke-dasharray=\"4 3\"/>
+      """
+        + "<text x=\"\(tx)\" y=\"\(Int(plotTop - 8))\" fill=\"#d9534f\" font-size=\"10\">\(esc(label))</text>\n"
   }
 
   /// Ticks from zero at a step of 1, 2, 2.5 or 5 times a power of ten, the last at or above

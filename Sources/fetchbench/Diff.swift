@@ -103,10 +103,29 @@ struct Diff: CheckedCommand {
       )
     }
     options.rows = try OptionValue.rowCounts(rows ?? String(DatasetKind.defaultRows))
+    let ownList = try applyList(to: &options)
+    var diff = try transactions(sectioned: ownList ? "section" : "state")
+    try OptionValue.check(batchSize, in: OptionRange.batchSize, "batch-size")
+    options.batchSizes = [batchSize]
+    options.repetitions = try measure.checkedRepetitions(or: quick ? 3 : 5)
+    options.processes = try measure.checkedProcesses()
+    try OptionValue.check(stdlibBudget, in: OptionRange.stdlibBudget, "stdlib-budget")
+    try fit(&diff, to: options.rows)
+    options.workload = .changes(diff)
+    options.resultsDirectory = "results/diff"
+    options.datasetsDirectory = datasets
+    try applyEmitChanges(&diff, to: &options)
+    options.memoryCeiling = try memory.bytes()
+    return options
+  }
+
+  /// The list kept in sync: the user's database's (`--db`, `--model`), or a generated
+  /// dataset's in Core Data's schema (`--schema coredata`), or the dataset's own. Returns
+  /// whether the list is other than the dataset's own (its sections are its `--section`'s).
+  func applyList(to options: inout RunOptions) throws -> Bool {
     let db = try database.database(
       entity: entity, rows: database.model == nil ? nil : options.rows.first, datasets: datasets)
-    let coreDataFile = try OptionValue.kind(schema, "schema") as PhysicalSchema == .coreData
-    if coreDataFile {
+    if try OptionValue.kind(schema, "schema") as PhysicalSchema == .coreData {
       guard db == nil else {
         throw ValidationError("--schema coredata reads a generated dataset's file; --db names your own")
       }
@@ -119,27 +138,35 @@ struct Diff: CheckedCommand {
       }
       options.datasetsDirectory = datasets
       try options.useCoreDataFile(.banks, rows: n)
-    } else if let db {
-      if try db.server != nil { throw UserDatabaseError.serverReadOnly(db.path, "diff, which writes,") }
-      guard rows == nil || database.model != nil else {
-        throw ValidationError(
-          """
-          --rows does not apply to --db: the list has the table's own rows; for another size, make a file with \
-          `fetchbench generate --like`
-          """
-        )
-      }
-      // Writes go to a private copy of the file; the user's is only read.
-      try database.apply(
-        db, entity: entity, list: CustomRequest(sort: sort, section: section), sectionLeads: false, to: &options)
-    } else if entity != nil || sort != nil || section != nil {
-      throw ValidationError("--entity, --sort and --section describe a list of your own database: give --db FILE")
+      return true
     }
-    // --quick narrows only what was not asked for.
+    guard let db else {
+      if entity != nil || sort != nil || section != nil {
+        throw ValidationError("--entity, --sort and --section describe a list of your own database: give --db FILE")
+      }
+      return false
+    }
+    if try db.server != nil { throw UserDatabaseError.serverReadOnly(db.path, "diff, which writes,") }
+    guard rows == nil || database.model != nil else {
+      throw ValidationError(
+        """
+        --rows does not apply to --db: the list has the table's own rows; for another size, make a file with \
+        `fetchbench generate --like`
+        """
+      )
+    }
+    // Writes go to a private copy of the file; the user's is only read.
+    try database.apply(
+      db, entity: entity, list: CustomRequest(sort: sort, section: section), sectionLeads: false, to: &options)
+    return true
+  }
+
+  /// The transactions' sizes, edits and sections; `--quick` narrows only what was not asked
+  /// for. `sectioned`: the name `--sections` gives the sectioned list.
+  func transactions(sectioned: String) throws -> DiffOptions {
     var diff = DiffOptions()
     diff.ks = try OptionValue.ints(k ?? (quick ? "1,100" : "1,10,100,1000,10000"), "k", in: OptionRange.transactionSize)
     diff.edit = !noEdit && !quick
-    let sectioned = db == nil && !coreDataFile ? "state" : "section"
     diff.sections = try OptionValue.items(sections ?? (quick ? "none" : "none,\(sectioned)"), "sections").map {
       switch $0 {
       case "none": return false
@@ -147,42 +174,40 @@ struct Diff: CheckedCommand {
       default: throw ValidationError("--sections: '\($0)' is neither none nor \(sectioned)")
       }
     }
-    try OptionValue.check(batchSize, in: OptionRange.batchSize, "batch-size")
-    options.batchSizes = [batchSize]
-    options.repetitions = try measure.checkedRepetitions(or: quick ? 3 : 5)
-    options.processes = try measure.checkedProcesses()
-    try OptionValue.check(stdlibBudget, in: OptionRange.stdlibBudget, "stdlib-budget")
+    return diff
+  }
+
+  /// The default sizes fitted to the list (those up to half of its smallest row count); a
+  /// size asked for that changes more than half of a list is refused.
+  func fit(_ diff: inout DiffOptions, to rowCounts: [Int]) throws {
     if k == nil {
-      // The default sizes fit the list: those up to half of its smallest row count.
-      let half = (options.rows.min() ?? 0) / 2
+      let half = (rowCounts.min() ?? 0) / 2
       diff.ks = diff.ks.filter { $0 <= half }
       guard !diff.ks.isEmpty || diff.edit else {
-        throw ValidationError("the list has \(options.rows.min() ?? 0) row(s): a change set needs at least 2")
+        throw ValidationError("the list has \(rowCounts.min() ?? 0) row(s): a change set needs at least 2")
       }
     }
-    for n in options.rows {
+    for n in rowCounts {
       for kk in diff.ks where kk > n / 2 {
         throw ValidationError("--k \(kk) changes more than half of \(n) rows; pick k ≤ \(n / 2)")
       }
     }
-    options.workload = .changes(diff)
-    options.resultsDirectory = "results/diff"
-    options.datasetsDirectory = datasets
-    if let emitChanges {
-      guard options.cases().count == 1 else {
-        throw ValidationError(
-          """
-          --emit-changes writes one case's change sets; narrow the run to one (e.g. --store sqlite --k 100 --no-edit \
-          --sections none); it has \(options.cases().count)
-          """
-        )
-      }
-      diff.emitChanges = URL(fileURLWithPath: emitChanges).standardizedFileURL.path
-      options.workload = .changes(diff)
-      try AtomicFile.checkNewFile(emitChanges)
+  }
+
+  /// `--emit-changes FILE`: one case's change sets, to a file that does not exist yet.
+  func applyEmitChanges(_ diff: inout DiffOptions, to options: inout RunOptions) throws {
+    guard let emitChanges else { return }
+    guard options.cases().count == 1 else {
+      throw ValidationError(
+        """
+        --emit-changes writes one case's change sets; narrow the run to one (e.g. --store sqlite --k 100 --no-edit \
+        --sections none); it has \(options.cases().count)
+        """
+      )
     }
-    options.memoryCeiling = try memory.bytes()
-    return options
+    diff.emitChanges = URL(fileURLWithPath: emitChanges).standardizedFileURL.path
+    options.workload = .changes(diff)
+    try AtomicFile.checkNewFile(emitChanges)
   }
 
   func run() throws {

@@ -22,56 +22,13 @@ package enum GateCheck {
       try record(options, lists, machine: machine, log: log, print: print)
       return 0
     }
-    // Read the baseline first: a broken one should fail before minutes of measuring.
-    let loaded: GateBaseline?
-    do {
-      loaded = try GateRun.loadBaseline(options.baselinePath)
-    } catch {
-      print("cannot judge: \(error)")
-      return 3
-    }
-    guard let recorded = loaded else {
-      // The command that records it, with the options this one was given.
-      let matrix = options.matrixPath == GateOptions.projectMatrixPath ? "" : " --matrix \(options.matrixPath)"
-      let baseline =
-        options.baselinePath == GateOptions.projectBaselinePath ? "" : " --baseline \(options.baselinePath)"
-      print(
-        """
-        cannot judge: no baseline at \(options.baselinePath); record one with `fetchbench check \
-        --update\(matrix)\(baseline)`
-        """
-      )
-      return 3
-    }
-    // Other lists, machine kind or data (the checksums read from the files, so an edited
-    // dataset is another dataset).
-    if let why = recorded.differs(from: lists, matrix: options.matrix) {
-      print("cannot judge: \(why)")
-      return 3
-    }
-    let early = GateComparator.compare(
-      baseline: recorded, now: [], machine: machine, datasets: try GateRun.datasetChecksums(lists, options),
-      allowOtherMachine: options.allowOtherMachine)
-    if let why = early.cannotJudge {
+    guard let recorded = baseline(options, print: print) else { return 3 }
+    if let why = try refusal(recorded, lists, options, machine: machine) {
       print("cannot judge: \(why)")
       return 3
     }
     let measured = try GateRun.measure(options, lists, log: log)
-    // Figures of stores left out with --store are not judged (they are not regressions).
-    var judged = recorded
-    let measuredStores = Set(lists.flatMap { l in l.list.measuredStores.map { "\(l.list.figureName)/\($0.rawValue)" } })
-    judged.figures.removeAll { f in f.id.map { !measuredStores.contains("\($0.list)/\($0.store.rawValue)") } ?? false }
-    var report = GateComparator.compare(
-      baseline: judged, now: measured.figures, machine: machine, datasets: measured.datasets,
-      allowOtherMachine: options.allowOtherMachine, busy: measured.busyFigures)
-    if judged.figures.count < recorded.figures.count {
-      report.notes.append(
-        """
-        \(recorded.figures.count - judged.figures.count) baseline figures of stores not measured (--store) were not \
-        judged
-        """
-      )
-    }
+    var report = judge(recorded, measured, lists, options, machine: machine)
     if let why = report.cannotJudge {
       print("cannot judge: \(why)")
       return 3
@@ -90,6 +47,68 @@ package enum GateCheck {
     let code = report.exitCode(failOnImprovement: options.failOnImprovement)
     print("\n" + report.summary(failOnImprovement: options.failOnImprovement))
     return code
+  }
+
+  /// The baseline, read before minutes of measuring; nil, having printed why, when it is
+  /// missing or broken.
+  static func baseline(_ options: GateOptions, print: (String) -> Void) -> GateBaseline? {
+    let loaded: GateBaseline?
+    do {
+      loaded = try GateRun.loadBaseline(options.baselinePath)
+    } catch {
+      print("cannot judge: \(error)")
+      return nil
+    }
+    guard let loaded else {
+      // The command that records it, with the options this one was given.
+      let matrix = options.matrixPath == GateOptions.projectMatrixPath ? "" : " --matrix \(options.matrixPath)"
+      let baseline =
+        options.baselinePath == GateOptions.projectBaselinePath ? "" : " --baseline \(options.baselinePath)"
+      print(
+        """
+        cannot judge: no baseline at \(options.baselinePath); record one with `fetchbench check \
+        --update\(matrix)\(baseline)`
+        """
+      )
+      return nil
+    }
+    return loaded
+  }
+
+  /// Why the baseline cannot judge these lists before anything is measured: other lists,
+  /// machine kind or data (the checksums read from the files, so an edited dataset is another
+  /// dataset); nil when it can.
+  static func refusal(
+    _ recorded: GateBaseline, _ lists: [GateList.Resolved], _ options: GateOptions, machine: MachineKind
+  ) throws -> String? {
+    if let why = recorded.differs(from: lists, matrix: options.matrix) { return why }
+    return GateComparator.compare(
+      baseline: recorded, now: [], machine: machine, datasets: try GateRun.datasetChecksums(lists, options),
+      allowOtherMachine: options.allowOtherMachine
+    ).cannotJudge
+  }
+
+  /// The measured figures judged against the baseline's; figures of stores left out with
+  /// `--store` are not judged (they are not regressions), and a note says how many.
+  static func judge(
+    _ recorded: GateBaseline, _ measured: GateMeasurement, _ lists: [GateList.Resolved], _ options: GateOptions,
+    machine: MachineKind
+  ) -> GateReport {
+    var judged = recorded
+    let measuredStores = Set(lists.flatMap { l in l.list.measuredStores.map { "\(l.list.figureName)/\($0.rawValue)" } })
+    judged.figures.removeAll { f in f.id.map { !measuredStores.contains("\($0.list)/\($0.store.rawValue)") } ?? false }
+    var report = GateComparator.compare(
+      baseline: judged, now: measured.figures, machine: machine, datasets: measured.datasets,
+      allowOtherMachine: options.allowOtherMachine, busy: measured.busyFigures)
+    if judged.figures.count < recorded.figures.count {
+      report.notes.append(
+        """
+        \(recorded.figures.count - judged.figures.count) baseline figures of stores not measured (--store) were not \
+        judged
+        """
+      )
+    }
+    return report
   }
 
   /// `--update`: the baseline from `updateRuns` runs of the matrix, so that tolerances reflect
