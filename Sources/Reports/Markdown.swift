@@ -9,7 +9,7 @@ package enum Markdown {
   package static func provenance(_ rows: [ResultRow]) -> String {
     guard let first = rows.first else { return "" }
     var runs: [(id: String, commit: String, figures: Int)] = []
-    for r in rows where r.mode != .settings {
+    for r in rows {
       if let i = runs.firstIndex(where: { $0.id == r.runID }) {
         runs[i].figures += 1
       } else {

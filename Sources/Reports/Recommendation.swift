@@ -49,9 +49,10 @@ package struct Recommendation: Sendable, Equatable {
   }
 
   /// A recommendation per (dataset, rows, store) measured with a first screen. O(rows).
-  /// The memory budget and the frame are the run's, from its settings rows.
-  package static func all(_ rows: [ResultRow]) -> [Recommendation] {
-    let budget = Budget(memoryBytes: Report.memoryBudget(in: rows), frameMs: Report.frameMs(in: rows))
+  /// The memory budget and the frame are the run's settings.
+  package static func all(_ results: RunResults) -> [Recommendation] {
+    let rows = results.figures
+    let budget = Budget(memoryBytes: results.settings.memoryBudget, frameMs: results.settings.frameMs)
     // One list per dataset, rows and store, whatever the index.
     struct List: Hashable {
       var dataset: DatasetKind
@@ -67,7 +68,7 @@ package struct Recommendation: Sendable, Equatable {
       groups[list, default: []].append(r)
     }
     let picks = IndexPick.all(rows)
-    let declared = DatabaseSetting.recorded(in: rows)?.fetchIndexes ?? []
+    let declared = results.settings.database?.fetchIndexes ?? []
     return order.compactMap { list in
       let advice = picks.filter {
         $0.dataset == list.dataset && $0.rows == list.rows && $0.store == .engine(list.store)
@@ -80,6 +81,9 @@ package struct Recommendation: Sendable, Equatable {
         groups[list]!, advice: advice, budget: budget, unusedFetchIndexes: unused(declared, plans.map(\.detail)))
     }
   }
+
+  /// The recommendations of rows as results.csv holds them, settings among them. O(rows).
+  package static func all(_ rows: [ResultRow]) -> [Recommendation] { all(RunResults(recorded: rows)) }
 
   /// What a list may hold and take to open: the live heap, and one frame.
   package struct Budget {
@@ -342,7 +346,7 @@ extension Recommendation {
 extension Report {
   /// Each store's recommendation at this size, computed by `Recommendation` from the rows.
   package func recommendationSection(dataset: DatasetKind, rows n: Int) -> String {
-    let picks = Recommendation.all(allRows).filter { $0.dataset == dataset && $0.rows == n }
+    let picks = recommendations.filter { $0.dataset == dataset && $0.rows == n }
     guard !picks.isEmpty else { return "" }
     var md = "### Recommendation, \(dataset.displayName) at \(n.grouped) rows\n\n"
     md +=

@@ -6,22 +6,8 @@ import ResultModel
 // opening the list stops fitting in one frame or in 100 ms, where its heap passes the memory
 // budget, and the log-log charts with those lines drawn.
 extension Report {
-  /// One frame at 60 Hz, unless the run says otherwise (`--frame-budget-ms`).
-  package static let defaultFrameMs = 1000.0 / 60
   /// What a list may cost to open before a user waits.
   package static let waitMs = 100.0
-  /// The live heap a list may hold unless the run says otherwise (`--memory-budget`).
-  package static let defaultMemoryBudget = 100.0 * 1024 * 1024
-
-  /// The run's memory budget: its `settings` row, or the default for runs without one.
-  package static func memoryBudget(in rows: [ResultRow]) -> Double {
-    rows.first { $0.mode == .settings && $0.metric == .memoryBudget }?.value ?? defaultMemoryBudget
-  }
-
-  /// The run's frame: its `settings` row, or one frame at 60 Hz for runs without one.
-  package static func frameMs(in rows: [ResultRow]) -> Double {
-    rows.first { $0.mode == .settings && $0.metric == .frameBudget }?.value ?? defaultFrameMs
-  }
 
   /// `one frame (16.7 ms)`, or at 120 Hz `one frame (8.3 ms)`.
   package static func frameWords(_ ms: Double) -> String { String(format: "one frame (%.1f ms)", ms) }

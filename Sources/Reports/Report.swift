@@ -10,51 +10,57 @@ package struct Report {
   package let rows: [ResultRow]
   /// The index advice's rows (`IndexAdvice`).
   package let advice: [ResultRow]
-  /// Every row, for what covers every case (failures, cases that do not fit).
+  /// Every figure, for what covers every case (failures, cases that do not fit).
   package let allRows: [ResultRow]
-  /// The open list's live heap that the recommendation and the scaling lines hold to.
-  package let memoryBudget: Double
-  /// The time opening a list must stay within to count as one frame.
-  package let frameMs: Double
-  /// The user's list (`run --sort/--section/--where`) as its settings row gives it (its text;
-  /// the request itself when the row records it); nil for the datasets' own.
-  package let customRequest: (text: String, request: CustomRequest?)?
-  /// The allocator's configuration the cases ran with (`MALLOC_CONF`), nil for jemalloc's
-  /// defaults.
-  package let allocatorConfiguration: String?
-  /// The user's own database the run measured (`--db`): its file, entity and checksum, and size.
-  /// The database a list was measured over: its sentence's lead (the user's, or a generated
-  /// dataset's file in Core Data's schema), what names it, its size.
-  package let database: (lead: String, detail: String, bytes: Double, synthetic: String?, onServer: Bool)?
+  /// The budgets, the user's list and database, the allocator's configuration.
+  package let settings: RunSettings
+  /// Each list's recommendation, as recommendation.json holds it.
+  package let recommendations: [Recommendation]
   /// The rows that ended well, by key and metric: every lookup of a figure is O(1).
   package let found: [ResultKey: [Metric: ResultRow]]
 
-  package init(rows: [ResultRow]) {
-    allRows = rows
-    self.rows = rows.filter { $0.mode != .indexAdvice && $0.mode != .settings }
-    advice = rows.filter { $0.mode == .indexAdvice }
+  /// The report of `results`, whose recommendations are `recommendations` when the caller
+  /// computed them (the run's files are written from one computation), else computed here.
+  /// O(rows).
+  package init(_ results: RunResults, recommendations: [Recommendation]? = nil) {
+    allRows = results.figures
+    settings = results.settings
+    rows = allRows.filter { $0.mode != .indexAdvice }
+    advice = allRows.filter { $0.mode == .indexAdvice }
     var found: [ResultKey: [Metric: ResultRow]] = [:]
-    for r in self.rows where r.isOK && found[r.key]?[r.metric] == nil { found[r.key, default: [:]][r.metric] = r }
+    for r in rows where r.isOK && found[r.key]?[r.metric] == nil { found[r.key, default: [:]][r.metric] = r }
     self.found = found
-    memoryBudget = Self.memoryBudget(in: rows)
-    frameMs = Self.frameMs(in: rows)
-    allocatorConfiguration = rows.first { $0.mode == .settings && $0.metric == .allocatorConfiguration }?.detail
-    database = rows.first { $0.mode == .settings && $0.metric == .database }.map {
-      let setting = DatabaseSetting(recorded: $0.detail)
-      let lead =
-        setting?.list.kindName != nil
-        ? "The dataset in Core Data's schema (`generate --schema coredata`), read and never written"
-        : "Your database, read and never written"
-      return (
-        lead, setting?.description ?? $0.detail, $0.value, setting?.synthetic,
-        setting.map { ServerSchema.isURL($0.list.database.path) } ?? false
-      )
-    }
-    customRequest = rows.first { $0.mode == .settings && $0.metric == .customRequest }.map {
-      row -> (text: String, request: CustomRequest?) in
-      let request = CustomRequest(recorded: row.detail)
-      return (request?.description ?? row.detail, request)
-    }
+    self.recommendations = recommendations ?? Recommendation.all(results)
+  }
+
+  /// The report of rows as results.csv holds them, settings among them. O(rows).
+  package init(rows: [ResultRow]) { self.init(RunResults(recorded: rows)) }
+
+  /// The open list's live heap that the recommendation and the scaling lines hold to.
+  package var memoryBudget: Double { settings.memoryBudget }
+  /// The time opening a list must stay within to count as one frame.
+  package var frameMs: Double { settings.frameMs }
+  /// The allocator's configuration the cases ran with (`MALLOC_CONF`), nil for jemalloc's
+  /// defaults.
+  package var allocatorConfiguration: String? { settings.allocatorConfiguration }
+  /// The user's list (`run --sort/--section/--where`): its text, and the request itself when
+  /// the run recorded it; nil for the datasets' own.
+  package var customRequest: (text: String, request: CustomRequest?)? {
+    settings.requestDescription.map { ($0, settings.request) }
+  }
+  /// The database a list was measured over: its sentence's lead (the user's, or a generated
+  /// dataset's file in Core Data's schema), what names it, its size.
+  package var database: (lead: String, detail: String, bytes: Double, synthetic: String?, onServer: Bool)? {
+    guard let detail = settings.database?.description ?? settings.databaseText else { return nil }
+    let setting = settings.database
+    let lead =
+      setting?.list.kindName != nil
+      ? "The dataset in Core Data's schema (`generate --schema coredata`), read and never written"
+      : "Your database, read and never written"
+    return (
+      lead, detail, settings.databaseBytes, setting?.synthetic,
+      setting.map { ServerSchema.isURL($0.list.database.path) } ?? false
+    )
   }
 
   /// A list measured through the engine on one store: what a section of the report is about.

@@ -36,11 +36,6 @@ package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConverti
     return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? description
   }
 
-  /// The user's list a run measured, from its settings row; nil for the dataset's own. O(rows).
-  package static func recorded(in rows: [ResultRow]) -> CustomRequest? {
-    rows.first { $0.mode == .settings && $0.metric == .customRequest }.flatMap { CustomRequest(recorded: $0.detail) }
-  }
-
   /// The request of a settings row: nil when it is not `recorded`'s JSON (results of runs
   /// before it was, which recorded `description`).
   package init?(recorded: String) {

@@ -25,11 +25,6 @@ package struct DatabaseSetting: Sendable, Codable, Equatable {
     self.fetchIndexes = fetchIndexes
   }
 
-  /// The setting a run's rows record; nil for a run of the datasets. O(rows).
-  package static func recorded(in rows: [ResultRow]) -> DatabaseSetting? {
-    rows.first { $0.mode == .settings && $0.metric == .database }.flatMap { DatabaseSetting(recorded: $0.detail) }
-  }
-
   package var recorded: String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -51,11 +46,9 @@ package struct DatabaseSetting: Sendable, Codable, Equatable {
   /// Reads the list's model from the file again, when the file is still there and unchanged,
   /// so that a report rendered anew names candidates and key paths as the run did; otherwise
   /// the report keeps to what the results recorded.
-  package static func reregister(from rows: [ResultRow]) {
-    guard let row = rows.first(where: { $0.mode == .settings && $0.metric == .database }),
-      let setting = DatabaseSetting(recorded: row.detail), (try? setting.list.database.sha256()) == setting.sha256
-    else { return }
-    let request = CustomRequest.recorded(in: rows)
-    _ = try? setting.list.register(sort: request?.sort, section: request?.section)
+  package func reregister(request: CustomRequest?) {
+    guard (try? list.database.sha256()) == sha256 else { return }
+    _ = try? list.register(sort: request?.sort, section: request?.section)
   }
+
 }

@@ -88,9 +88,9 @@ struct Compare: CheckedCommand {
     switch format {
     case "markdown": print(comparison.markdown(), terminator: "")
     case "json": FileHandle.standardOutput.write(try comparison.json())
-    case "bmf": FileHandle.standardOutput.write(try RunExport.bmf(headRows))
+    case "bmf": FileHandle.standardOutput.write(try RunExport.bmf(headRows.figures))
     case "github-action-benchmark":
-      try RunExport.writeActionFiles(headRows, to: out!)
+      try RunExport.writeActionFiles(headRows.figures, to: out!)
       print(comparison.text(), terminator: "")
     default: print(comparison.text(), terminator: "")
     }

@@ -42,7 +42,7 @@ struct Export: CheckedCommand {
 
   func run() throws {
     let format = try checkedOptions()
-    let rows = try RunRows.read(source)
+    let rows = try RunRows.read(source).figures
     switch format {
     case .bmf:
       let data = try RunExport.bmf(rows)

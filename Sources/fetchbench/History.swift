@@ -21,7 +21,7 @@ struct History: ParsableCommand {
     @Option(help: "The history file.") var file: String
 
     func run() throws {
-      let entry = try HistoryEntry(rows: try RunRows.read(source))
+      let entry = try HistoryEntry(rows: try RunRows.read(source).figures)
       let count = try HistoryFile.append(entry, to: file)
       print(
         "added run \(entry.runID) (commit \(entry.commit), \(entry.figures.count) figures) to \(file): \(count) runs")

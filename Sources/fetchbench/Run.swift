@@ -56,7 +56,7 @@ struct Run: CheckedCommand {
       recommendation and scaling lines hold to it.
       """
   )
-  var memoryBudget: Double = Report.defaultMemoryBudget / 1_048_576
+  var memoryBudget: Double = RunSettings.defaultMemoryBudget / 1_048_576
   @Option(
     parsing: .unconditional,
     help:
@@ -66,7 +66,7 @@ struct Run: CheckedCommand {
       charts and scaling lines hold to it.
       """
   )
-  var frameBudgetMs: Double = Report.defaultFrameMs
+  var frameBudgetMs: Double = RunSettings.defaultFrameMs
   @Option(
     help: "Sort descriptors of a list of your own, e.g. 'state asc, details.closeDate desc' (as fetch takes them).")
   var sort: String?
@@ -178,48 +178,57 @@ struct Run: CheckedCommand {
     } else if entity != nil {
       throw ValidationError("--entity names a table of your own database: give --db FILE")
     } else if sort != nil || section != nil || predicate != nil {
-      let request = CustomRequest(sort: sort, section: section, predicate: predicate)
-      // Key paths belong to one dataset's model: a list of your own is one dataset's.
-      if dataset == nil { options.datasets = [.banks] }
-      guard options.datasets.count == 1, let kind = options.datasets.first else {
-        throw ValidationError(
-          "--sort, --section and --where describe one dataset's list: give --dataset banks or --dataset wells")
-      }
-      do {
-        _ = try request.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
-      } catch {
-        throw ValidationError("\(kind.rawValue): \(error)")
-      }
-      options.request = request
+      try applyDatasetList(to: &options)
     }
     if recommend && scenario == nil { options.scenarios = [.firstScreen, .scrollFirst1000] }
-    if quick {
-      // --quick narrows only what was not asked for.
-      let (datasets, scenarios, repetitions) = (options.datasets, options.scenarios, options.repetitions)
-      options.makeQuick()
-      if dataset != nil || ownDatabase { options.datasets = datasets }
-      if scenario != nil { options.scenarios = scenarios }
-      if measure.repetitions != nil { options.repetitions = repetitions }
-    }
-    if growth {
-      // --growth adds figures only to performFetch, full or batched, on the memory store or
-      // SQLite, from a second row count: without those it would add nothing, silently.
-      guard Set(options.rows).count > 1 else {
-        throw ValidationError(
-          "--growth needs two or more --rows: it measures each larger size's growth from the smallest")
-      }
-      guard options.scenarios.contains(.performFetch), options.modes.contains(where: { $0 == .full || $0 == .batched }),
-        options.stores.contains(where: { $0 != .postgres })
-      else {
-        throw ValidationError(
-          """
-          --growth measures performFetch, full or batched, on the memory store or SQLite: include them in \
-          --scenario, --mode and --store
-          """
-        )
-      }
-    }
+    if quick { applyQuick(to: &options, ownDatabase: ownDatabase) }
+    if growth { try checkGrowth(options) }
     return options
+  }
+
+  /// `--sort`, `--section`, `--where` without `--db`: one dataset's list of the user's.
+  func applyDatasetList(to options: inout RunOptions) throws {
+    let request = CustomRequest(sort: sort, section: section, predicate: predicate)
+    // Key paths belong to one dataset's model: a list of your own is one dataset's.
+    if dataset == nil { options.datasets = [.banks] }
+    guard options.datasets.count == 1, let kind = options.datasets.first else {
+      throw ValidationError(
+        "--sort, --section and --where describe one dataset's list: give --dataset banks or --dataset wells")
+    }
+    do {
+      _ = try request.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
+    } catch {
+      throw ValidationError("\(kind.rawValue): \(error)")
+    }
+    options.request = request
+  }
+
+  /// `--quick` narrows only what was not asked for.
+  func applyQuick(to options: inout RunOptions, ownDatabase: Bool) {
+    let (datasets, scenarios, repetitions) = (options.datasets, options.scenarios, options.repetitions)
+    options.makeQuick()
+    if dataset != nil || ownDatabase { options.datasets = datasets }
+    if scenario != nil { options.scenarios = scenarios }
+    if measure.repetitions != nil { options.repetitions = repetitions }
+  }
+
+  /// `--growth` adds figures only to performFetch, full or batched, on the memory store or
+  /// SQLite, from a second row count: without those it would add nothing, silently.
+  func checkGrowth(_ options: RunOptions) throws {
+    guard Set(options.rows).count > 1 else {
+      throw ValidationError(
+        "--growth needs two or more --rows: it measures each larger size's growth from the smallest")
+    }
+    guard options.scenarios.contains(.performFetch), options.modes.contains(where: { $0 == .full || $0 == .batched }),
+      options.stores.contains(where: { $0 != .postgres })
+    else {
+      throw ValidationError(
+        """
+        --growth measures performFetch, full or batched, on the memory store or SQLite: include them in \
+        --scenario, --mode and --store
+        """
+      )
+    }
   }
 
   /// `--db`: the list over the user's database replaces the datasets, at its table's row
@@ -281,8 +290,8 @@ struct Run: CheckedCommand {
           write("- " + p.text.wrapped(width: 78).split(separator: "\n").joined(separator: "\n  "))
         }
       }
-      let outcome = try Command.measure(try checkedOptions(), out: out, postgres: postgres) { rows, remaining in
-        give(try stream.finished(rows, remaining: remaining)) {
+      let outcome = try Command.measure(try checkedOptions(), out: out, postgres: postgres) { results, remaining in
+        give(try stream.finished(results, remaining: remaining)) {
           FileHandle.standardOutput.write(Data(($0 + "\n").utf8))
         }
       }
@@ -292,10 +301,10 @@ struct Run: CheckedCommand {
     // Each list's answer as soon as its cases are in; JSON is one document, at the end.
     let stream = RecommendationStream()
     let outcome = try Command.measure(try checkedOptions(), out: out, postgres: postgres, quiet: true) {
-      rows, remaining in
+      results, remaining in
       guard !json else { return }
       // Unbuffered: through a pipe too, each answer as it comes.
-      for p in try stream.finished(rows, remaining: remaining) {
+      for p in try stream.finished(results, remaining: remaining) {
         FileHandle.standardOutput.write(Data((p.text + "\n").utf8))
       }
     }
@@ -334,7 +343,7 @@ enum Command {
   @discardableResult
   static func measure(
     _ options: RunOptions, out: String?, postgres: PostgresOptions, extra: String? = nil, quiet: Bool = false,
-    caseEnded: (_ rows: [ResultRow], _ remaining: ArraySlice<CaseSpec>) throws -> Void = { _, _ in }
+    caseEnded: (_ results: RunResults, _ remaining: ArraySlice<CaseSpec>) throws -> Void = { _, _ in }
   ) throws -> RunOutcome {
     Interrupts.install()
     try postgres.apply()

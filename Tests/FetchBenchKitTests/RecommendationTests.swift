@@ -157,10 +157,10 @@ import Testing
         work: .scenario(.firstScreen, .batched), batchSize: 20, index: nil, repetitions: 1, warmups: 0)
     }
     let stream = RecommendationStream()
-    #expect(try stream.finished(rows, remaining: [spec(.memory), spec(.sqlite)][...]).isEmpty)
-    #expect(try stream.finished(rows, remaining: [spec(.sqlite)][...]).map(\.store) == [.memory])
-    #expect(try stream.finished(rows, remaining: [spec(.sqlite)][...]).isEmpty, "given once")
-    #expect(try stream.finished(rows, remaining: [][...]).map(\.store) == [.sqlite])
+    #expect(try stream.finished(RunResults(recorded: rows), remaining: [spec(.memory), spec(.sqlite)][...]).isEmpty)
+    #expect(try stream.finished(RunResults(recorded: rows), remaining: [spec(.sqlite)][...]).map(\.store) == [.memory])
+    #expect(try stream.finished(RunResults(recorded: rows), remaining: [spec(.sqlite)][...]).isEmpty, "given once")
+    #expect(try stream.finished(RunResults(recorded: rows), remaining: [][...]).map(\.store) == [.sqlite])
     #expect(stream.rest(Recommendation.all(rows)).isEmpty)
 
     let empty =
@@ -171,7 +171,7 @@ import Testing
           metric: .rowsMaterialized, value: 0)
       ]
     let later = RecommendationStream()
-    #expect(try later.finished(empty, remaining: [][...]).map(\.store) == [.memory])
+    #expect(try later.finished(RunResults(recorded: empty), remaining: [][...]).map(\.store) == [.memory])
     #expect(later.rest(Recommendation.all(empty)).map(\.store) == [.sqlite])
   }
 

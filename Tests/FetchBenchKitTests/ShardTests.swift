@@ -72,11 +72,13 @@ import Testing
     let joined = try TestSupport.run(["report", dir + "/part1", dir + "/part2", "--out", dir + "/joined"])
     #expect(joined.status == 0, "\(joined.stderr)")
     func keys(_ folder: String) throws -> [String] {
-      try RunRows.read(folder).filter { $0.mode != .settings }.map { "\($0.key)/\($0.metric.name)" }.sorted()
+      try RunRows.read(folder).figures.map { "\($0.key)/\($0.metric.name)" }.sorted()
     }
     #expect(try keys(dir + "/joined") == keys(dir + "/whole"))
     #expect(try keys(dir + "/part1").count > 0 && keys(dir + "/part2").count > 0)
-    let settings = try RunRows.read(dir + "/joined").filter { $0.mode == .settings }
+    let settings = try ResultsCSV.decode(String(contentsOfFile: dir + "/joined/results.csv", encoding: .utf8))
+      .filter { $0.mode == .settings }
+    #expect(!settings.isEmpty, "the joined run's settings")
     #expect(settings.count == Set(settings.map(\.metric.name)).count, "each setting once")
     let report = try String(contentsOfFile: dir + "/joined/report.md", encoding: .utf8)
     #expect(report.contains("Runs `") && report.contains("-1of2` (commit") && report.contains("-2of2` (commit"), "\(report.prefix(400))")

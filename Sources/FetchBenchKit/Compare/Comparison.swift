@@ -98,16 +98,22 @@ package struct Comparison: Sendable {
     return !headFailures.isEmpty || lines.contains { $0.verdict == .regressed || $0.verdict == .changed } ? 2 : 0
   }
 
+  /// The comparison of two runs' rows as their files hold them, settings among them.
+  package init(base: [ResultRow], head: [ResultRow], options: Options = Options()) {
+    self.init(base: RunResults(recorded: base), head: RunResults(recorded: head), options: options)
+  }
+
   /// O(rows · (samples log samples + bootstrap)).
-  package init(base allBase: [ResultRow], head allHead: [ResultRow], options: Options = Options()) {
-    let base = allBase.filter { $0.isOK && $0.mode != .settings }
-    let head = allHead.filter { $0.isOK && $0.mode != .settings }
+  package init(base baseRun: RunResults, head headRun: RunResults, options: Options = Options()) {
+    let (allBase, allHead) = (baseRun.figures, headRun.figures)
+    let base = allBase.filter(\.isOK)
+    let head = allHead.filter(\.isOK)
     for r in allHead where !r.isOK {
       headFailures[Self.caseName(r)] =
         r.status == .doesNotFit ? "did not fit in memory" : (r.error.isEmpty ? "failed" : r.error)
     }
-    refusal = options.allowDifferences ? nil : Self.differences(allBase, allHead)
-    modelNote = Self.modelChange(allBase, allHead)
+    refusal = options.allowDifferences ? nil : Self.differences(baseRun, headRun)
+    modelNote = Self.modelChange(baseRun.settings, headRun.settings)
     func index(_ rows: [ResultRow]) -> [String: ResultRow] {
       Dictionary(rows.map { (Self.name($0), $0) }, uniquingKeysWith: { a, _ in a })
     }
@@ -173,7 +179,8 @@ package struct Comparison: Sendable {
   static func name(_ r: ResultRow) -> String { (r.key.parts + [r.metric.name]).joined(separator: "/") }
 
   /// What differs between the runs that makes their figures incomparable. O(rows).
-  static func differences(_ base: [ResultRow], _ head: [ResultRow]) -> String? {
+  static func differences(_ baseRun: RunResults, _ headRun: RunResults) -> String? {
+    let (base, head) = (baseRun.figures, headRun.figures)
     guard let x = base.first?.machine, let y = head.first?.machine else { return nil }
     if x.swiftVersion != y.swiftVersion { return "the toolchains differ (\(x.swiftVersion) and \(y.swiftVersion))" }
     if x.cores != y.cores || x.os != y.os || x.memoryBytes != y.memoryBytes {
@@ -192,12 +199,12 @@ package struct Comparison: Sendable {
     }
     let (cx, cy) = (checksums(base), checksums(head))
     if let d = cx.keys.sorted().first(where: { cy[$0] != nil && cy[$0] != cx[$0] }),
-      modelChange(base, head) == nil
+      modelChange(baseRun.settings, headRun.settings) == nil
     {
       return "the datasets differ (\(d): other checksums)"
     }
     // Keys name the dataset and the case, not the list: two lists' figures would meet.
-    let (lx, ly) = (CustomRequest.recorded(in: base), CustomRequest.recorded(in: head))
+    let (lx, ly) = (baseRun.settings.request, headRun.settings.request)
     if lx != ly {
       return
         """
@@ -211,8 +218,8 @@ package struct Comparison: Sendable {
   /// "the models differ (…)" when both runs measured stores `generate --model` wrote for
   /// the same entity, rows and seed from two models: the data differs because the model does,
   /// which is what such a comparison measures. nil otherwise. O(rows).
-  static func modelChange(_ base: [ResultRow], _ head: [ResultRow]) -> String? {
-    guard let x = DatabaseSetting.recorded(in: base)?.model, let y = DatabaseSetting.recorded(in: head)?.model,
+  static func modelChange(_ base: RunSettings, _ head: RunSettings) -> String? {
+    guard let x = base.database?.model, let y = head.database?.model,
       x.differsOnlyByModel(from: y)
     else { return nil }
     return

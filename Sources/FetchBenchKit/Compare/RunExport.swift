@@ -18,7 +18,7 @@ package enum RunExport {
 
   /// The figures worth tracking, in key order. O(rows log rows).
   static func tracked(_ rows: [ResultRow]) -> [ResultRow] {
-    rows.filter { $0.isOK && $0.mode != .settings && $0.unit != .none && $0.metric.better != .neither }
+    rows.filter { $0.isOK && $0.unit != .none && $0.metric.better != .neither }
       .sorted { Comparison.name($0) < Comparison.name($1) }
   }
 

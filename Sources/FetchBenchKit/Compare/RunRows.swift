@@ -11,21 +11,21 @@ package enum RunRows {
   /// and each setting once (the first run's). O(rows).
   /// A figure that two of the runs both hold is refused: joined, it would count twice, and
   /// one part's figures could hide another's.
-  package static func read(all paths: [String]) throws -> [ResultRow] {
+  package static func read(all paths: [String]) throws -> RunResults {
     var named: [String: String] = [:]
     for path in paths {
       if let earlier = named.updateValue(path, forKey: AtomicFile.normalized(path)) {
         throw HarnessError.invalidArgument("\(earlier) is named twice (\(path)): name each part of a run once")
       }
     }
-    var settings = Set<String>()
+    var settings: RunSettings?
     var owner: [FigureID: String] = [:]
     var out: [ResultRow] = []
     for path in paths {
-      for r in try read(path) {
-        if r.mode == .settings {
-          guard settings.insert(r.metric.name).inserted else { continue }
-        } else if let other = owner.updateValue(path, forKey: FigureID(key: r.key, metric: r.metric)), other != path {
+      let part = try read(path)
+      settings = settings ?? part.settings
+      for r in part.figures {
+        if let other = owner.updateValue(path, forKey: FigureID(key: r.key, metric: r.metric)), other != path {
           throw HarnessError.invalidArgument(
             """
             \(other) and \(path) both hold \(Comparison.name(r)): join only the parts of a run that measured \
@@ -36,7 +36,7 @@ package enum RunRows {
         out.append(r)
       }
     }
-    return out
+    return RunResults(settings: settings ?? RunSettings(), figures: out)
   }
 
   struct FigureID: Hashable {
@@ -44,8 +44,8 @@ package enum RunRows {
     var metric: Metric
   }
 
-  /// O(rows).
-  package static func read(_ path: String) throws -> [ResultRow] {
+  /// The run's figures and settings. O(rows).
+  package static func read(_ path: String) throws -> RunResults {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw HarnessError.invalidArgument(
@@ -63,7 +63,7 @@ package enum RunRows {
     }
     if file.hasSuffix(".json") {
       do {
-        return try JSONDecoder().decode([ResultRow].self, from: data)
+        return RunResults(recorded: try JSONDecoder().decode([ResultRow].self, from: data))
       } catch {
         throw HarnessError.invalidArgument(
           "\(file) is not a results.json that FetchBench wrote (\(GateRun.describe(error, data: data)))")
@@ -72,6 +72,6 @@ package enum RunRows {
     guard let text = String(data: data, encoding: .utf8) else {
       throw HarnessError.invalidArgument("\(file) is not UTF-8 text, as every results.csv FetchBench writes is")
     }
-    return try ResultsCSV.decode(text)
+    return RunResults(recorded: try ResultsCSV.decode(text))
   }
 }

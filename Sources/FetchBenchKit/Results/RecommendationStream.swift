@@ -21,15 +21,15 @@ package final class RecommendationStream {
   /// before, from the rows as the run's files will hold them (`ResultFiles.rounded`), so each
   /// reads as recommendation.json will; a list whose first screen read no row (an empty list,
   /// which has no answer) is left for the run's end. O(rows + remaining cases).
-  package func finished(_ measured: [ResultRow], remaining: ArraySlice<CaseSpec>) throws -> [Recommendation] {
-    let rows = try ResultFiles.rounded(measured)
+  package func finished(_ measured: RunResults, remaining: ArraySlice<CaseSpec>) throws -> [Recommendation] {
+    let rows = try ResultFiles.rounded(measured.figures)
     let pending = Set(remaining.map { List(dataset: $0.dataset, rows: $0.rows, store: $0.store) })
     let empty = Set(
       rows.filter { $0.scenario == .scenario(.firstScreen) && $0.metric == .rowsMaterialized && $0.value == 0 }
         .compactMap { r in
           Report.key(of: r).map { List(dataset: $0.dataset, rows: $0.rows, store: $0.store) }
         })
-    return Recommendation.all(rows).filter { p in
+    return Recommendation.all(RunResults(settings: measured.settings, figures: rows)).filter { p in
       let list = List(dataset: p.dataset, rows: p.rows, store: p.store)
       guard !pending.contains(list), !empty.contains(list), !given.contains(list) else { return false }
       given.insert(list)

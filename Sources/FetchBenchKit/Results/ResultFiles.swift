@@ -29,12 +29,13 @@ package enum ResultFiles {
   /// Writes the run's files from `measured` and returns the recommendation that
   /// recommendation.json holds (empty when no list has one). O(rows).
   @discardableResult
-  package static func write(_ measured: [ResultRow], to dir: String, command: OutputFolder.Command) throws
+  package static func write(_ measured: RunResults, to dir: String, command: OutputFolder.Command) throws
     -> [Recommendation]
   {
-    let rows = try rounded(measured)
+    let results = RunResults(settings: measured.settings, figures: try rounded(measured.figures))
+    let rows = results.recorded
     let csv = ResultsCSV.encode(rows)
-    let picks = Recommendation.all(rows)
+    let picks = Recommendation.all(results)
     try OutputFolder.write(to: dir, command: command) { tmp in
       try FileManager.default.createDirectory(atPath: tmp + "/charts", withIntermediateDirectories: false)
       try Data(csv.utf8).write(to: URL(fileURLWithPath: tmp + "/results.csv"))
@@ -42,7 +43,7 @@ package enum ResultFiles {
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       try encoder.encode(rows).write(to: URL(fileURLWithPath: tmp + "/results.json"))
       if !picks.isEmpty { try Recommendation.json(picks).write(to: URL(fileURLWithPath: tmp + "/recommendation.json")) }
-      let report = Report(rows: rows)
+      let report = Report(results, recommendations: picks)
       for (name, svg) in report.charts() {
         try Data(svg.utf8).write(to: URL(fileURLWithPath: try OutputFolder.child(tmp + "/charts", name)))
       }
@@ -87,10 +88,11 @@ package enum ResultFiles {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       throw HarnessError.invalidArgument("\(path) is not UTF-8 text, as every results.csv FetchBench writes is")
     }
-    let rows = try ResultsCSV.decode(text)
+    let results = RunResults(recorded: try ResultsCSV.decode(text))
     try checkRerenderable(dir)
-    DatabaseSetting.reregister(from: rows)
-    let report = Report(rows: rows)
+    results.settings.database?.reregister(request: results.settings.request)
+    let picks = Recommendation.all(results)
+    let report = Report(results, recommendations: picks)
     var isDir: ObjCBool = false
     if FileManager.default.fileExists(atPath: dir + "/charts", isDirectory: &isDir),
       !isDir.boolValue || DatasetFile.isSymbolicLink(dir + "/charts")
@@ -108,7 +110,6 @@ package enum ResultFiles {
       try AtomicFile.write(Data(svg.utf8), to: try OutputFolder.child(dir + "/charts", name))
     }
     try AtomicFile.write(Data(report.markdown().utf8), to: dir + "/report.md")
-    let picks = Recommendation.all(rows)
     if !picks.isEmpty { try AtomicFile.write(try Recommendation.json(picks), to: dir + "/recommendation.json") }
     try OutputFolder.addToMarker(["charts/", "report.md"] + charts.map { "charts/\($0.0)" }, in: dir)
   }

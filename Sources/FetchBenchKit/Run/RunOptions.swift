@@ -33,9 +33,9 @@ package struct RunOptions: Sendable {
   package var memoryCeiling: Int?
   /// The open list's live heap the report's recommendation and scaling lines hold to; recorded
   /// in the results as a `settings` row.
-  package var memoryBudget = Report.defaultMemoryBudget
+  package var memoryBudget = RunSettings.defaultMemoryBudget
   /// The time a list may take to open and count as within one frame.
-  package var frameBudgetMs = Report.defaultFrameMs
+  package var frameBudgetMs = RunSettings.defaultFrameMs
   /// A list of the user's own instead of each dataset's (`--sort`, `--section`, `--where`):
   /// measured without the sectioned scenario (the list has its sections, or none) and the
   /// floors (the dataset list's statements).

@@ -32,7 +32,7 @@ package enum Runner {
   /// gets the rows so far and the cases still to run after each case. O(cases).
   package static func run(
     _ options: RunOptions, log: @escaping @Sendable (String) -> Void,
-    caseEnded: (_ rows: [ResultRow], _ remaining: ArraySlice<CaseSpec>) throws -> Void = { _, _ in }
+    caseEnded: (_ results: RunResults, _ remaining: ArraySlice<CaseSpec>) throws -> Void = { _, _ in }
   ) throws -> RunOutcome {
     let machine = Machine.current()
     let cases = options.cases()
@@ -46,7 +46,8 @@ package enum Runner {
     let stamp = RowStamp(runID: journal.plan.runID, machine: machine, checksums: try prepareDatasets(options, log: log))
     announce(options, cases: cases, journal: journal, kept: kept, log: log)
     var progress = RunProgress(cases: cases, kept: kept, journal: journal, stamp: stamp, log: log)
-    progress.rows = try loadIntoPostgres(options, stamp, log: log) + settingsRows(options, stamp)
+    progress.rows = try loadIntoPostgres(options, stamp, log: log)
+    let settings = settings(options, checksums: stamp.checksums)
     for k in cases.indices where !progress.keep(k) {
       if let limit = options.maxMinutes, progress.ran > 0, progress.minutes >= limit {
         log("stopped after \(duration(progress.minutes * 60)) (--max-minutes)")
@@ -57,10 +58,11 @@ package enum Runner {
         cases[k], processes: options.processes,
         memoryCeiling: options.memoryCeiling ?? ChildProcess.defaultMemoryCeiling())
       try progress.record(k, result, seconds: Double(Clock.wallNanos - t0) / 1e9)
-      try caseEnded(progress.rows, cases[(k + 1)...])
+      try caseEnded(RunResults(settings: settings, figures: progress.rows), cases[(k + 1)...])
     }
     var outcome = progress.outcome(dir, stopped: false)
-    outcome.recommendation = try writeResults(progress.rows, to: dir, options, journal)
+    outcome.recommendation = try writeResults(
+      RunResults(settings: settings, figures: progress.rows), to: dir, options, journal)
     return outcome
   }
 
@@ -132,42 +134,37 @@ package enum Runner {
     return rows
   }
 
-  /// What the report derives from besides the cases: the memory budget, the user's list, and
-  /// the allocator's configuration when the environment sets one.
-  static func settingsRows(_ options: RunOptions, _ stamp: RowStamp) -> [ResultRow] {
-    guard options.workload.readsLists else { return [] }
-    func setting(_ metric: Metric, _ value: Double, detail: String = "") -> ResultRow {
-      stamp.row(.settings, metric, Summary([value]), detail: detail)
-    }
-    var rows = [setting(.memoryBudget, options.memoryBudget), setting(.frameBudget, options.frameBudgetMs)]
-    if let request = options.request { rows.append(setting(.customRequest, 0, detail: request.recorded)) }
-    if let list = options.userList, let kind = options.datasets.first, let rows0 = options.rows.first {
+  /// What the report derives from besides the cases: the budgets, the user's list and
+  /// database, and the allocator's configuration when the environment sets one.
+  static func settings(_ options: RunOptions, checksums: [String: String]) -> RunSettings {
+    var settings = RunSettings()
+    guard options.workload.readsLists else { return settings }
+    (settings.recordedMemoryBudget, settings.recordedFrameMs) = (options.memoryBudget, options.frameBudgetMs)
+    settings.request = options.request
+    if let list = options.userList, let kind = options.datasets.first, let rows = options.rows.first {
       let size = (try? FileManager.default.attributesOfItem(atPath: list.database.path)[.size] as? Int) ?? nil
-      let sha = stamp.checksums["\(kind.rawValue)-\(rows0)"] ?? ""
-      rows.append(
-        setting(
-          .database, Double(size ?? 0),
-          detail: DatabaseSetting(
-            list: list, sha256: sha, synthetic: list.database.syntheticDescription(),
-            model: list.database.modelOrigin(),
-            fetchIndexes: (try? list.database.schema().fetchIndexes(on: list.entity)).flatMap { $0.isEmpty ? nil : $0 }
-          ).recorded))
+      settings.databaseBytes = Double(size ?? 0)
+      settings.database = DatabaseSetting(
+        list: list, sha256: checksums["\(kind.rawValue)-\(rows)"] ?? "",
+        synthetic: list.database.syntheticDescription(),
+        model: list.database.modelOrigin(),
+        fetchIndexes: (try? list.database.schema().fetchIndexes(on: list.entity)).flatMap { $0.isEmpty ? nil : $0 })
     }
     if let conf = ProcessInfo.processInfo.environment["MALLOC_CONF"], !conf.isEmpty {
-      rows.append(setting(.allocatorConfiguration, 0, detail: conf))
+      settings.allocatorConfiguration = conf
     }
-    return rows
+    return settings
   }
 
   /// Writes the run's folder, then drops the journal, and copies the folder to `latest` for a
   /// run without `--out`. A folder that cannot be written leaves the journal for `--resume`.
   /// Writes the run's files, returning recommendation.json's answer.
-  static func writeResults(_ rows: [ResultRow], to dir: String, _ options: RunOptions, _ journal: RunJournal) throws
-    -> [Recommendation]
+  static func writeResults(_ results: RunResults, to dir: String, _ options: RunOptions, _ journal: RunJournal)
+    throws -> [Recommendation]
   {
     let picks: [Recommendation]
     do {
-      picks = try ResultFiles.write(rows, to: dir, command: options.command)
+      picks = try ResultFiles.write(results, to: dir, command: options.command)
     } catch DatasetError.cannotWrite(let path, let reason) {
       throw DatasetError.cannotWrite(
         path: path,
