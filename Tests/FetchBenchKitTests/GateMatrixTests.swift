@@ -52,7 +52,7 @@ import Testing
     #expect(error(#"{"list": []}"#).contains(#"unknown key "list" in the matrix; expected lists, batchSize, repetitions"#))
     #expect(error(#"{"lists": []}"#).contains(#""lists" is empty"#))
     #expect(error(#"{"lists": [{"dataset": "bank"}]}"#).contains("unknown dataset 'bank'; expected banks or wells"))
-    #expect(error(#"{"lists": [{"dataset": "banks", "db": "a.sqlite"}]}"#).contains(#"give "dataset" or "db", not both"#))
+    #expect(error(#"{"lists": [{"dataset": "banks", "db": "a.sqlite"}]}"#).contains(#"give one of "dataset", "db" and "model""#))
     #expect(error(#"{"lists": [{"db": "a.sqlite"}]}"#).contains(#""db" needs "entity""#))
     #expect(error(#"{"lists": [{"db": "a.sqlite", "entity": "T", "changes": true}]}"#).contains("a database of yours is never written"))
     #expect(error(#"{"lists": [{"dataset": "wells", "changes": true}]}"#).contains(#""changes" is measured on banks"#))

@@ -43,8 +43,10 @@ final class TrackingFixture: Sendable {
 
 private let copies = Mutex(0)
 
-/// A private PostgreSQL copy of the fixture (a database made from the template).
+/// A private PostgreSQL copy of the fixture (a database made from the template); without a
+/// server, the test or the test case is skipped, naming why.
 func postgresCopy() throws -> PostgresURL {
+  try TestSupport.requirePostgresServer()
   let template = try TrackingFixture.postgresTemplate.get()
   let n = copies.withLock { n in
     n += 1
