@@ -145,14 +145,15 @@ extension Report {
 
   /// One table of the diff page: a row per transaction, the Core Data columns when measured.
   package func diffTable(_ table: DiffTable, coreDataRules: Bool) -> String {
-    var md = ""
-    md +=
-      """
-      | transaction | incremental ms | our diff ms | stdlib ms | refetch + diff ms | heap peak (incremental) | peak \
-      RSS (process) | queries | deletes / inserts / moves / reloads | moves minimal | section changes |
-      """
-    md += coreDataRules ? " Core Data's rules: moves / reloads | stale rows (most) |\n" : "\n"
-    md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + (coreDataRules ? "---:|---:|\n" : "\n")
+    let columns: [MarkdownTable.Column] =
+      [.left("transaction")]
+      + [
+        "incremental ms", "our diff ms", "stdlib ms", "refetch + diff ms", "heap peak (incremental)",
+        "peak RSS (process)",
+        "queries", "deletes / inserts / moves / reloads", "moves minimal", "section changes",
+      ].map { .right($0) }
+      + (coreDataRules ? [.right("Core Data's rules: moves / reloads"), .right("stale rows (most)")] : [])
+    var md = MarkdownTable(columns).header
     let seen = workloads(table)
     for s in seen {
       func v(_ m: Metric) -> ResultRow? { diffRow(table, s, m) }

@@ -77,7 +77,7 @@ package enum Markdown {
         memory available when the case started, less 1 GiB; `--memory-ceiling` sets another), before the kernel's \
         out-of-memory killer: at this row count the case does not fit in that memory.\n\n
         """
-      md += "| case | rows | stopped at | why |\n|---|---:|---:|---|\n"
+      md += MarkdownTable(.left("case"), .right("rows"), .right("stopped at"), .left("why")).header
       for f in unfit {
         md += "| \(escape(label(f))) | \(f.rows.grouped) | \(bytes(f.value)) | \(escape(f.error)) |\n"
       }
@@ -85,7 +85,7 @@ package enum Markdown {
     }
     let failed = rows.filter { $0.status == .failed }
     if !failed.isEmpty {
-      md += "## Failed cases\n\n| case | error |\n|---|---|\n"
+      md += "## Failed cases\n\n" + MarkdownTable(.left("case"), .left("error")).header
       for f in failed { md += "| \(escape(label(f))) | \(escape(f.error)) |\n" }
       md += "\n"
     }

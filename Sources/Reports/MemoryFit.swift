@@ -70,7 +70,10 @@ package struct MemoryFit: Sendable, Equatable {
       is where that line reaches the machine's memory: a projection, except where a size was stopped at the ceiling, \
       which is measured.\(growthNote)\n\n
       """
-    md += "| case | largest size | peak RSS | B per row | fits up to about |\n|---|---:|---:|---:|---:|\n"
+    md +=
+      MarkdownTable(
+        .left("case"), .right("largest size"), .right("peak RSS"), .right("B per row"), .right("fits up to about")
+      ).header
     for k in order {
       guard let fit = MemoryFit(groups[k]!.map { ($0.rows, $0.value) }, memoryBytes: Double(memory), unfit: unfit[k])
       else { continue }

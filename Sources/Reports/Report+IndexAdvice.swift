@@ -92,8 +92,9 @@ extension Report {
     for r in here where !tags.contains(r.index) { tags.append(r.index) }
     let candidates = (try? IndexAdvice.candidates(dataset, request: customRequest?.request)) ?? []
     let columns = Self.adviceColumns.filter { c in here.contains { $0.scenario == c.scenario } }
-    var md = "| index | why | " + columns.map { "\($0.heading) | × none" }.joined(separator: " | ") + " |\n"
-    md += "|---|---|" + String(repeating: "---:|---:|", count: columns.count) + "\n"
+    var md = MarkdownTable(
+      [.left("index"), .left("why")] + columns.flatMap { [.right($0.heading), .right("× none")] }
+    ).header
     for tag in tags {
       let spec = IndexSpec(tag: tag, in: dataset)
       let why = spec.flatMap { s in candidates.first { $0.index == s }?.kind.rawValue } ?? "—"
@@ -153,7 +154,7 @@ extension Report {
       store == .postgres
       ? "PostgreSQL's plans (`EXPLAIN`), without an index and with the best candidate:\n\n"
       : "SQLite's plans (`EXPLAIN QUERY PLAN`), without an index and with the best candidate:\n\n"
-    md += "| statement | index | plan |\n|---|---|---|\n"
+    md += MarkdownTable(.left("statement"), .left("index"), .left("plan")).header
     for p in planned {
       for tag in [ResultKey.noIndex, p.tag] {
         guard let plan = here.first(where: { $0.index == tag && $0.scenario == p.scenario && $0.metric == .queryPlan })

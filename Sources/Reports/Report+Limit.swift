@@ -47,10 +47,10 @@ extension Report {
       """
     md += limitText + " " + pageLimitText + floorText + "\n\n"
     md +=
-      """
-      | store | scenario | mode | engine ms | reference | reference ms | engine / reference \
-      |\n|---|---|---|---:|---|---:|---:|\n
-      """
+      MarkdownTable(
+        .left("store"), .left("scenario"), .left("mode"), .right("engine ms"), .left("reference"),
+        .right("reference ms"), .right("engine / reference")
+      ).header
     for r in ratios {
       guard let reference = Self.references.first(where: { $0.ratio == r.metric }), let k = Self.key(of: r) else {
         continue

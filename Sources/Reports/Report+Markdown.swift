@@ -81,11 +81,13 @@ extension Report {
   package func table(_ k: Key, batch: Int) -> String {
     var md = "### \(Self.storeName(k)): full fetch against batched (\(batch))\n\n"
     md +=
-      """
-      | scenario | full ms | batched ms | batched/full | full heap live | batched heap live | heap ratio | full heap \
-      peak | batched heap peak | queries full / batched | rows materialized full / batched |\n
-      """
-    md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+      MarkdownTable(
+        [.left("scenario")]
+          + [
+            "full ms", "batched ms", "batched/full", "full heap live", "batched heap live", "heap ratio",
+            "full heap peak", "batched heap peak", "queries full / batched", "rows materialized full / batched",
+          ].map { .right($0) }
+      ).header
     for s in scenarios {
       let ft = find(k, mode: .fetch(.full), batch: 0, scenario: s, metric: .time)
       let bt = find(k, mode: .fetch(.batched), batch: batch, scenario: s, metric: .time)

@@ -39,10 +39,10 @@ extension Report {
       """
     md += "and the median of the per-pair ratios. Above 1×, Core Data's statements cost more.\n\n"
     md +=
-      """
-      | scenario | strategy | Core Data's statements | tuned statements | Core Data / tuned \
-      |\n|---|---|---:|---:|---:|\n
-      """
+      MarkdownTable(
+        .left("scenario"), .left("strategy"), .right("Core Data's statements"), .right("tuned statements"),
+        .right("Core Data / tuned")
+      ).header
     return md + lines.joined(separator: "\n") + "\n\n"
   }
 

@@ -92,8 +92,7 @@ extension Report {
       let series = Self.scalingSeries.filter { points(line, $0, .time).count > 1 }
       guard !series.isEmpty else { continue }
       md += "### \(line.dataset.displayName), \(Self.storeName(line))\n\n"
-      md += "| rows | " + series.map { "\($0.label) ms" }.joined(separator: " | ") + " |\n"
-      md += "|---:|" + String(repeating: "---:|", count: series.count) + "\n"
+      md += MarkdownTable([.right("rows")] + series.map { .right("\($0.label) ms") }).header
       for n in sizes {
         let k = Key(dataset: line.dataset, rows: n, store: line.store, index: line.index)
         let cells = series.map { s in

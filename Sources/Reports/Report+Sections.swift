@@ -35,13 +35,15 @@ extension Report {
     }
     guard stores.count > 1, let batch = batchSizes.first else { return "" }
     let hasPostgres = stores.contains(.postgres)
-    var md = "### The stores side by side (no index; batch \(batch); median ms)\n\n| scenario |"
+    var columns: [MarkdownTable.Column] = [.left("scenario")]
     for st in stores {
       let name = Self.storeName(Key(dataset: dataset, rows: n, store: st, index: ResultKey.noIndex))
-      md += " \(name) full | \(name) batched |"
+      columns += [.right("\(name) full"), .right("\(name) batched")]
     }
-    if hasPostgres { md += " PostgreSQL round trips full / batched | PostgreSQL bytes received full / batched |" }
-    md += "\n|---|" + String(repeating: "---:|", count: stores.count * 2 + (hasPostgres ? 2 : 0)) + "\n"
+    if hasPostgres {
+      columns += [.right("PostgreSQL round trips full / batched"), .right("PostgreSQL bytes received full / batched")]
+    }
+    var md = "### The stores side by side (no index; batch \(batch); median ms)\n\n" + MarkdownTable(columns).header
     for sc in scenarios {
       md += "| \(sc.csv) |"
       for st in stores {
@@ -103,10 +105,10 @@ extension Report {
       thread.\n\n
       """
     md +=
-      """
-      | index | batch | what | engine ms | server ms | psql ms | engine/psql | target \
-      |\n|---|---:|---|---:|---:|---:|---:|---:|\n
-      """
+      MarkdownTable(
+        .left("index"), .right("batch"), .left("what"), .right("engine ms"), .right("server ms"), .right("psql ms"),
+        .right("engine/psql"), .right("target")
+      ).header
     var notes: [String] = []
     for index in Array(Set(floors.map(\.index))).sorted() {
       for batch in batchSizes {
@@ -187,7 +189,10 @@ extension Report {
     guard !floors.isEmpty else { return "" }
     var md = "### SQLite against the floor (the same SQL through the raw SQLite C API)\n\n"
     md +=
-      "| index | batch | what | engine ms | floor ms | engine/floor | target |\n|---|---:|---|---:|---:|---:|---:|\n"
+      MarkdownTable(
+        .left("index"), .right("batch"), .left("what"), .right("engine ms"), .right("floor ms"), .right("engine/floor"),
+        .right("target")
+      ).header
     var notes: [String] = []
     for index in Array(Set(floors.map(\.index))).sorted() {
       for batch in batchSizes {

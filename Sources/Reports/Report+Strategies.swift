@@ -25,8 +25,7 @@ extension Report {
       too: a seek needs the row before it), and `scroll_first_1000` reads 50 pages. Each cell: median ms · queries · \
       rows materialized · live heap.\n\n
       """
-    md += "| scenario | " + measured.map(\.rawValue).joined(separator: " | ") + " |\n"
-    md += "|---|" + String(repeating: "---:|", count: measured.count) + "\n"
+    md += MarkdownTable([.left("scenario")] + measured.map { .right($0.rawValue) }).header
     for s in scenarios {
       let cells = measured.map { mode -> String in
         func v(_ m: Metric) -> ResultRow? {

@@ -73,7 +73,7 @@ extension Comparison {
         + "\n\n"
     }
     func table(_ rows: [Line]) -> String {
-      "| figure | verdict | base → head |\n|---|---|---|\n"
+      MarkdownTable(.left("figure"), .left("verdict"), .left("base → head")).header
         + rows.map { "| `\($0.name)` | \($0.verdict.rawValue) | \(Markdown.escape($0.detail)) |" }.joined(
           separator: "\n") + "\n"
     }

@@ -114,7 +114,10 @@ package struct GateReport: Sendable {
 
   /// Every figure: baseline, now, delta, tolerance, verdict.
   package func markdown() -> String {
-    var md = "| figure | kind | baseline | now | delta | tolerance | verdict |\n|---|---|---:|---:|---:|---:|---|\n"
+    var md = MarkdownTable(
+      .left("figure"), .left("kind"), .right("baseline"), .right("now"), .right("delta"), .right("tolerance"),
+      .left("verdict")
+    ).header
     func fmt(_ v: Double?, _ unit: Metric.Unit) -> String {
       guard let v else { return "—" }
       if unit == .bytes { return bytes(v) }

@@ -57,7 +57,7 @@ package struct HistoryReport {
       last move) agree and the next two lie beyond all of them by more than 10 %, on the same side, with the medians \
       apart by as much: a step, not one outlier.\n\n
       """
-    md += "| # | run | commit | machine | toolchain |\n|---:|---|---|---|---|\n"
+    md += MarkdownTable(.right("#"), .left("run"), .left("commit"), .left("machine"), .left("toolchain")).header
     for (i, e) in entries.enumerated() {
       md += "| \(i + 1) | \(e.date) | `\(e.commit)` | \(e.machine) | \(e.toolchain) |\n"
     }
@@ -66,7 +66,7 @@ package struct HistoryReport {
     if moved.isEmpty {
       md += "None: every figure stayed within its noise.\n"
     } else {
-      md += "| figure | at run | commit | change | |\n|---|---:|---|---:|---|\n"
+      md += MarkdownTable(.left("figure"), .right("at run"), .left("commit"), .right("change"), .left("")).header
       for m in moved {
         md +=
           """
@@ -88,10 +88,12 @@ package struct HistoryReport {
         (`\(entries.last!.commit)`): their cases failed, were removed or were renamed. The steps above cannot see \
         them.\n\n
         """
-      md += "| figure | last measured at run | commit |\n|---|---:|---|\n"
+      md += MarkdownTable(.left("figure"), .right("last measured at run"), .left("commit")).header
       for v in vanished { md += "| `\(v.name)` | \(v.lastRun + 1) | `\(entries[v.lastRun].commit)` |\n" }
     }
-    md += "\n## Every figure, last run\n\n| figure | runs | first | last |\n|---|---:|---:|---:|\n"
+    md +=
+      "\n## Every figure, last run\n\n"
+      + MarkdownTable(.left("figure"), .right("runs"), .right("first"), .right("last")).header
     for (name, values) in series {
       let present = values.compactMap { $0 }
       let unit = entries.lazy.compactMap { $0.figures[name] }.first?.unit ?? ""

@@ -196,12 +196,12 @@ struct LoadReport {
   func summarySection() -> String {
     var md = "## Summary\n\n"
     md +=
-      """
-      | store | target /s | attempted /s | committed /s | rolled back | delivery p50 / p90 / p99 / p99.9 / max (ms) \
-      | change set p50 / p99 (ms) | faults /s | fault p50 / p99 (ms) | stale reads | coalesced | reconnects | heap \
-      growth | peak RSS | checks |\n
-      """
-    md += "|---|---:|---:|---:|---:|---|---|---:|---|---:|---:|---:|---:|---:|---|\n"
+      MarkdownTable(
+        .left("store"), .right("target /s"), .right("attempted /s"), .right("committed /s"), .right("rolled back"),
+        .left("delivery p50 / p90 / p99 / p99.9 / max (ms)"), .left("change set p50 / p99 (ms)"), .right("faults /s"),
+        .left("fault p50 / p99 (ms)"), .right("stale reads"), .right("coalesced"), .right("reconnects"),
+        .right("heap growth"), .right("peak RSS"), .left("checks")
+      ).header
     for r in results {
       let d = r.delivery
       md +=
@@ -235,11 +235,11 @@ struct LoadReport {
       any check fails.\n\n
       """
     md +=
-      """
-      | store | mirrors = fresh fetch | invalid change sets | missed | applied twice | rows of failed transactions \
-      visible | heap growth ≤ \(bytes(Double(c.heapBoundBytes))) |\n
-      """
-    md += "|---|---|---:|---:|---:|---:|---|\n"
+      MarkdownTable(
+        .left("store"), .left("mirrors = fresh fetch"), .right("invalid change sets"), .right("missed"),
+        .right("applied twice"), .right("rows of failed transactions visible"),
+        .left("heap growth ≤ \(bytes(Double(c.heapBoundBytes)))")
+      ).header
     for r in results {
       let heap = r.heapGrowthBytes.map {
         $0 <= r.config.heapBoundBytes ? "yes (\(bytes(Double($0))))" : "**no** (\(bytes(Double($0))))"
@@ -303,11 +303,11 @@ struct LoadReport {
       \(budget), and every check passes.\n\n
       """
     md +=
-      """
-      | store | own write limit /s | FetchBench's write path alone /s | highest sustained /s | fraction of the limit \
-      | the next step up missed | cores busy there | of which change sets |\n
-      """
-    md += "|---|---:|---:|---:|---:|---|---:|---:|\n"
+      MarkdownTable(
+        .left("store"), .right("own write limit /s"), .right("FetchBench's write path alone /s"),
+        .right("highest sustained /s"), .right("fraction of the limit"), .left("the next step up missed"),
+        .right("cores busy there"), .right("of which change sets")
+      ).header
     for s in StoreKind.allCases where steps.contains(where: { $0.store == s }) {
       let limit = rawLimits.first { $0.store == s }
       let sustained = maxRates[s.rawValue]
@@ -331,11 +331,11 @@ struct LoadReport {
       Of which change sets: the observers' time in the controller's `apply`, over the wall time.\n\n
       """
     md +=
-      """
-      | store | target /s | attempted /s | delivery p99 (ms) | change sets /s | change set p50 (ms) | cores busy | \
-      of which change sets | checks | sustained |\n
-      """
-    md += "|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n"
+      MarkdownTable(
+        .left("store"), .right("target /s"), .right("attempted /s"), .right("delivery p99 (ms)"),
+        .right("change sets /s"), .right("change set p50 (ms)"), .right("cores busy"), .right("of which change sets"),
+        .left("checks"), .left("sustained")
+      ).header
     for s in steps {
       md +=
         """
