@@ -12,9 +12,25 @@ package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConverti
   package var section: String?
   /// `state IN {'TX','CA'} AND details.closeDate > 2009-01-01`
   package var predicate: String?
+  /// What fills the predicate's placeholders (`--arg`, in order) and variables (`--var`).
+  package var arguments: [String]?
+  package var variables: [String: String]?
 
-  package init(sort: String? = nil, section: String? = nil, predicate: String? = nil) {
+  package init(
+    sort: String? = nil, section: String? = nil, predicate: String? = nil, arguments: [String]? = nil,
+    variables: [String: String]? = nil
+  ) {
     (self.sort, self.section, self.predicate) = (sort, section, predicate)
+    (self.arguments, self.variables) = (arguments, variables)
+  }
+
+  /// The predicate parsed with its arguments and variables; nil without one.
+  package var parsedPredicate: FetchPredicate? {
+    get throws {
+      try predicate.map {
+        try QueryParser.predicate($0, arguments: arguments ?? [], variables: variables ?? [:])
+      }
+    }
   }
 
   /// `request` with this request's parts in place of its own. Throws the parser's error, and
@@ -23,7 +39,7 @@ package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConverti
     var r = request
     if let sort { r.sortDescriptors = try QueryParser.sortDescriptors(sort) }
     if let section { r.sectionNameKeyPath = section }
-    if let predicate { r.predicate = try QueryParser.predicate(predicate) }
+    if let predicate = try parsedPredicate { r.predicate = predicate }
     _ = try r.resolve(in: DatasetModels.model(for: kind))
     return r
   }
@@ -45,7 +61,14 @@ package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConverti
 
   /// `sort: …; section: …; where: …`, the parts given.
   package var description: String {
-    [sort.map { "sort: \($0)" }, section.map { "section: \($0)" }, predicate.map { "where: \($0)" }].compactMap { $0 }
-      .joined(separator: "; ")
+    let filled =
+      (arguments ?? []).map { "--arg \($0)" }
+      + (variables ?? [:]).sorted { $0.key < $1.key }.map {
+        "--var \($0.key)=\($0.value)"
+      }
+    return [
+      sort.map { "sort: \($0)" }, section.map { "section: \($0)" },
+      predicate.map { "where: \($0)" + (filled.isEmpty ? "" : " (\(filled.joined(separator: ", ")))") },
+    ].compactMap { $0 }.joined(separator: "; ")
   }
 }

@@ -189,11 +189,8 @@ public struct SQLBuilder: Sendable {
     case .in(let k, let values):
       if values.isEmpty { return "0" }
       return "\(column(k)) IN (\(values.map(bind).joined(separator: ",")))"
-    case .beginsWith(let k, let s):
-      // instr, not LIKE: LIKE ignores ASCII case, NSPredicate's BEGINSWITH does not.
-      return "\(dialect.position(bind(.string(s)), in: column(k))) = 1"
-    case .contains(let k, let s):
-      return "\(dialect.position(bind(.string(s)), in: column(k))) > 0"
+    case .text(let k, let op, let s):
+      return text(column(k), op, s, dialect, bind)
     case .and(let ps): return "(" + ps.map { compile($0, column, dialect, &values) }.joined(separator: " AND ") + ")"
     case .or(let ps): return "(" + ps.map { compile($0, column, dialect, &values) }.joined(separator: " OR ") + ")"
     case .not(let q): return "NOT (" + compile(q, column, dialect, &values) + ")"
@@ -202,6 +199,39 @@ public struct SQLBuilder: Sendable {
 }
 
 extension SQLBuilder {
+  /// A string operator as `TextMatch` defines it. BEGINSWITH and CONTAINS by position, not
+  /// LIKE, which ignores ASCII case in SQLite; ENDSWITH by the column's last characters (an
+  /// empty pattern matches, as its empty suffix); LIKE's `?` and `*` as SQLite's GLOB (its
+  /// `[` escaped) and PostgreSQL's LIKE (`_` and `%`, theirs escaped).
+  static func text(
+    _ column: String, _ op: TextOperator, _ pattern: String, _ dialect: SQLDialect, _ bind: (Value) -> String
+  ) -> String {
+    switch op {
+    case .beginsWith: return "\(dialect.position(bind(.string(pattern)), in: column)) = 1"
+    case .contains: return "\(dialect.position(bind(.string(pattern)), in: column)) > 0"
+    case .endsWith:
+      // Bound twice: SQLite's `?`s are positional.
+      let (length, suffix) = (bind(.string(pattern)), bind(.string(pattern)))
+      return "substr(\(column), length(\(column)) - length(\(length)) + 1) = \(suffix)"
+    case .like:
+      switch dialect {
+      case .sqlite:
+        return "\(column) GLOB \(bind(.string(pattern.map { $0 == "[" ? "[[]" : String($0) }.joined())))"
+      case .postgres:
+        var escaped = ""
+        for c in pattern {
+          switch c {
+          case "\\", "%", "_": escaped += "\\\(c)"
+          case "*": escaped += "%"
+          case "?": escaped += "_"
+          default: escaped.append(c)
+          }
+        }
+        return "\(column) LIKE \(bind(.string(escaped)))"
+      }
+    }
+  }
+
   /// `sql` (one of this request's PostgreSQL statements) with each `$n` replaced by the
   /// predicate's n-th argument as a literal: for EXPLAIN, which plans no unbound parameter.
   /// O(sql × arguments).

@@ -36,9 +36,8 @@ struct Fetch: ParsableCommand {
   @Option(help: "Sort descriptors, e.g. 'details.closeDate desc, name asc' (default: the dataset's).")
   var sort: String?
   @Option(help: "Section key path; it must be the first sort key.") var section: String?
-  @Option(
-    name: .customLong("where"), help: "Predicate, e.g. \"state IN {'TX','CA'} AND details.closeDate > 2009-01-01\".")
-  var predicate: String?
+  @OptionGroup var filter: PredicateOptions
+  var predicate: String? { filter.predicate }
   @Option(
     parsing: .unconditional,
     help:
@@ -194,7 +193,7 @@ struct Fetch: ParsableCommand {
         request.sortDescriptors = []
       }
       if let sort { request.sortDescriptors = try QueryParser.sortDescriptors(sort) }
-      if let predicate { request.predicate = try QueryParser.predicate(predicate) }
+      if let predicate = try filter.parsed() { request.predicate = predicate }
       if let prefetch {
         request.relationshipKeyPathsForPrefetching = prefetch.split(separator: ",").map {
           $0.trimmingCharacters(in: .whitespaces)

@@ -71,8 +71,8 @@ struct Run: CheckedCommand {
     help: "Sort descriptors of a list of your own, e.g. 'state asc, details.closeDate desc' (as fetch takes them).")
   var sort: String?
   @Option(help: "Section key path of your list; it must be the first sort key.") var section: String?
-  @Option(name: .customLong("where"), help: "Predicate of your list, e.g. \"state IN {'TX','CA'}\".") var predicate:
-    String?
+  @OptionGroup var filter: PredicateOptions
+  var predicate: String? { filter.predicate }
   @Flag(
     help:
       """
@@ -136,6 +136,7 @@ struct Run: CheckedCommand {
   /// What to measure, from the options; every check that needs no measuring is here.
   func options() throws -> RunOptions {
     if json && !recommend { throw ValidationError("--json prints the recommendation as JSON: give --recommend too") }
+    _ = try filter.checked()
     var options = RunOptions()
     try sittings.apply(to: &options)
     if let shard {
@@ -188,7 +189,7 @@ struct Run: CheckedCommand {
 
   /// `--sort`, `--section`, `--where` without `--db`: one dataset's list of the user's.
   func applyDatasetList(to options: inout RunOptions) throws {
-    let request = CustomRequest(sort: sort, section: section, predicate: predicate)
+    let request = try filter.request(sort: sort, section: section)
     // Key paths belong to one dataset's model: a list of your own is one dataset's.
     if dataset == nil { options.datasets = [.banks] }
     guard options.datasets.count == 1, let kind = options.datasets.first else {
@@ -253,7 +254,7 @@ struct Run: CheckedCommand {
       db.allowsIndexTrials = true
     }
     try database.apply(
-      db, entity: entity, list: CustomRequest(sort: sort, section: section, predicate: predicate), to: &options)
+      db, entity: entity, list: try filter.request(sort: sort, section: section), to: &options)
   }
 
   /// `--schema coredata`: the dataset's list over its file in Core Data's schema, written

@@ -239,7 +239,9 @@ extension UserData {
     "nil", "0x10",
     "1e", ".", "'", "{", "NaN", "inf",
   ]
-  static let operators = ["=", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "CONTAINS", "IN", "BETWEEN", "==", "=<"]
+  static let operators = [
+    "=", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE", "IN", "BETWEEN", "==", "=<", "LIKE[c]",
+  ]
   /// Mostly valid: a request with any negative number is an error before anything runs.
   static let numbers = [0, 0, 0, 0, 1, 20, 3_000, Int.max, Int.max - 1, 0, 0, -1, Int.min]
 

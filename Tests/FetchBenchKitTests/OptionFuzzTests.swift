@@ -98,7 +98,8 @@ import Testing
   static let tokens = [
     "state", "details.closeDate", "details.cert", "name", "=", "!=", "<", ">=", "BETWEEN", "IN", "BEGINSWITH", "CONTAINS",
     "AND", "OR", "NOT", "&&", "||", "!", "(", ")", "{", "}", ",", "'TX'", "'", "2009-01-01", "1e400", "-9223372036854775809", "nil",
-    "TRUEPREDICATE", "\u{0}", "é", "\"",
+    "TRUEPREDICATE", "\u{0}", "é", "\"", "ENDSWITH", "LIKE", "'F*'", "%@", "%K", "%d", "$X", "[cd]", "CAST", "@count",
+    "ANY", "MATCHES",
   ]
 
   @Test func predicateTextsEndInOneOrSixtyFour() throws {

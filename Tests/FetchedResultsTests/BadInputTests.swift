@@ -31,7 +31,15 @@ import Testing
     let cases: [(String, Int, String)] = [
       ("state IN {'TX', 'CA'", 20, "expected ',' or '}'"),
       ("state = ", 8, "expected a value"),
-      ("name BEGINSWITH 5", 16, "takes a string literal"),
+      ("name BEGINSWITH 5", 16, "takes a string"),
+      ("state == %@", 9, "%@ has no argument"),
+      ("name CONTAINS[cd] 'x'", 13, "the [cd] modifier"),
+      ("name MATCHES 'B.*'", 5, "MATCHES (an ICU regular expression) is not measured yet"),
+      ("ANY tags.name == 'x'", 0, "reads through a to-many relationship"),
+      ("details.@count > 1", 8, "collection operators"),
+      ("details.closeDate > CAST(3, 'NSString')", 28, "casts to \"NSDate\" only"),
+      ("cert == %d", 8, "has no argument"),
+      ("state == $S", 9, "$S has no value"),
       ("closeDate > 2009-13-01", 12, "is not a date"),
       ("state == 'TX' AND", 17, "expected a key path"),
       ("state ~ 'TX'", 6, "unexpected character"),
@@ -101,7 +109,7 @@ import Testing
         FetchRequest(
           entityName: "FailedBankInfo", predicate: .comparison("details.closeDate", .greater, .string("soon"))))
         == .typeMismatch(keyPath: "details.closeDate", expected: .date, literal: "'soon'"))
-    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", predicate: .beginsWith("details.cert", "1"))) != nil)
+    #expect(resolve(FetchRequest(entityName: "FailedBankInfo", predicate: .text("details.cert", .beginsWith, "1"))) != nil)
     #expect(
       resolve(FetchRequest(entityName: "FailedBankInfo", fetchBatchSize: -1))
         == .invalidRequest("fetchBatchSize must be ≥ 0, got -1"))

@@ -24,7 +24,7 @@ struct RequestCase: CustomTestStringConvertible, Sendable {
 
   func request(batchSize: Int) throws -> FetchRequest {
     FetchRequest(
-      entityName: entity, predicate: try predicate.map(QueryParser.predicate),
+      entityName: entity, predicate: try predicate.map { try QueryParser.predicate($0) },
       sortDescriptors: try QueryParser.sortDescriptors(sort), sectionNameKeyPath: section,
       fetchBatchSize: batchSize, fetchLimit: limit, fetchOffset: offset,
       relationshipKeyPathsForPrefetching: prefetch)
@@ -64,6 +64,13 @@ struct RequestCase: CustomTestStringConvertible, Sendable {
       RequestCase(
         kind: .banks, entity: "FailedBankInfo", sort: "city asc", section: nil,
         predicate: "NOT (details.acquiringInstitution = 'No Acquirer') AND details.cert BETWEEN {1000, 20000}"),
+      RequestCase(
+        kind: .banks, entity: "FailedBankInfo", sort: "name asc",
+        predicate: "name ENDSWITH 'Bank' OR city LIKE 'San*' OR name LIKE '*a?e*'"),
+      // LIKE's other wildcards taken literally: SQLite's `[`, PostgreSQL's `%` and `_`.
+      RequestCase(
+        kind: .banks, entity: "FailedBankInfo", sort: "name desc",
+        predicate: "name LIKE '*%*' OR name LIKE '*_*' OR name LIKE '[A-Z]*' OR city ENDSWITH ''"),
       RequestCase(kind: .banks, entity: "FailedBankInfo", sort: "details.zip asc", limit: 100, offset: 50),
       RequestCase(
         kind: .banks, entity: "FailedBankInfo", sort: "state asc", section: "state", limit: 500, offset: 1000),

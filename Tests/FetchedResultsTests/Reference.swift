@@ -131,12 +131,14 @@ enum Reference {
       let x = r[k]!
       if case .null = x { return nil }
       return vs.contains { order(x, lit($0, like: x)) == 0 }
-    case .beginsWith(let k, let s):
+    case .text(let k, let op, let s):
       guard case .string(let x) = r[k]! else { return nil }
-      return x.hasPrefix(s)
-    case .contains(let k, let s):
-      guard case .string(let x) = r[k]! else { return nil }
-      return s.isEmpty || x.contains(s)
+      switch op {
+      case .beginsWith: return x.hasPrefix(s)
+      case .contains: return s.isEmpty || x.contains(s)
+      case .endsWith: return x.hasSuffix(s)
+      case .like: return likeExpression(s).firstMatch(in: x, range: NSRange(x.startIndex..., in: x)) != nil
+      }
     case .and(let ps):
       let rs = ps.map { test($0, r) }
       if rs.contains(false) { return false }
@@ -176,4 +178,18 @@ enum Reference {
     }
     return (rs.map { if case .integer(let i) = $0["id"]! { i } else { -1 } }, sections)
   }
+}
+
+/// NSPredicate's LIKE as a regular expression, written apart from the engine's matcher: `?`
+/// one character (Unicode scalar), `*` any run, the rest literal, the whole string.
+func likeExpression(_ pattern: String) -> NSRegularExpression {
+  var expression = "^"
+  for scalar in pattern.unicodeScalars {
+    switch scalar {
+    case "?": expression += "."
+    case "*": expression += ".*"
+    default: expression += NSRegularExpression.escapedPattern(for: String(scalar))
+    }
+  }
+  return try! NSRegularExpression(pattern: expression + "$", options: [.dotMatchesLineSeparators])
 }

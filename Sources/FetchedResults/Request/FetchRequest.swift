@@ -127,8 +127,7 @@ public indirect enum BoundPredicate: Sendable {
   case comparison(ResolvedKeyPath, ComparisonOperator, Value)
   case between(ResolvedKeyPath, Value, Value)
   case `in`(ResolvedKeyPath, [Value])
-  case beginsWith(ResolvedKeyPath, String)
-  case contains(ResolvedKeyPath, String)
+  case text(ResolvedKeyPath, TextOperator, String)
   case and([BoundPredicate])
   case or([BoundPredicate])
   case not(BoundPredicate)
@@ -151,12 +150,13 @@ public indirect enum BoundPredicate: Sendable {
       var out: [Value] = []
       for v in vs { out.append(try lit(kp, v)) }
       self = .in(kp, out)
-    case .beginsWith(let k, let s), .contains(let k, let s):
+    case .text(let k, let op, let s):
       let kp = try key(k)
       guard kp.attribute.type == .string else {
-        throw .typeMismatch(keyPath: k, expected: kp.attribute.type, literal: "'\(s)' (a string operator)")
+        throw .typeMismatch(
+          keyPath: k, expected: kp.attribute.type, literal: "'\(s)' (\(op.rawValue), a string operator)")
       }
-      if case .beginsWith = p { self = .beginsWith(kp, s) } else { self = .contains(kp, s) }
+      self = .text(kp, op, s)
     case .and(let ps):
       var out: [BoundPredicate] = []
       for q in ps { out.append(try BoundPredicate(q, model: model, entity: entity)) }
@@ -200,8 +200,7 @@ public indirect enum BoundPredicate: Sendable {
   /// Every key path read, resolved.
   public var keyPaths: [ResolvedKeyPath] {
     switch self {
-    case .comparison(let k, _, _), .between(let k, _, _), .in(let k, _), .beginsWith(let k, _),
-      .contains(let k, _):
+    case .comparison(let k, _, _), .between(let k, _, _), .in(let k, _), .text(let k, _, _):
       [k]
     case .and(let ps), .or(let ps): ps.flatMap(\.keyPaths)
     case .not(let p): p.keyPaths

@@ -9,6 +9,15 @@ public enum ComparisonOperator: String, Sendable, Equatable {
     greaterOrEqual = ">="
 }
 
+/// NSPredicate's string operators without a `[c]`/`[d]` modifier: case- and
+/// diacritic-sensitive, comparing UTF-8 bytes (`LIKE` Unicode scalars: `?` one, `*` any run).
+public enum TextOperator: String, Sendable, Equatable, CaseIterable {
+  case beginsWith = "BEGINSWITH"
+  case contains = "CONTAINS"
+  case endsWith = "ENDSWITH"
+  case like = "LIKE"
+}
+
 /// A filter over an entity's attributes and to-one key paths (a subset of NSPredicate).
 ///
 /// Values compare as SQL does: a comparison with NULL is unknown, and unknown is not true, so
@@ -19,9 +28,8 @@ public indirect enum FetchPredicate: Sendable, Equatable {
   /// Inclusive, as NSPredicate's BETWEEN.
   case between(String, Value, Value)
   case `in`(String, [Value])
-  /// Case- and diacritic-sensitive, byte-wise (NSPredicate without `[cd]`).
-  case beginsWith(String, String)
-  case contains(String, String)
+  /// A string operator on a key path and a pattern (`TextOperator`).
+  case text(String, TextOperator, String)
   case and([FetchPredicate])
   case or([FetchPredicate])
   case not(FetchPredicate)

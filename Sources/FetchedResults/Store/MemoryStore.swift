@@ -311,24 +311,12 @@ public final class MemoryStore: Store {
         if set.contains(x) { return true }
         return hasNull ? nil : false
       }
-    case .beginsWith(let k, let prefix):
+    case .text(let k, let op, let pattern):
       let read = reader(k, t)
+      let match = TextMatch(op, pattern)
       return { row in
         guard case .string(let s) = read(row) else { return nil }
-        return s.utf8.starts(with: prefix.utf8)
-      }
-    case .contains(let k, let needle):
-      let read = reader(k, t)
-      let n = Array(needle.utf8)
-      return { row in
-        guard case .string(let s) = read(row) else { return nil }
-        if n.isEmpty { return true }
-        let h = Array(s.utf8)
-        guard h.count >= n.count else { return false }
-        for i in 0...(h.count - n.count) where h[i] == n[0] && Array(h[i..<(i + n.count)]) == n {
-          return true
-        }
-        return false
+        return match.matches(s)
       }
     // SQL's three-valued logic: AND is decided by a false term, OR by a true one; otherwise
     // an unknown (NULL) term makes the whole unknown.

@@ -1,0 +1,56 @@
+/// What a string operator (`TextOperator`) of a predicate matches, defined once for the memory
+/// store: UTF-8 bytes for BEGINSWITH, CONTAINS and ENDSWITH (SQLite's `instr` and `substr`,
+/// PostgreSQL's `strpos` and `substr`, compare the same), Unicode scalars for LIKE's `?` and
+/// `*` (SQLite's GLOB and PostgreSQL's LIKE step by characters, which are scalars).
+public struct TextMatch: Sendable {
+  let op: TextOperator
+  let pattern: [UInt8]
+  let scalars: [Unicode.Scalar]
+
+  public init(_ op: TextOperator, _ pattern: String) {
+    self.op = op
+    self.pattern = Array(pattern.utf8)
+    scalars = op == .like ? Array(pattern.unicodeScalars) : []
+  }
+
+  /// Whether `s` matches. O(|s| · |pattern|) at worst (CONTAINS, LIKE with `*`).
+  public func matches(_ s: String) -> Bool {
+    switch op {
+    case .beginsWith: return s.utf8.starts(with: pattern)
+    case .endsWith: return s.utf8.count >= pattern.count && s.utf8.suffix(pattern.count).elementsEqual(pattern)
+    case .contains: return contains(Array(s.utf8))
+    case .like: return Self.glob(scalars[...], Array(s.unicodeScalars)[...])
+    }
+  }
+
+  private func contains(_ h: [UInt8]) -> Bool {
+    guard let first = pattern.first else { return true }
+    guard h.count >= pattern.count else { return false }
+    for i in 0...(h.count - pattern.count) where h[i] == first && h[i..<(i + pattern.count)].elementsEqual(pattern) {
+      return true
+    }
+    return false
+  }
+
+  /// `?` one scalar, `*` any run of them, anything else itself; the last `*` is retried one
+  /// scalar further on a mismatch, so no run is tried twice. O(|s| · |pattern|).
+  static func glob(_ p: ArraySlice<Unicode.Scalar>, _ s: ArraySlice<Unicode.Scalar>) -> Bool {
+    var (pi, si) = (p.startIndex, s.startIndex)
+    var star: (p: Int, s: Int)? = nil
+    while si < s.endIndex {
+      if pi < p.endIndex, p[pi] == "?" || (p[pi] != "*" && p[pi] == s[si]) {
+        (pi, si) = (pi + 1, si + 1)
+      } else if pi < p.endIndex, p[pi] == "*" {
+        star = (pi, si)
+        pi += 1
+      } else if let last = star {
+        star = (last.p, last.s + 1)
+        (pi, si) = (last.p + 1, last.s + 1)
+      } else {
+        return false
+      }
+    }
+    while pi < p.endIndex && p[pi] == "*" { pi += 1 }
+    return pi == p.endIndex
+  }
+}

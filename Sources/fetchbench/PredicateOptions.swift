@@ -1,0 +1,58 @@
+import ArgumentParser
+import FetchedResults
+import ResultModel
+
+/// `--where` with what fills it: `--arg` per placeholder (`%@`, `%K`, `%d`, `%f`) in order, and
+/// `--var NAME=VALUE` per `$NAME`, as an app's `NSPredicate(format:…)` and
+/// `withSubstitutionVariables(_:)` fill them. One declaration for `fetch` and `run`.
+struct PredicateOptions: ParsableArguments {
+  @Option(
+    name: .customLong("where"),
+    help: ArgumentHelp(
+      """
+      Predicate in NSPredicate's format syntax, e.g. "state IN {'TX','CA'} AND details.closeDate > 2009-01-01" or \
+      "state == %@ AND name BEGINSWITH $PREFIX" with --arg and --var.
+      """))
+  var predicate: String?
+  @Option(
+    name: .customLong("arg"),
+    help: ArgumentHelp(
+      """
+      A value for the predicate's next placeholder (%@, %K, %d, %f), in order; read as a literal when it is one \
+      (12, 2009-01-01, '02139', {'TX','CA'}, nil), as text otherwise.
+      """, valueName: "value"))
+  var arguments: [String] = []
+  @Option(
+    name: .customLong("var"), help: ArgumentHelp("A value for the predicate's $NAME.", valueName: "NAME=value"))
+  var variables: [String] = []
+
+  /// `--var`'s values by name; usage errors for a malformed one, or for values without
+  /// `--where`.
+  func checked() throws -> [String: String] {
+    if predicate == nil && !(arguments.isEmpty && variables.isEmpty) {
+      throw ValidationError("--arg and --var fill the placeholders of --where: give --where too")
+    }
+    var out: [String: String] = [:]
+    for v in variables {
+      guard let eq = v.firstIndex(of: "="), !v[..<eq].isEmpty else {
+        throw ValidationError("--var '\(v)' is not NAME=VALUE (e.g. PREFIX=First)")
+      }
+      out[String(v[..<eq])] = String(v[v.index(after: eq)...])
+    }
+    return out
+  }
+
+  /// The predicate parsed with its arguments and variables; nil without `--where`.
+  func parsed() throws -> FetchPredicate? {
+    let variables = try checked()
+    return try predicate.map { try QueryParser.predicate($0, arguments: arguments, variables: variables) }
+  }
+
+  /// The parts a user's list records (`CustomRequest`).
+  func request(sort: String?, section: String?) throws -> CustomRequest {
+    let variables = try checked()
+    return CustomRequest(
+      sort: sort, section: section, predicate: predicate, arguments: arguments.isEmpty ? nil : arguments,
+      variables: variables.isEmpty ? nil : variables)
+  }
+}
