@@ -47,7 +47,9 @@ let package = Package(
     // the PostgreSQL loader's psql, and the tests.
     .target(name: "ChildProcesses"),
     // The datasets as the engine sees them: kinds, table schemas, models, typed rows.
-    .target(name: "Catalog", dependencies: ["FetchedResults"]),
+    // Foundation's string comparison under NSSortDescriptor's selectors, for the engine's models.
+    .target(name: "Collation", dependencies: ["FetchedResults"]),
+    .target(name: "Catalog", dependencies: ["FetchedResults", "Collation"]),
     // SHA-256 from the system's OpenSSL (`scripts/bootstrap` installs libssl-dev).
     .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     // Generation: the seeded generator, writers, manifests, checksums; the write workload.

@@ -1,11 +1,21 @@
+import Collation
 import FetchedResults
 
-/// The datasets as the engine sees them, by kind: shorthands for `DatasetKind.definition`.
+/// The datasets as the engine sees them, by kind: shorthands for `DatasetKind.definition`,
+/// with Foundation's collation for sorts by a selector (`FoundationCollation.current`).
 public enum DatasetModels {
-  public static let banks = BanksDataset.model
-  public static let wells = WellsDataset.model
+  public static let banks = collated(BanksDataset.model)
+  public static let wells = collated(WellsDataset.model)
 
-  public static func model(for kind: DatasetKind) -> Model { kind.definition.model }
+  public static func model(for kind: DatasetKind) -> Model { collated(kind.definition.model) }
+
+  /// `model` comparing strings under sort selectors as Foundation does, in the locale of
+  /// `FETCHBENCH_LOCALE`.
+  public static func collated(_ model: Model) -> Model {
+    var m = model
+    m.collation = FoundationCollation.current
+    return m
+  }
 
   /// The entity a list of the dataset shows.
   public static func listEntity(for kind: DatasetKind) -> String { kind.definition.listEntity }

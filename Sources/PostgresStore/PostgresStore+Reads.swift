@@ -8,6 +8,18 @@
 
   // Reads: the ID list as one array value, rows by ID, full fetch, counts and sections.
   extension PostgresStore {
+    /// The request's SQL; a sort by a selector other than `compare:` is refused, naming the
+    /// stores that measure it: PostgreSQL's ICU collations do not order as Foundation does.
+    static func builder(_ request: ResolvedRequest) throws -> SQLBuilder {
+      if let sort = request.sorts.first(where: { $0.selector != .compare }) {
+        throw FetchError.store(
+          """
+          a sort by \(sort.keyPath.keyPath) with \(sort.selector.rawValue) is measured on the memory store and \
+          SQLite; PostgreSQL's ICU collations do not yet order as Foundation does: use --store memory,sqlite
+          """)
+      }
+      return SQLBuilder(request, dialect: .postgres)
+    }
 
     /// The sorted IDs as one bigint[] value, `SELECT ARRAY(<the ID query>)`: the array keeps
     /// the subquery's ORDER BY order, and one row of n elements costs the client a fraction of
@@ -15,7 +27,7 @@
     /// (`fetchbench run --store postgres` times both: the floor's `floor_ids_ms` and
     /// `floor_ids_array_ms`).
     public func fetchIDs(_ request: ResolvedRequest) throws -> [Int64] {
-      let sql = SQLBuilder(request, dialect: .postgres)
+      let sql = try Self.builder(request)
       let out = UncheckedBox([Int64]())
       counters.queries += 1
       try run("SELECT ARRAY(\(sql.idQuery))", sql.arguments) { row in
@@ -50,7 +62,7 @@
 
     public func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject] {
       guard !ids.isEmpty else { return [] }
-      let sql = SQLBuilder(request, dialect: .postgres)
+      let sql = try Self.builder(request)
       let layout = request.rowLayout
       counters.queries += 1
       // The batch fault has no predicate: the IDs are its only parameter.
@@ -60,7 +72,7 @@
     }
 
     public func fetchObjects(_ request: ResolvedRequest) throws -> [FetchedObject] {
-      let sql = SQLBuilder(request, dialect: .postgres)
+      let sql = try Self.builder(request)
       counters.queries += 1
       let out = try objects(sql.fullQuery, sql.arguments, layout: request.rowLayout)
       counters.rowsMaterialized += out.count
@@ -85,7 +97,7 @@
     }
 
     public func count(_ request: ResolvedRequest) throws -> Int {
-      let sql = SQLBuilder(request, dialect: .postgres)
+      let sql = try Self.builder(request)
       let out = UncheckedBox(0)
       counters.queries += 1
       try run(sql.countQuery, sql.arguments) { row in out.value = Int(try row[0].decode(Int64.self)) }
@@ -98,7 +110,7 @@
       guard let section = request.section else {
         throw FetchError.invalidRequest("section counts need a section key path")
       }
-      let sql = SQLBuilder(request, dialect: .postgres)
+      let sql = try Self.builder(request)
       let type = section.attribute.type
       let out = UncheckedBox(([Int64](), [SectionCount]()))
       counters.queries += 1
@@ -114,7 +126,7 @@
       guard let section = request.section else {
         throw FetchError.invalidRequest("section counts need a section key path")
       }
-      let sql = SQLBuilder(request, dialect: .postgres)
+      let sql = try Self.builder(request)
       let out = UncheckedBox([SectionCount]())
       counters.queries += 1
       try run(sql.sectionQuery, sql.arguments) { row in

@@ -10,7 +10,7 @@
   extension PostgresStore {
 
     public func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {
-      let sql = SQLBuilder(request, dialect: .postgres)
+      let sql = try Self.builder(request)
       let types = request.sorts.dropLast().map(\.keyPath.attribute.type)
       let out = UncheckedBox(KeyedIDs(ids: [], keys: Array(repeating: [], count: types.count)))
       counters.queries += 1

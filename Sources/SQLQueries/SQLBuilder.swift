@@ -19,6 +19,16 @@ public enum SQLDialect: Sendable {
   }
 }
 
+extension SortSelector {
+  /// The collation the SQL stores order a string key by under this selector: registered
+  /// with each SQLite connection, created as an ICU collation on PostgreSQL; nil for
+  /// `compare:` (SQLite's BINARY, PostgreSQL's "C").
+  public var collationName: String? { self == .compare ? nil : "fetchbench_" + rawValue.dropLast() }
+
+  /// ` COLLATE "fetchbench_…"` after a column, or nothing for `compare:`.
+  public var collateClause: String { collationName.map { " COLLATE \"\($0)\"" } ?? "" }
+}
+
 /// Compiles a resolved request to SQL, shared by the SQL stores. The text depends only on the
 /// request's shape, so a statement cache reuses one prepared statement per shape.
 public struct SQLBuilder: Sendable {
@@ -33,6 +43,8 @@ public struct SQLBuilder: Sendable {
   let limitClause: String
   let selectColumns: String
   let sectionExpression: String?
+  /// How sections are ordered: the first sort's collation (empty for `compare:`).
+  let sectionCollate: String
   let sectionDescending: Bool
   let hasLimit: Bool
   /// The sort keys but the final primary key, as select-list expressions.
@@ -80,7 +92,9 @@ public struct SQLBuilder: Sendable {
     arguments = values
     orderBy =
       " ORDER BY "
-      + r.sorts.map { "\(column($0.keyPath)) \(dialect.direction(ascending: $0.ascending))" }.joined(separator: ", ")
+      + r.sorts.map {
+        "\(column($0.keyPath))\($0.selector.collateClause) \(dialect.direction(ascending: $0.ascending))"
+      }.joined(separator: ", ")
     let limit = r.request.fetchLimit
     let offset = r.request.fetchOffset
     hasLimit = limit > 0 || offset > 0
@@ -95,6 +109,7 @@ public struct SQLBuilder: Sendable {
     selectColumns = cols.joined(separator: ", ")
     keyColumns = ([primaryKey] + r.sorts.dropLast().map { column($0.keyPath) }).joined(separator: ", ")
     sectionExpression = r.section.map(column)
+    sectionCollate = r.sorts.first?.selector.collateClause ?? ""
     sectionDescending = r.sorts.first.map { !$0.ascending } ?? false
   }
 
@@ -142,10 +157,10 @@ public struct SQLBuilder: Sendable {
       return
         """
         SELECT s, count(*) FROM (SELECT \(s) AS s FROM \(from)\(whereClause)\(orderBy)\(limitClause)) AS q GROUP BY \
-        s ORDER BY s \(dir)
+        s ORDER BY s\(sectionCollate) \(dir)
         """
     }
-    return "SELECT \(s), count(*) FROM \(sectionFrom)\(whereClause) GROUP BY \(s) ORDER BY \(s) \(dir)"
+    return "SELECT \(s), count(*) FROM \(sectionFrom)\(whereClause) GROUP BY \(s) ORDER BY \(s)\(sectionCollate) \(dir)"
   }
 
   /// A sectioned performFetch in one PostgreSQL statement: one row per section value, in list
@@ -162,7 +177,7 @@ public struct SQLBuilder: Sendable {
       SELECT s, count(*), array_agg(id) FROM (SELECT \(primaryKey) AS id, \(s) AS s FROM \
       \(from)\(whereClause)\(orderBy)\(limitClause))
       """
-        + " AS q GROUP BY s ORDER BY s \(dir)"
+        + " AS q GROUP BY s ORDER BY s\(sectionCollate) \(dir)"
   }
 
   private static func compile(
@@ -176,6 +191,8 @@ public struct SQLBuilder: Sendable {
     // PostgreSQL takes no integer where a condition goes; SQLite has no TRUE before 3.23.
     case .constant(let b): return dialect == .sqlite ? (b ? "1" : "0") : (b ? "TRUE" : "FALSE")
     case .comparison(let k, let op, let v):
+      return compile(.ordered(k, op, v, .values), column, dialect, &values)
+    case .ordered(let k, let op, let v, let order):
       if v.isNull {
         switch op {
         case .equal: return "\(column(k)) IS NULL"
@@ -183,7 +200,7 @@ public struct SQLBuilder: Sendable {
         default: return "NULL"
         }
       }
-      return "\(column(k)) \(op.rawValue) \(bind(v))"
+      return "\(column(k))\(order.selector.collateClause) \(op.rawValue) \(bind(v))"
     case .between(let k, let lo, let hi):
       return "\(column(k)) BETWEEN \(bind(lo)) AND \(bind(hi))"
     case .in(let k, let values):

@@ -89,7 +89,22 @@ public final class SQLiteStore: ChangeLogStore {
       throw SQLiteStoreError.notADatabase(path, error.message ?? "\(error)")
     }
     try queue.inDatabase { db in try Self.checkSchema(db, model: model, path: path) }
+    if let collation = model.collation { queue.inDatabase { db in Self.addCollations(db, collation) } }
     if let statementLog { queue.inDatabase { db in Self.trace(db.sqliteConnection, into: statementLog) } }
+  }
+
+  /// Registers a collation per sort selector other than `compare:` (`SortSelector.collationName`)
+  /// that compares through the model's collation: SQLite orders by the same comparison as
+  /// the memory store. O(selectors).
+  public static func addCollations(_ db: Database, _ collation: any StringCollation) {
+    for selector in SortSelector.allCases {
+      guard let name = selector.collationName else { continue }
+      db.add(
+        collation: DatabaseCollation(name) { a, b in
+          let c = collation.compare(a, b, by: selector)
+          return c < 0 ? .orderedAscending : c > 0 ? .orderedDescending : .orderedSame
+        })
+    }
   }
 
   /// The file's size and modification time (a checkpoint writes it) and the WAL index's

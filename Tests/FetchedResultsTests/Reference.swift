@@ -106,6 +106,10 @@ enum Reference {
     }
     switch p {
     case .constant(let b): return b
+    case .ordered:
+      // A keyset page's seek, which no predicate text spells.
+      Issue.record("the reference evaluates predicate texts only")
+      return nil
     case .comparison(let k, let op, let v):
       let x = r[k]!
       if case .null = v {

@@ -66,7 +66,8 @@ extension FetchedResultsController {
     }
     let placement = try place(touched, resolved, list)
     let merge = SectionMerge(
-      old: sections, placement, sectioned: resolved.section != nil, ascending: resolved.sorts.first?.ascending ?? true)
+      old: sections, placement, sectioned: resolved.section != nil, ascending: resolved.sorts.first?.ascending ?? true,
+      order: resolved.sorts.first?.order ?? .values)
     result.sectionDeletes = merge.deletedOld
     result.newSectionCounts = merge.newSections.map(\.numberOfObjects)
     let alwaysMoved = changeRules == .coreData ? placement.keyChanged(in: list) : []
@@ -184,14 +185,30 @@ extension FetchedResultsController {
   }
 
   /// The index of the section whose value is `v`, by binary search in section order.
-  static func sectionIndex(_ sections: [SectionInfo], _ v: Value, ascending: Bool) -> Int? {
+  static func sectionIndex(
+    _ sections: [SectionInfo], _ v: Value, ascending: Bool, order: KeyOrder = .values
+  ) -> Int? {
     var lo = 0
     var hi = sections.count
     while lo < hi {
       let mid = (lo + hi) / 2
-      let c = Value.compare(sections[mid].value, v)
-      if c == 0 { return mid }
+      let c = order.compare(sections[mid].value, v)
+      // Values a collation holds equal are one place in the order, yet two sections.
+      if c == 0 && sections[mid].value == v { return mid }
+      if c == 0 { return Self.sectionIndexAmongEqual(sections, v, around: mid, order: order) }
       if (c < 0) == ascending { lo = mid + 1 } else { hi = mid }
+    }
+    return nil
+  }
+
+  /// The section of value `v` among the neighbours of `mid` that `order` holds equal to it.
+  /// O(equal sections).
+  static func sectionIndexAmongEqual(_ sections: [SectionInfo], _ v: Value, around mid: Int, order: KeyOrder) -> Int? {
+    var i = mid
+    while i > 0 && order.compare(sections[i - 1].value, v) == 0 { i -= 1 }
+    while i < sections.count && order.compare(sections[i].value, v) == 0 {
+      if sections[i].value == v { return i }
+      i += 1
     }
     return nil
   }

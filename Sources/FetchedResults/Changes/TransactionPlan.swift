@@ -73,7 +73,7 @@ struct SectionMerge {
   var oldSectionOf: [Int64: Int] = [:]
   let sectioned: Bool
 
-  init(old: [SectionInfo], _ p: Placement, sectioned: Bool, ascending: Bool) {
+  init(old: [SectionInfo], _ p: Placement, sectioned: Bool, ascending: Bool, order: KeyOrder = .values) {
     self.sectioned = sectioned
     var counts = old.map(\.numberOfObjects)
     for r in p.removed {
@@ -85,7 +85,7 @@ struct SectionMerge {
     var addedTo: [Value: Int] = [:]
     for a in p.added {
       let v = sectioned ? a.key[0] : .null
-      if let s = FetchedResultsController.sectionIndex(old, v, ascending: ascending) {
+      if let s = FetchedResultsController.sectionIndex(old, v, ascending: ascending, order: order) {
         counts[s] += 1
       } else {
         if addedTo[v] == nil { newValues.append(v) }
@@ -101,7 +101,7 @@ struct SectionMerge {
       } else if nextNew == newValues.count {
         takeOld = true
       } else {
-        let c = Value.compare(old[nextOld].value, newValues[nextNew])
+        let c = order.compare(old[nextOld].value, newValues[nextNew])
         takeOld = ascending ? c < 0 : c > 0
       }
       if takeOld {

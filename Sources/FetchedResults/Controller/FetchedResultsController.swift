@@ -95,79 +95,98 @@ public final class FetchedResultsController {
       throw FetchError.invalidRequest("change tracking does not support fetchLimit or fetchOffset")
     }
     resolvedRequest = resolved
-    let batchSize = fetchRequest.fetchBatchSize
-    let keyDirections = resolved.sorts.dropLast().map(\.ascending)
-    let idAscending = resolved.sorts.last?.ascending ?? true
-    if batchSize == 0 {
-      let objects = try store.fetchObjects(resolved)
-      let ids = objects.map(\.id)
-      var keys: [[Value]]?
-      if tracksChanges {
-        let keyed = try store.fetchKeyedIDs(resolved, ids: nil)
-        guard keyed.ids == ids else {
-          throw FetchError.store("the store changed between the row query and the key query")
-        }
-        keys = keyed.keys
-      }
-      if let section = resolved.section {
-        if let i = resolved.rowLayout.index(of: section.keyPath) {
-          sections = SectionInfo.from(Self.group(objects.lazy.map { $0.values[i] }))
-        } else {
-          sections = SectionInfo.from(try cachedSections() ?? storeSections(resolved))
-        }
-      } else {
-        sections = SectionInfo.from([SectionCount(value: .null, count: ids.count)])
-      }
-      contents = .full(
-        SortedIDList(ids: ids, keys: keys, objects: objects, ascending: keyDirections, idAscending: idAscending))
+    if fetchRequest.fetchBatchSize == 0 {
+      try fetchFull(resolved)
     } else {
-      // Sections come with the IDs: from the kept sort keys (the section key is the first),
-      // or from the store's one query that reads the section key beside each ID.
-      let list: SortedIDList
-      var counts: [SectionCount]?
-      if tracksChanges {
-        let keyed = try store.fetchKeyedIDs(resolved, ids: nil)
-        list = SortedIDList(
-          ids: keyed.ids, keys: keyed.keys, objects: nil, ascending: keyDirections, idAscending: idAscending)
-        if resolved.section != nil { counts = Self.group(keyed.keys[0]) }
-      } else if resolved.section != nil, let cached = cachedSections() {
-        list = SortedIDList(
-          ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
-        // Counts that do not add up to the IDs are stale: asked again.
-        counts = cached.reduce(0) { $0 + $1.count } == list.count ? cached : try storeSections(resolved)
-      } else if resolved.section != nil {
-        let (ids, sectionCounts) = try store.fetchIDsAndSections(resolved)
-        list = SortedIDList(ids: ids, keys: nil, objects: nil, ascending: [], idAscending: idAscending)
-        counts = sectionCounts
-        saveSections(sectionCounts)
-      } else {
-        list = SortedIDList(
-          ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
-      }
-      let store = self.store
-      let array = BatchFaultingArray(list: list, batchSize: batchSize, maxLoadedBatches: maxLoadedBatches) {
-        try store.fetchObjects(resolved, ids: $0)
-      }
-      if let counts {
-        sections = SectionInfo.from(counts)
-        let total = sections.reduce(0) { $0 + $1.numberOfObjects }
-        guard total == list.count else {
-          throw FetchError.store(
-            """
-            section counts add up to \(total) but the ID query returned \(list.count) rows; the store changed \
-            between the two queries
-            """
-          )
-        }
-      } else {
-        sections = SectionInfo.from([SectionCount(value: .null, count: list.count)])
-      }
-      contents = .batched(array)
+      try fetchBatched(resolved, batchSize: fetchRequest.fetchBatchSize)
     }
     if tracksChanges && observesStore && observerToken == nil {
       observerToken = store.observers.add { [weak self] t in self?.storeDidCommit(t) }
     }
     InternalChecks.check("FetchedResultsController after performFetch", invariantViolations())
+  }
+
+  /// A full fetch: every row in one query, their keys when tracking, the sections from the
+  /// rows or the store.
+  private func fetchFull(_ resolved: ResolvedRequest) throws {
+    let (keyDirections, keyOrders) = (
+      resolved.sorts.dropLast().map(\.ascending), resolved.sorts.dropLast().map(\.order)
+    )
+    let idAscending = resolved.sorts.last?.ascending ?? true
+    let objects = try store.fetchObjects(resolved)
+    let ids = objects.map(\.id)
+    var keys: [[Value]]?
+    if tracksChanges {
+      let keyed = try store.fetchKeyedIDs(resolved, ids: nil)
+      guard keyed.ids == ids else {
+        throw FetchError.store("the store changed between the row query and the key query")
+      }
+      keys = keyed.keys
+    }
+    if let section = resolved.section {
+      if let i = resolved.rowLayout.index(of: section.keyPath) {
+        sections = SectionInfo.from(Self.group(objects.lazy.map { $0.values[i] }))
+      } else {
+        sections = SectionInfo.from(try cachedSections() ?? storeSections(resolved))
+      }
+    } else {
+      sections = SectionInfo.from([SectionCount(value: .null, count: ids.count)])
+    }
+    contents = .full(
+      SortedIDList(
+        ids: ids, keys: keys, objects: objects, ascending: keyDirections, orders: keyOrders, idAscending: idAscending)
+    )
+  }
+
+  /// A batched fetch: the IDs (with their keys when tracking), and the sections with them.
+  private func fetchBatched(_ resolved: ResolvedRequest, batchSize: Int) throws {
+    let (keyDirections, keyOrders) = (
+      resolved.sorts.dropLast().map(\.ascending), resolved.sorts.dropLast().map(\.order)
+    )
+    let idAscending = resolved.sorts.last?.ascending ?? true
+    // Sections come with the IDs: from the kept sort keys (the section key is the first),
+    // or from the store's one query that reads the section key beside each ID.
+    let list: SortedIDList
+    var counts: [SectionCount]?
+    if tracksChanges {
+      let keyed = try store.fetchKeyedIDs(resolved, ids: nil)
+      list = SortedIDList(
+        ids: keyed.ids, keys: keyed.keys, objects: nil, ascending: keyDirections, orders: keyOrders,
+        idAscending: idAscending)
+      if resolved.section != nil { counts = Self.group(keyed.keys[0]) }
+    } else if resolved.section != nil, let cached = cachedSections() {
+      list = SortedIDList(
+        ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
+      // Counts that do not add up to the IDs are stale: asked again.
+      counts = cached.reduce(0) { $0 + $1.count } == list.count ? cached : try storeSections(resolved)
+    } else if resolved.section != nil {
+      let (ids, sectionCounts) = try store.fetchIDsAndSections(resolved)
+      list = SortedIDList(ids: ids, keys: nil, objects: nil, ascending: [], idAscending: idAscending)
+      counts = sectionCounts
+      saveSections(sectionCounts)
+    } else {
+      list = SortedIDList(
+        ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
+    }
+    let store = self.store
+    let array = BatchFaultingArray(list: list, batchSize: batchSize, maxLoadedBatches: maxLoadedBatches) {
+      try store.fetchObjects(resolved, ids: $0)
+    }
+    if let counts {
+      sections = SectionInfo.from(counts)
+      let total = sections.reduce(0) { $0 + $1.numberOfObjects }
+      guard total == list.count else {
+        throw FetchError.store(
+          """
+          section counts add up to \(total) but the ID query returned \(list.count) rows; the store changed \
+          between the two queries
+          """
+        )
+      }
+    } else {
+      sections = SectionInfo.from([SectionCount(value: .null, count: list.count)])
+    }
+    contents = .batched(array)
   }
 
   /// The store's section counts, saved in the section cache for the next fetch.

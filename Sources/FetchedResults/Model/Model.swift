@@ -102,8 +102,19 @@ public struct Entity: Sendable, Equatable {
 /// A set of entities (NSManagedObjectModel).
 public struct Model: Sendable, Equatable {
   public var entities: [Entity]
+  /// How strings compare under the sort selectors other than `compare:`; nil: a sort with one
+  /// is refused.
+  public var collation: (any StringCollation)?
 
-  public init(entities: [Entity]) { self.entities = entities }
+  public init(entities: [Entity], collation: (any StringCollation)? = nil) {
+    self.entities = entities
+    self.collation = collation
+  }
+
+  /// Models are equal in their entities and their collation's locale.
+  public static func == (a: Model, b: Model) -> Bool {
+    a.entities == b.entities && a.collation?.locale == b.collation?.locale
+  }
 
   /// The entity named `name`, or an error listing the known ones. O(entities).
   /// The attributes of `entity` that relationships join on (its foreign keys, and the

@@ -104,16 +104,17 @@ public struct Pager {
     for (i, sort) in resolved.sorts.enumerated() {
       let value: Value = i < keyColumns.count ? last.values[keyColumns[i]] : .integer(last.id)
       let path = sort.keyPath.keyPath
+      let compare = Self.comparison(sort)
       // Descending, nothing comes after a null but other nulls: no term.
       let after: FetchPredicate? =
         switch (sort.ascending, value.isNull) {
         case (true, true): .comparison(path, .notEqual, .null)
-        case (true, false): .comparison(path, .greater, value)
+        case (true, false): compare(.greater, value)
         case (false, true): nil
-        case (false, false): .or([.comparison(path, .less, value), .comparison(path, .equal, .null)])
+        case (false, false): .or([compare(.less, value), .comparison(path, .equal, .null)])
         }
       if let after { terms.append(equalBefore.isEmpty ? after : .and(equalBefore + [after])) }
-      equalBefore.append(.comparison(path, .equal, value))
+      equalBefore.append(value.isNull ? .comparison(path, .equal, .null) : compare(.equal, value))
     }
     // The same rows, with the leading key's range said on its own: a disjunction alone does
     // not let SQLite start an index on that key at the last row (`k <= ? AND (k < ? OR …)`
@@ -122,12 +123,21 @@ public struct Pager {
     guard let lead = resolved.sorts.first, resolved.sorts.count > 1 else { return .or(terms) }
     let value: Value = keyColumns.isEmpty ? .integer(last.id) : last.values[keyColumns[0]]
     let path = lead.keyPath.keyPath
+    let compare = Self.comparison(lead)
     let bound: FetchPredicate? =
       switch (lead.ascending, value.isNull) {
       case (true, true), (false, true): nil
-      case (true, false): .comparison(path, .greaterOrEqual, value)
-      case (false, false): .or([.comparison(path, .lessOrEqual, value), .comparison(path, .equal, .null)])
+      case (true, false): compare(.greaterOrEqual, value)
+      case (false, false): .or([compare(.lessOrEqual, value), .comparison(path, .equal, .null)])
       }
     return bound.map { .and([$0, .or(terms)]) } ?? .or(terms)
+  }
+
+  /// A comparison with a sort key's value in the sort's order: its selector's, when it has one.
+  static func comparison(_ sort: ResolvedSort) -> (ComparisonOperator, Value) -> FetchPredicate {
+    let path = sort.keyPath.keyPath
+    return { op, value in
+      sort.selector == .compare ? .comparison(path, op, value) : .ordered(path, op, value, sort.selector)
+    }
   }
 }

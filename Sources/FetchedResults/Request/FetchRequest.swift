@@ -1,11 +1,14 @@
-/// One sort key: a key path and a direction.
+/// One sort key: a key path, a direction, and for a string how two compare (NSSortDescriptor's
+/// selector).
 public struct SortDescriptor: Sendable, Equatable {
   public var keyPath: String
   public var ascending: Bool
+  public var selector: SortSelector
 
-  public init(_ keyPath: String, ascending: Bool = true) {
+  public init(_ keyPath: String, ascending: Bool = true, selector: SortSelector = .compare) {
     self.keyPath = keyPath
     self.ascending = ascending
+    self.selector = selector
   }
 }
 
@@ -50,7 +53,19 @@ public struct FetchRequest: Sendable, Equatable {
     guard fetchOffset >= 0 else { throw .invalidRequest("fetchOffset must be ≥ 0, got \(fetchOffset)") }
     var sorts: [ResolvedSort] = []
     for s in sortDescriptors {
-      sorts.append(ResolvedSort(keyPath: try model.resolve(s.keyPath, from: entity), ascending: s.ascending))
+      let keyPath = try model.resolve(s.keyPath, from: entity)
+      if s.selector != .compare {
+        guard keyPath.attribute.type == .string else {
+          throw .invalidRequest("\(s.selector.rawValue) compares strings; \(s.keyPath) is \(keyPath.attribute.type)")
+        }
+        guard model.collation != nil else {
+          throw .invalidRequest(
+            "\(s.selector.rawValue) needs the locale's collation, and the store's model has none (Model.collation)")
+        }
+      }
+      sorts.append(
+        ResolvedSort(
+          keyPath: keyPath, ascending: s.ascending, order: KeyOrder(selector: s.selector, collation: model.collation)))
     }
     let section = try sectionNameKeyPath.map { (k: String) throws(FetchError) -> ResolvedKeyPath in
       try model.resolve(k, from: entity)
@@ -59,7 +74,7 @@ public struct FetchRequest: Sendable, Equatable {
       throw .sectionSortMismatch(section: section.keyPath, firstSort: sorts.first?.keyPath.keyPath)
     }
     if sorts.last.map({ $0.keyPath.relationship == nil && $0.keyPath.attribute.name == "id" }) != true {
-      sorts.append(ResolvedSort(keyPath: try model.resolve("id", from: entity), ascending: true))
+      sorts.append(ResolvedSort(keyPath: try model.resolve("id", from: entity), ascending: true, order: .values))
     }
     var prefetch: [Relationship] = []
     for name in relationshipKeyPathsForPrefetching {
@@ -90,6 +105,14 @@ extension FetchRequest {
 public struct ResolvedSort: Sendable, Equatable {
   public var keyPath: ResolvedKeyPath
   public var ascending: Bool
+  /// How its values order: `Value.compare`, or the model's collation under a selector.
+  public var order: KeyOrder
+
+  public var selector: SortSelector { order.selector }
+
+  public static func == (a: ResolvedSort, b: ResolvedSort) -> Bool {
+    a.keyPath == b.keyPath && a.ascending == b.ascending && a.selector == b.selector
+  }
 }
 
 /// A fetch request checked against a model: what stores execute.
@@ -125,6 +148,7 @@ public struct ResolvedRequest: Sendable {
 /// A predicate whose key paths and literals are checked against the model.
 public indirect enum BoundPredicate: Sendable {
   case comparison(ResolvedKeyPath, ComparisonOperator, Value)
+  case ordered(ResolvedKeyPath, ComparisonOperator, Value, KeyOrder)
   case between(ResolvedKeyPath, Value, Value)
   case `in`(ResolvedKeyPath, [Value])
   case text(ResolvedKeyPath, TextOperator, String)
@@ -142,6 +166,9 @@ public indirect enum BoundPredicate: Sendable {
     case .comparison(let k, let op, let v):
       let kp = try key(k)
       self = .comparison(kp, op, try lit(kp, v))
+    case .ordered(let k, let op, let v, let selector):
+      let kp = try key(k)
+      self = .ordered(kp, op, try lit(kp, v), KeyOrder(selector: selector, collation: model.collation))
     case .between(let k, let lo, let hi):
       let kp = try key(k)
       self = .between(kp, try lit(kp, lo), try lit(kp, hi))
@@ -200,7 +227,7 @@ public indirect enum BoundPredicate: Sendable {
   /// Every key path read, resolved.
   public var keyPaths: [ResolvedKeyPath] {
     switch self {
-    case .comparison(let k, _, _), .between(let k, _, _), .in(let k, _), .text(let k, _, _):
+    case .comparison(let k, _, _), .ordered(let k, _, _, _), .between(let k, _, _), .in(let k, _), .text(let k, _, _):
       [k]
     case .and(let ps), .or(let ps): ps.flatMap(\.keyPaths)
     case .not(let p): p.keyPaths

@@ -25,6 +25,9 @@ public enum TextOperator: String, Sendable, Equatable, CaseIterable {
 /// `!= nil` test for NULL.
 public indirect enum FetchPredicate: Sendable, Equatable {
   case comparison(String, ComparisonOperator, Value)
+  /// A comparison in a sort selector's order (equal: neither orders first), as a keyset page
+  /// seeks past the previous page's last key; not in the text form.
+  case ordered(String, ComparisonOperator, Value, SortSelector)
   /// Inclusive, as NSPredicate's BETWEEN.
   case between(String, Value, Value)
   case `in`(String, [Value])

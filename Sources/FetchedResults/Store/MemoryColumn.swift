@@ -118,13 +118,25 @@ struct MemoryColumn {
   }
 
   /// Each code's position among the distinct strings in `Value.compare`'s order (byte-wise
-  /// UTF-8): `ranks[code]`. O(d log d) for d distinct strings.
-  func ranks() -> [UInt32] {
-    var order = Array(0..<dictionary.count)
+  /// UTF-8), or `order`'s under a selector, where strings it holds equal share a rank (and
+  /// the next sort key orders them): `ranks[code]`. O(d log d) comparisons for d distinct
+  /// strings, each through the collation under a selector: its cost, paid on every sort.
+  func ranks(_ order: KeyOrder = .values) -> [UInt32] {
+    var sorted = Array(0..<dictionary.count)
     let d = dictionary
-    order.sort { Value.compareUTF8(d[$0], d[$1]) < 0 }
+    guard order.selector != .compare else {
+      sorted.sort { Value.compareUTF8(d[$0], d[$1]) < 0 }
+      var ranks = [UInt32](repeating: 0, count: d.count)
+      for (rank, code) in sorted.enumerated() { ranks[code] = UInt32(rank) }
+      return ranks
+    }
+    sorted.sort { order.compare(.string(d[$0]), .string(d[$1])) < 0 }
     var ranks = [UInt32](repeating: 0, count: d.count)
-    for (rank, code) in order.enumerated() { ranks[code] = UInt32(rank) }
+    var rank: UInt32 = 0
+    for (i, code) in sorted.enumerated() {
+      if i > 0 && order.compare(.string(d[sorted[i - 1]]), .string(d[code])) != 0 { rank += 1 }
+      ranks[code] = rank
+    }
     return ranks
   }
 

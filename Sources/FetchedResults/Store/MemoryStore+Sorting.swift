@@ -214,7 +214,7 @@ extension MemoryStore {
     switch column.type {
     case .integer, .bool: words = .integers(column.integers)
     case .double, .date: words = column.fractionalCount == 0 ? .wholeDoubles(column.doubles) : .doubles(column.doubles)
-    case .string: words = .ranks(codes: column.codes, ranks: column.ranks())
+    case .string: words = .ranks(codes: column.codes, ranks: column.ranks(sort.order))
     }
     return KeySource(
       column: words, join: join, sources: sources, nulls: column.optional ? column.nulls : nil,

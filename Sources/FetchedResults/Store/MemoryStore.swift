@@ -273,6 +273,8 @@ public final class MemoryStore: Store {
     switch p {
     case .constant(let b): return { _ in b }
     case .comparison(let k, let op, let v):
+      return compile(.ordered(k, op, v, .values), t)
+    case .ordered(let k, let op, let v, let order):
       let read = reader(k, t)
       if v.isNull {
         switch op {
@@ -284,7 +286,7 @@ public final class MemoryStore: Store {
       return { row in
         let x = read(row)
         if x.isNull { return nil }
-        let c = Value.compare(x, v)
+        let c = order.compare(x, v)
         switch op {
         case .equal: return c == 0
         case .notEqual: return c != 0
