@@ -93,20 +93,6 @@ public final class SQLiteStore: ChangeLogStore {
     if let statementLog { queue.inDatabase { db in Self.trace(db.sqliteConnection, into: statementLog) } }
   }
 
-  /// Registers a collation per sort selector other than `compare:` (`SortSelector.collationName`)
-  /// that compares through the model's collation: SQLite orders by the same comparison as
-  /// the memory store. O(selectors).
-  public static func addCollations(_ db: Database, _ collation: any StringCollation) {
-    for selector in SortSelector.allCases {
-      guard let name = selector.collationName else { continue }
-      db.add(
-        collation: DatabaseCollation(name) { a, b in
-          let c = collation.compare(a, b, by: selector)
-          return c < 0 ? .orderedAscending : c > 0 ? .orderedDescending : .orderedSame
-        })
-    }
-  }
-
   /// The file's size and modification time (a checkpoint writes it) and the WAL index's
   /// header, which SQLite rewrites on every commit (its transaction counter, last frame, that
   /// frame's checksum and the WAL's salts). File times alone tick in jiffies: two commits a

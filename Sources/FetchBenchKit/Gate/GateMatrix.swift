@@ -129,6 +129,7 @@ package enum GateMatrix {
     }
     defer { sqlite3_close(db) }
     sqlite3_busy_timeout(db, 10_000)
+    if let collation = request.model.collation { SQLiteStore.addCollations(raw: db, collation) }
     var stmt: OpaquePointer?
     guard sqlite3_prepare_v3(db, sql.ids, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt
     else {

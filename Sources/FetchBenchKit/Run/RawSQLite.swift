@@ -34,6 +34,7 @@ final class RawSQLite {
       throw HarnessError.invalidArgument("cannot open \(location.sqlitePath)")
     }
     sqlite3_busy_timeout(db, 10_000)  // as the store: wait out another connection's checkpoint
+    if let collation = request.model.collation { SQLiteStore.addCollations(raw: db, collation) }
     guard sqlite3_exec(db, SQLiteStore.connectionSettings, nil, nil, nil) == SQLITE_OK else {
       defer { sqlite3_close(db) }
       throw HarnessError.invalidArgument(
