@@ -84,7 +84,7 @@ let package = Package(
     .target(
       name: "DatasetStores",
       dependencies: [
-        "FetchedResults", "Catalog", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore",
+        "FetchedResults", "Catalog", "Collation", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
@@ -99,7 +99,9 @@ let package = Package(
     // modes, a user's list, index candidates), read and written by every job and writer.
     .target(
       name: "ResultModel",
-      dependencies: ["FetchedResults", "Catalog", "ChildProcesses", "Datasets", "DatasetStores", "HarnessSupport"]
+      dependencies: [
+        "FetchedResults", "Catalog", "ChildProcesses", "Collation", "Datasets", "DatasetStores", "HarnessSupport",
+      ]
     ),
     // What a reader consults, from result rows alone: the report, its charts, the recommendation.
     .target(
@@ -120,8 +122,8 @@ let package = Package(
     .executableTarget(
       name: "fetchbench",
       dependencies: [
-        "FetchBenchKit", "Catalog", "ChildProcesses", "Datasets", "DatasetStores", "FetchedResults", "SQLQueries",
-        "SQLiteStore",
+        "FetchBenchKit", "Catalog", "ChildProcesses", "Collation", "Datasets", "DatasetStores", "FetchedResults",
+        "SQLQueries", "SQLiteStore",
         "ResultModel", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -145,8 +147,8 @@ let package = Package(
     .testTarget(
       name: "FetchedResultsTests",
       dependencies: [
-        "FetchedResults", "Catalog", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore", "DatasetStores",
-        "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        "FetchedResults", "Catalog", "Collation", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore",
+        "DatasetStores", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     // The target graph against the sources' imports; builds no target of the package's own.

@@ -1,4 +1,5 @@
 import Catalog
+import Collation
 import FetchedResults
 import Foundation
 
@@ -15,6 +16,8 @@ package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConverti
   /// What fills the predicate's placeholders (`--arg`, in order) and variables (`--var`).
   package var arguments: [String]?
   package var variables: [String: String]?
+  /// The locale its sort's selectors compare in; nil when it sorts by `compare:` alone.
+  package var locale: String?
 
   package init(
     sort: String? = nil, section: String? = nil, predicate: String? = nil, arguments: [String]? = nil,
@@ -22,6 +25,8 @@ package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConverti
   ) {
     (self.sort, self.section, self.predicate) = (sort, section, predicate)
     (self.arguments, self.variables) = (arguments, variables)
+    let selectors = (try? sort.map(QueryParser.sortDescriptors)) ?? nil
+    if selectors?.contains(where: { $0.selector != .compare }) == true { locale = FoundationCollation.current.locale }
   }
 
   /// The predicate parsed with its arguments and variables; nil without one.
@@ -69,6 +74,7 @@ package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConverti
     return [
       sort.map { "sort: \($0)" }, section.map { "section: \($0)" },
       predicate.map { "where: \($0)" + (filled.isEmpty ? "" : " (\(filled.joined(separator: ", ")))") },
+      locale.map { "locale: \($0)" },
     ].compactMap { $0 }.joined(separator: "; ")
   }
 }

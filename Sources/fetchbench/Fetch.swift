@@ -33,10 +33,13 @@ struct Fetch: ParsableCommand {
       """
   ) var store: String?
   @Option(help: "Entity to fetch (default: FailedBankInfo for banks, Well for wells).") var entity: String?
-  @Option(help: "Sort descriptors, e.g. 'details.closeDate desc, name asc' (default: the dataset's).")
+  @Option(
+    help:
+      "Sort descriptors, e.g. 'details.closeDate desc, name asc localizedStandardCompare:' (default: the dataset's).")
   var sort: String?
   @Option(help: "Section key path; it must be the first sort key.") var section: String?
   @OptionGroup var filter: PredicateOptions
+  @OptionGroup var localeOption: LocaleOption
   var predicate: String? { filter.predicate }
   @Option(
     parsing: .unconditional,

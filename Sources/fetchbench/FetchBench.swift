@@ -25,6 +25,7 @@ struct FetchBench: ParsableCommand {
   static func main() {
     do {
       try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
+      LocaleOption.applyEarly(CommandLine.arguments)
       var command = try parseAsRoot()
       if ProcessInfo.processInfo.environment["FETCHBENCH_VALIDATE_ONLY"] == "1" { return }
       // What a killed FetchBench process left in the temporary directory.

@@ -68,10 +68,11 @@ struct Run: CheckedCommand {
   )
   var frameBudgetMs: Double = RunSettings.defaultFrameMs
   @Option(
-    help: "Sort descriptors of a list of your own, e.g. 'state asc, details.closeDate desc' (as fetch takes them).")
+    help: "Sort descriptors of your list, e.g. 'state asc, name asc localizedStandardCompare:' (as fetch takes them).")
   var sort: String?
   @Option(help: "Section key path of your list; it must be the first sort key.") var section: String?
   @OptionGroup var filter: PredicateOptions
+  @OptionGroup var localeOption: LocaleOption
   var predicate: String? { filter.predicate }
   @Flag(
     help:

@@ -1,4 +1,5 @@
 import Catalog
+import Collation
 import DatasetStores
 import FetchedResults
 import Foundation
@@ -121,6 +122,24 @@ import Testing
     }
     #expect(controller.fetchedIDs == Self.expected(rows, .localizedStandardCompare, ascending: true))
     #expect(recorder.changes.count == 5 && recorder.changes.allSatisfy { $0.moves.count + $0.reloads.count == 1 })
+  }
+
+  /// The locale decides: Swedish puts ä and ö after z, English beside a and o.
+  @Test func theLocaleOrdersTheLetters() throws {
+    let names = ["zebra", "ärlig", "apa", "Örn", "ost"]
+    func order(_ locale: String) throws -> [String] {
+      let model = Model(
+        entities: [Entity(name: "P", table: "p", attributes: [Attribute("name", .string)])],
+        collation: FoundationCollation(locale: locale))
+      let store = MemoryStore(model: model)
+      for (i, n) in names.enumerated() { try store.load(entity: "P", id: Int64(i + 1), values: [.string(n)]) }
+      let request = try FetchRequest(
+        entityName: "P", sortDescriptors: [SortDescriptor("name", selector: .localizedStandardCompare)]
+      ).resolve(in: model)
+      return try store.fetchIDs(request).map { names[Int($0) - 1] }
+    }
+    #expect(try order("en_US") == ["apa", "ärlig", "Örn", "ost", "zebra"])
+    #expect(try order("sv_SE") == ["apa", "ost", "zebra", "ärlig", "Örn"])
   }
 
   /// A selector orders strings; on a number it is an error, and so is a selector FetchBench

@@ -1,3 +1,4 @@
+import Collation
 import FetchedResults
 
 extension DatabaseSchema {
@@ -53,7 +54,7 @@ extension DatabaseSchema {
     for i in entities.indices {
       entities[i].relationships += inverses(to: entities[i], among: entities)
     }
-    return (Model(entities: entities), skipped)
+    return (Model(entities: entities, collation: FoundationCollation.current), skipped)
   }
 
   /// `model` with the Core Data sub-entity named `name` (whatever its case) as an entity of

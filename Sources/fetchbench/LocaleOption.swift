@@ -1,0 +1,32 @@
+import ArgumentParser
+import Collation
+import Foundation
+
+/// `--locale`: the locale sort selectors compare in. A setting of the process and of the cases
+/// it starts (`FETCHBENCH_LOCALE`), applied before the command line is parsed: the engine's
+/// models take their collation when they are made.
+struct LocaleOption: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      """
+      The locale a sort selector (localizedStandardCompare: and the others) compares in: en_US (the default), \
+      de_DE, sv_SE, ….
+      """, valueName: "identifier"))
+  var locale: String?
+
+  func validate() throws {
+    if let locale, !Locale.availableIdentifiers.contains(locale) {
+      throw ValidationError("--locale '\(locale)' is not a locale this machine knows; give one such as en_US or sv_SE")
+    }
+  }
+
+  /// Sets `FETCHBENCH_LOCALE` from `arguments`' `--locale`, before anything reads it.
+  static func applyEarly(_ arguments: [String]) {
+    for (i, a) in arguments.enumerated() {
+      let value =
+        a == "--locale" && i + 1 < arguments.count
+        ? arguments[i + 1] : a.hasPrefix("--locale=") ? String(a.dropFirst("--locale=".count)) : nil
+      if let value { setenv(FoundationCollation.localeVariable, value, 1) }
+    }
+  }
+}
