@@ -6,10 +6,11 @@ import FetchedResults
 /// - an update sets `Z_OPT` to the next version where the row is still at the version the
 ///   save read (`… Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?`: optimistic locking), and a delete
 ///   removes the row only at that version;
-/// - one statement per entity with inserts raises `Z_PRIMARYKEY.Z_MAX`, the largest key handed
-///   out. Core Data hands out the keys from that counter; FetchBench's workloads name their new
-///   rows' keys, so the counter is raised to the largest of them (`MAX(Z_MAX, ?)`), one
-///   statement per entity and save as Core Data's.
+/// - a save that inserts first allocates the keys in a transaction of its own, per entity
+///   reading `Z_PRIMARYKEY.Z_MAX` and raising it only where it is still the value read
+///   (`UPDATE OR FAIL … WHERE Z_ENT = ? AND Z_MAX = ?`), as a published SQL log of a save shows.
+///   Core Data hands out the keys from that counter; FetchBench's workloads name their new
+///   rows' keys, so the counter is raised to the largest of them.
 ///
 /// A writer that reads nothing first (the load test's raw writer) has no version to compare:
 /// its update increments `Z_OPT` in place and its delete is by key alone.
@@ -75,17 +76,37 @@ public struct CoreDataSave: Sendable, Equatable {
     return try WriteSQL.statement(operation, model: model, dialect: .sqlite)
   }
 
-  /// The statements that raise each entity's `Z_MAX` to the largest key `operations` insert
-  /// into it, in entity-number order. O(operations).
-  public func primaryKeyCounters(_ operations: [WriteOperation]) -> [WriteSQL.Statement] {
+  /// Each entity `operations` insert into, by its number, with the largest key inserted, in
+  /// entity-number order: the key allocation's work. O(operations).
+  public func largestInsertedKeys(_ operations: [WriteOperation]) -> [(entity: Int64, key: Int64)] {
     var largest: [String: Int64] = [:]
     for case .insert(let name, let values) in operations where keeps(name) {
       if case .integer(let id) = values["id"] { largest[name] = max(largest[name] ?? id, id) }
     }
-    return largest.sorted { entityNumbers[$0.key]! < entityNumbers[$1.key]! }.map { name, id in
+    return largest.map { (entityNumbers[$0.key]!, $0.value) }.sorted { $0.entity < $1.entity }
+  }
+
+  /// The raw writer's form, which reads nothing (the load test's writers): each entity's
+  /// counter raised to its largest inserted key in the rows' own transaction, in
+  /// entity-number order. O(operations).
+  public func primaryKeyCounters(_ operations: [WriteOperation]) -> [WriteSQL.Statement] {
+    largestInsertedKeys(operations).map { entity, key in
       WriteSQL.Statement(
         sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?",
-        arguments: [.integer(id), .integer(entityNumbers[name]!)])
+        arguments: [.integer(key), .integer(entity)])
     }
+  }
+
+  /// The allocation's read of an entity's counter.
+  public static func maxQuery(_ entity: Int64) -> WriteSQL.Statement {
+    WriteSQL.Statement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [.integer(entity)])
+  }
+
+  /// The allocation's raise of an entity's counter from the value read: it changes no row when
+  /// another save allocated in between.
+  public static func raise(_ entity: Int64, from read: Int64, to key: Int64) -> WriteSQL.Statement {
+    WriteSQL.Statement(
+      sql: "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+      arguments: [.integer(max(read, key)), .integer(entity), .integer(read)])
   }
 }

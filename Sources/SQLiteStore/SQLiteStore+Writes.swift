@@ -12,10 +12,12 @@ extension SQLiteStore {
     var recorder = ChangeRecorder()
     var logged = 0
     let save = try coreDataSave()
+    if let save { try allocateKeys(save, operations) }
     // IMMEDIATE: the write lock from the first statement, so the old values read below and
     // the change log's next number are those of the state this transaction replaces (a
     // deferred one could read, lose the race for the lock, and fail with SQLITE_BUSY_SNAPSHOT).
-    try queue.inTransaction(.immediate) { db in
+    // Core Data's save begins EXCLUSIVE, which in WAL mode takes the same lock.
+    try queue.inTransaction(save == nil ? .immediate : .exclusive) { db in
       for op in operations {
         switch op {
         case .insert(let name, let values): try insert(name, values, db, &recorder, save)
@@ -23,7 +25,6 @@ extension SQLiteStore {
         case .delete(let name, let id): try delete(name, id, db, &recorder, save)
         }
       }
-      for counter in save?.primaryKeyCounters(operations) ?? [] { try step(counter, db) }
       if changeLogEnabled { logged = try log(recorder.changes, db) }
       return .commit
     }
@@ -36,6 +37,33 @@ extension SQLiteStore {
     ChangeBell.ring(path)
     if !observers.isEmpty { try pollChanges() }
     return StoreTransaction(sequence: logged, changes: recorder.changes)
+  }
+
+  /// Core Data's key allocation, before the rows' transaction and in one of its own (a second
+  /// commit, and a second fsync under `synchronous=FULL`): per entity inserted into, the
+  /// counter read, then raised where it is still that value. O(entities inserted into).
+  private func allocateKeys(_ save: CoreDataSave, _ operations: [WriteOperation]) throws {
+    let largest = save.largestInsertedKeys(operations)
+    guard !largest.isEmpty else { return }
+    try queue.inTransaction(.exclusive) { db in
+      for (entity, key) in largest {
+        var read: Int64 = 0
+        try step(CoreDataSave.maxQuery(entity), db) { read = sqlite3_column_int64($0, 0) }
+        try step(CoreDataSave.raise(entity, from: read, to: key), db)
+        guard db.changesCount == 1 else {
+          throw FetchError.store(
+            "Z_PRIMARYKEY's counter of entity \(entity) changed while this save allocated keys (a merge conflict)")
+        }
+      }
+      return .commit
+    }
+  }
+
+  /// Throws Core Data's merge conflict when an optimistically locked write (`… AND Z_OPT = ?`)
+  /// changed no row: the row is no longer at the version read.
+  private func checkVersion(_ version: Int64?, _ name: String, _ id: Int64, _ db: Database) throws {
+    guard version != nil, db.changesCount == 0 else { return }
+    throw FetchError.store("\(name) \(id) is no longer at version Z_OPT \(version!) (a merge conflict)")
   }
 
   /// One INSERT; the new row's links recorded for observers.
@@ -78,6 +106,7 @@ extension SQLiteStore {
     try step(
       CoreDataSave.statement(.update(entity: name, id: id, values: values), model: model, save: save, version: version),
       db)
+    try checkVersion(version, name, id, db)
     recorder.updated(name, id, old: changed)
     if !changed.isEmpty {
       var links: [String: Value] = [:]
@@ -96,6 +125,7 @@ extension SQLiteStore {
       throw FetchError.store("\(name): no row with id \(id) to delete")
     }
     try step(CoreDataSave.statement(.delete(entity: name, id: id), model: model, save: save, version: version), db)
+    try checkVersion(version, name, id, db)
     var values: [String: Value] = [:]
     for (i, a) in entity.attributes.enumerated() { values[a.name] = old[i] }
     recorder.deleted(name, id, old: values)

@@ -69,8 +69,9 @@ final class CoreDataFixture: Sendable {
     #expect(translated.count == 5)
     store.resetCounters()
     try store.commit(translated)
-    // 2 inserts, an update and 2 deletes each after the read of the row, 2 Z_MAX updates.
-    #expect(store.counters.queries == 10)
+    // The key allocation first (per entity: the counter read, then raised), then 2 inserts,
+    // an update and 2 deletes each after the read of the row.
+    #expect(store.counters.queries == 12)
     let db = try DatabaseQueue(path: store.path)
     try db.read { db in
       let info = try #require(
@@ -88,6 +89,34 @@ final class CoreDataFixture: Sendable {
       #expect(try Int.fetchAll(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == [9_001, 9_001])
     }
     try db.close()
+  }
+
+  /// The keys are allocated in a transaction of their own, before the rows': a save whose rows
+  /// fail (a key taken twice) leaves `Z_MAX` raised and no row written, as Core Data's does.
+  @Test func theKeysAreAllocatedBeforeTheRowsTransaction() throws {
+    let (store, _) = try CoreDataFixture.shared.writableStore()
+    let db = try DatabaseQueue(path: store.path)
+    let (before, taken) = try db.read { db in
+      (
+        try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1") ?? 0,
+        try Int64.fetchOne(db, sql: "SELECT min(Z_PK) FROM ZFAILEDBANKINFO") ?? 0
+      )
+    }
+    try db.close()
+    #expect(throws: (any Error).self) {
+      try store.commit([
+        .insert(entity: "FailedBankInfo", values: ["id": .integer(before + 500), "name": .string("New")]),
+        .insert(entity: "FailedBankInfo", values: ["id": .integer(taken), "name": .string("Twice")]),
+      ])
+    }
+    let after = try DatabaseQueue(path: store.path)
+    try after.read { db in
+      let raised = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1")
+      let written = try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM ZFAILEDBANKINFO WHERE Z_PK = ?", arguments: [before + 500])
+      #expect(raised == before + 500 && written == 0, "Z_MAX \(raised ?? -1), rows \(written ?? -1)")
+    }
+    try after.close()
   }
 
   /// The statements' shapes, as Core Data's SQL debug log shows them, and the raw writer's
@@ -110,13 +139,16 @@ final class CoreDataFixture: Sendable {
     let raw = try save.statement(
       .update(entity: "FailedBankInfo", id: 7, values: ["name": .string("M")]), model: model, version: nil)
     #expect(raw.sql == "UPDATE ZFAILEDBANKINFO SET ZNAME = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?")
-    let counters = save.primaryKeyCounters([
+    let largest = save.largestInsertedKeys([
       .insert(entity: "FailedBankDetails", values: ["id": .integer(12)]),
       .insert(entity: "FailedBankInfo", values: ["id": .integer(11)]),
       .insert(entity: "FailedBankInfo", values: ["id": .integer(10)]),
     ])
-    #expect(counters.map(\.arguments) == [[.integer(11), .integer(1)], [.integer(12), .integer(2)]])
-    #expect(counters.allSatisfy { $0.sql == "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?" })
+    #expect(largest.map(\.entity) == [1, 2] && largest.map(\.key) == [11, 12])
+    #expect(CoreDataSave.maxQuery(2).sql == "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
+    let raise = CoreDataSave.raise(2, from: 9, to: 12)
+    #expect(raise.sql == "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?")
+    #expect(raise.arguments == [.integer(12), .integer(2), .integer(9)])
 
     // The raw writer keeps the same bookkeeping on the file.
     let (store, writes) = try CoreDataFixture.shared.writableStore()
