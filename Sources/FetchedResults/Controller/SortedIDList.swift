@@ -31,7 +31,7 @@ public final class SortedIDList {
   /// Directions of the key descriptors (all sorts but the final primary key).
   public let ascending: [Bool]
   /// How each key descriptor's values order (`Value.compare`, or a selector's collation).
-  public let orders: [KeyOrder]
+  public let keyOrders: [KeyOrder]
   public let idAscending: Bool
   public let tracksKeys: Bool
   private var chunks: [Chunk] = []
@@ -52,7 +52,7 @@ public final class SortedIDList {
     idAscending: Bool
   ) {
     self.ascending = ascending
-    self.orders = orders ?? ascending.map { _ in .values }
+    keyOrders = orders ?? ascending.map { _ in .values }
     self.idAscending = idAscending
     tracksKeys = keys != nil
     count = ids.count
@@ -164,7 +164,7 @@ public final class SortedIDList {
   /// Orders (key, id) against chunk row `r`: negative when it comes first.
   private func compare(_ key: [Value], _ id: Int64, _ c: Chunk, _ r: Int) -> Int {
     for d in 0..<ascending.count {
-      let x = orders[d].compare(key[d], c.keys[d][r])
+      let x = keyOrders[d].compare(key[d], c.keys[d][r])
       if x != 0 { return ascending[d] ? x : -x }
     }
     if id == c.ids[r] { return 0 }
@@ -175,7 +175,7 @@ public final class SortedIDList {
   @inline(__always) private func compareFence(_ key: [Value], _ id: Int64, _ i: Int) -> Int {
     let n = ascending.count
     for d in 0..<n {
-      let x = orders[d].compare(key[d], fenceKeys[i * n + d])
+      let x = keyOrders[d].compare(key[d], fenceKeys[i * n + d])
       if x != 0 { return ascending[d] ? x : -x }
     }
     if id == fenceIDs[i] { return 0 }
@@ -185,7 +185,7 @@ public final class SortedIDList {
   /// Whether (k1, id1) comes before (k2, id2) in the list's order.
   public func orders(_ k1: [Value], _ id1: Int64, before k2: [Value], _ id2: Int64) -> Bool {
     for d in 0..<ascending.count {
-      let x = orders[d].compare(k1[d], k2[d])
+      let x = keyOrders[d].compare(k1[d], k2[d])
       if x != 0 { return ascending[d] ? x < 0 : x > 0 }
     }
     return id1 != id2 && (id1 < id2) == idAscending

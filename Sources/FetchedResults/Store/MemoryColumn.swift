@@ -122,19 +122,18 @@ struct MemoryColumn {
   /// the next sort key orders them): `ranks[code]`. O(d log d) comparisons for d distinct
   /// strings, each through the collation under a selector: its cost, paid on every sort.
   func ranks(_ order: KeyOrder = .values) -> [UInt32] {
-    var sorted = Array(0..<dictionary.count)
     let d = dictionary
-    guard order.selector != .compare else {
-      sorted.sort { Value.compareUTF8(d[$0], d[$1]) < 0 }
-      var ranks = [UInt32](repeating: 0, count: d.count)
-      for (rank, code) in sorted.enumerated() { ranks[code] = UInt32(rank) }
-      return ranks
+    // Distinct strings never tie byte-wise: only a collation's ties share a rank.
+    let byBytes = order.selector == .compare
+    func compare(_ x: String, _ y: String) -> Int {
+      byBytes ? Value.compareUTF8(x, y) : order.compare(.string(x), .string(y))
     }
-    sorted.sort { order.compare(.string(d[$0]), .string(d[$1])) < 0 }
+    var sorted = Array(d.indices)
+    sorted.sort { compare(d[$0], d[$1]) < 0 }
     var ranks = [UInt32](repeating: 0, count: d.count)
     var rank: UInt32 = 0
     for (i, code) in sorted.enumerated() {
-      if i > 0 && order.compare(.string(d[sorted[i - 1]]), .string(d[code])) != 0 { rank += 1 }
+      if i > 0 && compare(d[sorted[i - 1]], d[code]) != 0 { rank += 1 }
       ranks[code] = rank
     }
     return ranks
