@@ -79,6 +79,15 @@
       return out
     }
 
+    public func fetchDestination(of relationship: Relationship, key: Int64) throws -> [Value]? {
+      let destination = try FetchRequest(entityName: relationship.destination).resolve(in: model)
+      let sql = SQLBuilder.faultQuery(destination.entity, matching: relationship.destinationColumn, dialect: .postgres)
+      counters.queries += 1
+      let row = try objects(sql, [.integer(key)], layout: destination.rowLayout).first
+      if row != nil { counters.rowsMaterialized += 1 }
+      return row?.values
+    }
+
     func objects(_ text: String, _ arguments: [Value], layout: RowLayout, ids: [Int64]? = nil) throws
       -> [FetchedObject]
     {

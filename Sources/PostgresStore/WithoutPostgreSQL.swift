@@ -43,6 +43,9 @@
     }
     public func fetchObjects(_ request: ResolvedRequest) throws -> [FetchedObject] { throw PostgresStoreError.notBuilt }
     public func count(_ request: ResolvedRequest) throws -> Int { throw PostgresStoreError.notBuilt }
+    public func fetchDestination(of relationship: Relationship, key: Int64) throws -> [Value]? {
+      throw PostgresStoreError.notBuilt
+    }
     public func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
       throw PostgresStoreError.notBuilt
     }

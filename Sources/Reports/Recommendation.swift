@@ -77,8 +77,10 @@ package struct Recommendation: Sendable, Equatable {
         $0.mode == .indexAdvice && $0.metric == .queryPlan && $0.index == ResultKey.noIndex
           && $0.dataset == list.dataset && $0.rows == list.rows && $0.store == .engine(list.store)
       }
+      let cells = results.settings.request?.cells ?? list.dataset.definition.cellKeyPaths
       return recommend(
-        groups[list]!, advice: advice, budget: budget, unusedFetchIndexes: unused(declared, plans.map(\.detail)))
+        groups[list]!, advice: advice, budget: budget, unusedFetchIndexes: unused(declared, plans.map(\.detail)),
+        cellRelationships: Cells.relationships(of: cells))
     }
   }
 
@@ -92,7 +94,8 @@ package struct Recommendation: Sendable, Equatable {
   }
 
   package static func recommend(
-    _ rows: [ResultRow], advice: [IndexPick] = [], budget: Budget, unusedFetchIndexes: [String] = []
+    _ rows: [ResultRow], advice: [IndexPick] = [], budget: Budget, unusedFetchIndexes: [String] = [],
+    cellRelationships: [String] = []
   ) -> Recommendation? {
     guard let first = rows.first, let list = Report.key(of: first) else { return nil }
     let measured = Self.candidates(rows)
@@ -106,6 +109,9 @@ package struct Recommendation: Sendable, Equatable {
       reasons.append(reason)
     }
     if let sentence = unusedFetchIndexSentence(unusedFetchIndexes) { reasons.append(sentence) }
+    if let sentence = prefetchSentence(rows, mode: chosen.mode, batch: chosen.batch, relationships: cellRelationships) {
+      reasons.append(sentence)
+    }
     // A full fetch's first screen materializes the whole list: with a predicate, fewer rows
     // than the table holds.
     let listRows = rows.first { r in

@@ -10,6 +10,7 @@ extension Report {
     (.engineOverLimit, .limit, "limit"), (.engineOverPageLimit, .pageLimit, "page limit"),
     (.engineOverFloor, .floor, "floor (same SQL, C API)"),
     (.engineOverScanLimit, .scanLimit, "scan limit"), (.sectionedOverUnsectioned, .unsectioned, "without sections"),
+    (.faultingOverPrefetched, .prefetched, "cells prefetched"),
   ]
 
   package func limitSection(dataset: DatasetKind, rows n: Int) -> String {
@@ -43,7 +44,9 @@ extension Report {
       batch of a scroll-through). Its **scan limit** is one scan per table of exactly the columns the sort needs (no \
       join, no ORDER BY), the to-one keys matched through a hash table, and the same sort: what an index or a plan \
       could at best reach. **Without sections** is the sectioned scenario's request (same sort, same first screen) \
-      with no section key: what sections add (target \(Targets.sectionedOverUnsectioned)).
+      with no section key: what sections add (target \(Targets.sectionedOverUnsectioned)). **Cells prefetched** is a \
+      cells scenario's same cells with the relationships they read prefetched (`relationshipKeyPathsForPrefetching`) \
+      instead of faulted one related object at a time: what prefetching saves.
       """
     md += limitText + " " + pageLimitText + floorText + "\n\n"
     md +=

@@ -18,16 +18,22 @@ package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConverti
   package var variables: [String: String]?
   /// The locale its sort's selectors compare in; nil when it sorts by `compare:` alone.
   package var locale: String?
+  /// What a cell shows (`--cell`), in place of the dataset's cell.
+  package var cells: [String]?
 
   package init(
     sort: String? = nil, section: String? = nil, predicate: String? = nil, arguments: [String]? = nil,
-    variables: [String: String]? = nil
+    variables: [String: String]? = nil, cells: [String]? = nil
   ) {
-    (self.sort, self.section, self.predicate) = (sort, section, predicate)
+    (self.sort, self.section, self.predicate, self.cells) = (sort, section, predicate, cells)
     (self.arguments, self.variables) = (arguments, variables)
     let selectors = (try? sort.map(QueryParser.sortDescriptors)) ?? nil
     if selectors?.contains(where: { $0.selector != .compare }) == true { locale = FoundationCollation.current.locale }
   }
+
+  /// Whether it changes which rows the list shows or their order (a sort, section or
+  /// predicate), not only what a cell reads of them.
+  package var changesList: Bool { sort != nil || section != nil || predicate != nil }
 
   /// The predicate parsed with its arguments and variables; nil without one.
   package var parsedPredicate: FetchPredicate? {
@@ -45,7 +51,8 @@ package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConverti
     if let sort { r.sortDescriptors = try QueryParser.sortDescriptors(sort) }
     if let section { r.sectionNameKeyPath = section }
     if let predicate = try parsedPredicate { r.predicate = predicate }
-    _ = try r.resolve(in: DatasetModels.model(for: kind))
+    let resolved = try r.resolve(in: DatasetModels.model(for: kind))
+    for keyPath in cells ?? [] { _ = try resolved.model.resolve(keyPath, from: resolved.entity) }
     return r
   }
 
@@ -74,7 +81,7 @@ package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConverti
     return [
       sort.map { "sort: \($0)" }, section.map { "section: \($0)" },
       predicate.map { "where: \($0)" + (filled.isEmpty ? "" : " (\(filled.joined(separator: ", ")))") },
-      locale.map { "locale: \($0)" },
+      locale.map { "locale: \($0)" }, cells.map { "cell: \($0.joined(separator: ", "))" },
     ].compactMap { $0 }.joined(separator: "; ")
   }
 }

@@ -74,6 +74,10 @@ package struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   /// store, alternately with the case: what sections add.
   package static let unsectioned = Metric("unsectioned_ms", .ms)
   package static let sectionedOverUnsectioned = Metric("sectioned_over_unsectioned", .ratio)
+  /// A cells scenario's same cells with the relationships they read prefetched, on the same
+  /// store, alternately with the case (whose cells fault them one related object at a time).
+  package static let prefetched = Metric("prefetched_ms", .ms)
+  package static let faultingOverPrefetched = Metric("faulting_over_prefetched", .ratio)
   /// A case issuing Core Data's statements (`sqlite-coredata`) beside the same case with
   /// FetchBench's tuned statements on the same file, alternately in the case's process.
   package static let tunedPlan = Metric("tuned_plan_ms", .ms)
@@ -208,7 +212,9 @@ extension Metric {
     .bytesReceived,
     .mapping, .load, .failed, .doesNotFit, .limit, .engineOverLimit, .pageLimit, .engineOverPageLimit, .floor,
     .engineOverFloor, .scanLimit,
-    .engineOverScanLimit, .unsectioned, .sectionedOverUnsectioned, .tunedPlan, .coreDataOverTuned, .smallerSize,
+    .engineOverScanLimit, .unsectioned, .sectionedOverUnsectioned, .prefetched, .faultingOverPrefetched, .tunedPlan,
+    .coreDataOverTuned,
+    .smallerSize,
     .growth, .limitGrowth,
     .floorGrowth, .scanLimitGrowth,
     .memoryBudget, .frameBudget, .customRequest, .database, .allocatorConfiguration, .timeUs, .overUnindexed,

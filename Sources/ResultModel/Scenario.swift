@@ -30,6 +30,12 @@ package enum Scenario: String, Sendable, Codable, CaseIterable {
   /// it as 50 pages; a whole scroll-through would be n/20 queries each sorting the table
   /// where no index gives the order.
   case scrollFirst1000 = "scroll_first_1000"
+  /// performFetch with nothing prefetched, then the first screen's cells filled (the list's
+  /// cell key paths): each related object a cell reads is a fault, one query each. Held
+  /// against the same cells with their relationships prefetched, alternately.
+  case firstScreenCells = "first_screen_cells"
+  /// The same through the first 1,000 rows: a fling through cells that fault.
+  case scrollFirst1000Cells = "scroll_first_1000_cells"
 
   package static let randomRows = 1_000
   package static let flingRows = 1_000
@@ -40,6 +46,8 @@ package enum Scenario: String, Sendable, Codable, CaseIterable {
   /// strategy.
   package func applies(to mode: FetchMode) -> Bool {
     guard mode.paging != nil else { return true }
+    // Pages prefetch as the batches do; the controller's cells are what is compared.
+    guard !readsCells else { return false }
     // Pages carry no section counts to cache.
     return [.performFetch, .firstScreen, .sectioned, .jumpMiddle, .jumpEnd, .scrollFirst1000].contains(self)
   }
@@ -50,6 +58,9 @@ package enum Scenario: String, Sendable, Codable, CaseIterable {
       ? DatasetModels.sectionedRequest(for: kind, batchSize: batchSize)
       : DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
   }
+
+  /// The scenarios that fill the list's cells, faulting what they read through relationships.
+  package var readsCells: Bool { self == .firstScreenCells || self == .scrollFirst1000Cells }
 
   /// The sectioned scenarios, with or without a cache.
   package var isSectioned: Bool { self == .sectioned || self == .sectionedCached }

@@ -116,15 +116,29 @@ public struct CoreDataStatements: Sendable {
   public static func prefetchQuery(_ destination: Entity, matching column: String, count: Int?, versioned: Bool = false)
     -> String
   {
+    let keys = count.map { Array(repeating: "?", count: $0).joined(separator: ",") } ?? "SELECT value FROM json_each(?)"
+    return destinationQuery(destination, matching: column, versioned: versioned, condition: "IN (\(keys))")
+  }
+
+  /// A relationship fault on one related object: the prefetch's columns, by one key
+  /// (`… WHERE t0.Z_PK = ?`).
+  public static func faultQuery(_ destination: Entity, matching column: String, versioned: Bool = false) -> String {
+    destinationQuery(destination, matching: column, versioned: versioned, condition: "= ?")
+  }
+
+  private static func destinationQuery(
+    _ destination: Entity, matching column: String, versioned: Bool, condition: String
+  )
+    -> String
+  {
     let read = column == destination.primaryKey || destination.attributes.contains { $0.column == column }
     let matched = read ? [] : ["t0.\(column.sqlName)"]
     let own = ((versioned ? ["t0.Z_OPT"] : []) + destination.attributes.map { "t0.\($0.column.sqlName)" } + matched)
       .joined(separator: ", ")
-    let keys = count.map { Array(repeating: "?", count: $0).joined(separator: ",") } ?? "SELECT value FROM json_each(?)"
     return
       """
       SELECT 0, t0.\(destination.primaryKey.sqlName), \(own) FROM \(destination.table.sqlName) t0 WHERE \
-      t0.\(column.sqlName) IN (\(keys))
+      t0.\(column.sqlName) \(condition)
       """
   }
 }

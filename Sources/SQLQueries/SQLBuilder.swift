@@ -113,6 +113,19 @@ public struct SQLBuilder: Sendable {
     sectionDescending = r.sorts.first.map { !$0.ascending } ?? false
   }
 
+  /// A relationship fault on one related object: the destination's primary key and
+  /// attributes, by the column the relationship matches (`… FROM dest t0 WHERE t0.info_id = ?`).
+  public static func faultQuery(_ destination: Entity, matching column: String, dialect: SQLDialect = .sqlite)
+    -> String
+  {
+    let columns = ([destination.primaryKey] + destination.attributes.map(\.column)).map { "t0.\($0.sqlName)" }
+    return
+      """
+      SELECT \(columns.joined(separator: ", ")) FROM \(destination.table.sqlName) t0 \
+      WHERE t0.\(column.sqlName) = \(dialect.parameter(1))
+      """
+  }
+
   public var idQuery: String { "SELECT \(primaryKey) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
   /// The ID query with the section key as a second column (NULL without sections).
   public var idAndSectionQuery: String {

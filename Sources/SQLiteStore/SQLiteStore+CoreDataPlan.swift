@@ -53,6 +53,21 @@ extension SQLiteStore {
     return try withPrefetched(rows, request)
   }
 
+  /// A relationship fault as Core Data fires it: the destination's row by one key. One
+  /// statement.
+  func coreDataDestination(of relationship: Relationship, key: Int64) throws -> [Value]? {
+    let destination = try model.entity(relationship.destination)
+    let versioned = isVersioned(destination.table)
+    let sql = CoreDataStatements.faultQuery(destination, matching: relationship.destinationColumn, versioned: versioned)
+    let first = Int32(2 + (versioned ? 1 : 0))
+    var out: [Value]?
+    try stepRows(sql, [.integer(key)]) { raw in
+      out = destination.attributes.enumerated().map { i, a in Self.rawValue(raw, first + Int32(i), a.type) }
+    }
+    if out != nil { counters.rowsMaterialized += 1 }
+    return out
+  }
+
   private func statements(_ request: ResolvedRequest) -> CoreDataStatements {
     if let cached = coreDataCache, cached.request == request.request { return cached.statements }
     let statements = CoreDataStatements(request, versioned: isVersioned(request.entity.table))
@@ -108,23 +123,14 @@ extension SQLiteStore {
     var values = rows.map(\.values)
     for rel in request.prefetch {
       let destination = try request.model.entity(rel.destination)
-      let keyIndex = request.entity.attributes.firstIndex { $0.column == rel.sourceColumn }
-      guard rel.sourceColumn == request.entity.primaryKey || keyIndex != nil else {
+      guard let link = request.entity.linkKey(of: rel) else {
         throw FetchError.invalidRequest(
           "\(request.entity.name).\(rel.name): its key \(rel.sourceColumn) is not a column the entity reads")
       }
-      let keys: [Int64] = rows.indices.compactMap { i in
-        guard let k = keyIndex else { return rows[i].id }
-        if case .integer(let v) = rows[i].values[k] { return v }
-        return nil
-      }
-      let related = try prefetch(destination, matching: rel.destinationColumn, keys: keys)
+      let keys = rows.map { link.key(id: $0.id, values: $0.values) }
+      let related = try prefetch(destination, matching: rel.destinationColumn, keys: keys.compactMap { $0 })
       let empty = [Value](repeating: .null, count: destination.attributes.count)
-      for i in rows.indices {
-        let key: Int64? =
-          keyIndex.map { k in if case .integer(let v) = rows[i].values[k] { v } else { nil } } ?? rows[i].id
-        values[i] += key.flatMap { related[$0] } ?? empty
-      }
+      for i in rows.indices { values[i] += keys[i].flatMap { related[$0] } ?? empty }
     }
     let layout = request.rowLayout
     counters.rowsMaterialized += rows.count

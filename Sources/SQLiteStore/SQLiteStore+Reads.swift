@@ -71,6 +71,17 @@ extension SQLiteStore {
     }
   }
 
+  public func fetchDestination(of relationship: Relationship, key: Int64) throws -> [Value]? {
+    if plan == .coreData { return try coreDataDestination(of: relationship, key: key) }
+    let destination = try model.entity(relationship.destination)
+    var out: [Value]?
+    try stepRows(SQLBuilder.faultQuery(destination, matching: relationship.destinationColumn), [.integer(key)]) { raw in
+      out = destination.attributes.enumerated().map { i, a in Self.rawValue(raw, Int32(i + 1), a.type) }
+    }
+    if out != nil { counters.rowsMaterialized += 1 }
+    return out
+  }
+
   public func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject] {
     guard !ids.isEmpty else { return [] }
     if plan == .coreData { return try coreDataObjects(request, ids: ids) }

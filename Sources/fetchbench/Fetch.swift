@@ -59,7 +59,19 @@ struct Fetch: ParsableCommand {
   ) var strategy: FetchStrategy?
   @Option(parsing: .unconditional, help: "fetchLimit (0 = none) \(OptionRange.help(OptionRange.count)).") var limit = 0
   @Option(parsing: .unconditional, help: "fetchOffset \(OptionRange.help(OptionRange.count)).") var offset = 0
-  @Option(help: "Prefetch these to-one relationships with each row (comma-separated).") var prefetch: String?
+  @Option(
+    help: """
+      Prefetch these to-one relationships with each row (comma-separated), as relationshipKeyPathsForPrefetching.
+      """)
+  var prefetch: String?
+  @Option(
+    help: ArgumentHelp(
+      "What a cell shows: key paths, comma-separated, e.g. 'name, details.closeDate' (default: every attribute).",
+      discussion: """
+        A key path through a relationship that is not prefetched fires a fault per related object, as Core Data \
+        does (one statement each; --stats counts them).
+        """))
+  var cell: String?
   @Flag(help: "Print the IDs in order, one per line, without loading rows.") var ids = false
   @Flag(help: "Print each section's name and count, tab-separated.") var sections = false
   @Option(
@@ -117,6 +129,9 @@ struct Fetch: ParsableCommand {
       }
       guard !sections else {
         throw ValidationError("--sections needs --strategy full or batched: pages carry no section counts")
+      }
+      guard cell == nil else {
+        throw ValidationError("--cell reads rows through a controller; give --strategy full or batched")
       }
       guard limit == 0 && offset == 0 else {
         throw ValidationError("--strategy \(paging.rawValue) sets the limit and offset of each page itself")
@@ -228,20 +243,16 @@ struct Fetch: ParsableCommand {
       }
       try controller.performFetch()
       var out = OutputBuffer()
+      var faults: Int?
       if ids {
         for id in controller.fetchedIDs { out.line(String(id)) }
       } else if sections {
         for s in controller.sections { out.line("\(s.name)\t\(s.numberOfObjects)") }
       } else {
-        let layout = try request.resolve(in: store.model).rowLayout
-        out.line((["id"] + layout.keys).joined(separator: "\t"))
-        let dates = DateColumns(location.kind, keys: layout.keys)
-        for i in 0..<min(show, controller.count) {
-          out.line(dates.line(try controller.object(atGlobalIndex: i)))
-        }
+        faults = try printRows(controller, request: request, store: store, kind: location.kind, into: &out)
       }
       out.flush()
-      printStats(store, rows: controller.count, sections: controller.sections.count, since: start)
+      printStats(store, rows: controller.count, sections: controller.sections.count, faults: faults, since: start)
       if stats && cacheName != nil {
         FileHandle.standardError.write(
           Data("section_cache\t\(controller.sectionCacheHits == 1 ? "hit" : "miss")\n".utf8))
@@ -249,14 +260,40 @@ struct Fetch: ParsableCommand {
     }
   }
 
+  /// The first `show` rows, or with `--cell` their cells (each relationship not prefetched
+  /// faulted per related object), tab-separated under a header.
+  /// Returns the faults the cells fired, nil without `--cell`.
+  func printRows(
+    _ controller: FetchedResultsController, request: FetchRequest, store: any Store, kind: DatasetKind,
+    into out: inout OutputBuffer
+  ) throws -> Int? {
+    let resolved = try request.resolve(in: store.model)
+    let cells = try cellKeyPaths.map { try Cells($0, request: resolved, store: store) }
+    let keys = cells?.keyPaths ?? resolved.rowLayout.keys
+    out.line((["id"] + keys).joined(separator: "\t"))
+    let dates = DateColumns(kind, keys: keys)
+    for i in 0..<min(show, controller.count) {
+      let object = try controller.object(atGlobalIndex: i)
+      out.line(dates.line(try cells?.cell(object) ?? object))
+    }
+    return cells?.faultsFired
+  }
+
+  /// `--cell`'s key paths.
+  var cellKeyPaths: [String]? {
+    cell.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+  }
+
   /// With `--stats`, what reading the list cost, on standard error (the IDs stay on standard
   /// output, to compare with another strategy's).
-  func printStats(_ store: any Store, rows: Int, sections: Int?, since start: DispatchTime) {
+  func printStats(_ store: any Store, rows: Int, sections: Int?, faults: Int? = nil, since start: DispatchTime) {
     guard stats else { return }
     let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
     let c = store.counters
     var lines = ["rows\t\(rows)"]
     if let sections { lines.append("sections\t\(sections)") }
+    // Relationship faults are among the queries: one each.
+    if let faults { lines.append("faults\t\(faults)") }
     lines += [
       "queries\t\(c.queries)", "rows_materialized\t\(c.rowsMaterialized)",
       "time_ms\t\(String(format: "%.1f", ms)) (including opening the store)",

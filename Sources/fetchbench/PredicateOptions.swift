@@ -49,10 +49,10 @@ struct PredicateOptions: ParsableArguments {
   }
 
   /// The parts a user's list records (`CustomRequest`).
-  func request(sort: String?, section: String?) throws -> CustomRequest {
+  func request(sort: String?, section: String?, cells: [String]? = nil) throws -> CustomRequest {
     let variables = try checked()
     return CustomRequest(
       sort: sort, section: section, predicate: predicate, arguments: arguments.isEmpty ? nil : arguments,
-      variables: variables.isEmpty ? nil : variables)
+      variables: variables.isEmpty ? nil : variables, cells: cells)
   }
 }

@@ -71,6 +71,16 @@ struct Run: CheckedCommand {
     help: "Sort descriptors of your list, e.g. 'state asc, name asc localizedStandardCompare:' (as fetch takes them).")
   var sort: String?
   @Option(help: "Section key path of your list; it must be the first sort key.") var section: String?
+  @Option(
+    help: """
+      What your list's cell shows, as fetch takes it ('name, details.closeDate'): the cells scenarios fill it, \
+      faulting each relationship it reads against the same cells prefetched.
+      """)
+  var cell: String?
+  /// `--cell`'s key paths.
+  var cells: [String]? {
+    cell.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+  }
   @OptionGroup var filter: PredicateOptions
   @OptionGroup var localeOption: LocaleOption
   var predicate: String? { filter.predicate }
@@ -179,7 +189,7 @@ struct Run: CheckedCommand {
       throw ValidationError("--allow-index-trials needs --db on a PostgreSQL server")
     } else if entity != nil {
       throw ValidationError("--entity names a table of your own database: give --db FILE")
-    } else if sort != nil || section != nil || predicate != nil {
+    } else if sort != nil || section != nil || predicate != nil || cell != nil {
       try applyDatasetList(to: &options)
     }
     if recommend && scenario == nil { options.scenarios = [.firstScreen, .scrollFirst1000] }
@@ -190,12 +200,12 @@ struct Run: CheckedCommand {
 
   /// `--sort`, `--section`, `--where` without `--db`: one dataset's list of the user's.
   func applyDatasetList(to options: inout RunOptions) throws {
-    let request = try filter.request(sort: sort, section: section)
+    let request = try filter.request(sort: sort, section: section, cells: cells)
     // Key paths belong to one dataset's model: a list of your own is one dataset's.
     if dataset == nil { options.datasets = [.banks] }
     guard options.datasets.count == 1, let kind = options.datasets.first else {
       throw ValidationError(
-        "--sort, --section and --where describe one dataset's list: give --dataset banks or --dataset wells")
+        "--sort, --section, --where and --cell describe one dataset's list: give --dataset banks or --dataset wells")
     }
     do {
       _ = try request.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
@@ -255,7 +265,7 @@ struct Run: CheckedCommand {
       db.allowsIndexTrials = true
     }
     try database.apply(
-      db, entity: entity, list: try filter.request(sort: sort, section: section), to: &options)
+      db, entity: entity, list: try filter.request(sort: sort, section: section, cells: cells), to: &options)
   }
 
   /// `--schema coredata`: the dataset's list over its file in Core Data's schema, written

@@ -13,7 +13,9 @@ import Testing
   /// A folder with banks and wells in both schemas, made once.
   static let datasets: String = {
     let dir = TestSupport.temporaryFolder("coredata-plan")
-    _ = try? TestSupport.run(["generate", "--rows", rows, "--datasets", dir, "--format", "sqlite", "--schema", "coredata"])
+    _ = try? TestSupport.run([
+      "generate", "--rows", rows, "--datasets", dir, "--format", "sqlite", "--schema", "coredata",
+    ])
     return dir
   }()
 
@@ -21,7 +23,9 @@ import Testing
   static func statements(_ arguments: [String]) throws -> [String] {
     let out = try TestSupport.run(["fetch", "--rows", rows, "--datasets", datasets, "--sql-debug"] + arguments)
     #expect(out.status == 0, "\(arguments): \(out.stderr)")
-    return out.stderr.split(separator: "\n").filter { $0.hasPrefix("FetchBench: sql: ") }.map { String($0.dropFirst(17)) }
+    return out.stderr.split(separator: "\n").filter { $0.hasPrefix("FetchBench: sql: ") }.map {
+      String($0.dropFirst(17))
+    }
   }
 
   static func binds(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ",") }
@@ -35,14 +39,19 @@ import Testing
     let details =
       "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZINFO, t0.ZCLOSEDATE, t0.ZUPDATEDDATE, t0.ZZIP, t0.ZCERT, t0.ZACQUIRINGINSTITUTION, t0.ZFUND FROM ZFAILEDBANKDETAILS t0"
     // The first screen, batched: the ID query, the batch without a join, the prefetch by key.
-    #expect(try Self.statements(list + ["--show", "20"]) == [idQuery, batch, details + " WHERE t0.Z_PK IN (\(Self.binds(20)))"])
+    #expect(
+      try Self.statements(list + ["--show", "20"]) == [
+        idQuery, batch, details + " WHERE t0.Z_PK IN (\(Self.binds(20)))",
+      ])
     // Sectioned: the ID query, the grouped count, then the batch and its prefetch.
     #expect(
-      try Self.statements(list + ["--sort", "state asc, details.closeDate desc", "--section", "state", "--show", "20"]) == [
-        "SELECT 0, t0.Z_PK FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK ORDER BY t0.ZSTATE, t1.ZCLOSEDATE DESC",
-        "SELECT t0.ZSTATE, COUNT(DISTINCT t0.Z_PK) FROM ZFAILEDBANKINFO t0 GROUP BY t0.ZSTATE ORDER BY t0.ZSTATE", batch,
-        details + " WHERE t0.Z_PK IN (\(Self.binds(20)))",
-      ])
+      try Self.statements(list + ["--sort", "state asc, details.closeDate desc", "--section", "state", "--show", "20"])
+        == [
+          "SELECT 0, t0.Z_PK FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK ORDER BY t0.ZSTATE, t1.ZCLOSEDATE DESC",
+          "SELECT t0.ZSTATE, COUNT(DISTINCT t0.Z_PK) FROM ZFAILEDBANKINFO t0 GROUP BY t0.ZSTATE ORDER BY t0.ZSTATE",
+          batch,
+          details + " WHERE t0.Z_PK IN (\(Self.binds(20)))",
+        ])
     // A full fetch: every row's own columns, then the prefetch of all their keys as one array.
     #expect(
       try Self.statements(list + ["--strategy", "full", "--show", "1"]) == [
@@ -51,12 +60,46 @@ import Testing
       ])
   }
 
+  @Test func cellsFaultEachRelatedObjectAsCoreDataDoes() throws {
+    let list = ["--dataset", "banks", "--schema", "coredata", "--plan", "coredata", "--show", "20"]
+    let idQuery =
+      "SELECT 0, t0.Z_PK FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK ORDER BY t1.ZCLOSEDATE DESC"
+    let batch =
+      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZDETAILS, t0.ZNAME, t0.ZCITY, t0.ZSTATE FROM ZFAILEDBANKINFO t0 WHERE t0.Z_PK IN (\(Self.binds(20)))"
+    let details =
+      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZINFO, t0.ZCLOSEDATE, t0.ZUPDATEDDATE, t0.ZZIP, t0.ZCERT, t0.ZACQUIRINGINSTITUTION, t0.ZFUND FROM ZFAILEDBANKDETAILS t0"
+    // Nothing prefetched: the ID query, the batch, then one fault per bank's details.
+    let faulting = try Self.statements(list + ["--prefetch", "", "--cell", "name, details.closeDate"])
+    #expect(faulting == [idQuery, batch] + Array(repeating: details + " WHERE t0.Z_PK = ?", count: 20))
+    // Prefetched: the details of the batch in one statement, no fault.
+    let prefetched = try Self.statements(list + ["--prefetch", "details", "--cell", "name, details.closeDate"])
+    #expect(prefetched == [idQuery, batch, details + " WHERE t0.Z_PK IN (\(Self.binds(20)))"])
+    // --stats counts them, and both show the same cells.
+    let stats = try TestSupport.run(
+      [
+        "fetch", "--rows", Self.rows, "--datasets", Self.datasets, "--stats", "--prefetch", "", "--cell",
+        "name, details.closeDate",
+      ]
+        + list)
+    #expect(stats.stderr.contains("faults\t20\nqueries\t22\n"), "\(stats.stderr)")
+    let withPrefetch = try TestSupport.run(
+      ["fetch", "--rows", Self.rows, "--datasets", Self.datasets, "--cell", "name, details.closeDate"] + list)
+    #expect(stats.stdout == withPrefetch.stdout && stats.stdout.split(separator: "\n").count == 21)
+    let refused = try TestSupport.run(
+      ["fetch", "--rows", Self.rows, "--datasets", Self.datasets, "--cell", "details.nothing"] + list)
+    #expect(refused.status != 0 && refused.stderr.hasPrefix("Error: ") && refused.stderr.contains("details.nothing"))
+  }
+
   @Test func wellsAndTheTunedPlanKeepTheirShapes() throws {
-    let wells = ["--dataset", "wells", "--plan", "coredata", "--section", "state", "--sort", "state asc, spudDate desc"]
+    let wells = [
+      "--dataset", "wells", "--plan", "coredata", "--section", "state", "--sort", "state asc, spudDate desc",
+    ]
     let sectioned = try Self.statements(wells + ["--show", "20"])
     #expect(sectioned.count == 3, "\(sectioned)")
     #expect(sectioned.first == "SELECT 0, t0.id FROM wells t0 ORDER BY t0.state, t0.spud_date DESC")
-    #expect(sectioned.dropFirst().first == "SELECT t0.state, COUNT(DISTINCT t0.id) FROM wells t0 GROUP BY t0.state ORDER BY t0.state")
+    #expect(
+      sectioned.dropFirst().first
+        == "SELECT t0.state, COUNT(DISTINCT t0.id) FROM wells t0 GROUP BY t0.state ORDER BY t0.state")
     #expect(sectioned.last?.hasSuffix("FROM wells t0 WHERE t0.id IN (\(Self.binds(20)))") == true)
     // The tuned plan, as before: one statement for the IDs with their sections, one batch
     // with the prefetched relationship joined in.
@@ -83,18 +126,27 @@ import Testing
     let out = TestSupport.temporaryFolder("coredata-run")
     defer { TestSupport.remove(out) }
     let run = try TestSupport.run([
-      "run", "--dataset", "banks", "--rows", Self.rows, "--datasets", Self.datasets, "--store", "sqlite,sqlite-coredata", "--mode",
-      "full,batched", "--scenario", "first_screen,sectioned,sectioned_cached", "--repetitions", "1", "--no-index", "--out", out + "/r",
+      "run", "--dataset", "banks", "--rows", Self.rows, "--datasets", Self.datasets, "--store",
+      "sqlite,sqlite-coredata", "--mode",
+      "full,batched", "--scenario", "first_screen,sectioned,sectioned_cached", "--repetitions", "1", "--no-index",
+      "--out", out + "/r",
     ])
     #expect(run.status == 0, "\(run.stderr)")
     // The answer first: the run ends with its recommendation, one item per store, which
     // recommendation.json holds too.
     #expect(
-      run.stdout.contains("\nRecommendation (the report's recommendation section says how it is chosen):\n- banks at "), "\(run.stdout)")
-    #expect(run.stdout.contains(", SQLite, tuned statements: ") && run.stdout.contains(", SQLite, Core Data's statements: "))
-    #expect(run.stdout.split(separator: "\n").filter { $0.hasPrefix("- ") || $0.hasPrefix("  ") }.allSatisfy { $0.count <= 80 })
-    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/r/recommendation.json")))
-    #expect((json as? [[String: Any]])?.compactMap { $0["store"] as? String }.sorted() == ["sqlite", "sqlite-coredata"])
+      run.stdout.contains("\nRecommendation (the report's recommendation section says how it is chosen):\n- banks at "),
+      "\(run.stdout)")
+    #expect(
+      run.stdout.contains(", SQLite, tuned statements: ") && run.stdout.contains(", SQLite, Core Data's statements: "))
+    #expect(
+      run.stdout.split(separator: "\n").filter { $0.hasPrefix("- ") || $0.hasPrefix("  ") }.allSatisfy {
+        $0.count <= 80
+      })
+    let json = try JSONSerialization.jsonObject(
+      with: Data(contentsOf: URL(fileURLWithPath: out + "/r/recommendation.json")))
+    #expect(
+      (json as? [[String: Any]])?.compactMap { $0["store"] as? String }.sorted() == ["sqlite", "sqlite-coredata"])
     let csv = try String(contentsOfFile: out + "/r/results.csv", encoding: .utf8)
     let header = csv.split(separator: "\n").first!.split(separator: ",").map(String.init)
     let at = { (name: String) in header.firstIndex(of: name)! }
@@ -112,11 +164,14 @@ import Testing
     }
     #expect(
       queries == [
-        "sqlite full first_screen": 1, "sqlite batched first_screen": 2, "sqlite full sectioned": 1, "sqlite batched sectioned": 2,
-        "sqlite-coredata full first_screen": 2, "sqlite-coredata batched first_screen": 3, "sqlite-coredata full sectioned": 2,
+        "sqlite full first_screen": 1, "sqlite batched first_screen": 2, "sqlite full sectioned": 1,
+        "sqlite batched sectioned": 2,
+        "sqlite-coredata full first_screen": 2, "sqlite-coredata batched first_screen": 3,
+        "sqlite-coredata full sectioned": 2,
         "sqlite-coredata batched sectioned": 4,
         // A relaunch with a valid section cache: Core Data's grouped count is not issued.
-        "sqlite full sectioned_cached": 1, "sqlite batched sectioned_cached": 2, "sqlite-coredata full sectioned_cached": 2,
+        "sqlite full sectioned_cached": 1, "sqlite batched sectioned_cached": 2,
+        "sqlite-coredata full sectioned_cached": 2,
         "sqlite-coredata batched sectioned_cached": 3,
       ], "\(queries)")
     // Every case on Core Data's statements is paired with the tuned statements in its process;
@@ -175,7 +230,8 @@ import Testing
           for strategy in ["full", "batched"] {
             let out = try TestSupport.run(
               [
-                "fetch", "--dataset", dataset, "--rows", Self.rows, "--datasets", Self.datasets, "--ids", "--schema", schema, "--plan",
+                "fetch", "--dataset", dataset, "--rows", Self.rows, "--datasets", Self.datasets, "--ids", "--schema",
+                schema, "--plan",
                 plan,
                 "--strategy", strategy,
               ] + list.arguments)
@@ -203,11 +259,14 @@ import Testing
   @Test func aSecondLaunchReadsNoSectionsAndAWriteInvalidatesThem() throws {
     let dir = TestSupport.temporaryFolder("section-cache")
     defer { TestSupport.remove(dir) }
-    #expect(try TestSupport.run(["generate", "--dataset", "banks", "--rows", "1500", "--datasets", dir, "--format", "sqlite"]).status == 0)
+    #expect(
+      try TestSupport.run(["generate", "--dataset", "banks", "--rows", "1500", "--datasets", dir, "--format", "sqlite"])
+        .status == 0)
     let name = "test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     for plan in ["coredata", "tuned"] {
       let list = [
-        "fetch", "--dataset", "banks", "--rows", "1500", "--datasets", dir, "--plan", plan, "--sort", "state asc, name asc", "--section",
+        "fetch", "--dataset", "banks", "--rows", "1500", "--datasets", dir, "--plan", plan, "--sort",
+        "state asc, name asc", "--section",
         "state", "--sections", "--stats", "--sql-debug", "--cache-name", name + plan,
       ]
       func launch() throws -> (statements: Int, hit: Bool, sections: String) {
@@ -224,7 +283,8 @@ import Testing
       let second = try launch()
       #expect(second.statements == 1 && second.hit && second.sections == first.sections, "\(plan)")
       try DatabaseQueue(path: dir + "/banks-1500.sqlite").write { db in
-        try db.execute(sql: "UPDATE failed_bank_info SET state = ? WHERE id = 7", arguments: ["Z" + plan.prefix(1).uppercased()])
+        try db.execute(
+          sql: "UPDATE failed_bank_info SET state = ? WHERE id = 7", arguments: ["Z" + plan.prefix(1).uppercased()])
       }
       let written = try launch()
       #expect(written.statements == asked && !written.hit, "\(plan): the write invalidates the cache")

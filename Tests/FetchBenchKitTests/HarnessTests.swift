@@ -126,8 +126,12 @@ import Testing
     // 2 datasets × (memory + sqlite) × (10 scenarios × (full + 2 batch sizes) + offset and
     // keyset × 6 paged scenarios × 2 page sizes) + 2 datasets × the cached sections on SQLite
     // × (full + 2 batch sizes) + 2 datasets × 2 floors + 2 datasets × the index advice on
-    // SQLite.
-    #expect(cases.count == 2 * 2 * (10 * 3 + 2 * 6 * 2) + 2 * 3 + 2 * 2 + 2)
+    // SQLite; and banks alone (its cell reads details) × (memory + sqlite) × the 2 cells
+    // scenarios × (full + 2 batch sizes).
+    #expect(cases.count == 2 * 2 * (10 * 3 + 2 * 6 * 2) + 2 * 3 + 2 * 2 + 2 + 2 * 2 * 3)
+    #expect(
+      cases.filter { $0.scenario == .scenario(.firstScreenCells) || $0.scenario == .scenario(.scrollFirst1000Cells) }
+        .allSatisfy { $0.dataset == .banks && ($0.mode == .fetch(.full) || $0.mode == .fetch(.batched)) })
     #expect(cases.filter { $0.scenario == .scenario(.sectionedCached) }.allSatisfy { $0.store == .sqlite })
     #expect(
       cases.filter { $0.work == .indexAdvice }.map { "\($0.dataset) \($0.store)" } == ["banks sqlite", "wells sqlite"])

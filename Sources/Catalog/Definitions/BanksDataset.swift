@@ -34,6 +34,8 @@ public struct BanksDataset: DatasetDefinition {
   public var listEntity: String { "FailedBankInfo" }
   public var sortDescription: String { "`details.closeDate` descending" }
   public var sectionKeyPath: String { "state" }
+  /// The tutorial's cell: the bank, where it was, and when it closed.
+  public var cellKeyPaths: [String] { ["name", "city", "state", "details.closeDate"] }
 
   /// Details prefetched, as a cell shows them.
   public func defaultRequest(batchSize: Int) -> FetchRequest {

@@ -33,6 +33,10 @@ public struct DatabaseDataset: DatasetDefinition {
   /// The relationships the list prefetches, as a cell shows them (a generated dataset's in
   /// Core Data's schema: its own list's); none for a user's.
   public var prefetch: [String] = []
+  /// What the list's cell shows (a generated dataset's in Core Data's schema: its own list's);
+  /// the row's attributes for a user's.
+  public var cells: [String] = []
+  public var cellKeyPaths: [String] { cells }
 
   /// For a Core Data store, `index` as the model editor declares it: a fetch index on the
   /// entity over its attributes (Core Data creates the SQL index itself; `Z_PK` is indexed

@@ -20,6 +20,9 @@ public protocol DatasetDefinition: Sendable {
   var sortDescription: String { get }
   /// The key path the sectioned list is grouped by.
   var sectionKeyPath: String { get }
+  /// What a cell of the list shows: key paths, some through relationships (empty: the row's
+  /// own attributes, as every scenario reads them).
+  var cellKeyPaths: [String] { get }
   /// Maps `objects` to the dataset's typed model, by its direct initializer or through
   /// `Decodable`, and returns a sum of what was read, so that no mapping is optimised away.
   /// O(objects).
@@ -27,6 +30,8 @@ public protocol DatasetDefinition: Sendable {
 }
 
 extension DatasetDefinition {
+  public var cellKeyPaths: [String] { [] }
+
   /// The default list sectioned by `sectionKeyPath`: sorted by it first, as sections require,
   /// then as the default list.
   public func sectionedRequest(batchSize: Int) -> FetchRequest {

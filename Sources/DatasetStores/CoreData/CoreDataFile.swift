@@ -175,6 +175,7 @@ extension CoreDataFile {
       separator: ", ")
     list.defaultSection = location.kind.definition.sectionKeyPath
     list.prefetch = request.relationshipKeyPathsForPrefetching
+    list.cells = location.kind.definition.cellKeyPaths
     return list
   }
 }

@@ -131,10 +131,10 @@ public struct UserDatabase: Sendable, Codable, Equatable {
   /// The kind of a list of `entity` in this database, registered so that the harness reaches
   /// its definition as any dataset's. The kind is named after the entity (`flight`).
   /// `name`: the kind's name, when not the entity's; `prefetch`: the relationships its
-  /// default request prefetches.
+  /// default request prefetches; `cells`: what its cell shows.
   public func register(
     entity: String, sort: [FetchedResults.SortDescriptor] = [], section: String? = nil, name: String? = nil,
-    prefetch: [String] = []
+    prefetch: [String] = [], cells: [String] = []
   ) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
     let schema = try schema()
     var (model, skipped) = try schema.model(relationships: relationships)
@@ -158,6 +158,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     definition.toMany = schema.toMany(in: model)
     definition.isCoreData = schema.flavour == .coreData
     definition.prefetch = prefetch
+    definition.cells = cells
     return (DatasetKind.register(definition), schema)
   }
 
@@ -233,6 +234,7 @@ public struct UserList: Sendable, Codable, Equatable {
   public var defaultSort: String? = nil
   public var defaultSection: String? = nil
   public var prefetch: [String]? = nil
+  public var cells: [String]? = nil
 
   public init(database: UserDatabase, entity: String) {
     self.database = database
@@ -246,7 +248,7 @@ public struct UserList: Sendable, Codable, Equatable {
     try database.register(
       entity: entity, sort: try (sort ?? defaultSort).map(QueryParser.sortDescriptors) ?? [],
       section: section ?? defaultSection,
-      name: kindName, prefetch: prefetch ?? [])
+      name: kindName, prefetch: prefetch ?? [], cells: cells ?? [])
   }
 }
 

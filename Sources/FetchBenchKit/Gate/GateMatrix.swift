@@ -52,7 +52,7 @@ package enum GateMatrix {
   static func fetchFigures(_ spec: CaseSpec, _ kind: StoreKind) throws -> [GateFigure] {
     let store = try spec.openStore()
     var figures: [GateFigure] = []
-    for scenario in scenarios where spec.request == nil || !scenario.isSectioned {
+    for scenario in scenarios where spec.request?.changesList != true || !scenario.isSectioned {
       let modes = [FetchMode.full] + (spec.gate?.strategies ?? [.batched]).filter(scenario.applies)
       let requests = try modes.map { try spec.customRequest(scenario, batchSize: $0 == .full ? 0 : spec.batchSize) }
       let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in

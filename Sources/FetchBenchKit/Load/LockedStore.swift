@@ -38,6 +38,9 @@ final class LockedStore: Store, @unchecked Sendable {
   }
   func fetchObjects(_ r: ResolvedRequest) throws -> [FetchedObject] { try locked { try $0.fetchObjects(r) } }
   func count(_ r: ResolvedRequest) throws -> Int { try locked { try $0.count(r) } }
+  func fetchDestination(of rel: Relationship, key: Int64) throws -> [Value]? {
+    try locked { try $0.fetchDestination(of: rel, key: key) }
+  }
   func sectionCounts(_ r: ResolvedRequest) throws -> [SectionCount] { try locked { try $0.sectionCounts(r) } }
   func commit(_ operations: [WriteOperation]) throws -> StoreTransaction { try locked { try $0.commit(operations) } }
   func fetchKeyedIDs(_ r: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {

@@ -230,7 +230,8 @@ package enum CaseExecutor {
   ) throws
     -> Limit?
   {
-    guard spec.store == .memory else { return nil }
+    // The cells scenarios are held to the same cells prefetched instead.
+    guard spec.store == .memory, !scenario.readsCells else { return nil }
     let batchSize = mode == .full ? 0 : spec.batchSize
     guard
       var limit = try Limit(
@@ -259,7 +260,25 @@ package enum CaseExecutor {
       }
     }
     return try Self.limits(spec, scenario: scenario, mode: mode, limit: limit) + (unsectioned.map { [$0] } ?? [])
+      + prefetchedCells(spec, scenario: scenario, mode: mode, store: store)
       + tunedPlan(spec, scenario: scenario, mode: mode)
+  }
+
+  /// For a cells scenario, the same cells with the relationships they read prefetched, on the
+  /// same store, timed as the case is: what prefetching saves.
+  static func prefetchedCells(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, store: any Store) throws
+    -> [Reference]
+  {
+    guard scenario.readsCells else { return [] }
+    let batchSize = mode == .full ? 0 : spec.batchSize
+    let custom = try spec.customRequest(scenario, batchSize: batchSize)
+    return [
+      Reference(time: .prefetched, ratio: .faultingOverPrefetched) {
+        try scenario.run(
+          spec.dataset, batchSize: batchSize, store: store, request: custom, cells: spec.cells(prefetched: true)
+        ).controller.count
+      }
+    ]
   }
 
   /// For a case issuing Core Data's statements, the same case issuing the tuned ones, on a
@@ -271,8 +290,9 @@ package enum CaseExecutor {
     let custom = try spec.customRequest(scenario, batchSize: batchSize)
     return [
       Reference(time: .tunedPlan, ratio: .coreDataOverTuned, numerator: nil, detail: nil) {
-        try scenario.measure(spec.dataset, mode: mode, batchSize: batchSize, store: tuned, request: custom).sample
-          .wallNanos
+        try scenario.measure(
+          spec.dataset, mode: mode, batchSize: batchSize, store: tuned, request: custom, cells: spec.cells()
+        ).sample.wallNanos
       }
     ]
   }

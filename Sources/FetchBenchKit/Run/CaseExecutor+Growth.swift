@@ -24,7 +24,9 @@ extension CaseExecutor {
     // Timed as the case is (`Scenario.measure`), its result dropped outside the timed region.
     var out = [
       Reference(time: .smallerSize, ratio: .growth, numerator: nil, detail: detail) {
-        try scenario.measure(small.dataset, mode: mode, batchSize: batchSize, store: store, request: custom).sample
+        try scenario.measure(
+          small.dataset, mode: mode, batchSize: batchSize, store: store, request: custom, cells: small.cells()
+        ).sample
           .wallNanos
       }
     ]

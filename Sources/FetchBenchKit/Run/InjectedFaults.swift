@@ -18,11 +18,12 @@ extension CaseSpec {
   func measure(_ scenario: Scenario, _ mode: FetchMode, request: FetchRequest?, store: any Store) throws -> Scenario.Run
   {
     let batchSize = mode == .full ? 0 : self.batchSize
-    var run = try scenario.measure(dataset, mode: mode, batchSize: batchSize, store: store, request: request)
+    var run = try scenario.measure(
+      dataset, mode: mode, batchSize: batchSize, store: store, request: request, cells: cells())
     guard mode == .batched else { return run }
     for _ in 1..<max(1, injectedBatchedSlowdown ?? 1) {
       run.sample.wallNanos += try scenario.measure(
-        dataset, mode: mode, batchSize: batchSize, store: store, request: request
+        dataset, mode: mode, batchSize: batchSize, store: store, request: request, cells: cells()
       ).sample
         .wallNanos
     }
@@ -44,6 +45,9 @@ final class QueryPerRowStore: Store {
   }
   func fetchObjects(_ request: ResolvedRequest) throws -> [FetchedObject] { try base.fetchObjects(request) }
   func count(_ request: ResolvedRequest) throws -> Int { try base.count(request) }
+  func fetchDestination(of relationship: Relationship, key: Int64) throws -> [Value]? {
+    try base.fetchDestination(of: relationship, key: key)
+  }
   func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] { try base.sectionCounts(request) }
   func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
     try base.fetchIDsAndSections(request)

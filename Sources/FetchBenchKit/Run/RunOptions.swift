@@ -139,8 +139,13 @@ package struct RunOptions: Sendable {
             return spec
           }
           // The cached sections need a store that reports its data version: SQLite's file.
+          // The cells scenarios only where a cell reads through a relationship.
+          let cells = request?.cells ?? kind.definition.cellKeyPaths
           for scenario in scenarios
-          where (request == nil || !scenario.isSectioned) && (store.isSQLite || scenario != .sectionedCached) {
+          where (request?.changesList != true || !scenario.isSectioned)
+            && (store.isSQLite || scenario != .sectionedCached)
+            && (!scenario.readsCells || !Cells.relationships(of: cells).isEmpty)
+          {
             // Core Data fetches whole or in batches; pages are not its strategies.
             for mode in modes where scenario.applies(to: mode) && (store != .sqliteCoreData || mode.paging == nil) {
               for batch in (mode == .full ? [0] : batchSizes) {
@@ -152,7 +157,7 @@ package struct RunOptions: Sendable {
           }
           // The floors time the tuned statements: Core Data's plan is held to the same ones.
           // They bind no arguments: not for a predicate, nor for a sub-entity's rows.
-          if (store == .sqlite || store == .postgres) && request == nil && !Self.filtersRows(kind) {
+          if (store == .sqlite || store == .postgres) && request?.changesList != true && !Self.filtersRows(kind) {
             for batch in batchSizes { out.append(spec(.floor, batch)) }
           }
           if withIndex && (store == .sqlite || store == .postgres) {

@@ -16,14 +16,33 @@ extension Scenario {
     return SectionCacheFolder(folder: folder)
   }()
 
+  /// What the cells scenarios read: the cell's key paths, and whether the relationships they
+  /// cross are prefetched (the reference) or faulted one related object at a time (the case).
+  package struct CellReading: Sendable {
+    package var keyPaths: [String]
+    package var prefetched = false
+    package init(_ keyPaths: [String], prefetched: Bool = false) {
+      (self.keyPaths, self.prefetched) = (keyPaths, prefetched)
+    }
+  }
+
   /// Runs the scenario and returns the controller, still holding whatever it loaded, and for
   /// the mapped scenarios the time spent mapping rows to typed models.
-  /// `request` replaces the scenario's own (the sectioned scenario's same sort without sections).
-  package func run(_ kind: DatasetKind, batchSize: Int, store: any Store, request: FetchRequest? = nil) throws -> (
-    controller: FetchedResultsController, mappingNanos: UInt64?
-  ) {
-    let controller = FetchedResultsController(
-      fetchRequest: request ?? self.request(kind, batchSize: batchSize), store: store)
+  /// `request` replaces the scenario's own (the sectioned scenario's same sort without sections);
+  /// the cells scenarios read `cells`.
+  package func run(
+    _ kind: DatasetKind, batchSize: Int, store: any Store, request: FetchRequest? = nil, cells: CellReading? = nil
+  ) throws -> (controller: FetchedResultsController, mappingNanos: UInt64?) {
+    var request = request ?? self.request(kind, batchSize: batchSize)
+    var cellReader: Cells?
+    if readsCells {
+      guard let cells, !Cells.relationships(of: cells.keyPaths).isEmpty else {
+        throw HarnessError.invalidArgument("\(rawValue) needs a cell that reads through a relationship (--cell)")
+      }
+      request.relationshipKeyPathsForPrefetching = cells.prefetched ? Cells.relationships(of: cells.keyPaths) : []
+      cellReader = try Cells(cells.keyPaths, request: request.resolve(in: store.model), store: store)
+    }
+    let controller = FetchedResultsController(fetchRequest: request, store: store)
     if self == .sectionedCached {
       controller.sectionCache = Self.sectionCache
       controller.cacheName = rawValue
@@ -56,6 +75,9 @@ extension Scenario {
       for i in start..<min(start + 20, controller.count) { sink &+= Self.read(try controller.object(atGlobalIndex: i)) }
     case .scrollFirst1000:
       for i in 0..<min(Self.flingRows, controller.count) { sink &+= Self.read(try controller.object(atGlobalIndex: i)) }
+    case .firstScreenCells, .scrollFirst1000Cells:
+      let n = min(self == .firstScreenCells ? 20 : Self.flingRows, controller.count)
+      for i in 0..<n { sink &+= Self.read(try cellReader!.cell(try controller.object(atGlobalIndex: i))) }
     }
     blackHole(sink)
     return (controller, mappingNanos)
@@ -102,7 +124,8 @@ extension Scenario {
         read += page.count
         if page.count < pageSize { break }
       }
-    case .firstScreenMapped, .firstScreenMappedCodable, .scrollThrough, .randomAccess, .sectionedCached:
+    case .firstScreenMapped, .firstScreenMappedCodable, .scrollThrough, .randomAccess, .sectionedCached,
+      .firstScreenCells, .scrollFirst1000Cells:
       throw HarnessError.invalidArgument("\(rawValue) is not measured page by page")
     }
     blackHole(sink)
@@ -122,7 +145,8 @@ extension Scenario {
   /// batch or page size (0 with full fetch); `request`, built with it, replaces the scenario's
   /// own (a user's list).
   package func measure(
-    _ kind: DatasetKind, mode: FetchMode, batchSize: Int, store: any Store, request: FetchRequest? = nil
+    _ kind: DatasetKind, mode: FetchMode, batchSize: Int, store: any Store, request: FetchRequest? = nil,
+    cells: CellReading? = nil
   ) throws -> Run {
     store.resetCounters()
     if let strategy = mode.paging {
@@ -133,7 +157,7 @@ extension Scenario {
       return Run(sample: sample, counters: store.counters, mappingNanos: nil)
     }
     let (sample, run) = try Sampler.once {
-      try self.run(kind, batchSize: mode == .full ? 0 : batchSize, store: store, request: request)
+      try self.run(kind, batchSize: mode == .full ? 0 : batchSize, store: store, request: request, cells: cells)
     }
     withExtendedLifetime(run.controller) {}
     return Run(sample: sample, counters: store.counters, mappingNanos: run.mappingNanos)

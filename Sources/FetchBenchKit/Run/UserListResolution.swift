@@ -13,7 +13,8 @@ extension UserList {
   package static func resolve(
     _ database: UserDatabase, entity: String, list: CustomRequest, sectionLeads: Bool = true
   ) throws -> (list: UserList, kind: DatasetKind, rows: Int, request: CustomRequest?) {
-    let userList = UserList(database: database, entity: entity)
+    var userList = UserList(database: database, entity: entity)
+    userList.cells = list.cells
     let (kind, schema) = try userList.register(sort: list.sort, section: list.section)
     let table = try kind.definition.model.entity(kind.definition.listEntity).table
     let rows = max(1, schema.table(table)?.rowCount ?? 1)

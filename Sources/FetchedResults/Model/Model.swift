@@ -58,6 +58,23 @@ public struct Relationship: Sendable, Equatable {
   }
 }
 
+/// Where a row keeps a relationship's key: its primary key, or the attribute at an index.
+public enum LinkKey: Sendable, Equatable {
+  case id
+  case attribute(Int)
+
+  /// The key of the row with `id` and its own attribute `values` (nil: none, not an integer).
+  /// O(1).
+  public func key(id: Int64, values: [Value]) -> Int64? {
+    switch self {
+    case .id: return id
+    case .attribute(let i):
+      if case .integer(let k) = values[i] { return k }
+      return nil
+    }
+  }
+}
+
 /// An entity (NSEntityDescription): a table with an `id INTEGER PRIMARY KEY`, typed
 /// attributes and to-one relationships.
 public struct Entity: Sendable, Equatable {
@@ -93,6 +110,14 @@ public struct Entity: Sendable, Equatable {
   public func attributeIndex(_ name: String) -> Int? { attributes.firstIndex { matches($0.name, name) } }
   /// The relationship named `name`. O(relationships).
   public func relationship(_ name: String) -> Relationship? { relationships.first { matches($0.name, name) } }
+
+  /// Where a row of this entity keeps the key that `relationship` matches in its
+  /// destination: the row's ID, or one of its attributes. nil when neither holds the
+  /// relationship's source column. O(attributes).
+  public func linkKey(of relationship: Relationship) -> LinkKey? {
+    if relationship.sourceColumn == primaryKey { return .id }
+    return attributes.firstIndex { $0.column == relationship.sourceColumn }.map(LinkKey.attribute)
+  }
 
   private func matches(_ own: String, _ given: String) -> Bool {
     own == given || (keysIgnoreCase && own.lowercased() == given.lowercased())

@@ -62,6 +62,16 @@ public final class MemoryStore: Store {
     return out
   }
 
+  public func fetchDestination(of relationship: Relationship, key: Int64) throws -> [Value]? {
+    counters.queries += 1
+    guard let destination = tables[relationship.destination] else {
+      throw FetchError.unknownEntity(relationship.destination, known: tables.keys.sorted())
+    }
+    guard let row = destination.uniqueIndex(onColumn: relationship.destinationColumn)[key] else { return nil }
+    counters.rowsMaterialized += 1
+    return destination.columns.map { $0.value(row) }
+  }
+
   public func count(_ request: ResolvedRequest) throws -> Int {
     counters.queries += 1
     if request.request.fetchLimit == 0 && request.request.fetchOffset == 0 {

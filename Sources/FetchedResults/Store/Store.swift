@@ -192,6 +192,11 @@ public protocol Store: AnyObject {
   func relatedIDs(_ request: ResolvedRequest, through relationship: Relationship, destinationIDs: [Int64]) throws
     -> [Int64]
 
+  /// A relationship fault fired on one related object: the attributes of `relationship`'s
+  /// destination row whose `destinationColumn` is `key`, in the destination entity's order;
+  /// nil when no row has it. One query (Core Data's plan: `… FROM ZDEST t0 WHERE t0.Z_PK = ?`).
+  func fetchDestination(of relationship: Relationship, key: Int64) throws -> [Value]?
+
   /// Called after each transaction this store commits, on the committing thread.
   var observers: TransactionObservers { get }
 
