@@ -154,7 +154,7 @@ let package = Package(
     // The target graph against the sources' imports; builds no target of the package's own.
     .testTarget(name: "PackageGraphTests", dependencies: ["ChildProcesses"]),
     // The SQL compiler's statements, as exact text.
-    .testTarget(name: "SQLQueriesTests", dependencies: ["FetchedResults", "SQLQueries"]),
+    .testTarget(name: "SQLQueriesTests", dependencies: ["FetchedResults", "SQLQueries", "Collation"]),
     // End-to-end: the `fetchbench` binary run as a user runs it, for its output, files and exit
     // codes (depending on it builds it).
     .testTarget(

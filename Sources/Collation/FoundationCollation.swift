@@ -41,4 +41,12 @@ public struct FoundationCollation: StringCollation {
     }
     return result.rawValue
   }
+
+  /// Foundation's folding, not locale-aware: NSPredicate's `[c]` and `[d]` are not.
+  public func fold(_ s: String, _ fold: TextFold) -> String {
+    var options: String.CompareOptions = []
+    if fold.contains(.caseInsensitive) { options.insert(.caseInsensitive) }
+    if fold.contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
+    return s.folding(options: options, locale: nil)
+  }
 }

@@ -18,6 +18,13 @@
           SQLite; PostgreSQL's ICU collations do not yet order as Foundation does: use --store memory,sqlite
           """)
       }
+      if request.predicate?.folds.contains(.diacriticInsensitive) == true {
+        throw FetchError.store(
+          """
+          a [d] string operator (diacritic-insensitive) is measured on the memory store and SQLite; PostgreSQL \
+          folds no diacritics without the unaccent extension: use --store memory,sqlite
+          """)
+      }
       return SQLBuilder(request, dialect: .postgres)
     }
 

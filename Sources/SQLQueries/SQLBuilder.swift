@@ -13,6 +13,15 @@ public enum SQLDialect: Sendable {
     case .postgres: ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"
     }
   }
+  /// `expression` folded as a `[c]`/`[d]` modifier says: SQLite through the model's
+  /// collation (`fetchbench_fold`, registered with each connection), PostgreSQL by `lower()`
+  /// (its stores refuse `[d]`); itself without a modifier.
+  func fold(_ expression: String, _ fold: TextFold) -> String {
+    guard !fold.isEmpty else { return expression }
+    return self == .sqlite ? "\(SQLDialect.foldFunction)(\(expression), \(fold.rawValue))" : "lower(\(expression))"
+  }
+  /// The SQL function SQLite folds a string operator's sides with.
+  public static let foldFunction = "fetchbench_fold"
   /// The 1-based position of `needle` in `haystack`, 0 if absent.
   func position(_ needle: String, in haystack: String) -> String {
     self == .sqlite ? "instr(\(haystack), \(needle))" : "strpos(\(haystack), \(needle))"
@@ -219,8 +228,8 @@ public struct SQLBuilder: Sendable {
     case .in(let k, let values):
       if values.isEmpty { return "0" }
       return "\(column(k)) IN (\(values.map(bind).joined(separator: ",")))"
-    case .text(let k, let op, let s):
-      return text(column(k), op, s, dialect, bind)
+    case .text(let k, let op, let s, let fold):
+      return text(column(k), op, s, fold, dialect, bind)
     case .and(let ps): return "(" + ps.map { compile($0, column, dialect, &values) }.joined(separator: " AND ") + ")"
     case .or(let ps): return "(" + ps.map { compile($0, column, dialect, &values) }.joined(separator: " OR ") + ")"
     case .not(let q): return "NOT (" + compile(q, column, dialect, &values) + ")"
@@ -234,9 +243,22 @@ extension SQLBuilder {
   /// empty pattern matches, as its empty suffix); LIKE's `?` and `*` as SQLite's GLOB (its
   /// `[` escaped) and PostgreSQL's LIKE (`_` and `%`, theirs escaped).
   static func text(
+    _ column: String, _ op: TextOperator, _ pattern: String, _ fold: TextFold, _ dialect: SQLDialect,
+    _ bind: (Value) -> String
+  ) -> String {
+    // With a modifier, both sides folded as the memory store folds them.
+    let column = dialect.fold(column, fold)
+    return withoutActuallyEscaping(bind) { bound in
+      let bind = { (v: Value) in dialect.fold(bound(v), fold) }
+      return text(column, op, pattern, dialect, bind)
+    }
+  }
+
+  private static func text(
     _ column: String, _ op: TextOperator, _ pattern: String, _ dialect: SQLDialect, _ bind: (Value) -> String
   ) -> String {
     switch op {
+    case .equals: return "\(column) = \(bind(.string(pattern)))"
     case .beginsWith: return "\(dialect.position(bind(.string(pattern)), in: column)) = 1"
     case .contains: return "\(dialect.position(bind(.string(pattern)), in: column)) > 0"
     case .endsWith:

@@ -7,9 +7,17 @@ import SQLQueries
 /// The sort selectors' collations on a SQLite connection: each compares through the model's
 /// `StringCollation`, so SQLite orders as the memory store does. Registered on the store's
 /// connection (GRDB) and on the raw connections of the floors (the C API): one comparison.
+/// The store's connection also folds the `[c]`/`[d]` string operators' sides through it (the
+/// floors bind no predicate).
 extension SQLiteStore {
   /// On a GRDB connection. O(selectors).
   public static func addCollations(_ db: Database, _ collation: any StringCollation) {
+    // The `[c]`/`[d]` string operators' folding (`SQLDialect.fold`): NULL stays NULL.
+    db.add(
+      function: DatabaseFunction(SQLDialect.foldFunction, argumentCount: 2, pure: true) { values in
+        guard let s = String.fromDatabaseValue(values[0]), let n = Int.fromDatabaseValue(values[1]) else { return nil }
+        return collation.fold(s, TextFold(rawValue: n))
+      })
     for selector in SortSelector.allCases {
       guard let name = selector.collationName else { continue }
       db.add(

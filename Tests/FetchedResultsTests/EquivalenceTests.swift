@@ -97,6 +97,13 @@ struct RequestCase: CustomTestStringConvertible, Sendable {
         kind: .wells, entity: "Well", sort: "wellType asc", section: "wellType",
         predicate: "totalDepth IN {600, 601, 602, nil}"),
       RequestCase(kind: .wells, entity: "Well", sort: "spudDate desc", offset: 2_990),
+      // [c]: both sides case-folded (PostgreSQL by lower(), the same on these names).
+      RequestCase(
+        kind: .banks, entity: "FailedBankInfo", sort: "name asc",
+        predicate: "name CONTAINS[c] 'BANK OF' OR city BEGINSWITH[c] 'san' OR city ==[c] 'HOUSTON'"),
+      RequestCase(
+        kind: .wells, entity: "Well", sort: "wellName asc",
+        predicate: "operator CONTAINS[c] 'energy' AND NOT (status !=[c] 'active') AND wellName LIKE[c] '*b ??-?'"),
     ]
     return cases
   }()

@@ -135,9 +135,16 @@ enum Reference {
       let x = r[k]!
       if case .null = x { return nil }
       return vs.contains { order(x, lit($0, like: x)) == 0 }
-    case .text(let k, let op, let s):
-      guard case .string(let x) = r[k]! else { return nil }
+    case .text(let k, let op, let pattern, let fold):
+      guard case .string(let raw) = r[k]! else { return nil }
+      // [c] and [d]: both sides through Foundation's folding, not locale-aware.
+      var options: String.CompareOptions = []
+      if fold.contains(.caseInsensitive) { options.insert(.caseInsensitive) }
+      if fold.contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
+      let x = options.isEmpty ? raw : raw.folding(options: options, locale: nil)
+      let s = options.isEmpty ? pattern : pattern.folding(options: options, locale: nil)
       switch op {
+      case .equals: return Array(x.utf8) == Array(s.utf8)
       case .beginsWith: return x.hasPrefix(s)
       case .contains: return s.isEmpty || x.contains(s)
       case .endsWith: return x.hasSuffix(s)

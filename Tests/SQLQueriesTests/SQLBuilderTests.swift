@@ -1,3 +1,4 @@
+import Collation
 import FetchedResults
 import SQLQueries
 import Testing
@@ -38,6 +39,28 @@ import Testing
         ORDER BY t0.state ASC, t1.close_date DESC, t0.id ASC
         """)
     #expect(b.arguments == [.string("TX")])
+  }
+
+  /// `[c]`/`[d]` fold both sides of a string operator: SQLite through the function registered
+  /// on each connection (the fold's options as its second argument), PostgreSQL by `lower()`.
+  @Test func modifiersFoldBothSides() throws {
+    var model = Self.model
+    model.collation = FoundationCollation(locale: "en_US")
+    func where_(_ predicate: String, _ dialect: SQLDialect) throws -> String {
+      var request = FetchRequest(entityName: "Bank", sortDescriptors: [SortDescriptor("name")])
+      request.predicate = try QueryParser.predicate(predicate)
+      let sql = SQLBuilder(try request.resolve(in: model), dialect: dialect).idQuery
+      return String(sql[sql.range(of: " WHERE ")!.upperBound..<sql.range(of: " ORDER BY")!.lowerBound])
+    }
+    #expect(try where_("name CONTAINS[cd] 'x'", .sqlite) == "instr(fetchbench_fold(t0.name, 3), fetchbench_fold(?, 3)) > 0")
+    #expect(try where_("name ==[c] 'x'", .sqlite) == "fetchbench_fold(t0.name, 1) = fetchbench_fold(?, 1)")
+    #expect(try where_("name !=[d] 'x'", .sqlite) == "NOT (fetchbench_fold(t0.name, 2) = fetchbench_fold(?, 2))")
+    #expect(try where_("name BEGINSWITH[c] 'x'", .postgres) == "strpos(lower(t0.name), lower($1)) = 1")
+    #expect(try where_("name LIKE[c] 'x_*'", .postgres) == "lower(t0.name) LIKE lower($1)")
+    // Without a collation to fold by, a modifier is refused.
+    var request = FetchRequest(entityName: "Bank")
+    request.predicate = try QueryParser.predicate("name ==[c] 'x'")
+    #expect(throws: FetchError.self) { try request.resolve(in: Self.model) }
   }
 
   /// PostgreSQL numbers its parameters and is told where NULLs sort, to sort as SQLite and

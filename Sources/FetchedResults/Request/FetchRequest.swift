@@ -151,7 +151,7 @@ public indirect enum BoundPredicate: Sendable {
   case ordered(ResolvedKeyPath, ComparisonOperator, Value, KeyOrder)
   case between(ResolvedKeyPath, Value, Value)
   case `in`(ResolvedKeyPath, [Value])
-  case text(ResolvedKeyPath, TextOperator, String)
+  case text(ResolvedKeyPath, TextOperator, String, TextFold)
   case and([BoundPredicate])
   case or([BoundPredicate])
   case not(BoundPredicate)
@@ -177,13 +177,18 @@ public indirect enum BoundPredicate: Sendable {
       var out: [Value] = []
       for v in vs { out.append(try lit(kp, v)) }
       self = .in(kp, out)
-    case .text(let k, let op, let s):
+    case .text(let k, let op, let s, let fold):
       let kp = try key(k)
       guard kp.attribute.type == .string else {
         throw .typeMismatch(
-          keyPath: k, expected: kp.attribute.type, literal: "'\(s)' (\(op.rawValue), a string operator)")
+          keyPath: k, expected: kp.attribute.type, literal: "'\(s)' (\(op.rawValue)\(fold.modifier), a string operator)"
+        )
       }
-      self = .text(kp, op, s)
+      guard fold.isEmpty || model.collation != nil else {
+        throw .invalidRequest(
+          "\(op.rawValue)\(fold.modifier) folds strings through Foundation: a model without a collation cannot")
+      }
+      self = .text(kp, op, s, fold)
     case .and(let ps):
       var out: [BoundPredicate] = []
       for q in ps { out.append(try BoundPredicate(q, model: model, entity: entity)) }
@@ -224,10 +229,21 @@ public indirect enum BoundPredicate: Sendable {
     throw .typeMismatch(keyPath: k.keyPath, expected: t, literal: v.literalText)
   }
 
+  /// Every `[c]`/`[d]` modifier its string operators carry, together.
+  public var folds: TextFold {
+    switch self {
+    case .text(_, _, _, let fold): fold
+    case .and(let ps), .or(let ps): ps.reduce(into: TextFold()) { $0.formUnion($1.folds) }
+    case .not(let p): p.folds
+    case .comparison, .ordered, .between, .in, .constant: []
+    }
+  }
+
   /// Every key path read, resolved.
   public var keyPaths: [ResolvedKeyPath] {
     switch self {
-    case .comparison(let k, _, _), .ordered(let k, _, _, _), .between(let k, _, _), .in(let k, _), .text(let k, _, _):
+    case .comparison(let k, _, _), .ordered(let k, _, _, _), .between(let k, _, _), .in(let k, _),
+      .text(let k, _, _, _):
       [k]
     case .and(let ps), .or(let ps): ps.flatMap(\.keyPaths)
     case .not(let p): p.keyPaths

@@ -9,13 +9,31 @@ public enum ComparisonOperator: String, Sendable, Equatable {
     greaterOrEqual = ">="
 }
 
-/// NSPredicate's string operators without a `[c]`/`[d]` modifier: case- and
-/// diacritic-sensitive, comparing UTF-8 bytes (`LIKE` Unicode scalars: `?` one, `*` any run).
+/// NSPredicate's string operators: UTF-8 bytes compared (`LIKE` Unicode scalars: `?` one, `*`
+/// any run), after a `TextFold` when the operator carries a `[c]`/`[d]` modifier. `equals` is
+/// `==` with a modifier (without one, `==` is a comparison).
 public enum TextOperator: String, Sendable, Equatable, CaseIterable {
   case beginsWith = "BEGINSWITH"
   case contains = "CONTAINS"
   case endsWith = "ENDSWITH"
   case like = "LIKE"
+  case equals = "=="
+}
+
+/// NSPredicate's `[c]` and `[d]` modifiers: both sides of a string operator folded first —
+/// case-insensitive (Unicode case folding: `ß` matches `ss`), diacritic-insensitive (`é`
+/// matches `e`) — by the model's `StringCollation` (Foundation's `folding(options:locale:)`).
+public struct TextFold: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+  public static let caseInsensitive = TextFold(rawValue: 1)
+  public static let diacriticInsensitive = TextFold(rawValue: 2)
+
+  /// `[c]`, `[d]`, `[cd]`, or nothing.
+  public var modifier: String {
+    let letters = (contains(.caseInsensitive) ? "c" : "") + (contains(.diacriticInsensitive) ? "d" : "")
+    return letters.isEmpty ? "" : "[\(letters)]"
+  }
 }
 
 /// A filter over an entity's attributes and to-one key paths (a subset of NSPredicate).
@@ -31,8 +49,9 @@ public indirect enum FetchPredicate: Sendable, Equatable {
   /// Inclusive, as NSPredicate's BETWEEN.
   case between(String, Value, Value)
   case `in`(String, [Value])
-  /// A string operator on a key path and a pattern (`TextOperator`).
-  case text(String, TextOperator, String)
+  /// A string operator on a key path and a pattern (`TextOperator`), both folded first by
+  /// `fold`'s modifiers.
+  case text(String, TextOperator, String, TextFold = [])
   case and([FetchPredicate])
   case or([FetchPredicate])
   case not(FetchPredicate)

@@ -1,14 +1,20 @@
 /// What NSPredicate's format syntax adds to a literal: placeholders filled from the arguments,
 /// variables, CAST to a date, and the modifiers it refuses.
 extension Parser {
-  /// A `[c]`, `[d]` or `[cd]` after an operator: refused, naming what is compared instead.
-  mutating func refuseModifier() throws(FetchError) {
-    guard case .modifier(let m) = peek.kind else { return }
-    throw error(
-      """
-      the [\(m)] modifier (case- or diacritic-insensitive matching) is not measured yet: FetchBench's operators \
-      compare as NSPredicate's do without it; drop [\(m)]
-      """)
+  /// A `[c]`, `[d]` or `[cd]` after an operator, if any; `[n]` and `[l]` refused.
+  mutating func parseFold() throws(FetchError) -> TextFold {
+    guard case .modifier(let m) = peek.kind else { return [] }
+    var fold: TextFold = []
+    for letter in m {
+      switch letter {
+      case "c": fold.insert(.caseInsensitive)
+      case "d": fold.insert(.diacriticInsensitive)
+      default:
+        throw error("the [\(m)] modifier is not measured: FetchBench folds strings by [c], [d] and [cd]; drop [\(m)]")
+      }
+    }
+    advance()
+    return fold
   }
 
   /// The next argument, for the placeholder at the current token.

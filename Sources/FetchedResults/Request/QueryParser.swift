@@ -169,8 +169,20 @@ struct Parser {
     switch peek.kind {
     case .op(let op):
       advance()
-      try refuseModifier()
-      return .comparison(key, op, try parseValue())
+      let at = peek.position
+      let fold = try parseFold()
+      guard !fold.isEmpty else { return .comparison(key, op, try parseValue()) }
+      // ==[c] and !=[c] compare folded strings; an ordering has no folded form here.
+      guard op == .equal || op == .notEqual else {
+        throw error("\(fold.modifier) applies to ==, !=, BEGINSWITH, CONTAINS, ENDSWITH and LIKE", at: at)
+      }
+      let valueAt = peek.position
+      guard case .string(let s) = try parseValue() else {
+        throw error(
+          "\(op == .equal ? "==" : "!=")\(fold.modifier) takes a string ('…', or an argument that is one)", at: valueAt)
+      }
+      let equals = FetchPredicate.text(key, .equals, s, fold)
+      return op == .equal ? equals : .not(equals)
     case .identifier(let word):
       let upper = word.uppercased()
       switch upper {
@@ -187,12 +199,12 @@ struct Parser {
       default:
         guard let op = TextOperator(rawValue: upper) else { break }
         advance()
-        try refuseModifier()
+        let fold = try parseFold()
         let at = peek.position
         guard case .string(let s) = try parseValue() else {
           throw error("\(upper) takes a string ('…', or an argument that is one)", at: at)
         }
-        return .text(key, op, s)
+        return .text(key, op, s, fold)
       }
     default: break
     }

@@ -26,6 +26,9 @@ public protocol StringCollation: Sendable {
   var locale: String { get }
   /// Negative, zero or positive as `a` orders before, with or after `b` under `selector`.
   func compare(_ a: String, _ b: String, by selector: SortSelector) -> Int
+  /// `s` as a `[c]`/`[d]` string operator compares it: case-folded, diacritics removed, as
+  /// `fold` says. O(length).
+  func fold(_ s: String, _ fold: TextFold) -> String
 }
 
 /// How one sort key's values order: `Value.compare`, or, for two strings under a selector

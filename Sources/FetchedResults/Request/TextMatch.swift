@@ -2,20 +2,31 @@
 /// store: UTF-8 bytes for BEGINSWITH, CONTAINS and ENDSWITH (SQLite's `instr` and `substr`,
 /// PostgreSQL's `strpos` and `substr`, compare the same), Unicode scalars for LIKE's `?` and
 /// `*` (SQLite's GLOB and PostgreSQL's LIKE step by characters, which are scalars).
+/// With a `TextFold`, both the pattern and each string are folded first by the collation.
 public struct TextMatch: Sendable {
   let op: TextOperator
   let pattern: [UInt8]
   let scalars: [Unicode.Scalar]
+  let fold: TextFold
+  let collation: (any StringCollation)?
 
-  public init(_ op: TextOperator, _ pattern: String) {
+  /// `collation` folds for a non-empty `fold` (the model's: `BoundPredicate` refuses a fold
+  /// without one).
+  public init(_ op: TextOperator, _ pattern: String, fold: TextFold = [], collation: (any StringCollation)? = nil) {
     self.op = op
-    self.pattern = Array(pattern.utf8)
-    scalars = op == .like ? Array(pattern.unicodeScalars) : []
+    self.fold = fold
+    self.collation = fold.isEmpty ? nil : collation
+    let folded = self.collation?.fold(pattern, fold) ?? pattern
+    self.pattern = Array(folded.utf8)
+    scalars = op == .like ? Array(folded.unicodeScalars) : []
   }
 
-  /// Whether `s` matches. O(|s| · |pattern|) at worst (CONTAINS, LIKE with `*`).
+  /// Whether `s` matches. O(|s| · |pattern|) at worst (CONTAINS, LIKE with `*`), plus the
+  /// fold of `s`.
   public func matches(_ s: String) -> Bool {
+    let s = collation?.fold(s, fold) ?? s
     switch op {
+    case .equals: return s.utf8.elementsEqual(pattern)
     case .beginsWith: return s.utf8.starts(with: pattern)
     case .endsWith: return s.utf8.count >= pattern.count && s.utf8.suffix(pattern.count).elementsEqual(pattern)
     case .contains: return contains(Array(s.utf8))

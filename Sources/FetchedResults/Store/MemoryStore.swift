@@ -323,9 +323,9 @@ public final class MemoryStore: Store {
         if set.contains(x) { return true }
         return hasNull ? nil : false
       }
-    case .text(let k, let op, let pattern):
+    case .text(let k, let op, let pattern, let fold):
       let read = reader(k, t)
-      let match = TextMatch(op, pattern)
+      let match = TextMatch(op, pattern, fold: fold, collation: model.collation)
       return { row in
         guard case .string(let s) = read(row) else { return nil }
         return match.matches(s)
