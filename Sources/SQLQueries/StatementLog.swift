@@ -39,6 +39,9 @@ public final class StatementLog: @unchecked Sendable {
     record(sql: sql, binds: binds, rows: rows.removeValue(forKey: key) ?? 0, seconds: seconds)
   }
 
+  /// A line of its own before the next statement: `FetchBench: annotation: <text>`.
+  public func annotate(_ text: String) { write("FetchBench: annotation: \(text)\n") }
+
   /// One statement whose rows the caller counted.
   public func record(sql: String, binds: Int, rows: Int, seconds: Double) {
     write(Self.lines(sql: sql, binds: binds, rows: rows, seconds: seconds))

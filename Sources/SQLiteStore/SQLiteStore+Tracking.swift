@@ -8,6 +8,7 @@ import SQLQueries
 extension SQLiteStore {
 
   public func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {
+    if plan == .coreData { try coreDataTrackedFetch(request, listing: ids == nil) }
     let sql = SQLBuilder(request)
     let types = request.sorts.dropLast().map(\.keyPath.attribute.type)
     var out = KeyedIDs(ids: [], keys: Array(repeating: [], count: types.count))
@@ -16,6 +17,7 @@ extension SQLiteStore {
         let statement = try db.cachedStatement(sql: text)
         statement.setUncheckedArguments(StatementArguments(sql.arguments.map(Self.databaseValue)))
         counters.queries += 1
+        if plan == .coreData { counters.ownQueries += 1 }
         // IDs bound and rows read through the C API: at k = 100 GRDB's per-value conversions
         // were half of a change set's cost.
         let raw = statement.sqliteStatement
@@ -42,6 +44,25 @@ extension SQLiteStore {
     return out
   }
 
+  /// Under Core Data's plan, what a tracked fetch issues before FetchBench's own key query:
+  /// a batched list's ID query (and its grouped section count) as Core Data issues it (a full
+  /// fetch's rows were its statement already), then a note in the statement log that the key
+  /// query is FetchBench's own. Changed rows' keys (`listing` false) are FetchBench's alone.
+  func coreDataTrackedFetch(_ request: ResolvedRequest, listing: Bool) throws {
+    if listing && request.request.fetchBatchSize > 0 {
+      _ = try coreDataIDs(request)
+      if request.section != nil { _ = try coreDataSectionCounts(request) }
+    }
+    ownStatementFollows(listing ? "the list's sort keys" : "the sort keys of changed objects")
+  }
+
+  /// Names the next statement in `--sql-debug`'s log as FetchBench's own.
+  func ownStatementFollows(_ what: String) {
+    statementLog?.annotate(
+      "FetchBench's own statement, not Core Data's: \(what), which its change tracking keeps (Core Data reads "
+        + "them from its objects)")
+  }
+
   /// IDs for `IN (?,…)` lists: at most 8,192 per statement (SQLite allows 32,766 variables),
   /// each list padded to a power of two by repeating its last ID, so that a few cached
   /// statements serve every size.
@@ -63,8 +84,10 @@ extension SQLiteStore {
     for chunk in Self.idChunks(destinationIDs) {
       let text = SQLBuilder.relatedIDsQuery(
         request, through: relationship, destination: dest, count: chunk.count, dialect: .sqlite)
+      if plan == .coreData { ownStatementFollows("the rows related to changed objects") }
       out += try read { db in
         counters.queries += 1
+        if plan == .coreData { counters.ownQueries += 1 }
         return try Int64.fetchAll(db.cachedStatement(sql: text), arguments: StatementArguments(chunk))
       }
     }

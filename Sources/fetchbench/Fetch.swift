@@ -79,6 +79,12 @@ struct Fetch: ParsableCommand {
     help: "Without --ids or --sections: how many rows to print \(OptionRange.help(OptionRange.count)).")
   var show = 20
   @Flag(help: "Print queries issued, rows materialized and time on standard error.") var stats = false
+  @Flag(
+    help: """
+      Open the list with a delegate, as a list that tracks changes (run's change-tracking cases): it keeps each \
+      row's sort keys.
+      """)
+  var track = false
   @Option(parsing: .unconditional, help: "Dataset rows (1 to \(DatasetKind.maxRows.grouped)).") var rows = DatasetKind
     .defaultRows
   @Option(parsing: .unconditional, help: "Dataset seed (0 to 18,446,744,073,709,551,615).") var seed: UInt64 = 1
@@ -237,6 +243,7 @@ struct Fetch: ParsableCommand {
         return try page(request, store: store, paging, kind: location.kind, start: start)
       }
       let controller = FetchedResultsController(fetchRequest: request, store: store)
+      controller.tracksChanges = track
       if let cacheName {
         controller.sectionCache = SectionCacheFolder()
         controller.cacheName = cacheName
@@ -294,6 +301,8 @@ struct Fetch: ParsableCommand {
     if let sections { lines.append("sections\t\(sections)") }
     // Relationship faults are among the queries: one each.
     if let faults { lines.append("faults\t\(faults)") }
+    // So are the statements of FetchBench's own under Core Data's plan.
+    if store.counters.ownQueries > 0 { lines.append("own_queries\t\(store.counters.ownQueries)") }
     lines += [
       "queries\t\(c.queries)", "rows_materialized\t\(c.rowsMaterialized)",
       "time_ms\t\(String(format: "%.1f", ms)) (including opening the store)",

@@ -90,6 +90,46 @@ import Testing
     #expect(refused.status != 0 && refused.stderr.hasPrefix("Error: ") && refused.stderr.contains("details.nothing"))
   }
 
+  /// A tracked list under Core Data's plan issues Core Data's statements, plus the key query
+  /// FetchBench's change tracking needs, named in the log as its own and counted apart.
+  @Test func aTrackedListIssuesCoreDatasStatementsAndNamesItsOwn() throws {
+    let list = ["--dataset", "banks", "--schema", "coredata", "--plan", "coredata", "--show", "20", "--track"]
+    let join = "FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK"
+    let ownJoin = "FROM ZFAILEDBANKINFO t0 LEFT JOIN ZFAILEDBANKDETAILS t1 ON t1.Z_PK = t0.ZDETAILS"
+    let batch =
+      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZDETAILS, t0.ZNAME, t0.ZCITY, t0.ZSTATE FROM ZFAILEDBANKINFO t0 WHERE t0.Z_PK IN (\(Self.binds(20)))"
+    let details =
+      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZINFO, t0.ZCLOSEDATE, t0.ZUPDATEDDATE, t0.ZZIP, t0.ZCERT, t0.ZACQUIRINGINSTITUTION, t0.ZFUND FROM ZFAILEDBANKDETAILS t0 WHERE t0.Z_PK IN (\(Self.binds(20)))"
+    let own = "annotation: FetchBench's own statement, not Core Data's: the list's sort keys"
+    // Batched: Core Data's ID query, FetchBench's key query, then the batch and its prefetch.
+    let batched = try TestSupport.run(
+      ["fetch", "--rows", Self.rows, "--datasets", Self.datasets, "--sql-debug", "--stats"] + list)
+    let lines = batched.stderr.split(separator: "\n").filter { $0.hasPrefix("FetchBench: sql: ") || $0.contains(own) }
+      .map { $0.contains(own) ? own : String($0.dropFirst(12)) }
+    #expect(
+      lines == [
+        "sql: SELECT 0, t0.Z_PK \(join) ORDER BY t1.ZCLOSEDATE DESC", own,
+        "sql: SELECT t0.Z_PK, t1.ZCLOSEDATE \(ownJoin) ORDER BY t1.ZCLOSEDATE DESC, t0.Z_PK ASC", "sql: " + batch,
+        "sql: " + details,
+      ], "\(lines)")
+    #expect(batched.stderr.contains("own_queries\t1\nqueries\t4\n"), "\(batched.stderr)")
+    // Sectioned: the ID query and the grouped count, then the key query that also counts the
+    // sections for FetchBench.
+    let sectioned = try Self.statements(list + ["--sort", "state asc, details.closeDate desc", "--section", "state"])
+    #expect(
+      sectioned == [
+        "SELECT 0, t0.Z_PK \(join) ORDER BY t0.ZSTATE, t1.ZCLOSEDATE DESC",
+        "SELECT t0.ZSTATE, COUNT(DISTINCT t0.Z_PK) FROM ZFAILEDBANKINFO t0 GROUP BY t0.ZSTATE ORDER BY t0.ZSTATE",
+        "SELECT t0.Z_PK, t0.ZSTATE, t1.ZCLOSEDATE \(ownJoin) ORDER BY t0.ZSTATE ASC, t1.ZCLOSEDATE DESC, t0.Z_PK ASC",
+        batch, details,
+      ], "\(sectioned)")
+    // A tracked full fetch: Core Data's full query, then the key query alone.
+    let full = try Self.statements(list + ["--strategy", "full"])
+    #expect(
+      full.count == 3 && full[0].hasPrefix("SELECT 0, t0.Z_PK, t0.Z_OPT")
+        && full[2].hasPrefix("SELECT t0.Z_PK, t1.ZCLOSEDATE"))
+  }
+
   @Test func wellsAndTheTunedPlanKeepTheirShapes() throws {
     let wells = [
       "--dataset", "wells", "--plan", "coredata", "--section", "state", "--sort", "state asc, spudDate desc",

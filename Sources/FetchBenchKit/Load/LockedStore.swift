@@ -28,6 +28,7 @@ final class LockedStore: Store, @unchecked Sendable {
       let after = base.counters
       counters.queries += after.queries - before.queries
       counters.rowsMaterialized += after.rowsMaterialized - before.rowsMaterialized
+      counters.ownQueries += after.ownQueries - before.ownQueries
     }
     return try body(base)
   }

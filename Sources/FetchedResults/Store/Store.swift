@@ -27,6 +27,9 @@ public struct StoreCounters: Sendable, Equatable {
   /// Result bytes received from a server (0 for embedded stores): the DataRow messages,
   /// as on the wire (header, column count, a length and the bytes per column).
   public var bytesReceived = 0
+  /// Of `queries`, those a store issuing Core Data's statements adds of FetchBench's own:
+  /// the sort keys its change tracking keeps, which Core Data reads from its objects instead.
+  public var ownQueries = 0
   public init() {}
 }
 
