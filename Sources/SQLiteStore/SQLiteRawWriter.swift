@@ -14,14 +14,18 @@ public final class SQLiteRawWriter {
   /// A Core Data store's save statements (nil: `WriteSQL`'s), in their form for a writer that
   /// reads no version first.
   let save: CoreDataSave?
+  /// Whether each commit writes Core Data's persistent history (its tables must exist:
+  /// `SQLiteStore.trackHistory()`).
+  let historyTracking: Bool
   private var connection: OpaquePointer?
   private var statements: [String: OpaquePointer] = [:]
 
   /// Opens `path` read-write. Throws `SQLiteStoreError` naming the file and SQLite's message.
-  public init(path: String, model: Model, save: CoreDataSave? = nil) throws {
+  public init(path: String, model: Model, save: CoreDataSave? = nil, historyTracking: Bool = false) throws {
     self.path = path
     self.model = model
     self.save = save
+    self.historyTracking = historyTracking && save != nil
     guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
       let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close(connection)
@@ -47,6 +51,12 @@ public final class SQLiteRawWriter {
         try run(s.sql, s.arguments)
       }
       for s in save?.primaryKeyCounters(operations) ?? [] { try run(s.sql, s.arguments) }
+      if let save, historyTracking {
+        let history = PersistentHistory.statements(
+          PersistentHistory.changes(operations), entityNumbers: save.entityNumbers,
+          timestamp: Date().timeIntervalSince1970)
+        for s in history { try run(s.sql, s.arguments) }
+      }
       try run(WriteSQL.appendToLog(.sqlite), [.date(Date().timeIntervalSince1970), .string(payload)])
       try execute("COMMIT")
     } catch {

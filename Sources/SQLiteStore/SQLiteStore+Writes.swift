@@ -25,6 +25,11 @@ extension SQLiteStore {
         case .delete(let name, let id): try delete(name, id, db, &recorder, save)
         }
       }
+      if let save, historyTracking {
+        let history = PersistentHistory.statements(
+          recorder.changes, entityNumbers: save.entityNumbers, timestamp: Date().timeIntervalSince1970)
+        for s in history { try step(s, db) }
+      }
       if changeLogEnabled { logged = try log(recorder.changes, db) }
       return .commit
     }
@@ -37,6 +42,20 @@ extension SQLiteStore {
     ChangeBell.ring(path)
     if !observers.isEmpty { try pollChanges() }
     return StoreTransaction(sequence: logged, changes: recorder.changes)
+  }
+
+  /// Turns on Core Data's persistent history for this store's saves on a Core Data file,
+  /// creating its tables where missing (in one transaction). Throws on a file that is not a
+  /// Core Data store. O(1).
+  public func trackHistory() throws {
+    guard try coreDataSave() != nil else {
+      throw FetchError.store("\(path) is not a Core Data store: persistent history is Core Data's")
+    }
+    try queue.inTransaction(.immediate) { db in
+      for sql in PersistentHistory.createTables { try db.execute(sql: sql) }
+      return .commit
+    }
+    historyTracking = true
   }
 
   /// Core Data's key allocation, before the rows' transaction and in one of its own (a second

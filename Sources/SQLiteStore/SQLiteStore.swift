@@ -32,6 +32,9 @@ public final class SQLiteStore: ChangeLogStore {
   /// A Core Data store's save statements (`CoreDataSave`), read once from `Z_PRIMARYKEY`;
   /// `.some(nil)` for any other file.
   var coreDataSaveRead: CoreDataSave??
+  /// Whether each save on a Core Data file also writes Core Data's persistent history
+  /// (`PersistentHistory`); set by `trackHistory()`.
+  public internal(set) var historyTracking = false
   /// The last request's Core Data statements: compiled once per request, not per batch
   /// fault, as the tuned plan's `batchCache`.
   var coreDataCache: (request: FetchedResults.FetchRequest, statements: CoreDataStatements)?

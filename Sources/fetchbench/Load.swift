@@ -145,6 +145,12 @@ struct Load: CheckedCommand {
       Z_PRIMARYKEY, both sides of the one-to-one; SQLite only; written when missing).
       """
   ) var schema = PhysicalSchema.fetchbench.rawValue
+  @Flag(
+    help: """
+      With --schema coredata: each save also writes Core Data's persistent history (a transaction row, a change row \
+      per changed object), as a store synced through CloudKit does.
+      """)
+  var historyTracking = false
   @OptionGroup var postgres: PostgresOptions
 
   /// `60`, `60s` or `10m` in seconds, within `range`.
@@ -238,6 +244,10 @@ struct Load: CheckedCommand {
     if c.schema == .coreData, stores != [.sqlite] {
       throw ValidationError("--schema coredata: Core Data's file is a SQLite file; give --store sqlite")
     }
+    guard !historyTracking || c.schema == .coreData else {
+      throw ValidationError("--history-tracking writes Core Data's persistent history: give --schema coredata")
+    }
+    c.historyTracking = historyTracking
     let step = try Self.seconds(stepDuration, "step-duration", in: OptionRange.stepDuration)
     let runLength = findMaxRate ? step : c.duration
     if let at = dropConnectionAt {

@@ -119,6 +119,48 @@ final class CoreDataFixture: Sendable {
     try after.close()
   }
 
+  /// With persistent history on, each save adds one transaction row and one change row per
+  /// object it changed (an object inserted and deleted in one save is none), in the save's own
+  /// transaction; the raw writer writes the same.
+  @Test func historyTrackingRecordsATransactionAndAChangePerObject() throws {
+    let (store, writes) = try CoreDataFixture.shared.writableStore()
+    let banks = try BankWorkload.banks(of: store, infoKey: writes.attributeName("infoID", of: "FailedBankDetails"))
+    let updated = banks.keys.sorted()[2]
+    try store.trackHistory()
+    let name = { (n: String) in ["name": Value.string(n), "city": .string("Austin"), "state": .string("TX")] }
+    try store.commit(
+      writes.operations([
+        .insert(entity: "FailedBankInfo", values: ["id": .integer(9_101)].merging(name("A")) { a, _ in a }),
+        .insert(entity: "FailedBankInfo", values: ["id": .integer(9_102)].merging(name("B")) { a, _ in a }),
+        .update(entity: "FailedBankInfo", id: updated, values: ["name": .string("Renamed")]),
+      ]))
+    try store.commit(
+      writes.operations([
+        .insert(entity: "FailedBankInfo", values: ["id": .integer(9_103)].merging(name("C")) { a, _ in a }),
+        .delete(entity: "FailedBankInfo", id: 9_103), .delete(entity: "FailedBankInfo", id: 9_101),
+      ]))
+    // The raw writer appends to the change log, as the load test's writers do.
+    try store.enableChangeLog()
+    let raw = try SQLiteRawWriter(path: store.path, model: store.model, save: try store.coreDataSave(), historyTracking: true)
+    try raw.commit(
+      writes.operations([.update(entity: "FailedBankInfo", id: 9_102, values: ["name": .string("Raw")])]), payload: "")
+    let db = try DatabaseQueue(path: store.path)
+    try db.read { db in
+      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ATRANSACTION") == 3)
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK FROM ACHANGE ORDER BY Z_PK")
+      let changes = rows.map { [$0[0] as Int64, $0[1] as Int64, $0[2] as Int64, $0[3] as Int64] }
+      #expect(
+        changes == [[1, 0, 1, 9_101], [1, 0, 1, 9_102], [1, 1, 1, updated], [2, 2, 1, 9_101], [3, 1, 1, 9_102]],
+        "\(changes)")
+      #expect(try String.fetchAll(db, sql: "SELECT ZNAME FROM ATRANSACTIONSTRING") == ["fetchbench"])
+    }
+    try db.close()
+    // A file that is not Core Data's has no history to keep.
+    let plain = try SQLiteStore(path: EngineFixture.shared.path(.banks), model: DatasetModels.banks, mode: .immutable)
+    #expect(throws: FetchError.self) { try plain.trackHistory() }
+  }
+
   /// The statements' shapes, as Core Data's SQL debug log shows them, and the raw writer's
   /// form, which reads no version first.
   @Test func theStatementsAreCoreDatas() throws {

@@ -50,6 +50,9 @@ package struct LoadConfig: Codable, Sendable, Equatable {
   /// The file the writers write: the dataset's own, or its Core Data file (`CoreDataFile`),
   /// written as Core Data's save writes it (SQLite only).
   package var schema = PhysicalSchema.fetchbench
+  /// With Core Data's schema: each save also writes Core Data's persistent history
+  /// (`PersistentHistory`), as a store an app syncs through CloudKit does.
+  package var historyTracking = false
   /// Commit the same transactions through the store's client alone (`WriteSQL`: no reads of
   /// old values, no change recording), as fast as they go, with no observers: the store's own
   /// write limit, which `--find-max-rate` measures before its steps.

@@ -174,9 +174,15 @@ struct LoadReport {
     fulfill a fault"; an app shows a placeholder until the change set arrives). Heap is \
     jemalloc's live bytes of the whole process, sampled each second.
 
-    \(c.schema == .coreData ? Self.coreDataSchemaNote : "")
+    \(c.schema == .coreData ? Self.coreDataSchemaNote : "")\(c.historyTracking ? " " + Self.historyNote : "")
     """
   }
+
+  static let historyNote = """
+    **With persistent history** (`--history-tracking`): each save also writes one `ATRANSACTION` row and one `ACHANGE` \
+    row per changed object (its author named in `ATRANSACTIONSTRING`), in the save's own transaction, as a store an \
+    app syncs through CloudKit does; run once with and once without it to read what history costs the sustained rate.
+    """
 
   static let coreDataSchemaNote = """
     **In Core Data's schema** (`--schema coredata`). The writers write banks' Core Data file (`ZFAILEDBANKINFO`, \

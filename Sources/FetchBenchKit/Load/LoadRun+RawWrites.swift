@@ -18,7 +18,8 @@ extension LoadRun {
       let store = writerStores[0] as! SQLiteStore
       let (save, inFile) = (try store.coreDataSave(), self.inFile)
       rawWriters = try (0..<config.writers).map { _ in
-        let writer = try SQLiteRawWriter(path: store.path, model: store.model, save: save)
+        let writer = try SQLiteRawWriter(
+          path: store.path, model: store.model, save: save, historyTracking: store.historyTracking)
         return { ops in
           let written = inFile(ops)
           try writer.commit(written, payload: WriteSQL.payload(written))

@@ -134,6 +134,7 @@ final class LoadRun: @unchecked Sendable {
     let store = try SQLiteStore(path: path, model: model)
     try store.unmapFile()
     try store.enableChangeLog()
+    if config.historyTracking { try store.trackHistory() }
     writerStores = [store]
     if !config.rawWrites {
       let writer = SerialWriter(store)
