@@ -11,11 +11,12 @@
     /// The request's SQL; a sort by a selector other than `compare:` is refused, naming the
     /// stores that measure it: PostgreSQL's ICU collations do not order as Foundation does.
     static func builder(_ request: ResolvedRequest) throws -> SQLBuilder {
-      if let sort = request.sorts.first(where: { $0.selector != .compare }) {
+      if let sort = request.sorts.first(where: { $0.selector != .compare && $0.selector != .localizedCompare }) {
         throw FetchError.store(
           """
           a sort by \(sort.keyPath.keyPath) with \(sort.selector.rawValue) is measured on the memory store and \
-          SQLite; PostgreSQL's ICU collations do not yet order as Foundation does: use --store memory,sqlite
+          SQLite; PostgreSQL's predefined ICU collations order as Foundation's localizedCompare: alone (the \
+          case-insensitive and numeric ones need a collation created in the database): use --store memory,sqlite
           """)
       }
       if request.predicate?.folds.contains(.diacriticInsensitive) == true {

@@ -22,6 +22,17 @@ public enum SQLDialect: Sendable {
   }
   /// The SQL function SQLite folds a string operator's sides with.
   public static let foldFunction = "fetchbench_fold"
+  /// ` COLLATE …` after a string key ordered under `selector` in `locale` (`en_US`): SQLite's
+  /// collation registered for the selector; on PostgreSQL the server's predefined ICU
+  /// collation of the locale (`"en-US-x-icu"`) for `localizedCompare:`, which orders as
+  /// Foundation's does on the tests' names (its store refuses the other selectors); nothing
+  /// for `compare:`.
+  public func collateClause(_ selector: SortSelector, locale: String?) -> String {
+    guard self == .postgres else { return selector.collateClause }
+    guard selector == .localizedCompare else { return "" }
+    let tag = (locale ?? "en_US").replacingOccurrences(of: "_", with: "-")
+    return " COLLATE \"\(tag)-x-icu\""
+  }
   /// The 1-based position of `needle` in `haystack`, 0 if absent.
   func position(_ needle: String, in haystack: String) -> String {
     self == .sqlite ? "instr(\(haystack), \(needle))" : "strpos(\(haystack), \(needle))"
@@ -70,6 +81,8 @@ public struct SQLBuilder: Sendable {
       guard let rel, let i = joins.firstIndex(of: rel) else { return "t0" }
       return "t\(i + 1)"
     }
+    let locale = r.model.collation?.locale
+    func collate(_ selector: SortSelector) -> String { dialect.collateClause(selector, locale: locale) }
     func column(_ k: ResolvedKeyPath) -> String {
       let name = k.attribute.name == "id" && k.entity.attribute("id") == nil ? k.entity.primaryKey : k.attribute.column
       return "\(alias(k.relationship)).\(name.sqlName)"
@@ -94,7 +107,7 @@ public struct SQLBuilder: Sendable {
     sectionFrom = from { countingJoins.contains($0) }
     var values: [Value] = []
     if let p = r.predicate {
-      whereClause = " WHERE " + Self.compile(p, column, dialect, &values)
+      whereClause = " WHERE " + Self.compile(p, column, collate, dialect, &values)
     } else {
       whereClause = ""
     }
@@ -102,7 +115,7 @@ public struct SQLBuilder: Sendable {
     orderBy =
       " ORDER BY "
       + r.sorts.map {
-        "\(column($0.keyPath))\($0.selector.collateClause) \(dialect.direction(ascending: $0.ascending))"
+        "\(column($0.keyPath))\(collate($0.selector)) \(dialect.direction(ascending: $0.ascending))"
       }.joined(separator: ", ")
     let limit = r.request.fetchLimit
     let offset = r.request.fetchOffset
@@ -118,7 +131,7 @@ public struct SQLBuilder: Sendable {
     selectColumns = cols.joined(separator: ", ")
     keyColumns = ([primaryKey] + r.sorts.dropLast().map { column($0.keyPath) }).joined(separator: ", ")
     sectionExpression = r.section.map(column)
-    sectionCollate = r.sorts.first?.selector.collateClause ?? ""
+    sectionCollate = r.sorts.first.map { collate($0.selector) } ?? ""
     sectionDescending = r.sorts.first.map { !$0.ascending } ?? false
   }
 
@@ -203,7 +216,8 @@ public struct SQLBuilder: Sendable {
   }
 
   private static func compile(
-    _ p: BoundPredicate, _ column: (ResolvedKeyPath) -> String, _ dialect: SQLDialect, _ values: inout [Value]
+    _ p: BoundPredicate, _ column: (ResolvedKeyPath) -> String, _ collate: (SortSelector) -> String,
+    _ dialect: SQLDialect, _ values: inout [Value]
   ) -> String {
     func bind(_ v: Value) -> String {
       values.append(v)
@@ -213,7 +227,7 @@ public struct SQLBuilder: Sendable {
     // PostgreSQL takes no integer where a condition goes; SQLite has no TRUE before 3.23.
     case .constant(let b): return dialect == .sqlite ? (b ? "1" : "0") : (b ? "TRUE" : "FALSE")
     case .comparison(let k, let op, let v):
-      return compile(.ordered(k, op, v, .values), column, dialect, &values)
+      return compile(.ordered(k, op, v, .values), column, collate, dialect, &values)
     case .ordered(let k, let op, let v, let order):
       if v.isNull {
         switch op {
@@ -222,7 +236,7 @@ public struct SQLBuilder: Sendable {
         default: return "NULL"
         }
       }
-      return "\(column(k))\(order.selector.collateClause) \(op.rawValue) \(bind(v))"
+      return "\(column(k))\(collate(order.selector)) \(op.rawValue) \(bind(v))"
     case .between(let k, let lo, let hi):
       return "\(column(k)) BETWEEN \(bind(lo)) AND \(bind(hi))"
     case .in(let k, let values):
@@ -230,9 +244,11 @@ public struct SQLBuilder: Sendable {
       return "\(column(k)) IN (\(values.map(bind).joined(separator: ",")))"
     case .text(let k, let op, let s, let fold):
       return text(column(k), op, s, fold, dialect, bind)
-    case .and(let ps): return "(" + ps.map { compile($0, column, dialect, &values) }.joined(separator: " AND ") + ")"
-    case .or(let ps): return "(" + ps.map { compile($0, column, dialect, &values) }.joined(separator: " OR ") + ")"
-    case .not(let q): return "NOT (" + compile(q, column, dialect, &values) + ")"
+    case .and(let ps):
+      return "(" + ps.map { compile($0, column, collate, dialect, &values) }.joined(separator: " AND ") + ")"
+    case .or(let ps):
+      return "(" + ps.map { compile($0, column, collate, dialect, &values) }.joined(separator: " OR ") + ")"
+    case .not(let q): return "NOT (" + compile(q, column, collate, dialect, &values) + ")"
     }
   }
 }

@@ -95,6 +95,56 @@ import Testing
     }
   }
 
+  /// PostgreSQL orders `localizedCompare:` through its predefined ICU collation of the locale
+  /// (`"en-US-x-icu"`), in every read, in an order Foundation's comparison allows: where
+  /// Foundation finds two names different, they come in its order; where it finds them equal
+  /// (`ABC` and the full-width `ＡＢＣ`), ICU's deterministic collation still orders them, so
+  /// they need not come by ID as on the other stores. The selectors that need a collation of
+  /// their own it refuses.
+  @Test func postgreSQLOrdersLocalizedCompareAsFoundationAllows() throws {
+    let store = try writableStore(.postgres)
+    let rows = try Self.renamed(store)
+    let names = Dictionary(uniqueKeysWithValues: rows.map { ($0.0, $0.1) })
+    func allowed(_ ids: [Int64], ascending: Bool) -> Bool {
+      zip(ids, ids.dropFirst()).allSatisfy { a, b in
+        guard let x = names[a]!, let y = names[b]! else { return names[a]! == nil || names[b]! != nil }
+        let c = Self.foundation(.localizedCompare, x, y)
+        return c == .orderedSame || (c == .orderedAscending) == ascending
+      }
+    }
+    var differences: Set<String> = []
+    for ascending in [true, false] {
+      let request = FetchRequest(
+        entityName: "FailedBankInfo",
+        sortDescriptors: [SortDescriptor("name", ascending: ascending, selector: .localizedCompare)])
+      let expected = Self.expected(rows, .localizedCompare, ascending: ascending)
+      var reads: [[Int64]] = []
+      for batch in [0, 20] {
+        var r = request
+        r.fetchBatchSize = batch
+        let c = FetchedResultsController(fetchRequest: r, store: store)
+        try c.performFetch()
+        reads.append(c.fetchedIDs)
+      }
+      for strategy in PagingStrategy.allCases {
+        reads.append(try Pager(request, store: store, pageSize: 7).all(strategy).map(\.id))
+      }
+      for ids in reads {
+        #expect(Set(ids) == Set(expected) && allowed(ids, ascending: ascending), "\(ascending ? "asc" : "desc")")
+        #expect(ids == reads[0], "every read the same order")
+        for (a, b) in zip(ids, expected) where a != b { differences.insert(names[a]!!) }
+      }
+    }
+    // The one pair of this list Foundation finds equal and ICU orders.
+    #expect(differences == ["ABC", "ＡＢＣ"], "\(differences)")
+    for selector in [SortSelector.caseInsensitiveCompare, .localizedCaseInsensitiveCompare, .localizedStandardCompare] {
+      let request = try FetchRequest(
+        entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("name", selector: selector)]
+      ).resolve(in: store.model)
+      #expect(throws: FetchError.self, "\(selector)") { try store.fetchIDs(request) }
+    }
+  }
+
   /// Tracked under `localizedStandardCompare:`: renames move rows where Foundation's order
   /// puts them, and the list equals a fresh fetch after each save.
   @Test(arguments: [StoreKind.memory, .sqlite])
