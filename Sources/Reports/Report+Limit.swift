@@ -11,6 +11,7 @@ extension Report {
     (.engineOverFloor, .floor, "floor (same SQL, C API)"),
     (.engineOverScanLimit, .scanLimit, "scan limit"), (.sectionedOverUnsectioned, .unsectioned, "without sections"),
     (.faultingOverPrefetched, .prefetched, "cells prefetched"),
+    (.selectorOverByteWise, .byteWiseSort, "sorted by bytes"),
   ]
 
   package func limitSection(dataset: DatasetKind, rows n: Int) -> String {
@@ -46,7 +47,9 @@ extension Report {
       could at best reach. **Without sections** is the sectioned scenario's request (same sort, same first screen) \
       with no section key: what sections add (target \(Targets.sectionedOverUnsectioned)). **Cells prefetched** is a \
       cells scenario's same cells with the relationships they read prefetched (`relationshipKeyPathsForPrefetching`) \
-      instead of faulted one related object at a time: what prefetching saves.
+      instead of faulted one related object at a time: what prefetching saves. **Sorted by bytes** is a list sorted \
+      by a selector (`localizedStandardCompare:`) with every sort by `compare:` instead: what the selector's \
+      comparison costs.
       """
     md += limitText + " " + pageLimitText + floorText + "\n\n"
     md +=

@@ -78,6 +78,10 @@ package struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   /// store, alternately with the case (whose cells fault them one related object at a time).
   package static let prefetched = Metric("prefetched_ms", .ms)
   package static let faultingOverPrefetched = Metric("faulting_over_prefetched", .ratio)
+  /// A case whose list sorts strings by a selector, with every sort by `compare:` (bytes)
+  /// instead, on the same store, alternately with the case: what the selector costs.
+  package static let byteWiseSort = Metric("bytewise_sort_ms", .ms)
+  package static let selectorOverByteWise = Metric("selector_over_bytewise", .ratio)
   /// A case issuing Core Data's statements (`sqlite-coredata`) beside the same case with
   /// FetchBench's tuned statements on the same file, alternately in the case's process.
   package static let tunedPlan = Metric("tuned_plan_ms", .ms)
@@ -212,7 +216,8 @@ extension Metric {
     .bytesReceived,
     .mapping, .load, .failed, .doesNotFit, .limit, .engineOverLimit, .pageLimit, .engineOverPageLimit, .floor,
     .engineOverFloor, .scanLimit,
-    .engineOverScanLimit, .unsectioned, .sectionedOverUnsectioned, .prefetched, .faultingOverPrefetched, .tunedPlan,
+    .engineOverScanLimit, .unsectioned, .sectionedOverUnsectioned, .prefetched, .faultingOverPrefetched, .byteWiseSort,
+    .selectorOverByteWise, .tunedPlan,
     .coreDataOverTuned,
     .smallerSize,
     .growth, .limitGrowth,

@@ -259,9 +259,11 @@ package enum CaseExecutor {
         return try scenario.run(spec.dataset, batchSize: batchSize, store: store, request: request).controller.count
       }
     }
-    return try Self.limits(spec, scenario: scenario, mode: mode, limit: limit) + (unsectioned.map { [$0] } ?? [])
-      + prefetchedCells(spec, scenario: scenario, mode: mode, store: store)
-      + tunedPlan(spec, scenario: scenario, mode: mode)
+    var out = try Self.limits(spec, scenario: scenario, mode: mode, limit: limit)
+    out += unsectioned.map { [$0] } ?? []
+    out += try prefetchedCells(spec, scenario: scenario, mode: mode, store: store)
+    out += try byteWiseSort(spec, scenario: scenario, mode: mode, store: store)
+    return out + (try tunedPlan(spec, scenario: scenario, mode: mode))
   }
 
   /// For a cells scenario, the same cells with the relationships they read prefetched, on the
