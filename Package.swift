@@ -169,7 +169,7 @@ let package = Package(
       name: "FetchBenchKitTests",
       dependencies: [
         "FetchBenchKit", "Catalog", "Datasets", "FetchedResults", "DatasetStores", "ChildProcesses", "TestSupport",
-        "fetchbench", "HarnessSupport", "ResultModel", "Reports", "SQLQueries", "PostgresStore",
+        "fetchbench", "HarnessSupport", "ResultModel", "Reports", "SQLQueries", "SQLiteStore", "PostgresStore",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Fixtures"]),

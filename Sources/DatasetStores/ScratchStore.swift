@@ -22,6 +22,7 @@ public final class ScratchStore {
       let scratch = try SQLiteScratch(location, purpose: purpose)
       let sqlite = try SQLiteStore(path: scratch.path, model: model)
       if kind == .sqliteCoreData { sqlite.plan = .coreData }
+      sqlite.deleteRules = location.database?.deleteRules ?? []
       store = sqlite
       release = { scratch.remove() }
     case .postgres:

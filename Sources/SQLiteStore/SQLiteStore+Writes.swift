@@ -135,10 +135,12 @@ extension SQLiteStore {
   }
 
   /// Reads the row as deleted (observers need its foreign keys to find who pointed at it),
-  /// then one DELETE.
+  /// then one DELETE; on a Core Data file its delete rules first, each dependent changed
+  /// through the same paths (recorded for observers, versions checked).
   private func delete(
     _ name: String, _ id: Int64, _ db: Database, _ recorder: inout ChangeRecorder, _ save: CoreDataSave?
   ) throws {
+    if save != nil { try applyDeleteRules(name, id, db, &recorder, save) }
     let entity = try model.entity(name)
     guard let (old, version) = try row(entity, id, entity.attributes, db, versioned: save?.keeps(name) == true) else {
       throw FetchError.store("\(name): no row with id \(id) to delete")
@@ -149,6 +151,33 @@ extension SQLiteStore {
     for (i, a) in entity.attributes.enumerated() { values[a.name] = old[i] }
     recorder.deleted(name, id, old: values)
     recorder.linked(name, id, values.filter { k, _ in model.linkAttributes(of: entity).contains { $0.name == k } })
+  }
+
+  /// The delete rules of `name`'s object `id`: each dependent object nullified, deleted in
+  /// turn, or the save refused (deny). One query per rule, plus the dependents' writes.
+  private func applyDeleteRules(
+    _ name: String, _ id: Int64, _ db: Database, _ recorder: inout ChangeRecorder, _ save: CoreDataSave?
+  ) throws {
+    for rule in deleteRules where rule.entity == name {
+      let dependent = try model.entity(rule.dependent)
+      guard let key = dependent.attribute(rule.key) else {
+        throw FetchError.unknownKeyPath(rule.key, entity: dependent.name, known: dependent.attributes.map(\.name))
+      }
+      var ids: [Int64] = []
+      let sql = """
+        SELECT \(dependent.primaryKey.sqlName) FROM \(dependent.table.sqlName) WHERE \(key.column.sqlName) = ?
+        """
+      try step(WriteSQL.Statement(sql: sql, arguments: [.integer(id)]), db) { ids.append(sqlite3_column_int64($0, 0)) }
+      for dependentID in ids {
+        switch rule.action {
+        case .nullify: try update(dependent.name, dependentID, [key.name: .null], db, &recorder, save)
+        case .cascade: try delete(dependent.name, dependentID, db, &recorder, save)
+        case .deny:
+          throw FetchError.store(
+            "\(name) \(id) cannot be deleted: \(dependent.name) \(dependentID) points at it and the rule is Deny")
+        }
+      }
+    }
   }
 
   /// The values of `attributes` in the row `id` and, when `versioned`, its `Z_OPT`; nil when

@@ -35,6 +35,9 @@ public final class SQLiteStore: ChangeLogStore {
   /// Whether each save on a Core Data file also writes Core Data's persistent history
   /// (`PersistentHistory`); set by `trackHistory()`.
   public internal(set) var historyTracking = false
+  /// The model's delete rules, applied by each delete on a Core Data file
+  /// (`ModelFile.deleteRules`); none by default.
+  public var deleteRules: [DeleteRule] = []
   /// The last request's Core Data statements: compiled once per request, not per batch
   /// fault, as the tuned plan's `batchCache`.
   var coreDataCache: (request: FetchedResults.FetchRequest, statements: CoreDataStatements)?

@@ -1,7 +1,10 @@
 import DatasetStores
+import FetchedResults
 import Foundation
 import GRDB
 import Reports
+import SQLQueries
+import SQLiteStore
 import TestSupport
 import Testing
 
@@ -182,7 +185,7 @@ import Testing
   func aBrokenModelIsOneErrorLine(_ original: String, _ replacement: String, _ message: String) throws {
     let dir = TestSupport.temporaryFolder("model-bad")
     defer { TestSupport.remove(dir) }
-    let root = try Self.package(dir)
+    let root = try ModelFiles.package(dir)
     let contents = root + "/Notes 2.xcdatamodel/contents"
     try Self.contents.replacingOccurrences(of: original, with: replacement).write(
       toFile: contents, atomically: true, encoding: .utf8)
@@ -269,6 +272,55 @@ import Testing
         try Int.fetchOne(db, sql: "SELECT count(*) FROM ZFOLDER WHERE length(ZID) != 16") == 0, "UUIDs as 16 bytes")
       #expect(try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA")?.hasPrefix("FETCHBENCH-MODEL-") == true)
     }
+  }
+
+  /// A delete on the model's store applies the model's delete rules, as Core Data's save does:
+  /// with `Folder.items` Cascade its items go with it, with Nullify they stay with no folder;
+  /// either way each changed row is reported to observers and its version checked.
+  @Test(arguments: ["Cascade", "Nullify"])
+  func aDeleteAppliesTheModelsDeleteRule(_ rule: String) throws {
+    let dir = TestSupport.temporaryFolder("delete-rules")
+    defer { TestSupport.remove(dir) }
+    let root = try ModelFiles.package(dir)
+    let contents = root + "/Notes 2.xcdatamodel/contents"
+    let declared = #"name="items" optional="YES" toMany="YES" ordered="YES" deletionRule="Cascade""#
+    let text = try String(contentsOfFile: contents, encoding: .utf8)
+    #expect(text.contains(declared))
+    try text.replacingOccurrences(of: declared, with: declared.replacingOccurrences(of: "Cascade", with: rule))
+      .write(toFile: contents, atomically: true, encoding: .utf8)
+    let generated = try ModelStore(model: root, entity: "Note", rows: 600).generate(into: dir)
+    let file = try ModelFile.read(root, version: nil)
+    #expect(file.deleteRules.contains(DeleteRule(entity: "Folder", dependent: "Item", key: "folder", action: .init(rawValue: rule)!)))
+    let (kind, _) = try generated.database().register(entity: "Item")
+    let store = try SQLiteStore(path: generated.path, model: kind.definition.model)
+    store.deleteRules = file.deleteRules
+    let db = try DatabaseQueue(path: generated.path)
+    let (folder, items, total) = try db.read { db in
+      let folder = try #require(
+        try Int64.fetchOne(
+          db, sql: "SELECT ZFOLDER FROM ZITEM WHERE ZFOLDER IS NOT NULL GROUP BY ZFOLDER HAVING count(*) > 2 LIMIT 1"))
+      return (
+        folder, try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZITEM WHERE ZFOLDER = ? ORDER BY Z_PK", arguments: [folder]),
+        try #require(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM"))
+      )
+    }
+    let saved = try store.commit([.delete(entity: "Folder", id: folder)])
+    try db.read { db in
+      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZFOLDER WHERE Z_PK = ?", arguments: [folder]) == 0)
+      #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM WHERE ZFOLDER = ?", arguments: [folder]) == 0)
+      let left = try #require(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM"))
+      if rule == "Cascade" {
+        #expect(left == total - items.count)
+        #expect(saved.changes(for: "Item")?.deleted.sorted() == items)
+      } else {
+        #expect(left == total)
+        let cleared = try Int64.fetchAll(
+          db, sql: "SELECT Z_PK FROM ZITEM WHERE ZFOLDER IS NULL AND Z_OPT = 2 ORDER BY Z_PK")
+        #expect(cleared == items)
+        #expect(saved.changes(for: "Item")?.updated.keys.sorted() == items)
+      }
+    }
+    try db.close()
   }
 
   @Test func twoGenerationsAreByteIdenticalAndAFileOfOneIsKept() throws {

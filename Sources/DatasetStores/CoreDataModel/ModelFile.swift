@@ -1,3 +1,5 @@
+import SQLQueries
+
 /// An app's Core Data model as its `.xcdatamodel`'s `contents` declares it: the entities with
 /// their inheritance, attributes, relationships, fetch indexes and uniqueness constraints. Read
 /// by `ModelFile.read(_:version:)`; turned into the SQLite schema Core Data creates for it by
@@ -111,5 +113,35 @@ public struct FetchIndexDeclaration: Sendable, Equatable {
     /// `Binary` (a B-tree) or `R-Tree`.
     public var type: String
     public var ascending: Bool
+  }
+}
+
+extension ModelFile {
+  /// The delete rules a save applies, from each relationship's `deletionRule` whose inverse is
+  /// a to-one (its key a column of the destination's table): for the declaring entity and each
+  /// of its sub-entities, the destination named by its hierarchy's root (the table's entity).
+  /// A to-one whose inverse is to-many, and many-to-many relationships (a join table's rows),
+  /// have no key on the other side and give no rule here. O(entities × relationships).
+  public var deleteRules: [DeleteRule] {
+    var out: [DeleteRule] = []
+    for e in entities {
+      for r in e.relationships {
+        guard let action = DeleteRule.Action(rawValue: r.deletionRule), let inverseName = r.inverse,
+          let destination = entity(r.destination),
+          let inverse = properties(of: destination).relationships.first(where: { $0.name == inverseName }),
+          !inverse.toMany
+        else { continue }
+        for deleted in [e.name] + descendants(of: e.name) {
+          out.append(
+            DeleteRule(entity: deleted, dependent: root(of: destination).name, key: inverse.name, action: action))
+        }
+      }
+    }
+    return out
+  }
+
+  /// The entities that inherit from `name`, at any depth. O(entities × depth).
+  func descendants(of name: String) -> [String] {
+    entities.filter { $0.parent == name }.flatMap { [$0.name] + descendants(of: $0.name) }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SQLQueries
 
 /// The store of a list named by an app's model rather than a file: `--model PATH --entity E
 /// --rows N` (and a version and a population) wherever a list is measured or generated, and a
@@ -42,7 +43,8 @@ public struct ModelStore: Sendable, Equatable {
     }
     let (written, description) = try generation.run()
     return Generated(
-      path: generation.out, written: written, description: description, relationships: file.toOneRelationships)
+      path: generation.out, written: written, description: description, relationships: file.toOneRelationships,
+      deleteRules: file.deleteRules)
   }
 
   /// What `generate(into:)` left: the store's path, whether this call wrote it, its rows.
@@ -52,8 +54,14 @@ public struct ModelStore: Sendable, Equatable {
     /// The rows of each entity (`Item 2,000, Folder 200 rows`), or that it was kept.
     public var description: String
     public var relationships: [String: String]
+    /// The model's delete rules, which a save on the store applies.
+    public var deleteRules: [DeleteRule]
 
     /// The store as a database of the user's, to list like `--db`'s.
-    public func database() throws -> UserDatabase { try UserDatabase.named(path, relationships: relationships) }
+    public func database() throws -> UserDatabase {
+      var database = try UserDatabase.named(path, relationships: relationships)
+      database.deleteRules = deleteRules.isEmpty ? nil : deleteRules
+      return database
+    }
   }
 }

@@ -4,6 +4,7 @@ import FetchedResults
 import Foundation
 import GRDB
 import PostgresStore
+import SQLQueries
 import SQLiteStore
 
 /// A user's own database, read and never written: a SQLite file (an app's schema, or a Core
@@ -18,6 +19,9 @@ public struct UserDatabase: Sendable, Codable, Equatable {
   /// On a server: whether index candidates may be tried in a schema of FetchBench's own
   /// (`PostgresTrials`); nil or false, none is. A file's candidates are always tried in copies.
   public var allowsIndexTrials: Bool? = nil
+  /// A store generated from a Core Data model: the model's delete rules, which a save on a
+  /// private copy of it applies (`SQLiteStore.deleteRules`).
+  public var deleteRules: [DeleteRule]? = nil
 
   public init(path: String, relationships: [String: String] = [:]) {
     self.path = path
