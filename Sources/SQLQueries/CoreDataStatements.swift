@@ -71,7 +71,7 @@ public struct CoreDataStatements: Sendable {
     if let last = sorts.last, last.keyPath.relationship == nil, column(last.keyPath) == primaryKey {
       sorts.removeLast()
     }
-    let terms = sorts.map { column($0.keyPath) + $0.selector.collateClause + ($0.ascending ? "" : " DESC") }
+    let terms = sorts.map { column($0.keyPath) + $0.selector.coreDataCollateClause + ($0.ascending ? "" : " DESC") }
     orderBy = terms.isEmpty ? "" : " ORDER BY " + terms.joined(separator: ", ")
     ownColumns = ((versioned ? ["t0.Z_OPT"] : []) + r.entity.attributes.map { "t0.\($0.column.sqlName)" }).joined(
       separator: ", ")

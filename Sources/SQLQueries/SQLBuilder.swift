@@ -45,6 +45,22 @@ extension SortSelector {
   /// `compare:` (SQLite's BINARY, PostgreSQL's "C").
   public var collationName: String? { self == .compare ? nil : "fetchbench_" + rawValue.dropLast() }
 
+  /// The collation Core Data's statements name where its published logs show one:
+  /// `NSCollateLocaleSensitive` for a `localizedCompare:`-style sort.
+  public static let coreDataLocaleSensitive = "NSCollateLocaleSensitive"
+
+  /// ` COLLATE …` in Core Data's statements: Core Data's name for `localizedCompare:`,
+  /// FetchBench's for the selectors whose collation names Core Data has not published.
+  public var coreDataCollateClause: String {
+    self == .localizedCompare ? " COLLATE \(Self.coreDataLocaleSensitive)" : collateClause
+  }
+
+  /// Every collation a SQLite connection registers, by name: each selector's, and Core Data's
+  /// name for the one its statements name. O(selectors).
+  public static var sqliteCollations: [(name: String, selector: SortSelector)] {
+    allCases.compactMap { s in s.collationName.map { ($0, s) } } + [(coreDataLocaleSensitive, .localizedCompare)]
+  }
+
   /// ` COLLATE "fetchbench_…"` after a column, or nothing for `compare:`.
   public var collateClause: String { collationName.map { " COLLATE \"\($0)\"" } ?? "" }
 }

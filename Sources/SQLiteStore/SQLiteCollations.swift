@@ -18,8 +18,7 @@ extension SQLiteStore {
         guard let s = String.fromDatabaseValue(values[0]), let n = Int.fromDatabaseValue(values[1]) else { return nil }
         return collation.fold(s, TextFold(rawValue: n))
       })
-    for selector in SortSelector.allCases {
-      guard let name = selector.collationName else { continue }
+    for (name, selector) in SortSelector.sqliteCollations {
       db.add(
         collation: DatabaseCollation(name) { a, b in
           let c = collation.compare(a, b, by: selector)
@@ -31,8 +30,7 @@ extension SQLiteStore {
   /// On a raw connection (`sqlite3_open_v2`); the collation lives as long as the connection.
   /// O(selectors).
   public static func addCollations(raw db: OpaquePointer, _ collation: any StringCollation) {
-    for selector in SortSelector.allCases {
-      guard let name = selector.collationName else { continue }
+    for (name, selector) in SortSelector.sqliteCollations {
       let box = Unmanaged.passRetained(RawCollation(collation: collation, selector: selector)).toOpaque()
       sqlite3_create_collation_v2(
         db, name, SQLITE_UTF8, box,

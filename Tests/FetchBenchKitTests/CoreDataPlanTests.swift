@@ -130,6 +130,23 @@ import Testing
         && full[2].hasPrefix("SELECT t0.Z_PK, t1.ZCLOSEDATE"))
   }
 
+  /// A localized sort under Core Data's plan names Core Data's collation, as its published logs
+  /// show (`COLLATE NSCollateLocaleSensitive`), and lists what the memory store lists.
+  @Test func aLocalizedSortNamesCoreDatasCollation() throws {
+    let list = ["--dataset", "banks", "--schema", "coredata", "--sort", "name asc localizedCompare:"]
+    let statements = try Self.statements(list + ["--plan", "coredata", "--show", "0"])
+    #expect(
+      statements.first == "SELECT 0, t0.Z_PK FROM ZFAILEDBANKINFO t0 ORDER BY t0.ZNAME COLLATE NSCollateLocaleSensitive"
+    )
+    let ids = { (extra: [String]) in
+      try TestSupport.run(["fetch", "--rows", Self.rows, "--datasets", Self.datasets, "--ids"] + list + extra)
+    }
+    let coreData = try ids(["--plan", "coredata"])
+    let memory = try ids(["--store", "memory"])
+    #expect(
+      coreData.status == 0 && coreData.stdout == memory.stdout && coreData.stdout.split(separator: "\n").count == 1_500)
+  }
+
   @Test func wellsAndTheTunedPlanKeepTheirShapes() throws {
     let wells = [
       "--dataset", "wells", "--plan", "coredata", "--section", "state", "--sort", "state asc, spudDate desc",
