@@ -30,14 +30,18 @@ import Testing
 
   static func binds(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ",") }
 
+  /// Banks' statements under Core Data's plan: the ID query by close date, a batch of 20 by
+  /// key, and the details' columns (their WHERE clause per statement).
+  static let idQuery =
+    "SELECT 0, t0.Z_PK FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK ORDER BY t1.ZCLOSEDATE DESC"
+  static let batch =
+    "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZDETAILS, t0.ZNAME, t0.ZCITY, t0.ZSTATE FROM ZFAILEDBANKINFO t0 WHERE t0.Z_PK IN (\(binds(20)))"
+  static let details =
+    "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZINFO, t0.ZCLOSEDATE, t0.ZUPDATEDDATE, t0.ZZIP, t0.ZCERT, t0.ZACQUIRINGINSTITUTION, t0.ZFUND FROM ZFAILEDBANKDETAILS t0"
+
   @Test func banksInCoreDatasSchemaIssueCoreDatasStatements() throws {
     let list = ["--dataset", "banks", "--schema", "coredata", "--plan", "coredata"]
-    let idQuery =
-      "SELECT 0, t0.Z_PK FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK ORDER BY t1.ZCLOSEDATE DESC"
-    let batch =
-      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZDETAILS, t0.ZNAME, t0.ZCITY, t0.ZSTATE FROM ZFAILEDBANKINFO t0 WHERE t0.Z_PK IN (\(Self.binds(20)))"
-    let details =
-      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZINFO, t0.ZCLOSEDATE, t0.ZUPDATEDDATE, t0.ZZIP, t0.ZCERT, t0.ZACQUIRINGINSTITUTION, t0.ZFUND FROM ZFAILEDBANKDETAILS t0"
+    let (idQuery, batch, details) = (Self.idQuery, Self.batch, Self.details)
     // The first screen, batched: the ID query, the batch without a join, the prefetch by key.
     #expect(
       try Self.statements(list + ["--show", "20"]) == [
@@ -62,12 +66,7 @@ import Testing
 
   @Test func cellsFaultEachRelatedObjectAsCoreDataDoes() throws {
     let list = ["--dataset", "banks", "--schema", "coredata", "--plan", "coredata", "--show", "20"]
-    let idQuery =
-      "SELECT 0, t0.Z_PK FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK ORDER BY t1.ZCLOSEDATE DESC"
-    let batch =
-      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZDETAILS, t0.ZNAME, t0.ZCITY, t0.ZSTATE FROM ZFAILEDBANKINFO t0 WHERE t0.Z_PK IN (\(Self.binds(20)))"
-    let details =
-      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZINFO, t0.ZCLOSEDATE, t0.ZUPDATEDDATE, t0.ZZIP, t0.ZCERT, t0.ZACQUIRINGINSTITUTION, t0.ZFUND FROM ZFAILEDBANKDETAILS t0"
+    let (idQuery, batch, details) = (Self.idQuery, Self.batch, Self.details)
     // Nothing prefetched: the ID query, the batch, then one fault per bank's details.
     let faulting = try Self.statements(list + ["--prefetch", "", "--cell", "name, details.closeDate"])
     #expect(faulting == [idQuery, batch] + Array(repeating: details + " WHERE t0.Z_PK = ?", count: 20))
@@ -96,10 +95,8 @@ import Testing
     let list = ["--dataset", "banks", "--schema", "coredata", "--plan", "coredata", "--show", "20", "--track"]
     let join = "FROM ZFAILEDBANKINFO t0 LEFT OUTER JOIN ZFAILEDBANKDETAILS t1 ON t0.ZDETAILS = t1.Z_PK"
     let ownJoin = "FROM ZFAILEDBANKINFO t0 LEFT JOIN ZFAILEDBANKDETAILS t1 ON t1.Z_PK = t0.ZDETAILS"
-    let batch =
-      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZDETAILS, t0.ZNAME, t0.ZCITY, t0.ZSTATE FROM ZFAILEDBANKINFO t0 WHERE t0.Z_PK IN (\(Self.binds(20)))"
-    let details =
-      "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZINFO, t0.ZCLOSEDATE, t0.ZUPDATEDDATE, t0.ZZIP, t0.ZCERT, t0.ZACQUIRINGINSTITUTION, t0.ZFUND FROM ZFAILEDBANKDETAILS t0 WHERE t0.Z_PK IN (\(Self.binds(20)))"
+    let batch = Self.batch
+    let details = Self.details + " WHERE t0.Z_PK IN (\(Self.binds(20)))"
     let own = "annotation: FetchBench's own statement, not Core Data's: the list's sort keys"
     // Batched: Core Data's ID query, FetchBench's key query, then the batch and its prefetch.
     let batched = try TestSupport.run(

@@ -71,7 +71,7 @@ import Testing
 
   /// The grammar, drawing literals from the records so that predicates select something.
   struct Grammar {
-    var random: SystemRandomNumberGeneratorSeeded
+    var random: SeededGenerator
     let records: [Reference.Record]
     let fields: [Field]
 
@@ -167,7 +167,7 @@ import Testing
   }
 
   /// The text of `e`, some literals and key paths as placeholders or variables.
-  static func render(_ e: Expr, _ out: inout Rendered, _ random: inout SystemRandomNumberGeneratorSeeded) -> String {
+  static func render(_ e: Expr, _ out: inout Rendered, _ random: inout SeededGenerator) -> String {
     func key(_ f: Field) -> String {
       guard random.next() % 6 == 0 else { return f.keyPath }
       out.arguments.append(f.keyPath)
@@ -302,7 +302,7 @@ import Testing
     let entity = kind == .banks ? "FailedBankInfo" : "Well"
     let records = Reference.records(kind, entity: entity)
     var grammar = Grammar(
-      random: SystemRandomNumberGeneratorSeeded(seed: kind == .banks ? 11 : 7), records: records,
+      random: SeededGenerator(seed: kind == .banks ? 11 : 7), records: records,
       fields: Self.fields[kind]!)
     var stores: [(String, any Store)] = [
       ("memory", try EngineFixture.shared.store(kind, "memory")),
@@ -341,18 +341,5 @@ import Testing
     }
     // Most predicates select some rows and not all, or the test would test little.
     #expect(selecting > Self.perKind / 3, "\(selecting) of \(Self.perKind) select a row")
-  }
-}
-
-/// A seeded generator (SplitMix64), so that a failure names a predicate that comes back.
-struct SystemRandomNumberGeneratorSeeded: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -43,8 +43,8 @@ import Testing
     #expect(x == y, "\(x.rawValue) \(y.rawValue)")
   }
 
-  /// Renames the store's first banks, and returns every bank's (ID, name).
-  static func renamed(_ store: any Store) throws -> [(Int64, String?)] {
+  /// Renames the store's first banks to `names`, and returns every bank's (ID, name).
+  static func renamed(_ store: any Store, to names: [String] = names) throws -> [(Int64, String?)] {
     let all = try FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("id")])
       .resolve(in: store.model)
     let ids = try store.fetchIDs(all)

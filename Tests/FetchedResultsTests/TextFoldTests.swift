@@ -46,22 +46,10 @@ import Testing
     ]
   }
 
-  /// The banks' first rows renamed; returns every bank's (ID, name).
-  static func renamed(_ store: any Store) throws -> [(Int64, String?)] {
-    let all = try FetchRequest(entityName: "FailedBankInfo", sortDescriptors: [SortDescriptor("id")])
-      .resolve(in: store.model)
-    let ids = try store.fetchIDs(all)
-    try store.commit(zip(ids, names).map { .update(entity: "FailedBankInfo", id: $0, values: ["name": .string($1)]) })
-    let name = try #require(store.model.entity("FailedBankInfo").attributeIndex("name"))
-    return try store.fetchObjects(all).map { o in
-      if case .string(let s) = o.values[name] { (o.id, s) } else { (o.id, nil) }
-    }
-  }
-
   @Test(arguments: [StoreKind.memory, .sqlite, .sqliteCoreData, .postgres])
   func eachModifierSelectsWhatFoundationsFoldingSelects(store kind: StoreKind) throws {
     let store = try writableStore(kind)
-    let rows = try Self.renamed(store)
+    let rows = try SortSelectors.renamed(store, to: Self.names)
     for (text, matches) in Self.cases(postgres: kind == .postgres) {
       let expected = rows.filter { $0.1.map(matches) ?? false }.map(\.0)
       #expect(!expected.isEmpty, "\(text) selects no name: the case tests nothing")
