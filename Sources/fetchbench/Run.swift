@@ -192,7 +192,11 @@ struct Run: CheckedCommand {
     } else if sort != nil || section != nil || predicate != nil || cell != nil {
       try applyDatasetList(to: &options)
     }
-    if recommend && scenario == nil { options.scenarios = [.firstScreen, .scrollFirst1000] }
+    // The answer's scenarios; with cells that read through a relationship, theirs too, so that
+    // the answer says whether to prefetch it.
+    if recommend && scenario == nil {
+      options.scenarios = [.firstScreen, .scrollFirst1000, .firstScreenCells, .scrollFirst1000Cells]
+    }
     if quick { applyQuick(to: &options, ownDatabase: ownDatabase) }
     if growth { try checkGrowth(options) }
     return options
