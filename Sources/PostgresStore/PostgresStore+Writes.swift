@@ -43,6 +43,7 @@
         ) { row in out.value = Int(try row[0].decode(Int64.self)) }
         let commit = try send("COMMIT", [])
         if let failure = waitForAll([log, commit]) { throw failure }
+        counters.commits += 1
         sequence = out.value
       } catch {
         try? run("ROLLBACK", []) { _ in }

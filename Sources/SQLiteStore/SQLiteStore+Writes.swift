@@ -33,6 +33,7 @@ extension SQLiteStore {
       if changeLogEnabled { logged = try log(recorder.changes, db) }
       return .commit
     }
+    counters.commits += 1
     guard changeLogEnabled else {
       sequence += 1
       let transaction = StoreTransaction(sequence: sequence, changes: recorder.changes)
@@ -76,6 +77,7 @@ extension SQLiteStore {
       }
       return .commit
     }
+    counters.commits += 1
   }
 
   /// Throws Core Data's merge conflict when an optimistically locked write (`… AND Z_OPT = ?`)

@@ -70,8 +70,12 @@ final class CoreDataFixture: Sendable {
     store.resetCounters()
     try store.commit(translated)
     // The key allocation first (per entity: the counter read, then raised), then 2 inserts,
-    // an update and 2 deletes each after the read of the row.
+    // an update and 2 deletes each after the read of the row: two commits.
     #expect(store.counters.queries == 12)
+    #expect(store.counters.commits == 2)
+    store.resetCounters()
+    try store.commit(writes.operations([.update(entity: "FailedBankInfo", id: updated, values: ["name": .string("B")])]))
+    #expect(store.counters.commits == 1, "a save without inserts allocates no key")
     let db = try DatabaseQueue(path: store.path)
     try db.read { db in
       let info = try #require(

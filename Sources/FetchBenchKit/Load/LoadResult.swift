@@ -75,6 +75,11 @@ package struct LoadResult: Codable, Sendable {
   package var peakRSSBytes = 0
   /// The store's durability settings, as it reports them.
   package var durability = ""
+  /// Per save attempted through the store (not `rawWrites`), the statements its writes issued
+  /// (reads of old values and the key allocation's included; BEGIN, COMMIT and the change log
+  /// not) and the transactions it committed; nil for raw writes.
+  package var statementsPerSave: Double?
+  package var commitsPerSave: Double?
   /// CPU seconds the process spent (user and system, all threads) while the writers wrote.
   package var cpuSeconds = 0.0
   package var timeline: [LoadSecond] = []

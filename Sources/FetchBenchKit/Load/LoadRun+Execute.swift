@@ -16,6 +16,7 @@ extension LoadRun {
     result.durability = try durability()
     let start = Clock.wallNanos
     let cpuAtStart = Self.cpuSeconds
+    let countersAtStart = writerStores.map(\.counters)
     let workers = spawnWorkers(start: start)
     let sampler = SecondSampler()
     let samplerThread = Thread { [self] in sample(sampler, start: start) }
@@ -40,6 +41,7 @@ extension LoadRun {
     closeLastSecond(sampler)
     result.targetCommits = config.maxTransactions.map { Double($0) } ?? config.rate * config.duration
     record(&result)
+    recordSaves(&result, since: countersAtStart)
     result.timeline = sampler.seconds.get()
     result.peakRSSBytes = Clock.peakRSS
     let early = result.failures
@@ -138,6 +140,19 @@ extension LoadRun {
     if last.commits + last.changeSets + last.faults > 0 || sampler.closed.get() == 0 {
       sampler.seconds.mutate { $0.append(last) }
     }
+  }
+
+  /// What a save cost the writers' stores: statements and commits per save attempted, from
+  /// their counters since `start` (writers stopped). None with raw writes, which bypass them,
+  /// nor in memory, which issues no statements.
+  func recordSaves(_ result: inout LoadResult, since start: [StoreCounters]) {
+    let saves = result.commits + result.failedCommits
+    guard !config.rawWrites, kind != .memory, saves > 0 else { return }
+    let now = writerStores.map(\.counters)
+    let statements = zip(now, start).reduce(0) { $0 + $1.0.queries - $1.1.queries }
+    let commits = zip(now, start).reduce(0) { $0 + $1.0.commits - $1.1.commits }
+    result.statementsPerSave = Double(statements) / Double(saves)
+    result.commitsPerSave = Double(commits) / Double(saves)
   }
 
   /// The run's counts and latency percentiles, from the shared statistics.

@@ -29,6 +29,7 @@ final class LockedStore: Store, @unchecked Sendable {
       counters.queries += after.queries - before.queries
       counters.rowsMaterialized += after.rowsMaterialized - before.rowsMaterialized
       counters.ownQueries += after.ownQueries - before.ownQueries
+      counters.commits += after.commits - before.commits
     }
     return try body(base)
   }

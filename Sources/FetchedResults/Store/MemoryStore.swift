@@ -188,6 +188,7 @@ public final class MemoryStore: Store {
     }
     for t in tables.values { t.compactIfNeeded() }
     sequence += 1
+    counters.commits += 1
     let transaction = StoreTransaction(sequence: sequence, changes: recorder.changes)
     observers.notify(transaction)
     return transaction

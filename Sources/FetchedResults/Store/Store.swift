@@ -30,6 +30,9 @@ public struct StoreCounters: Sendable, Equatable {
   /// Of `queries`, those a store issuing Core Data's statements adds of FetchBench's own:
   /// the sort keys its change tracking keeps, which Core Data reads from its objects instead.
   public var ownQueries = 0
+  /// Transactions committed: one per `commit` that succeeds, two on a Core Data file where a
+  /// save that inserts allocates its keys in a transaction of its own.
+  public var commits = 0
   public init() {}
 }
 
