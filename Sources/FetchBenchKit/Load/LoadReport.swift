@@ -174,7 +174,7 @@ struct LoadReport {
     fulfill a fault"; an app shows a placeholder until the change set arrives). Heap is \
     jemalloc's live bytes of the whole process, sampled each second.
 
-    \(c.schema == .coreData ? Self.coreDataSchemaNote : "")\(c.historyTracking ? " " + Self.historyNote : "")
+    \(c.schema == .coreData ? Self.coreDataSchemaNote : "")\(c.historyTracking ? Self.historyNote : "")
     """
   }
 
@@ -182,6 +182,7 @@ struct LoadReport {
     **With persistent history** (`--history-tracking`): each save also writes one `ATRANSACTION` row and one `ACHANGE` \
     row per changed object (its author named in `ATRANSACTIONSTRING`), in the save's own transaction, as a store an \
     app syncs through CloudKit does; run once with and once without it to read what history costs the sustained rate.
+
     """
 
   static let coreDataSchemaNote = """
@@ -235,9 +236,16 @@ struct LoadReport {
   /// `Per save: SQLite 9.1 statements and 1.6 commits …`: what each save attempted cost its
   /// store, where it went through the store; empty otherwise.
   func savesLine() -> String {
-    let measured = results.compactMap { r -> String? in
-      guard let statements = r.statementsPerSave, let commits = r.commitsPerSave else { return nil }
-      return "\(Self.storeName(r.config.store)) \(Self.f(statements, 1)) statements and \(Self.f(commits, 2)) commits"
+    // One figure per store: the mean over its runs (a rate search's steps), each weighed alike.
+    var stores: [StoreKind] = []
+    for r in results where r.statementsPerSave != nil && !stores.contains(r.config.store) {
+      stores.append(r.config.store)
+    }
+    let measured = stores.map { store -> String in
+      let runs = results.filter { $0.config.store == store }
+      func mean(_ xs: [Double]) -> Double { xs.reduce(0, +) / Double(max(1, xs.count)) }
+      let (statements, commits) = (mean(runs.compactMap(\.statementsPerSave)), mean(runs.compactMap(\.commitsPerSave)))
+      return "\(Self.storeName(store)) \(Self.f(statements, 1)) statements and \(Self.f(commits, 2)) commits"
     }
     guard !measured.isEmpty else { return "" }
     return """
