@@ -96,6 +96,16 @@
       return row?.values
     }
 
+    public func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)] {
+      counters.queries += 1
+      let rows = try objects(
+        SQLBuilder.joinRowsQuery(table), [], layout: RowLayout(keys: ["destination"], types: [.integer]))
+      return rows.compactMap { row in
+        guard case .integer(let d) = row.values[0] else { return nil }
+        return (row.id, d)
+      }
+    }
+
     func objects(_ text: String, _ arguments: [Value], layout: RowLayout, ids: [Int64]? = nil) throws
       -> [FetchedObject]
     {

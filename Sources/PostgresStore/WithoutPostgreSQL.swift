@@ -49,6 +49,9 @@
     public func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
       throw PostgresStoreError.notBuilt
     }
+    public func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)] {
+      throw PostgresStoreError.notBuilt
+    }
     public func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] { throw PostgresStoreError.notBuilt }
     public func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {
       throw PostgresStoreError.notBuilt

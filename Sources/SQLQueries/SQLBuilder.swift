@@ -164,6 +164,11 @@ public struct SQLBuilder: Sendable {
       """
   }
 
+  /// Every row of a join table as (source key, destination key).
+  public static func joinRowsQuery(_ join: JoinTable) -> String {
+    "SELECT \(join.sourceColumn.sqlName), \(join.destinationColumn.sqlName) FROM \(join.table.sqlName)"
+  }
+
   public var idQuery: String { "SELECT \(primaryKey) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }
   /// The ID query with the section key as a second column (NULL without sections).
   public var idAndSectionQuery: String {
@@ -265,6 +270,52 @@ public struct SQLBuilder: Sendable {
     case .or(let ps):
       return "(" + ps.map { compile($0, column, collate, dialect, &values) }.joined(separator: " OR ") + ")"
     case .not(let q): return "NOT (" + compile(q, column, collate, dialect, &values) + ")"
+    case .collection(let c): return collection(c, owner: column, collate, dialect, &values)
+    }
+  }
+
+  /// A test of a to-many relationship as a correlated subquery on the destination (`s1`),
+  /// through the join table (`j1`) for a many-to-many: `EXISTS` for ANY, `NOT EXISTS` for NONE
+  /// and for ALL (no element the test does not make true), a counting subquery compared with
+  /// the number for `@count` and `SUBQUERY(…).@count`. Core Data's own statements for these
+  /// are not published; this is the translation its SQL for to-one key paths suggests.
+  private static func collection(
+    _ c: BoundCollection, owner: (ResolvedKeyPath) -> String, _ collate: (SortSelector) -> String,
+    _ dialect: SQLDialect, _ values: inout [Value]
+  ) -> String {
+    let r = c.relationship
+    let source = "t0.\(r.sourceColumn.sqlName)"
+    let destination = "\(c.destination.table.sqlName) s1"
+    var from: String
+    var conditions: [String]
+    switch r.link {
+    case .foreignKey(let column):
+      from = destination
+      conditions = ["s1.\(column.sqlName) = \(source)"]
+    case .joinTable(let join):
+      from = "\(join.table.sqlName) j1"
+      conditions = ["j1.\(join.sourceColumn.sqlName) = \(source)"]
+      // Without a test of the destination's rows, the join table's rows alone count them.
+      if c.rows != nil || c.test != nil {
+        from += " JOIN \(destination) ON s1.\(c.destination.primaryKey.sqlName) = j1.\(join.destinationColumn.sqlName)"
+      }
+    }
+    func inner(_ k: ResolvedKeyPath) -> String {
+      let name = k.attribute.name == "id" && k.entity.attribute("id") == nil ? k.entity.primaryKey : k.attribute.column
+      return "s1.\(name.sqlName)"
+    }
+    if let rows = c.rows { conditions.append(compile(rows, inner, collate, dialect, &values)) }
+    if let test = c.test {
+      let sql = compile(test, inner, collate, dialect, &values)
+      conditions.append(c.negated ? "(\(sql)) IS NOT TRUE" : sql)
+    }
+    let body = "FROM \(from) WHERE \(conditions.joined(separator: " AND "))"
+    switch (c.comparison, c.count) {
+    case (.greater, 0): return "EXISTS (SELECT 1 \(body))"
+    case (.equal, 0): return "NOT EXISTS (SELECT 1 \(body))"
+    default:
+      values.append(.integer(c.count))
+      return "(SELECT count(*) \(body)) \(c.comparison.rawValue) \(dialect.parameter(values.count))"
     }
   }
 }

@@ -82,6 +82,15 @@ extension SQLiteStore {
     return out
   }
 
+  public func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)] {
+    var out: [(source: Int64, destination: Int64)] = []
+    try stepRows(SQLBuilder.joinRowsQuery(table), []) { raw in
+      guard sqlite3_column_type(raw, 0) != SQLITE_NULL, sqlite3_column_type(raw, 1) != SQLITE_NULL else { return }
+      out.append((sqlite3_column_int64(raw, 0), sqlite3_column_int64(raw, 1)))
+    }
+    return out
+  }
+
   public func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject] {
     guard !ids.isEmpty else { return [] }
     if plan == .coreData { return try coreDataObjects(request, ids: ids) }

@@ -93,7 +93,7 @@ extension DatabaseOptions {
     _ db: UserDatabase, entity: String?, list: CustomRequest, sectionLeads: Bool = true, to options: inout RunOptions
   ) throws {
     guard let entity else {
-      let (model, _) = try db.schema().model(relationships: db.relationships)
+      let (model, _) = try db.model(of: db.schema())
       throw ValidationError(
         """
         --db needs --entity NAME, the table or Core Data entity to list; this database has: \

@@ -35,7 +35,7 @@ struct Describe: ParsableCommand {
     }
     guard let db = try database.database else { return }
     let schema = try db.schema()
-    let (model, skipped) = try schema.model(relationships: db.relationships)
+    let (model, skipped) = try db.model(of: schema)
     print(schema.describe(model, skipped: skipped, opened: db.openModeDescription), terminator: "")
   }
 }

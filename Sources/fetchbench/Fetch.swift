@@ -176,7 +176,7 @@ struct Fetch: ParsableCommand {
   /// primary key) is its sort.
   func runOnDatabase(_ db: UserDatabase, storeKind: StoreKind) throws {
     guard let entity else {
-      let (model, _) = try db.schema().model(relationships: db.relationships)
+      let (model, _) = try db.model(of: db.schema())
       throw ValidationError(
         """
         --db needs --entity NAME, the table or Core Data entity to list; this database has: \

@@ -110,6 +110,9 @@ enum Reference {
       // A keyset page's seek, which no predicate text spells.
       Issue.record("the reference evaluates predicate texts only")
       return nil
+    case .collection:
+      Issue.record("the generated datasets' records have no to-many relationship")
+      return nil
     case .comparison(let k, let op, let v):
       let x = r[k]!
       if case .null = v {

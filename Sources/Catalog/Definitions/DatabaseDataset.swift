@@ -24,10 +24,6 @@ public struct DatabaseDataset: DatasetDefinition {
   /// Core Data store's dates count from 2001. The values sort the same either way; only
   /// printing them as dates needs it.
   public var dateOffsets: [String: Double] = [:]
-  /// The to-many relationships the schema implies, which a list cannot sort, section or filter
-  /// through: for each entity, the tables whose foreign keys point at it (`planes` ←
-  /// `flights.plane_id`), by the name a user would try (the table's).
-  public var toMany: [String: [(name: String, foreignKey: String)]] = [:]
   /// Whether the database is a Core Data store, whose indexes are declared in the model.
   public var isCoreData = false
   /// The relationships the list prefetches, as a cell shows them (a generated dataset's in
@@ -82,8 +78,9 @@ public struct DatabaseDataset: DatasetDefinition {
     guard case FetchError.unknownKeyPath(let keyPath, let entity, _) = error,
       let first = keyPath.split(separator: ".").first.map(String.init), keyPath.contains(".")
     else { return error }
+    let toMany = model.entities.first { $0.name == entity }?.toMany ?? []
     guard
-      let link = toMany[entity]?.first(where: {
+      let link = toMany.first(where: {
         [$0.name, $0.name + "s", $0.name + "es"].map { $0.lowercased() }.contains(first.lowercased())
       })
     else {
@@ -99,11 +96,12 @@ public struct DatabaseDataset: DatasetDefinition {
         """
       )
     }
+    let rest = keyPath.split(separator: ".").dropFirst().joined(separator: ".")
     return FetchError.invalidRequest(
       """
-      '\(keyPath)' goes through \(link.name), a to-many relationship of \(entity) (\(link.foreignKey) points at it): \
-      a list sorts, sections and filters through to-one relationships only; list \(link.name) instead, through its \
-      to-one relationship to \(entity)
+      '\(keyPath)' goes through \(link.name), a to-many relationship of \(entity): a list sorts and sections \
+      through to-one relationships only, and filters through a to-many with ANY \(link.name).\(rest) == …, ALL, \
+      NONE or \(link.name).@count
       """
     )
   }

@@ -1,3 +1,4 @@
+import FetchedResults
 import Foundation
 import SQLQueries
 
@@ -44,7 +45,7 @@ public struct ModelStore: Sendable, Equatable {
     let (written, description) = try generation.run()
     return Generated(
       path: generation.out, written: written, description: description, relationships: file.toOneRelationships,
-      deleteRules: file.deleteRules)
+      toMany: CoreDataSchema(file).toManyRelationships(file), deleteRules: file.deleteRules)
   }
 
   /// What `generate(into:)` left: the store's path, whether this call wrote it, its rows.
@@ -54,12 +55,15 @@ public struct ModelStore: Sendable, Equatable {
     /// The rows of each entity (`Item 2,000, Folder 200 rows`), or that it was kept.
     public var description: String
     public var relationships: [String: String]
+    /// The model's to-many relationships, by the entity of their table.
+    public var toMany: [String: [ToManyRelationship]]
     /// The model's delete rules, which a save on the store applies.
     public var deleteRules: [DeleteRule]
 
     /// The store as a database of the user's, to list like `--db`'s.
     public func database() throws -> UserDatabase {
       var database = try UserDatabase.named(path, relationships: relationships)
+      database.toMany = toMany
       database.deleteRules = deleteRules.isEmpty ? nil : deleteRules
       return database
     }

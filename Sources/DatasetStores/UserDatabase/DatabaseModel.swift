@@ -15,7 +15,9 @@ extension DatabaseSchema {
   /// entity), its columns as attributes, and its to-one relationships (declared foreign keys;
   /// in a Core Data store, integer columns named after an entity or named in
   /// `relationships` as `column=Entity`). O(tables × columns).
-  public func model(relationships named: [String: String] = [:]) throws -> (model: Model, skipped: [Skipped]) {
+  public func model(relationships named: [String: String] = [:], toMany declared: [String: [ToManyRelationship]] = [:])
+    throws -> (model: Model, skipped: [Skipped])
+  {
     var entities: [Entity] = []
     var skipped: [Skipped] = []
     for table in tables {
@@ -54,6 +56,9 @@ extension DatabaseSchema {
     for i in entities.indices {
       entities[i].relationships += inverses(to: entities[i], among: entities)
     }
+    for i in entities.indices {
+      entities[i].toMany = toMany(to: entities[i], among: entities, declared: declared[entities[i].name] ?? [])
+    }
     return (Model(entities: entities, collation: FoundationCollation.current), skipped)
   }
 
@@ -91,13 +96,20 @@ extension DatabaseSchema {
     return out
   }
 
-  /// For each entity, the to-one relationships of other entities that point at it, seen from
-  /// its side: to-many, named by the pointing entity (`planes` ← `flights.plane_id`).
-  public func toMany(in model: Model) -> [String: [(name: String, foreignKey: String)]] {
-    var out: [String: [(name: String, foreignKey: String)]] = [:]
-    for source in model.entities {
-      for r in source.relationships where r.sourceColumn != source.primaryKey {
-        out[r.destination, default: []].append((source.name, "\(source.table).\(r.sourceColumn)"))
+  /// The to-many relationships of `entity`: those `declared` (a Core Data model's, by name,
+  /// one-to-many and many-to-many), then each other entity's to-one relationship that points
+  /// at it and no declared one reads, seen from its side and named by the pointing entity
+  /// (`flights` ← `flights.plane_id`). A one-to-one's side already named as a to-one is
+  /// left out. O(entities × relationships).
+  func toMany(to entity: Entity, among entities: [Entity], declared: [ToManyRelationship]) -> [ToManyRelationship] {
+    var out = declared.filter { r in entities.contains { $0.name == r.destination } }
+    for source in entities {
+      for r in source.relationships where r.destination == entity.name && r.sourceColumn != source.primaryKey {
+        let link = ToManyRelationship.Link.foreignKey(r.sourceColumn)
+        guard !out.contains(where: { $0.destination == source.name && $0.link == link }),
+          entity.relationship(source.name) == nil, entity.attribute(source.name) == nil
+        else { continue }
+        out.append(ToManyRelationship(source.name, to: source.name, sourceColumn: r.destinationColumn, link: link))
       }
     }
     return out

@@ -45,7 +45,7 @@ public struct LikeGeneration: Sendable {
   public func run() throws -> String {
     try AtomicFile.checkNewFile(out)
     let schema = try source.schema()
-    let (model, skipped) = try schema.model(relationships: source.relationships)
+    let (model, skipped) = try source.model(of: schema)
     guard let e = model.entities.first(where: { $0.name.lowercased() == entity.lowercased() }) else {
       if let s = skipped.first(where: { $0.table.lowercased() == entity.lowercased() }) {
         throw UserDatabaseError.notAnEntity(s.table, s.reason)

@@ -16,6 +16,9 @@ public struct UserDatabase: Sendable, Codable, Equatable {
   public var path: String
   /// To-one relationships the column names do not say, `column` → entity (`plane` → `Plane`).
   public var relationships: [String: String]
+  /// To-many relationships a model declares, by the entity of their table (a Core Data
+  /// model's names and join tables); the others are read from the to-one keys.
+  public var toMany: [String: [ToManyRelationship]] = [:]
   /// On a server: whether index candidates may be tried in a schema of FetchBench's own
   /// (`PostgresTrials`); nil or false, none is. A file's candidates are always tried in copies.
   public var allowsIndexTrials: Bool? = nil
@@ -141,7 +144,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     prefetch: [String] = [], cells: [String] = []
   ) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
     let schema = try schema()
-    var (model, skipped) = try schema.model(relationships: relationships)
+    var (model, skipped) = try model(of: schema)
     if !model.entities.contains(where: { $0.name.lowercased() == entity.lowercased() }),
       let withSubentity = schema.addingSubentity(entity, to: model)
     {
@@ -159,7 +162,6 @@ public struct UserDatabase: Sendable, Codable, Equatable {
       name: name ?? DatabaseDataset.kindName(e.name), model: model, listEntity: e.name, sortDescriptors: sort,
       sectionKeyPath: sectionKeyPath)
     definition.dateOffsets = schema.coreDataDateOffsets
-    definition.toMany = schema.toMany(in: model)
     definition.isCoreData = schema.flavour == .coreData
     definition.prefetch = prefetch
     definition.cells = cells
@@ -257,13 +259,19 @@ public struct UserList: Sendable, Codable, Equatable {
 }
 
 extension UserDatabase {
+  /// The entities of `schema` (this database's), with the relationships this database
+  /// declares beside those its keys say (`DatabaseSchema.model`). O(tables × columns).
+  public func model(of schema: DatabaseSchema) throws -> (model: Model, skipped: [DatabaseSchema.Skipped]) {
+    try schema.model(relationships: relationships, toMany: toMany)
+  }
+
   /// The file's SHA-256, hex: what a run's results name it by. O(file size). On a server,
   /// where there is no file, the SHA-256 of what `describe` prints of its schema (tables,
   /// columns, row and NULL counts, relationships, indexes): O(rows × columns).
   public func sha256() throws -> String {
     if try server != nil {
       let schema = try schema()
-      let (model, skipped) = try schema.model(relationships: relationships)
+      let (model, skipped) = try model(of: schema)
       let text = schema.describe(model, skipped: skipped, opened: "")
       return SHA256Hasher.hex(of: Data(text.utf8))
     }

@@ -44,6 +44,9 @@ final class LockedStore: Store, @unchecked Sendable {
     try locked { try $0.fetchDestination(of: rel, key: key) }
   }
   func sectionCounts(_ r: ResolvedRequest) throws -> [SectionCount] { try locked { try $0.sectionCounts(r) } }
+  func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)] {
+    try locked { try $0.fetchJoinRows(table) }
+  }
   func commit(_ operations: [WriteOperation]) throws -> StoreTransaction { try locked { try $0.commit(operations) } }
   func fetchKeyedIDs(_ r: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {
     try locked { try $0.fetchKeyedIDs(r, ids: ids) }

@@ -49,6 +49,9 @@ final class QueryPerRowStore: Store {
     try base.fetchDestination(of: relationship, key: key)
   }
   func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] { try base.sectionCounts(request) }
+  func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)] {
+    try base.fetchJoinRows(table)
+  }
   func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
     try base.fetchIDsAndSections(request)
   }

@@ -58,6 +58,48 @@ public struct Relationship: Sendable, Equatable {
   }
 }
 
+/// A to-many relationship: the destination's rows that name the source row's key, either in a
+/// column of their own (a one-to-many, the inverse of a to-one) or through a join table's rows
+/// (a many-to-many). A list filters through it (`ANY`, `ALL`, `NONE`, `@count`, `SUBQUERY`);
+/// it never sorts or sections by it, as Core Data does not.
+public struct ToManyRelationship: Sendable, Equatable, Codable {
+  public var name: String
+  public var destination: String
+  /// The source's column whose value the destination's rows name: its primary key.
+  public var sourceColumn: String
+  public var link: Link
+
+  /// How a destination row names its source row.
+  public enum Link: Sendable, Equatable, Codable {
+    /// The destination's column holds the source's key (`notes.folder_id`).
+    case foreignKey(String)
+    /// A join table's rows pair them (`Z_2TAGS(Z_2ITEMS, Z_5TAGS)`).
+    case joinTable(JoinTable)
+  }
+
+  public init(_ name: String, to destination: String, sourceColumn: String, link: Link) {
+    self.name = name
+    self.destination = destination
+    self.sourceColumn = sourceColumn
+    self.link = link
+  }
+}
+
+/// A many-to-many relationship's rows: each pairs a source key with a destination key.
+public struct JoinTable: Sendable, Hashable, Codable {
+  public var table: String
+  /// The column holding the source's key.
+  public var sourceColumn: String
+  /// The column holding the destination's primary key.
+  public var destinationColumn: String
+
+  public init(_ table: String, sourceColumn: String, destinationColumn: String) {
+    self.table = table
+    self.sourceColumn = sourceColumn
+    self.destinationColumn = destinationColumn
+  }
+}
+
 /// Where a row keeps a relationship's key: its primary key, or the attribute at an index.
 public enum LinkKey: Sendable, Equatable {
   case id
@@ -82,6 +124,8 @@ public struct Entity: Sendable, Equatable {
   public var table: String
   public var attributes: [Attribute]
   public var relationships: [Relationship]
+  /// The to-many relationships a predicate can read through.
+  public var toMany: [ToManyRelationship] = []
   /// The primary-key column; it is also the final sort tie-breaker.
   public var primaryKey: String
   /// Whether key paths match attribute and relationship names whatever their case, as a Core
@@ -110,13 +154,19 @@ public struct Entity: Sendable, Equatable {
   public func attributeIndex(_ name: String) -> Int? { attributes.firstIndex { matches($0.name, name) } }
   /// The relationship named `name`. O(relationships).
   public func relationship(_ name: String) -> Relationship? { relationships.first { matches($0.name, name) } }
+  /// The to-many relationship named `name`. O(relationships).
+  public func toManyRelationship(_ name: String) -> ToManyRelationship? { toMany.first { matches($0.name, name) } }
 
   /// Where a row of this entity keeps the key that `relationship` matches in its
   /// destination: the row's ID, or one of its attributes. nil when neither holds the
   /// relationship's source column. O(attributes).
-  public func linkKey(of relationship: Relationship) -> LinkKey? {
-    if relationship.sourceColumn == primaryKey { return .id }
-    return attributes.firstIndex { $0.column == relationship.sourceColumn }.map(LinkKey.attribute)
+  public func linkKey(of relationship: Relationship) -> LinkKey? { linkKey(column: relationship.sourceColumn) }
+
+  /// Where a row of this entity keeps the value of `column`: its ID, or one of its attributes.
+  /// O(attributes).
+  public func linkKey(column: String) -> LinkKey? {
+    if column == primaryKey { return .id }
+    return attributes.firstIndex { $0.column == column }.map(LinkKey.attribute)
   }
 
   private func matches(_ own: String, _ given: String) -> Bool {
@@ -150,6 +200,9 @@ public struct Model: Sendable, Equatable {
     var columns = Set(entity.relationships.map(\.sourceColumn))
     for other in entities {
       for r in other.relationships where r.destination == entity.name { columns.insert(r.destinationColumn) }
+      for r in other.toMany where r.destination == entity.name {
+        if case .foreignKey(let column) = r.link { columns.insert(column) }
+      }
     }
     columns.remove(entity.primaryKey)
     return entity.attributes.filter { columns.contains($0.column) }
@@ -180,6 +233,9 @@ public struct Model: Sendable, Equatable {
           """
         )
       }
+      if let toMany = entity.toManyRelationship(keyPath) {
+        throw Self.toManyAsToOne(toMany, keyPath)
+      }
       guard let attribute = entity.attribute(keyPath) else {
         throw .unknownKeyPath(
           keyPath, entity: entity.name,
@@ -188,6 +244,7 @@ public struct Model: Sendable, Equatable {
       // The model's spelling: with `keysIgnoreCase`, `depTime` names `deptime`.
       return ResolvedKeyPath(keyPath: attribute.name, relationship: nil, attribute: attribute, entity: entity)
     }
+    if let toMany = entity.toManyRelationship(parts[0]) { throw Self.toManyAsToOne(toMany, keyPath) }
     guard parts.count == 2, let rel = entity.relationship(parts[0]) else {
       throw .unknownKeyPath(
         keyPath, entity: entity.name, known: entity.attributes.map(\.name) + entity.relationships.map(\.name))
@@ -199,6 +256,36 @@ public struct Model: Sendable, Equatable {
     }
     return ResolvedKeyPath(
       keyPath: "\(rel.name).\(attribute.name)", relationship: rel, attribute: attribute, entity: destination)
+  }
+}
+
+extension Model {
+  /// A key path through a to-many relationship where one value is needed: a sort, a section,
+  /// a comparison without ANY, ALL or NONE (Core Data refuses these too).
+  static func toManyAsToOne(_ r: ToManyRelationship, _ keyPath: String) -> FetchError {
+    let rest = keyPath.split(separator: ".").dropFirst().joined(separator: ".")
+    let attribute = rest.isEmpty ? "ATTRIBUTE" : rest
+    return .invalidRequest(
+      """
+      '\(keyPath)' reads through \(r.name), a to-many relationship: it has no single value to sort, section or \
+      compare by; filter with ANY \(r.name).\(attribute) == …, ALL, NONE or \(r.name).@count
+      """)
+  }
+
+  /// The to-many relationship of `entity` named `name`, its destination, and the destination's
+  /// own rows (its `rowFilter`), or an error naming the known ones. O(entities).
+  public func resolveToMany(_ name: String, from entity: Entity) throws(FetchError) -> (
+    ToManyRelationship, Entity
+  ) {
+    guard let r = entity.toManyRelationship(name) else {
+      if entity.relationship(name) != nil {
+        throw .invalidRequest(
+          "'\(name)' is a to-one relationship of \(entity.name): ANY, ALL, NONE, @count and SUBQUERY need a to-many one"
+        )
+      }
+      throw .unknownKeyPath(name, entity: entity.name, known: entity.toMany.map(\.name))
+    }
+    return (r, try self.entity(r.destination))
   }
 }
 

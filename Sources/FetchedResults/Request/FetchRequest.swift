@@ -156,6 +156,7 @@ public indirect enum BoundPredicate: Sendable {
   case or([BoundPredicate])
   case not(BoundPredicate)
   case constant(Bool)
+  case collection(BoundCollection)
 
   init(_ p: FetchPredicate, model: Model, entity: Entity) throws(FetchError) {
     func key(_ k: String) throws(FetchError) -> ResolvedKeyPath { try model.resolve(k, from: entity) }
@@ -163,6 +164,16 @@ public indirect enum BoundPredicate: Sendable {
       try BoundPredicate.coerce(v, to: k)
     }
     switch p {
+    case .comparison(let k, let op, .null) where (op == .equal || op == .notEqual) && entity.relationship(k) != nil:
+      // `folder == nil`: whether the row's key names a related row, as Core Data tests its column.
+      let r = entity.relationship(k)!
+      guard let column = entity.attributes.first(where: { $0.column == r.sourceColumn }) else {
+        throw .invalidRequest(
+          "'\(k) == nil' tests the key \(entity.name)'s rows hold, and \(k)'s is the destination's: test \(k).id == nil"
+        )
+      }
+      self = .comparison(
+        ResolvedKeyPath(keyPath: column.name, relationship: nil, attribute: column, entity: entity), op, .null)
     case .comparison(let k, let op, let v):
       let kp = try key(k)
       self = .comparison(kp, op, try lit(kp, v))
@@ -199,6 +210,8 @@ public indirect enum BoundPredicate: Sendable {
       self = .or(out)
     case .not(let q): self = .not(try BoundPredicate(q, model: model, entity: entity))
     case .constant(let b): self = .constant(b)
+    case .collection(let name, let test):
+      self = .collection(try BoundCollection(name, test, model: model, entity: entity))
     }
   }
 
@@ -235,11 +248,13 @@ public indirect enum BoundPredicate: Sendable {
     case .text(_, _, _, let fold): fold
     case .and(let ps), .or(let ps): ps.reduce(into: TextFold()) { $0.formUnion($1.folds) }
     case .not(let p): p.folds
+    case .collection(let c): c.test?.folds ?? []
     case .comparison, .ordered, .between, .in, .constant: []
     }
   }
 
-  /// Every key path read, resolved.
+  /// Every key path read of the entity and its to-one destinations, resolved; those read
+  /// through a to-many are its `collections`' own.
   public var keyPaths: [ResolvedKeyPath] {
     switch self {
     case .comparison(let k, _, _), .ordered(let k, _, _, _), .between(let k, _, _), .in(let k, _),
@@ -247,7 +262,17 @@ public indirect enum BoundPredicate: Sendable {
       [k]
     case .and(let ps), .or(let ps): ps.flatMap(\.keyPaths)
     case .not(let p): p.keyPaths
-    case .constant: []
+    case .constant, .collection: []
+    }
+  }
+
+  /// Every test of a to-many relationship, outermost first.
+  public var collections: [BoundCollection] {
+    switch self {
+    case .collection(let c): [c]
+    case .and(let ps), .or(let ps): ps.flatMap(\.collections)
+    case .not(let p): p.collections
+    case .comparison, .ordered, .between, .in, .text, .constant: []
     }
   }
 }
@@ -282,7 +307,7 @@ public struct RowLayout: Sendable, Equatable {
     }
   }
 
-  init(keys: [String], types: [AttributeType]) {
+  public init(keys: [String], types: [AttributeType]) {
     self.keys = keys
     self.types = types
   }

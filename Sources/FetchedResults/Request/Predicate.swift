@@ -36,7 +36,8 @@ public struct TextFold: OptionSet, Sendable, Hashable {
   }
 }
 
-/// A filter over an entity's attributes and to-one key paths (a subset of NSPredicate).
+/// A filter over an entity's attributes, its to-one key paths and its to-many relationships'
+/// destination rows (a subset of NSPredicate).
 ///
 /// Values compare as SQL does: a comparison with NULL is unknown, and unknown is not true, so
 /// `NOT (field > 5)` excludes rows whose field is NULL in every store alike. `= nil` and
@@ -56,4 +57,22 @@ public indirect enum FetchPredicate: Sendable, Equatable {
   case or([FetchPredicate])
   case not(FetchPredicate)
   case constant(Bool)
+  /// A test of a to-many relationship's destination rows (`ANY tags.name == 'x'`,
+  /// `tags.@count > 2`), the inner predicates' key paths the destination's own.
+  case collection(String, CollectionTest)
+}
+
+/// What a predicate asks of a to-many relationship's destination rows. Each is true or false,
+/// never unknown, as SQL's `EXISTS` and a count are: an element whose inner predicate is
+/// unknown does not match it.
+public indirect enum CollectionTest: Sendable, Equatable {
+  /// `ANY`/`SOME`: at least one element matches.
+  case any(FetchPredicate)
+  /// `ALL`: every element matches (true when there are none).
+  case all(FetchPredicate)
+  /// `NONE`: no element matches.
+  case none(FetchPredicate)
+  /// `@count` (every element) or `SUBQUERY(…).@count` (the elements that match) compared
+  /// with a number.
+  case count(FetchPredicate?, ComparisonOperator, Int64)
 }

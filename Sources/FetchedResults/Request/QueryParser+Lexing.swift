@@ -34,8 +34,9 @@ extension Parser {
       case ">": next == "=" ? emit(.op(.greaterOrEqual), length: 2) : emit(.op(.greater), length: 1)
       case "%" where next.map({ "@Kdif".contains($0) }) == true: emit(.placeholder(next!), length: 2)
       case "$" where next.map({ $0.isLetter || $0 == "_" }) == true:
+        // A SUBQUERY's variable reads its element's key paths: `$t.name`.
         var j = i + 1
-        while j < chars.count && (chars[j].isLetter || chars[j].isNumber || chars[j] == "_") { j += 1 }
+        while j < chars.count && (isIdentifierChar(chars[j]) || (chars[j] == "@" && chars[j - 1] == ".")) { j += 1 }
         tokens.append(Token(kind: .variable(String(chars[(i + 1)..<j])), position: start))
         i = j
       case "[":
@@ -46,9 +47,13 @@ extension Parser {
           throw fail("expected a modifier, [c], [d] or [cd]", start)
         }
         emit(.modifier(letters), length: j - i + 1)
+      case "." where next == "@":
+        // After SUBQUERY(…): `.@count`.
+        var j = i + 2
+        while j < chars.count && chars[j].isLetter { j += 1 }
+        emit(.collectionOperator(String(chars[(i + 2)..<j])), length: j - i)
       case "@":
-        throw fail(
-          "collection operators (@count, @sum, …) read through a to-many relationship, not modelled yet", start)
+        throw fail("a collection operator follows a to-many relationship's name: tags.@count", start)
       case "&" where next == "&": emit(.and, length: 2)
       case "|" where next == "|": emit(.or, length: 2)
       case "'", "\"":
@@ -62,7 +67,8 @@ extension Parser {
         i = j
       case _ where c.isLetter || c == "_":
         var j = i + 1
-        while j < chars.count && isIdentifierChar(chars[j]) { j += 1 }
+        // `tags.@count`: a collection operator after a to-many relationship's name.
+        while j < chars.count && (isIdentifierChar(chars[j]) || (chars[j] == "@" && chars[j - 1] == ".")) { j += 1 }
         // A selector's colon (`localizedStandardCompare:`) ends its name.
         if j < chars.count && chars[j] == ":" { j += 1 }
         let word = String(chars[i..<j])

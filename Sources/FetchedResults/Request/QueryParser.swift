@@ -72,6 +72,8 @@ enum TokenKind: Equatable {
   case variable(String)
   /// `[c]`, `[d]` or `[cd]` after an operator.
   case modifier(String)
+  /// `.@count` after a SUBQUERY: the operator's name.
+  case collectionOperator(String)
   case lbrace, rbrace, lparen, rparen, comma, and, or, not, end
 }
 
@@ -92,6 +94,8 @@ struct Parser {
   var arguments: [String] = []
   var argumentsUsed = 0
   var variables: [String: String] = [:]
+  /// Inside a SUBQUERY: its variable (`t` of `$t`), whose key paths are the element's.
+  var elementVariable: String?
 
   init(_ text: String) throws(FetchError) {
     input = text
@@ -144,12 +148,14 @@ struct Parser {
     case .identifier(let word) where ["truepredicate", "falsepredicate"].contains(word.lowercased()):
       advance()
       return .constant(word.lowercased() == "truepredicate")
-    case .identifier(let word) where ["ANY", "SOME", "ALL", "NONE", "SUBQUERY"].contains(word.uppercased()):
-      throw error(
-        """
-        \(word.uppercased()) reads through a to-many relationship, which FetchBench's lists do not model yet; \
-        filter on the entity's own attributes and to-one key paths
-        """)
+    case .identifier(let word) where ["ANY", "SOME", "ALL", "NONE"].contains(word.uppercased()):
+      return try parseAggregate(word.uppercased())
+    case .identifier(let word) where word.uppercased() == "SUBQUERY":
+      return try parseSubquery()
+    case .variable(let name) where elementVariable != nil:
+      let key = try elementKey(name)
+      advance()
+      return try parseComparison(key)
     case .identifier(let key):
       advance()
       return try parseComparison(key)
@@ -166,6 +172,7 @@ struct Parser {
   }
 
   mutating func parseComparison(_ key: String) throws(FetchError) -> FetchPredicate {
+    if let at = key.firstRange(of: ".@") { return try parseCount(key, relationship: String(key[..<at.lowerBound])) }
     switch peek.kind {
     case .op(let op):
       advance()
@@ -273,5 +280,104 @@ struct Parser {
     }
     advance()
     return value
+  }
+}
+
+/// NSPredicate's tests of a to-many relationship: `ANY`/`SOME`/`ALL`/`NONE` before a key path
+/// through it, `tags.@count`, `SUBQUERY(tags, $t, …).@count`.
+extension Parser {
+  /// `ANY tags.name == 'x'`: the word's test of the elements, the comparison after the
+  /// relationship's name over each element's own key path.
+  mutating func parseAggregate(_ word: String) throws(FetchError) -> FetchPredicate {
+    advance()
+    let at = peek.position
+    let key: String
+    switch peek.kind {
+    case .identifier(let k): key = k
+    case .placeholder("K"): key = try argument("%K")
+    default: throw error("\(word) takes a key path through a to-many relationship, e.g. \(word) tags.name == 'x'")
+    }
+    guard let dot = key.firstIndex(of: "."), !key.contains("@") else {
+      throw error(
+        "\(word) takes a key path through a to-many relationship, e.g. \(word) tags.name == 'x'; '\(key)' is not one",
+        at: at)
+    }
+    advance()
+    let inner = try parseComparison(String(key[key.index(after: dot)...]))
+    let relationship = String(key[..<dot])
+    switch word {
+    case "ALL": return .collection(relationship, .all(inner))
+    case "NONE": return .collection(relationship, .none(inner))
+    default: return .collection(relationship, .any(inner))
+    }
+  }
+
+  /// `SUBQUERY(tags, $t, $t.name BEGINSWITH 'a').@count > 0`.
+  mutating func parseSubquery() throws(FetchError) -> FetchPredicate {
+    let start = peek.position
+    guard elementVariable == nil else { throw error("a SUBQUERY inside a SUBQUERY is not measured") }
+    advance()
+    guard peek.kind == .lparen else { throw error("expected '(' after SUBQUERY") }
+    advance()
+    guard case .identifier(let relationship) = peek.kind, !relationship.contains(".") else {
+      throw error("expected a to-many relationship's name, as in SUBQUERY(tags, $t, $t.name == 'x')")
+    }
+    advance()
+    guard peek.kind == .comma else {
+      throw error("expected ',' and the element's variable, as in SUBQUERY(tags, $t, …)")
+    }
+    advance()
+    guard case .variable(let variable) = peek.kind, !variable.contains(".") else {
+      throw error("expected the element's variable, as in SUBQUERY(tags, $t, …)")
+    }
+    advance()
+    guard peek.kind == .comma else { throw error("expected ',' and a predicate over $\(variable)") }
+    advance()
+    elementVariable = variable
+    let inner = try parseOr()
+    elementVariable = nil
+    guard peek.kind == .rparen else { throw error("expected ')' to close the SUBQUERY") }
+    advance()
+    guard case .collectionOperator(let op) = peek.kind else {
+      throw error("a SUBQUERY is counted: follow it with .@count and a comparison", at: start)
+    }
+    guard op == "count" else { throw error("SUBQUERY(…).@\(op) is not measured; count it with .@count") }
+    advance()
+    return try parseCountComparison(relationship: relationship, elements: inner)
+  }
+
+  /// The element's key path `$t.name` names inside a SUBQUERY over `$t`.
+  func elementKey(_ name: String) throws(FetchError) -> String {
+    let variable = elementVariable!
+    guard name.hasPrefix(variable + "."), name.count > variable.count + 1 else {
+      throw error("inside SUBQUERY(…, $\(variable), …) name the element's attributes as $\(variable).name")
+    }
+    return String(name.dropFirst(variable.count + 1))
+  }
+
+  /// `tags.@count > 2`, after the key path has been read.
+  mutating func parseCount(_ key: String, relationship: String) throws(FetchError) -> FetchPredicate {
+    let op = key[key.index(key.firstRange(of: ".@")!.lowerBound, offsetBy: 2)...]
+    guard op == "count", !relationship.contains(".") else {
+      throw error(
+        """
+        '\(key)': FetchBench measures \(relationship.isEmpty ? "tags" : relationship).@count on a to-many \
+        relationship of the entity; @sum, @avg, @min and @max are not measured
+        """)
+    }
+    return try parseCountComparison(relationship: relationship, elements: nil)
+  }
+
+  /// `op N` after a count of `relationship`'s elements (those `elements` matches).
+  mutating func parseCountComparison(relationship: String, elements: FetchPredicate?) throws(FetchError)
+    -> FetchPredicate
+  {
+    guard case .op(let op) = peek.kind else {
+      throw error("expected a comparison (==, !=, <, <=, >, >=) and a whole number after @count")
+    }
+    advance()
+    let at = peek.position
+    guard case .integer(let n) = try parseValue() else { throw error("@count compares with a whole number", at: at) }
+    return .collection(relationship, .count(elements, op, n))
   }
 }

@@ -8,6 +8,10 @@ extension MemoryStore {
       for object in try source.fetchObjects(request) {
         try store.load(entity: entity.name, id: object.id, values: object.values)
       }
+      for r in entity.toMany {
+        guard case .joinTable(let join) = r.link, store.joinRows[join] == nil else { continue }
+        store.joinRows[join] = try source.fetchJoinRows(join)
+      }
     }
     return store
   }

@@ -8,6 +8,8 @@ public final class MemoryStore: Store {
   var tables: [String: MemoryTable] = [:]
   /// Each to-one join's column (`JoinColumn`), by `Entity.relationship`.
   var joinCache: [String: JoinColumn] = [:]
+  /// Each many-to-many relationship's pairs of source and destination keys.
+  var joinRows: [JoinTable: [(source: Int64, destination: Int64)]] = [:]
   /// The last batch fault's request, its layout and row plan, with the versions of the tables
   /// they read: a scroll-through faults thousands of batches of one request.
   var batchPlan: (request: FetchRequest, versions: [Int], layout: RowLayout, plan: RowPlan)?
@@ -27,6 +29,17 @@ public final class MemoryStore: Store {
   public func load(entity: String, id: Int64, values: [Value]) throws {
     guard let t = tables[entity] else { throw FetchError.unknownEntity(entity, known: model.entities.map(\.name)) }
     try t.append(id: id, values: values)
+  }
+
+  /// Adds one row of a many-to-many relationship's join table, without reporting a
+  /// transaction: for bulk loading. O(1) amortized.
+  public func load(join: JoinTable, source: Int64, destination: Int64) {
+    joinRows[join, default: []].append((source, destination))
+  }
+
+  public func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)] {
+    counters.queries += 1
+    return joinRows[table] ?? []
   }
 
   /// Rows of `entity`, deleted rows excluded.
@@ -280,8 +293,9 @@ public final class MemoryStore: Store {
   }
 
   /// Compiles a predicate to a three-valued test: nil is SQL's unknown.
-  private func compile(_ p: BoundPredicate, _ t: MemoryTable) -> (Int) -> Bool? {
+  func compile(_ p: BoundPredicate, _ t: MemoryTable) -> (Int) -> Bool? {
     switch p {
+    case .collection(let c): return compileCollection(c, t, compile: compile)
     case .constant(let b): return { _ in b }
     case .comparison(let k, let op, let v):
       return compile(.ordered(k, op, v, .values), t)

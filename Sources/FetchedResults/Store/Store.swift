@@ -203,6 +203,10 @@ public protocol Store: AnyObject {
   /// nil when no row has it. One query (Core Data's plan: `… FROM ZDEST t0 WHERE t0.Z_PK = ?`).
   func fetchDestination(of relationship: Relationship, key: Int64) throws -> [Value]?
 
+  /// Every row of a many-to-many relationship's join table, as (source key, destination key):
+  /// what a memory store loads. One query.
+  func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)]
+
   /// Called after each transaction this store commits, on the committing thread.
   var observers: TransactionObservers { get }
 

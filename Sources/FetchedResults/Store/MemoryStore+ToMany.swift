@@ -1,0 +1,53 @@
+// To-many relationships: each source row's destination rows, by the destination's foreign key
+// or by a join table's rows, for the predicates that count them.
+extension MemoryStore {
+  /// Each source key's destination rows through `r` (live rows only). O(destination rows),
+  /// or O(join rows) through a join table.
+  func elementRows(_ r: ToManyRelationship) -> [Int64: [Int32]] {
+    let destination = tables[r.destination]!
+    var out: [Int64: [Int32]] = [:]
+    switch r.link {
+    case .foreignKey(let column):
+      guard let i = destination.entity.attributes.firstIndex(where: { $0.column == column }) else { return [:] }
+      let keys = destination.columns[i]
+      for row in destination.liveRows where !keys.isNull(row) {
+        out[keys.integers[row], default: []].append(Int32(row))
+      }
+    case .joinTable(let join):
+      for (source, target) in joinRows[join] ?? [] {
+        guard let row = destination.rowOfID[target] else { continue }
+        out[source, default: []].append(Int32(row))
+      }
+    }
+    return out
+  }
+
+  /// A row test of `c`: how many of the row's elements count, compared as `c` says. Built in
+  /// O(destination rows); each test O(the row's elements).
+  func compileCollection(
+    _ c: BoundCollection, _ t: MemoryTable, compile: (BoundPredicate, MemoryTable) -> (Int) -> Bool?
+  )
+    -> (Int) -> Bool?
+  {
+    let destination = tables[c.relationship.destination]!
+    let elements = elementRows(c.relationship)
+    let isRow = c.rows.map { compile($0, destination) } ?? { _ in true }
+    let test = c.test.map { compile($0, destination) } ?? { _ in nil }
+    let key = t.entity.linkKey(column: c.relationship.sourceColumn)
+    let read: (Int) -> Int64? = { row in
+      switch key {
+      case .id?: return t.ids[row]
+      case .attribute(let i)?: return t.columns[i].isNull(row) ? nil : t.columns[i].integers[row]
+      case nil: return nil
+      }
+    }
+    return { row in
+      var n: Int64 = 0
+      for e in read(row).flatMap({ elements[$0] }) ?? [] {
+        let d = Int(e)
+        if c.counts(isRow: isRow(d) == true, test: c.test == nil ? nil : test(d)) { n += 1 }
+      }
+      return c.passes(n)
+    }
+  }
+}
