@@ -295,10 +295,8 @@ public struct SQLBuilder: Sendable {
     case .joinTable(let join):
       from = "\(join.table.sqlName) j1"
       conditions = ["j1.\(join.sourceColumn.sqlName) = \(source)"]
-      // Without a test of the destination's rows, the join table's rows alone count them.
-      if c.rows != nil || c.test != nil {
-        from += " JOIN \(destination) ON s1.\(c.destination.primaryKey.sqlName) = j1.\(join.destinationColumn.sqlName)"
-      }
+      // Joined even for a bare count: a pair whose destination row is gone is no element.
+      from += " JOIN \(destination) ON s1.\(c.destination.primaryKey.sqlName) = j1.\(join.destinationColumn.sqlName)"
     }
     func inner(_ k: ResolvedKeyPath) -> String {
       let name = k.attribute.name == "id" && k.entity.attribute("id") == nil ? k.entity.primaryKey : k.attribute.column

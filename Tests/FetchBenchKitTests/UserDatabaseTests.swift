@@ -41,11 +41,14 @@ enum UserDatabaseFixture {
         try db.execute(sql: "INSERT INTO planes VALUES (?, ?, ?, ?)", arguments: [i, p.tail, p.maker, p.seats])
       }
       for i in 1...planes {
-        try db.execute(sql: "INSERT INTO plane_specs VALUES (?, ?, ?)", arguments: [1_000 + i, planes + 1 - i, i % 2 == 0 ? "CFM" : "RR"])
+        try db.execute(
+          sql: "INSERT INTO plane_specs VALUES (?, ?, ?)",
+          arguments: [1_000 + i, planes + 1 - i, i % 2 == 0 ? "CFM" : "RR"])
       }
       for i in 1...flights {
         let f = flight(i)
-        try db.execute(sql: "INSERT INTO flights VALUES (?, ?, ?, ?, ?)", arguments: [i, f.carrier, f.departure, f.origin, f.plane])
+        try db.execute(
+          sql: "INSERT INTO flights VALUES (?, ?, ?, ?, ?)", arguments: [i, f.carrier, f.departure, f.origin, f.plane])
       }
     }
   }
@@ -79,9 +82,11 @@ enum UserDatabaseFixture {
       for i in 1...planes {
         let p = plane(i)
         try db.execute(
-          sql: "INSERT INTO ZPLANE VALUES (?, 2, 1, ?, ?, ?, ?)", arguments: [i, p.seats, 1_000 + planes + 1 - i, p.tail, p.maker])
+          sql: "INSERT INTO ZPLANE VALUES (?, 2, 1, ?, ?, ?, ?)",
+          arguments: [i, p.seats, 1_000 + planes + 1 - i, p.tail, p.maker])
         try db.execute(
-          sql: "INSERT INTO ZPLANESPEC VALUES (?, 3, 1, ?, ?)", arguments: [1_000 + i, planes + 1 - i, i % 2 == 0 ? "CFM" : "RR"])
+          sql: "INSERT INTO ZPLANESPEC VALUES (?, 3, 1, ?, ?)",
+          arguments: [1_000 + i, planes + 1 - i, i % 2 == 0 ? "CFM" : "RR"])
       }
       for i in 1...flights {
         let f = flight(i)
@@ -117,7 +122,8 @@ enum UserDatabaseFixture {
         oracle: "SELECT f.\(pk) \(join) ORDER BY p.\(maker) ASC, f.\(departure) DESC, f.\(pk)"),
       List(
         arguments: [
-          "--entity", entity, "--section", "origin", "--sort", "origin asc, \(seatsKey) desc", "--where", "\(makerKey) == 'Boeing'",
+          "--entity", entity, "--section", "origin", "--sort", "origin asc, \(seatsKey) desc", "--where",
+          "\(makerKey) == 'Boeing'",
         ],
         oracle: "SELECT f.\(pk) \(join) WHERE p.\(maker) = 'Boeing' ORDER BY f.\(origin), p.\(seats) DESC, f.\(pk)"),
       List(arguments: ["--entity", entity], oracle: "SELECT f.\(pk) \(join) ORDER BY f.\(pk)"),
@@ -143,31 +149,40 @@ enum UserDatabaseFixture {
       // PostgreSQL: the file's tables copied into FetchBench's own database by COPY.
       for store in ["memory", "sqlite"] + (TestSupport.postgresServerUp ? ["postgres"] : []) {
         for strategy in ["full", "batched", "offset", "keyset"] {
-          let out = try TestSupport.run(["fetch", "--db", path, "--store", store, "--strategy", strategy, "--ids"] + list.arguments)
+          let out = try TestSupport.run(
+            ["fetch", "--db", path, "--store", store, "--strategy", strategy, "--ids"] + list.arguments)
           #expect(out.status == 0, "\(list.arguments) \(store) \(strategy): \(out.stderr)")
-          #expect(out.stdout.split(separator: "\n").map(String.init) == expected, "\(list.arguments) \(store) \(strategy)")
+          #expect(
+            out.stdout.split(separator: "\n").map(String.init) == expected, "\(list.arguments) \(store) \(strategy)")
         }
       }
     }
     let described = try TestSupport.run(["describe", "--db", path, "--relationship", "spec=PlaneSpec"])
     #expect(described.status == 0, "\(described.stderr)")
     if app {
-      #expect(described.stdout.contains("entity flights (table flights, primary key id): 1,500 rows"), "\(described.stdout)")
+      #expect(
+        described.stdout.contains("entity flights (table flights, primary key id): 1,500 rows"), "\(described.stdout)")
       #expect(described.stdout.contains("plane → planes (flights.plane_id = planes.id)"), "\(described.stdout)")
-      #expect(described.stdout.contains("plane_specs → plane_specs (planes.id = plane_specs.plane_id)"), "\(described.stdout)")
+      #expect(
+        described.stdout.contains("plane_specs → plane_specs (planes.id = plane_specs.plane_id)"), "\(described.stdout)"
+      )
       #expect(described.stdout.contains("notes: no INTEGER PRIMARY KEY"), "\(described.stdout)")
     } else {
       #expect(described.stdout.contains("a Core Data store"), "\(described.stdout)")
-      #expect(described.stdout.contains("entity Flight (table ZFLIGHT, primary key Z_PK): 1,500 rows"), "\(described.stdout)")
+      #expect(
+        described.stdout.contains("entity Flight (table ZFLIGHT, primary key Z_PK): 1,500 rows"), "\(described.stdout)")
       #expect(described.stdout.contains("spec → PlaneSpec (ZPLANE.ZSPEC = PlaneSpec.Z_PK)"), "\(described.stdout)")
       #expect(described.stdout.contains("seconds since 2001-01-01"), "\(described.stdout)")
       #expect(!described.stdout.contains("z_ent") && !described.stdout.contains("z_opt"), "\(described.stdout)")
       // Core Data's seconds since 2001 print as the dates they are.
-      let shown = try TestSupport.run(["fetch", "--db", path, "--entity", "Flight", "--sort", "departure desc", "--show", "1"])
+      let shown = try TestSupport.run([
+        "fetch", "--db", path, "--entity", "Flight", "--sort", "departure desc", "--show", "1",
+      ])
       #expect(shown.stdout.contains("\t1970-01-02T15:00:00Z\t"), "\(shown.stdout)")
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the user's file is byte-identical")
-    #expect(!FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-shm"))
+    #expect(
+      !FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-shm"))
   }
 
   @Test(arguments: [true, false])
@@ -178,13 +193,15 @@ enum UserDatabaseFixture {
     let entity = app ? "flights" : "Flight"
     let stores = ["memory", "sqlite"] + (TestSupport.postgresServerUp ? ["postgres"] : [])
     let out = try TestSupport.run([
-      "run", "--db", path, "--entity", entity, "--sort", "plane.manufacturer asc, departure desc", "--where", "carrier != 'AA'",
+      "run", "--db", path, "--entity", entity, "--sort", "plane.manufacturer asc, departure desc", "--where",
+      "carrier != 'AA'",
       "--recommend", "--repetitions", "1",
       "--out", dir + "/out", "--store", stores.joined(separator: ","),
     ])
     #expect(out.status == 0, "\(out.stderr)")
     let lines = out.stdout.split(separator: "\n")
-    #expect(lines.count == stores.count && lines.allSatisfy { $0.hasPrefix("\(entity) at 1,500 rows, ") }, "\(out.stdout)")
+    #expect(
+      lines.count == stores.count && lines.allSatisfy { $0.hasPrefix("\(entity) at 1,500 rows, ") }, "\(out.stdout)")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     // The list is the predicate's rows, not the table's.
     let listed = (1...UserDatabaseFixture.flights).filter { UserDatabaseFixture.flight($0).carrier != "AA" }.count
@@ -194,8 +211,12 @@ enum UserDatabaseFixture {
       ), "\(report)")
     #expect(report.contains("Your database, read and never written: \(path), entity \(entity), SHA-256 "))
     // The index advice's candidates, each built in a copy of the file, removed after.
-    #expect(report.contains(app ? "| `planes(manufacturer)` | sort key |" : "| `ZPLANE(ZMANUFACTURER)` | sort key |"), "\(report)")
-    let scratch = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("fetchbench-index") }
+    #expect(
+      report.contains(app ? "| `planes(manufacturer)` | sort key |" : "| `ZPLANE(ZMANUFACTURER)` | sort key |"),
+      "\(report)")
+    let scratch = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+      $0.hasPrefix("fetchbench-index")
+    }
     #expect(scratch.isEmpty, "\(scratch)")
     // A new process, which knows the database only by the name the results recorded.
     let again = try TestSupport.run(["report", dir + "/out"])
@@ -233,7 +254,9 @@ enum UserDatabaseFixture {
     let (path, before) = try UserDatabaseFixture.write(app: app, in: dir)
     let entity = app ? "flights" : "Flight"
     let rows = UserDatabaseFixture.flights * 10
-    let out = try TestSupport.run(["generate", "--like", path, "--entity", entity, "--rows", String(rows), "--datasets", dir + "/like"])
+    let out = try TestSupport.run([
+      "generate", "--like", path, "--entity", entity, "--rows", String(rows), "--datasets", dir + "/like",
+    ])
     #expect(out.status == 0, "\(out.stderr)")
     let synthetic = dir + "/like/\(entity.lowercased())-like-\(rows)-s1.sqlite"
     let (mine, drawn) = (try Self.shape(path, app: app), try Self.shape(synthetic, app: app))
@@ -248,7 +271,9 @@ enum UserDatabaseFixture {
     let described = try TestSupport.run(["describe", "--db", synthetic])
     #expect(described.stdout.contains("synthetic: \(rows.grouped) rows of "), "\(described.stdout)")
     // Nothing replaced: the same command again refuses, and the user's file is as it was.
-    let again = try TestSupport.run(["generate", "--like", path, "--entity", entity, "--rows", String(rows), "--datasets", dir + "/like"])
+    let again = try TestSupport.run([
+      "generate", "--like", path, "--entity", entity, "--rows", String(rows), "--datasets", dir + "/like",
+    ])
     #expect(again.status == 1 && again.stderr.contains("FetchBench does not replace it"), "\(again.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
   }
@@ -261,13 +286,16 @@ enum UserDatabaseFixture {
     let entity = app ? "flights" : "Flight"
     let stores = ["memory", "sqlite"] + (TestSupport.postgresServerUp ? ["postgres"] : [])
     let out = try TestSupport.run([
-      "diff", "--db", path, "--entity", entity, "--sort", "plane.manufacturer asc, departure desc", "--section", "origin", "--k", "1,100",
+      "diff", "--db", path, "--entity", entity, "--sort", "plane.manufacturer asc, departure desc", "--section",
+      "origin", "--k", "1,100",
       "--repetitions", "2", "--store", stores.joined(separator: ","), "--out", dir + "/out",
     ])
     // Every change set was replayed under UIKit's rules and equalled a fresh fetch, or the case failed.
     #expect(out.status == 0, "\(out.stderr)")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
-    #expect(report.contains("\(entity) of your database sorted by `plane.manufacturer` ascending, `departure` descending"), "\(report)")
+    #expect(
+      report.contains("\(entity) of your database sorted by `plane.manufacturer` ascending, `departure` descending"),
+      "\(report)")
     #expect(report.contains("rows, sections by origin") && !report.contains("## Failed"), "\(report)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the writes went to a copy")
   }
@@ -295,7 +323,8 @@ enum UserDatabaseFixture {
     let (path, _) = try UserDatabaseFixture.write(app: true, in: dir)
     // A table the list does not reach, and rows in it that the copy must leave out.
     try DatabaseQueue(path: path).write { db in
-      try db.execute(sql: "CREATE TABLE attachments (id INTEGER PRIMARY KEY, data BLOB); INSERT INTO notes VALUES ('kept out')")
+      try db.execute(
+        sql: "CREATE TABLE attachments (id INTEGER PRIMARY KEY, data BLOB); INSERT INTO notes VALUES ('kept out')")
       for i in 1...50 { try db.execute(sql: "INSERT INTO attachments VALUES (?, zeroblob(4096))", arguments: [i]) }
     }
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -307,7 +336,9 @@ enum UserDatabaseFixture {
     let scratch = try SQLiteScratch.indexed(location, index)
     defer { scratch.remove() }
     let counts = try DatabaseQueue(path: scratch.path).read { db in
-      try ["flights", "planes", "plane_specs", "notes", "attachments"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)")! }
+      try ["flights", "planes", "plane_specs", "notes", "attachments"].map {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)")!
+      }
     }
     #expect(counts == [UserDatabaseFixture.flights, UserDatabaseFixture.planes, UserDatabaseFixture.planes, 0, 0])
     let indexes = try DatabaseQueue(path: scratch.path).read { db in
@@ -330,7 +361,11 @@ enum UserDatabaseFixture {
       (["--db", app, "--entity", "notes"], "no INTEGER PRIMARY KEY"),
       (["--db", app, "--entity", "flights", "--sort", "pilot.name asc"], "known: carrier"),
       (["--db", app, "--entity", "flights", "--relationship", "plane"], "is not column=Entity"),
-      (["--db", app, "--entity", "planes", "--sort", "flights.carrier asc"], "a to-many relationship of planes"),
+      (
+        ["--db", app, "--entity", "planes", "--sort", "flights.carrier asc"],
+        "reads through flights, a to-many relationship"
+      ),
+      (["--db", app, "--entity", "planes", "--sort", "flight.carrier asc"], "a to-many relationship of planes"),
       (
         ["--db", app, "--entity", "planes", "--sort", "seats.count asc"],
         "goes through seats, which is a column of planes here, not a relationship: FetchBench found none from its name; if it holds another entity's key, declare it with --relationship seats=ENTITY (one of "
@@ -344,7 +379,9 @@ enum UserDatabaseFixture {
     let holder = try DatabaseQueue(path: dir + "/locked.sqlite", configuration: holding)
     try holder.inDatabase { db in
       try db.execute(
-        sql: "PRAGMA journal_mode = WAL; PRAGMA locking_mode = EXCLUSIVE; BEGIN IMMEDIATE; UPDATE flights SET carrier = 'ZZ' WHERE id = 1")
+        sql:
+          "PRAGMA journal_mode = WAL; PRAGMA locking_mode = EXCLUSIVE; BEGIN IMMEDIATE; UPDATE flights SET carrier = 'ZZ' WHERE id = 1"
+      )
     }
     defer { try? holder.inDatabase { db in try db.execute(sql: "ROLLBACK") } }
     for c in [["run", "--db", app, "--dataset", "banks", "--entity", "flights"], ["run", "--entity", "flights"]] {

@@ -80,8 +80,10 @@ public struct DatabaseDataset: DatasetDefinition {
     else { return error }
     let toMany = model.entities.first { $0.name == entity }?.toMany ?? []
     guard
-      let link = toMany.first(where: {
-        [$0.name, $0.name + "s", $0.name + "es"].map { $0.lowercased() }.contains(first.lowercased())
+      let link = toMany.first(where: { r in
+        // The name as typed, or a plural or singular of it: `flight` finds `flights`.
+        let (name, typed) = (r.name.lowercased(), first.lowercased())
+        return [name, name + "s", name + "es"].contains(typed) || [typed + "s", typed + "es"].contains(name)
       })
     else {
       guard let source = model.entities.first(where: { $0.name == entity }), let column = source.attribute(first),

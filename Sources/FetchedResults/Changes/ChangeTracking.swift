@@ -122,6 +122,7 @@ extension FetchedResultsController {
       touched.affected.formUnion(owners)
       if resolved.prefetch.contains(r) { touched.contentChanged.formUnion(owners) }
     }
+    guard try touchThroughToMany(transaction, resolved, into: &touched) else { return nil }
     touched.needKeys.subtract(touched.gone)
     return touched
   }

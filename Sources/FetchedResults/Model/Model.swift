@@ -239,7 +239,8 @@ public struct Model: Sendable, Equatable {
       guard let attribute = entity.attribute(keyPath) else {
         throw .unknownKeyPath(
           keyPath, entity: entity.name,
-          known: entity.attributes.map(\.name) + entity.relationships.map { "\($0.name).…" })
+          known: entity.attributes.map(\.name) + entity.relationships.map { "\($0.name).…" }
+            + entity.toMany.map { "\($0.name).@count" })
       }
       // The model's spelling: with `keysIgnoreCase`, `depTime` names `deptime`.
       return ResolvedKeyPath(keyPath: attribute.name, relationship: nil, attribute: attribute, entity: entity)
@@ -247,7 +248,9 @@ public struct Model: Sendable, Equatable {
     if let toMany = entity.toManyRelationship(parts[0]) { throw Self.toManyAsToOne(toMany, keyPath) }
     guard parts.count == 2, let rel = entity.relationship(parts[0]) else {
       throw .unknownKeyPath(
-        keyPath, entity: entity.name, known: entity.attributes.map(\.name) + entity.relationships.map(\.name))
+        keyPath, entity: entity.name,
+        known: entity.attributes.map(\.name) + entity.relationships.map(\.name)
+          + entity.toMany.map { "ANY \($0.name).…" })
     }
     let destination = try self.entity(rel.destination)
     guard let attribute = parts[1] == "id" ? Attribute("id", .integer) : destination.attribute(parts[1]) else {

@@ -157,6 +157,9 @@ struct Parser {
       advance()
       return try parseComparison(key)
     case .identifier(let key):
+      if let variable = elementVariable {
+        throw error("inside SUBQUERY(…, $\(variable), …) name the element's key paths as $\(variable).\(key)")
+      }
       advance()
       return try parseComparison(key)
     case .placeholder("K"):
@@ -363,7 +366,7 @@ extension Parser {
         """
         '\(key)': FetchBench measures \(relationship.isEmpty ? "tags" : relationship).@count on a to-many \
         relationship of the entity; @sum, @avg, @min and @max are not measured
-        """)
+        """, at: tokens[index - 1].position)
     }
     return try parseCountComparison(relationship: relationship, elements: nil)
   }
