@@ -96,6 +96,24 @@
       return row?.values
     }
 
+    public func fetchElements(of relationship: ToManyRelationship, keys: [Int64]) throws -> [Int64: [FetchedObject]] {
+      guard !keys.isEmpty else { return [:] }
+      let destination = try FetchRequest(entityName: relationship.destination).resolve(in: model)
+      let sql = SQLBuilder.elementsQuery(relationship, destination.entity, count: nil, dialect: .postgres)
+      // The owner's key reads as the row's ID, the element's ID as its first value.
+      let layout = destination.rowLayout
+      let rows = try objects(
+        sql, [], layout: RowLayout(keys: ["id"] + layout.keys, types: [.integer] + layout.types), ids: keys)
+      counters.queries += 1
+      counters.rowsMaterialized += rows.count
+      var out: [Int64: [FetchedObject]] = [:]
+      for row in rows {
+        guard case .integer(let id) = row.values[0] else { continue }
+        out[row.id, default: []].append(FetchedObject(id: id, values: Array(row.values.dropFirst()), layout: layout))
+      }
+      return out
+    }
+
     public func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)] {
       counters.queries += 1
       let rows = try objects(

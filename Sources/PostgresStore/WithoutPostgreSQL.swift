@@ -52,6 +52,9 @@
     public func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)] {
       throw PostgresStoreError.notBuilt
     }
+    public func fetchElements(of relationship: ToManyRelationship, keys: [Int64]) throws -> [Int64: [FetchedObject]] {
+      throw PostgresStoreError.notBuilt
+    }
     public func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] { throw PostgresStoreError.notBuilt }
     public func fetchKeyedIDs(_ request: ResolvedRequest, ids: [Int64]?) throws -> KeyedIDs {
       throw PostgresStoreError.notBuilt

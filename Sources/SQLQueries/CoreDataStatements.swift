@@ -120,6 +120,34 @@ public struct CoreDataStatements: Sendable {
     return destinationQuery(destination, matching: column, versioned: versioned, condition: "IN (\(keys))")
   }
 
+  /// A to-many relationship's elements for `count` source keys (nil: one JSON array): a
+  /// to-many fault (one key) or its prefetch for a batch. The destination's columns as a fault
+  /// reads them, then the key each element belongs to: its own column (`… FROM ZITEM t0 WHERE
+  /// t0.ZFOLDER IN (?)`) or the join table's (`… FROM ZTAG t0 JOIN Z_2TAGS t1 ON t0.Z_PK =
+  /// t1.Z_5TAGS WHERE t1.Z_2ITEMS IN (?)`). The shape follows Core Data's to-one statements;
+  /// its to-many fault's own text is not published.
+  public static func elementsQuery(_ r: ToManyRelationship, _ destination: Entity, count: Int?, versioned: Bool = false)
+    -> String
+  {
+    let keys = count.map { Array(repeating: "?", count: $0).joined(separator: ",") } ?? "SELECT value FROM json_each(?)"
+    let own = ((versioned ? ["t0.Z_OPT"] : []) + destination.attributes.map { "t0.\($0.column.sqlName)" })
+    let head = "SELECT 0, t0.\(destination.primaryKey.sqlName), \(own.joined(separator: ", "))"
+    switch r.link {
+    case .foreignKey(let column):
+      return
+        """
+        \(head), t0.\(column.sqlName) FROM \(destination.table.sqlName) t0 WHERE t0.\(column.sqlName) IN (\(keys))
+        """
+    case .joinTable(let join):
+      return
+        """
+        \(head), t1.\(join.sourceColumn.sqlName) FROM \(destination.table.sqlName) t0 JOIN \(join.table.sqlName) t1 ON \
+        t0.\(destination.primaryKey.sqlName) = t1.\(join.destinationColumn.sqlName) WHERE t1.\(join.sourceColumn.sqlName) \
+        IN (\(keys))
+        """
+    }
+  }
+
   /// A relationship fault on one related object: the prefetch's columns, by one key
   /// (`… WHERE t0.Z_PK = ?`).
   public static func faultQuery(_ destination: Entity, matching column: String, versioned: Bool = false) -> String {

@@ -164,6 +164,38 @@ public struct SQLBuilder: Sendable {
       """
   }
 
+  /// A to-many relationship's elements for a list of source keys: the key each belongs to,
+  /// the element's primary key, then the destination's attributes (`SELECT s1.folder_id,
+  /// s1.id, … FROM notes s1 WHERE s1.folder_id IN (?,?)`; through the join table for a
+  /// many-to-many). The keys: `count` parameters; nil: SQLite's one JSON array (`json_each`),
+  /// PostgreSQL's one bigint[].
+  public static func elementsQuery(
+    _ r: ToManyRelationship, _ destination: Entity, count: Int?, dialect: SQLDialect = .sqlite
+  ) -> String {
+    let keys =
+      switch (dialect, count) {
+      case (.postgres, _): "= ANY(\(dialect.parameter(1))::bigint[])"
+      case (.sqlite, let n?): "IN (\(Array(repeating: "?", count: n).joined(separator: ",")))"
+      case (.sqlite, nil): "IN (SELECT value FROM json_each(?))"
+      }
+    let columns = ([destination.primaryKey] + destination.attributes.map(\.column)).map { "s1.\($0.sqlName)" }
+    switch r.link {
+    case .foreignKey(let column):
+      return
+        """
+        SELECT s1.\(column.sqlName), \(columns.joined(separator: ", ")) FROM \(destination.table.sqlName) s1 WHERE \
+        s1.\(column.sqlName) \(keys)
+        """
+    case .joinTable(let join):
+      return
+        """
+        SELECT j1.\(join.sourceColumn.sqlName), \(columns.joined(separator: ", ")) FROM \(join.table.sqlName) j1 JOIN \
+        \(destination.table.sqlName) s1 ON s1.\(destination.primaryKey.sqlName) = j1.\(join.destinationColumn.sqlName) \
+        WHERE j1.\(join.sourceColumn.sqlName) \(keys)
+        """
+    }
+  }
+
   /// Every row of a join table as (source key, destination key).
   public static func joinRowsQuery(_ join: JoinTable) -> String {
     "SELECT \(join.sourceColumn.sqlName), \(join.destinationColumn.sqlName) FROM \(join.table.sqlName)"

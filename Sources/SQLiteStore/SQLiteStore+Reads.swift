@@ -82,6 +82,39 @@ extension SQLiteStore {
     return out
   }
 
+  public func fetchElements(of relationship: ToManyRelationship, keys: [Int64]) throws -> [Int64: [FetchedObject]] {
+    guard !keys.isEmpty else { return [:] }
+    let destination = try model.entity(relationship.destination)
+    let layout = try FetchRequest(entityName: destination.name).resolve(in: model).rowLayout
+    // Up to 999 keys bound one by one, more as one JSON array.
+    let many = keys.count > 999
+    let arguments: [Value] =
+      many ? [.string("[" + keys.map(String.init).joined(separator: ",") + "]")] : keys.map { .integer($0) }
+    let count = many ? nil : keys.count
+    // Where the owner's key, the element's ID and its first attribute sit in a row.
+    let sql: String
+    let (ownerColumn, idColumn, first): (Int32, Int32, Int32)
+    if plan == .coreData {
+      let versioned = isVersioned(destination.table)
+      sql = CoreDataStatements.elementsQuery(relationship, destination, count: count, versioned: versioned)
+      (idColumn, first) = (1, versioned ? 3 : 2)
+      ownerColumn = first + Int32(destination.attributes.count)
+    } else {
+      sql = SQLBuilder.elementsQuery(relationship, destination, count: count)
+      (ownerColumn, idColumn, first) = (0, 1, 2)
+    }
+    var out: [Int64: [FetchedObject]] = [:]
+    var rows = 0
+    try stepRows(sql, arguments) { raw in
+      let values = destination.attributes.enumerated().map { i, a in Self.rawValue(raw, first + Int32(i), a.type) }
+      out[sqlite3_column_int64(raw, ownerColumn), default: []].append(
+        FetchedObject(id: sqlite3_column_int64(raw, idColumn), values: values, layout: layout))
+      rows += 1
+    }
+    counters.rowsMaterialized += rows
+    return out
+  }
+
   public func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)] {
     var out: [(source: Int64, destination: Int64)] = []
     try stepRows(SQLBuilder.joinRowsQuery(table), []) { raw in

@@ -61,7 +61,7 @@ struct Fetch: ParsableCommand {
   @Option(parsing: .unconditional, help: "fetchOffset \(OptionRange.help(OptionRange.count)).") var offset = 0
   @Option(
     help: """
-      Prefetch these to-one relationships with each row (comma-separated), as relationshipKeyPathsForPrefetching.
+      Prefetch these relationships (comma-separated), as relationshipKeyPathsForPrefetching: a to-one's attributes with each row, a to-many's elements by one more statement per batch.
       """)
   var prefetch: String?
   @Option(
@@ -275,7 +275,7 @@ struct Fetch: ParsableCommand {
     into out: inout OutputBuffer
   ) throws -> Int? {
     let resolved = try request.resolve(in: store.model)
-    let cells = try cellKeyPaths.map { try Cells($0, request: resolved, store: store) }
+    let cells = try cellKeyPaths.map { try Cells($0, request: resolved, store: store, related: controller.related) }
     let keys = cells?.keyPaths ?? resolved.rowLayout.keys
     out.line((["id"] + keys).joined(separator: "\t"))
     let dates = DateColumns(kind, keys: keys)

@@ -232,6 +232,59 @@ import Testing
   }
 }
 
+/// Cells that read a to-many relationship (#51): `tags.@count` and `tags.name` on a note's
+/// cell, `items.@count` on a folder's. Unprefetched, each row on screen fires its relationship
+/// fault, one statement; prefetched, one statement per batch registers every row's elements.
+/// Both show what the raw tables hold.
+@Suite struct ToManyCells {
+  @Test(arguments: ["memory", "sqlite", "coredata"])
+  func aToManyFaultsPerRowUnlessPrefetched(store kind: String) throws {
+    let dir = TestSupport.temporaryFolder("to-many-cells")
+    defer { TestSupport.remove(dir) }
+    let generated = try ModelStore(model: try ModelFiles.package(dir), entity: "Item", rows: 400).generate(into: dir)
+    let model = try generated.database().register(entity: "Item").kind.definition.model
+    let (rows, _) = try ToManyPredicates.read(generated.path)
+    let sqlite = try SQLiteStore(path: generated.path, model: model, mode: .immutable)
+    if kind == "coredata" { sqlite.plan = .coreData }
+    let store: any Store = kind == "memory" ? try MemoryStore.load(from: sqlite) : sqlite
+    for (entity, cells, relationship) in [
+      ("Item", ["title", "tags.@count", "tags.name"], "tags"), ("Folder", ["name", "items.@count"], "items"),
+    ] {
+      var shown: [[[Value]]] = []
+      // Core Data's statements order a list sorted by its primary key alone by nothing.
+      var ids: [Int64] = []
+      for prefetched in [false, true] {
+        let request = FetchRequest(
+          entityName: entity, sortDescriptors: [SortDescriptor("id")], fetchBatchSize: 20,
+          relationshipKeyPathsForPrefetching: prefetched ? [relationship] : [])
+        store.resetCounters()
+        let controller = FetchedResultsController(fetchRequest: request, store: store)
+        try controller.performFetch()
+        let reader = try Cells(cells, request: request.resolve(in: model), store: store, related: controller.related)
+        let objects = try (0..<20).map { try controller.object(atGlobalIndex: $0) }
+        ids = objects.map(\.id)
+        shown.append(try objects.map { try reader.values(of: $0) })
+        // The ID query, the batch, then a fault per row or one prefetch for the batch.
+        #expect(store.counters.queries == (prefetched ? 3 : 22), "\(entity) \(kind) prefetched \(prefetched)")
+        #expect(reader.faultsFired == (prefetched ? 0 : 20))
+        // Read again: every row's relationship is registered.
+        _ = try (0..<20).map { try reader.values(of: controller.object(atGlobalIndex: $0)) }
+        #expect(store.counters.queries == (prefetched ? 3 : 22))
+      }
+      #expect(shown[0] == shown[1], "\(entity) on \(kind): prefetched cells differ")
+      for (id, cell) in zip(ids, shown[0]) {
+        if entity == "Item" {
+          let tags = rows.pairs.filter { $0.0 == id }.map(\.1).sorted().map { rows.tags[$0]! }
+          #expect(
+            cell[1] == .integer(Int64(tags.count)) && cell[2] == .string(tags.joined(separator: ", ")), "item \(id)")
+        } else {
+          #expect(cell[1] == .integer(Int64(rows.items(inFolder: id).count)), "folder \(id)")
+        }
+      }
+    }
+  }
+}
+
 /// Collects a controller's change sets.
 private final class ChangeRecorder: FetchedResultsControllerDelegate {
   var changes: [ChangeSet] = []

@@ -41,6 +41,28 @@ import Testing
     return out.stdout.split(separator: "\n").map(String.init)
   }
 
+  /// A planes cell with its flights counted: a fault per plane on screen, or one prefetch for
+  /// the batch; both show each plane's count as the database's grouped count gives it.
+  static func checkCells(_ db: String, store: String, counts: [String]) throws {
+    for prefetch in [false, true] {
+      let out = try TestSupport.run(
+        [
+          "fetch", "--db", db, "--entity", "planes", "--store", store, "--batch-size", "20", "--cell",
+          "tail_number, flights.@count",
+          "--stats",
+        ] + (prefetch ? ["--prefetch", "flights"] : []))
+      #expect(out.status == 0, "\(store): \(out.stderr)")
+      let lines = out.stdout.split(separator: "\n").dropFirst().prefix(20)
+      #expect(
+        lines.map { $0.split(separator: "\t").last.map(String.init) ?? "" } == Array(counts.prefix(20)), "\(store)")
+      #expect(out.stderr.contains("faults\t\(prefetch ? 0 : 20)\n"), "\(store) prefetch \(prefetch): \(out.stderr)")
+      #expect(out.stderr.contains("queries\t\(prefetch ? 3 : 22)\n"), "\(store) prefetch \(prefetch): \(out.stderr)")
+    }
+  }
+
+  static let countsQuery =
+    "SELECT count(f.id) FROM planes p LEFT JOIN flights f ON f.plane_id = p.id GROUP BY p.id ORDER BY p.id"
+
   @Test func anAppsSQLiteFileFiltersThroughItsToMany() throws {
     let dir = TestSupport.temporaryFolder("to-many-app")
     defer { TestSupport.remove(dir) }
@@ -55,6 +77,8 @@ import Testing
         #expect(try Self.listed(app, store: store, list.predicate) == expected, "\(list.predicate) on \(store)")
       }
     }
+    let counts = try db.read { try Int.fetchAll($0, sql: Self.countsQuery) }.map(String.init)
+    for store in ["memory", "sqlite"] { try Self.checkCells(app, store: store, counts: counts) }
     try db.close()
     #expect(nonTrivial == Self.lists.count, "the predicates select neither nothing nor everything")
   }
@@ -74,5 +98,10 @@ import Testing
         #expect(try Self.listed(db, store: store, list.predicate) == expected, "\(list.predicate) on \(store)")
       }
     }
+    let counts = try admin.column(
+      Self.countsQuery.replacingOccurrences(of: "count(f.id)", with: "count(f.id)::text").replacingOccurrences(
+        of: "planes p LEFT JOIN flights",
+        with: "\(UserServerSchema.schema).planes p LEFT JOIN \(UserServerSchema.schema).flights"))
+    for store in ["memory", "postgres"] { try Self.checkCells(db, store: store, counts: counts) }
   }
 }

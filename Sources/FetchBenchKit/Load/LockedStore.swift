@@ -44,6 +44,9 @@ final class LockedStore: Store, @unchecked Sendable {
     try locked { try $0.fetchDestination(of: rel, key: key) }
   }
   func sectionCounts(_ r: ResolvedRequest) throws -> [SectionCount] { try locked { try $0.sectionCounts(r) } }
+  func fetchElements(of relationship: ToManyRelationship, keys: [Int64]) throws -> [Int64: [FetchedObject]] {
+    try locked { try $0.fetchElements(of: relationship, keys: keys) }
+  }
   func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)] {
     try locked { try $0.fetchJoinRows(table) }
   }

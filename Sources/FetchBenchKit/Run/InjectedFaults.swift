@@ -49,6 +49,9 @@ final class QueryPerRowStore: Store {
     try base.fetchDestination(of: relationship, key: key)
   }
   func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] { try base.sectionCounts(request) }
+  func fetchElements(of relationship: ToManyRelationship, keys: [Int64]) throws -> [Int64: [FetchedObject]] {
+    try base.fetchElements(of: relationship, keys: keys)
+  }
   func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)] {
     try base.fetchJoinRows(table)
   }

@@ -34,15 +34,19 @@ extension Scenario {
     _ kind: DatasetKind, batchSize: Int, store: any Store, request: FetchRequest? = nil, cells: CellReading? = nil
   ) throws -> (controller: FetchedResultsController, mappingNanos: UInt64?) {
     var request = request ?? self.request(kind, batchSize: batchSize)
-    var cellReader: Cells?
     if readsCells {
       guard let cells, !Cells.relationships(of: cells.keyPaths).isEmpty else {
         throw HarnessError.invalidArgument("\(rawValue) needs a cell that reads through a relationship (--cell)")
       }
       request.relationshipKeyPathsForPrefetching = cells.prefetched ? Cells.relationships(of: cells.keyPaths) : []
-      cellReader = try Cells(cells.keyPaths, request: request.resolve(in: store.model), store: store)
     }
     let controller = FetchedResultsController(fetchRequest: request, store: store)
+    let cellReader =
+      try cells.map { (cells: CellReading) throws -> Cells? in
+        guard readsCells else { return nil }
+        return try Cells(
+          cells.keyPaths, request: request.resolve(in: store.model), store: store, related: controller.related)
+      } ?? nil
     if self == .sectionedCached {
       controller.sectionCache = Self.sectionCache
       controller.cacheName = rawValue

@@ -1,12 +1,13 @@
-/// What a list's cells read of each row — key paths of the entity's attributes and through its
-/// to-one relationships — and the relationship faults reading them fires.
+/// What a list's cells read of each row — key paths of the entity's attributes, through its
+/// to-one relationships, and of its to-many relationships (`tags.@count`, `tags.name`) — and
+/// the relationship faults reading them fires.
 ///
-/// A value the row holds (its own attribute, or a prefetched relationship's) is read from the
-/// row. A value through a relationship the request does not prefetch fires a fault, as a
-/// managed object context does when a cell touches `bank.details.closeDate`: one query per
-/// related object not yet registered (`Store.fetchDestination(of:key:)`), which then stays
-/// registered for the cells' lifetime, as in a context's row cache. Keep one `Cells` per
-/// controller (per context); a new one starts with nothing registered.
+/// A value the row holds (its own attribute, or a prefetched to-one's) is read from the row.
+/// A value through a relationship not yet registered fires a fault, as a managed object
+/// context does when a cell touches `bank.details.closeDate` or `note.tags`: one query per
+/// related object (`Store.fetchDestination(of:key:)`) or per row's to-many relationship
+/// (`Store.fetchElements(of:keys:)`), which then stays registered in `RelatedObjects` (the
+/// controller's, so that what its batches prefetched is found there).
 public final class Cells {
   /// Where a key path's value comes from.
   enum Source: Equatable {
@@ -15,6 +16,9 @@ public final class Cells {
     /// The attribute at `attribute` of the destination row found through `relationship`,
     /// whose key the source row keeps at `link`.
     case fault(Relationship, link: LinkKey, attribute: Int)
+    /// The elements of a to-many relationship of the row, whose key the row keeps at `link`:
+    /// their number (`attribute` nil) or one attribute's values listed.
+    case elements(ToManyRelationship, link: LinkKey, attribute: Int?)
   }
 
   /// The key paths in the model's spelling, in the order given.
@@ -23,20 +27,28 @@ public final class Cells {
   public let layout: RowLayout
   let sources: [Source]
   let store: any Store
-  /// Registered destinations per relationship name: key → attributes (nil: no such row).
-  private var registered: [String: [Int64: [Value]?]] = [:]
-  /// Faults fired since the cells were made: one query each.
-  public private(set) var faultsFired = 0
+  /// The related objects registered: the controller's, or the cells' own.
+  public let related: RelatedObjects
+  /// Faults fired since the related objects were made: one query each.
+  public var faultsFired: Int { related.faultsFired }
 
   /// Resolves `keyPaths` against `request` (its entity, model and prefetched relationships).
   /// Throws for a key path that is not an attribute or a to-one relationship's attribute,
   /// or whose relationship's key the entity's rows do not hold. O(key paths × attributes).
-  public init(_ keyPaths: [String], request: ResolvedRequest, store: any Store) throws(FetchError) {
+  public init(
+    _ keyPaths: [String], request: ResolvedRequest, store: any Store, related: RelatedObjects = RelatedObjects()
+  ) throws(FetchError) {
     let layout = request.rowLayout
     var names: [String] = []
     var types: [AttributeType] = []
     var sources: [Source] = []
     for keyPath in keyPaths {
+      if let (name, type, source) = try Self.toMany(keyPath, request) {
+        names.append(name)
+        types.append(type)
+        sources.append(source)
+        continue
+      }
       let resolved = try request.model.resolve(keyPath, from: request.entity)
       names.append(resolved.keyPath)
       types.append(resolved.attribute.type)
@@ -54,13 +66,40 @@ public final class Cells {
     self.layout = RowLayout(keys: names, types: types)
     self.sources = sources
     self.store = store
+    self.related = related
+  }
+
+  /// A key path through a to-many relationship of the entity: its count or an attribute's
+  /// values. nil for any other. O(attributes).
+  static func toMany(_ keyPath: String, _ request: ResolvedRequest) throws(FetchError) -> (
+    String, AttributeType, Source
+  )? {
+    let parts = keyPath.split(separator: ".").map(String.init)
+    guard parts.count == 2, let r = request.entity.toManyRelationship(parts[0]) else { return nil }
+    guard let link = request.entity.linkKey(column: r.sourceColumn) else {
+      throw .invalidRequest("\(r.name): its key \(r.sourceColumn) is not a column \(request.entity.name) reads")
+    }
+    if parts[1] == "@count" { return ("\(r.name).@count", .integer, .elements(r, link: link, attribute: nil)) }
+    let destination = try request.model.entity(r.destination)
+    guard let i = destination.attributeIndex(parts[1]) else {
+      throw .unknownKeyPath(
+        keyPath, entity: request.entity.name,
+        known: ["\(r.name).@count"] + destination.attributes.map { "\(r.name).\($0.name)" })
+    }
+    return ("\(r.name).\(destination.attributes[i].name)", .string, .elements(r, link: link, attribute: i))
   }
 
   /// The relationships whose values the cells read through faults (not prefetched), each
   /// once, in key path order: what `relationshipKeyPathsForPrefetching` would spare.
   public var faultingRelationships: [String] {
     var out: [String] = []
-    for case .fault(let rel, _, _) in sources where !out.contains(rel.name) { out.append(rel.name) }
+    for source in sources {
+      switch source {
+      case .fault(let rel, _, _) where !out.contains(rel.name): out.append(rel.name)
+      case .elements(let r, _, _) where !out.contains(r.name): out.append(r.name)
+      default: break
+      }
+    }
     return out
   }
 
@@ -89,25 +128,35 @@ public final class Cells {
           out.append(.null)
           continue
         }
-        out.append(try destination(rel, key)?[attribute] ?? .null)
+        out.append(try related.destination(rel, key, store: store)?[attribute] ?? .null)
+      case .elements(let r, let link, let attribute):
+        guard let key = link.key(id: object.id, values: object.values) else {
+          out.append(attribute == nil ? .integer(0) : .string(""))
+          continue
+        }
+        let elements = try related.elements(r, key, store: store)
+        guard let attribute else {
+          out.append(.integer(Int64(elements.count)))
+          continue
+        }
+        out.append(.string(elements.map { Self.text($0.values[attribute]) }.joined(separator: ", ")))
       }
     }
     return out
+  }
+
+  /// A value as a listed element shows it: a string as itself, nil as nothing.
+  static func text(_ v: Value) -> String {
+    switch v {
+    case .string(let s): s
+    case .null: ""
+    default: v.literalText
+    }
   }
 
   /// `object` as its cell shows it: the same ID, the cells' values in `layout`. O(key paths),
   /// plus one query per fault.
   public func cell(_ object: FetchedObject) throws -> FetchedObject {
     FetchedObject(id: object.id, values: try values(of: object), layout: layout)
-  }
-
-  /// The registered destination of `rel` with `key`, fetched by a fault when not yet. O(1)
-  /// when registered.
-  private func destination(_ rel: Relationship, _ key: Int64) throws -> [Value]? {
-    if let known = registered[rel.name]?[key] { return known }
-    faultsFired += 1
-    let row = try store.fetchDestination(of: rel, key: key)
-    registered[rel.name, default: [:]][key] = .some(row)
-    return row
   }
 }

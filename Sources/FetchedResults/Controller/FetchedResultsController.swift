@@ -49,6 +49,9 @@ public final class FetchedResultsController {
   public var observesStore = true
   /// Which changes a transaction reports, and whether related objects are followed.
   public var changeRules = ChangeRules.minimal
+  /// The related objects registered for the rows (the context's row cache): the prefetched
+  /// to-many elements, and what `Cells` reading the rows faults.
+  public let related = RelatedObjects()
   private var observerToken: Int?
   var continuations: [Int: AsyncStream<ChangeSet>.Continuation] = [:]
   private var nextContinuation = 0
@@ -114,6 +117,7 @@ public final class FetchedResultsController {
     )
     let idAscending = resolved.sorts.last?.ascending ?? true
     let objects = try store.fetchObjects(resolved)
+    try related.prefetch(resolved.prefetchToMany, of: objects, entity: resolved.entity, store: store)
     let ids = objects.map(\.id)
     var keys: [[Value]]?
     if tracksChanges {
@@ -168,9 +172,11 @@ public final class FetchedResultsController {
       list = SortedIDList(
         ids: try store.fetchIDs(resolved), keys: nil, objects: nil, ascending: [], idAscending: idAscending)
     }
-    let store = self.store
+    let (store, related) = (self.store, self.related)
     let array = BatchFaultingArray(list: list, batchSize: batchSize, maxLoadedBatches: maxLoadedBatches) {
-      try store.fetchObjects(resolved, ids: $0)
+      let objects = try store.fetchObjects(resolved, ids: $0)
+      try related.prefetch(resolved.prefetchToMany, of: objects, entity: resolved.entity, store: store)
+      return objects
     }
     if let counts {
       sections = SectionInfo.from(counts)

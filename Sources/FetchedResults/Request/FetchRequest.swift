@@ -25,8 +25,9 @@ public struct FetchRequest: Sendable, Equatable {
   /// 0 means no limit.
   public var fetchLimit: Int
   public var fetchOffset: Int
-  /// To-one relationships whose attributes are loaded with each row (one JOIN, no extra
-  /// query), as `relationshipKeyPathsForPrefetching`.
+  /// Relationships loaded with the rows, as `relationshipKeyPathsForPrefetching`: a to-one's
+  /// attributes with each row (one JOIN, no extra query), a to-many's elements by one more
+  /// query per batch.
   public var relationshipKeyPathsForPrefetching: [String]
 
   public init(
@@ -77,9 +78,16 @@ public struct FetchRequest: Sendable, Equatable {
       sorts.append(ResolvedSort(keyPath: try model.resolve("id", from: entity), ascending: true, order: .values))
     }
     var prefetch: [Relationship] = []
+    var prefetchToMany: [ToManyRelationship] = []
     for name in relationshipKeyPathsForPrefetching {
+      if let r = entity.toManyRelationship(name) {
+        _ = try model.entity(r.destination)
+        prefetchToMany.append(r)
+        continue
+      }
       guard let r = entity.relationship(name) else {
-        throw .unknownKeyPath(name, entity: entity.name, known: entity.relationships.map(\.name))
+        throw .unknownKeyPath(
+          name, entity: entity.name, known: entity.relationships.map(\.name) + entity.toMany.map(\.name))
       }
       _ = try model.entity(r.destination)
       prefetch.append(r)
@@ -89,7 +97,7 @@ public struct FetchRequest: Sendable, Equatable {
     }
     return ResolvedRequest(
       request: self, entity: entity, model: model, predicate: bound, sorts: sorts,
-      section: section, prefetch: prefetch)
+      section: section, prefetch: prefetch, prefetchToMany: prefetchToMany)
   }
 }
 
@@ -124,7 +132,10 @@ public struct ResolvedRequest: Sendable {
   /// The request's sort descriptors, with the primary key appended as the last tie-breaker.
   public var sorts: [ResolvedSort]
   public var section: ResolvedKeyPath?
+  /// The to-one relationships prefetched: joined into the rows.
   public var prefetch: [Relationship]
+  /// The to-many relationships prefetched: their elements registered per batch.
+  public var prefetchToMany: [ToManyRelationship] = []
 
   /// Every relationship a query must join: those in the predicate, sorts, section and
   /// prefetch, each once, in a stable order.

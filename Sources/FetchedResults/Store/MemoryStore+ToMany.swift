@@ -1,10 +1,22 @@
 // To-many relationships: each source row's destination rows, by the destination's foreign key
 // or by a join table's rows, for the predicates that count them.
 extension MemoryStore {
-  /// Each source key's destination rows through `r` (live rows only). O(destination rows),
-  /// or O(join rows) through a join table.
+  /// Each source key's destination rows through `r` (live rows only), rebuilt only when the
+  /// destination changed since. O(destination rows), or O(join rows) through a join table, to
+  /// build; O(1) when cached.
   func elementRows(_ r: ToManyRelationship) -> [Int64: [Int32]] {
     let destination = tables[r.destination]!
+    let name = "\(r.destination).\(r.name).\(r.link)"
+    if let cached = elementCache[name], cached.version == destination.version { return cached.rows }
+    let rows = Self.buildElementRows(r, destination, joinRows: joinRows)
+    elementCache[name] = (destination.version, rows)
+    return rows
+  }
+
+  /// Each source key's destination rows through `r`. O(destination rows or join rows).
+  static func buildElementRows(
+    _ r: ToManyRelationship, _ destination: MemoryTable, joinRows: [JoinTable: [(source: Int64, destination: Int64)]]
+  ) -> [Int64: [Int32]] {
     var out: [Int64: [Int32]] = [:]
     switch r.link {
     case .foreignKey(let column):
@@ -18,6 +30,26 @@ extension MemoryStore {
         guard let row = destination.rowOfID[target] else { continue }
         out[source, default: []].append(Int32(row))
       }
+    }
+    return out
+  }
+
+  public func fetchElements(of relationship: ToManyRelationship, keys: [Int64]) throws -> [Int64: [FetchedObject]] {
+    counters.queries += 1
+    guard let destination = tables[relationship.destination] else {
+      throw FetchError.unknownEntity(relationship.destination, known: tables.keys.sorted())
+    }
+    let elements = elementRows(relationship)
+    let layout = RowLayout(
+      keys: destination.entity.attributes.map(\.name), types: destination.entity.attributes.map(\.type))
+    var out: [Int64: [FetchedObject]] = [:]
+    for key in keys {
+      guard let rows = elements[key], out[key] == nil else { continue }
+      out[key] = rows.map { row in
+        FetchedObject(
+          id: destination.ids[Int(row)], values: destination.columns.map { $0.value(Int(row)) }, layout: layout)
+      }
+      counters.rowsMaterialized += rows.count
     }
     return out
   }

@@ -4,12 +4,14 @@
 /// Not thread-safe: use one store from one thread at a time, as one managed object context.
 public final class MemoryStore: Store {
   public let model: Model
-  public private(set) var counters = StoreCounters()
+  public internal(set) var counters = StoreCounters()
   var tables: [String: MemoryTable] = [:]
   /// Each to-one join's column (`JoinColumn`), by `Entity.relationship`.
   var joinCache: [String: JoinColumn] = [:]
   /// Each many-to-many relationship's pairs of source and destination keys.
   var joinRows: [JoinTable: [(source: Int64, destination: Int64)]] = [:]
+  /// Each to-many relationship's elements by source key, at its destination's version.
+  var elementCache: [String: (version: Int, rows: [Int64: [Int32]])] = [:]
   /// The last batch fault's request, its layout and row plan, with the versions of the tables
   /// they read: a scroll-through faults thousands of batches of one request.
   var batchPlan: (request: FetchRequest, versions: [Int], layout: RowLayout, plan: RowPlan)?

@@ -203,6 +203,12 @@ public protocol Store: AnyObject {
   /// nil when no row has it. One query (Core Data's plan: `… FROM ZDEST t0 WHERE t0.Z_PK = ?`).
   func fetchDestination(of relationship: Relationship, key: Int64) throws -> [Value]?
 
+  /// The destination rows `relationship` links to each of `keys` (values of the source's
+  /// `sourceColumn`), each with the destination's attributes in order, by key; a key without
+  /// elements is absent. One query: a to-many relationship fault (one key), or its prefetch
+  /// for a batch of rows.
+  func fetchElements(of relationship: ToManyRelationship, keys: [Int64]) throws -> [Int64: [FetchedObject]]
+
   /// Every row of a many-to-many relationship's join table, as (source key, destination key):
   /// what a memory store loads. One query.
   func fetchJoinRows(_ table: JoinTable) throws -> [(source: Int64, destination: Int64)]
