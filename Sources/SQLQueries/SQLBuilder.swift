@@ -22,6 +22,19 @@ public enum SQLDialect: Sendable {
   }
   /// The SQL function SQLite folds a string operator's sides with.
   public static let foldFunction = "fetchbench_fold"
+  /// The SQL function SQLite matches MATCHES's regular expression with: the memory store's
+  /// `TextMatch`, registered with each connection.
+  public static let matchesFunction = "fetchbench_matches"
+  /// MATCHES: SQLite's registered function (the `TextFold` as its third argument), or
+  /// PostgreSQL's `~` (`~*` ignoring case) anchored to the whole string, the nearest of its
+  /// own regular expressions (POSIX ARE, whose syntax ICU's shares for classes, quantifiers,
+  /// alternation and anchors).
+  func matches(_ column: String, _ pattern: String, _ fold: TextFold) -> String {
+    switch self {
+    case .sqlite: "\(SQLDialect.matchesFunction)(\(column), \(pattern), \(fold.rawValue))"
+    case .postgres: "\(column) \(fold.contains(.caseInsensitive) ? "~*" : "~") ('^(?:' || \(pattern) || ')$')"
+    }
+  }
   /// ` COLLATE …` after a string key ordered under `selector` in `locale` (`en_US`): SQLite's
   /// collation registered for the selector; on PostgreSQL the server's predefined ICU
   /// collation of the locale (`"en-US-x-icu"`) for `localizedCompare:`, which orders as
@@ -359,6 +372,7 @@ extension SQLBuilder {
     _ column: String, _ op: TextOperator, _ pattern: String, _ fold: TextFold, _ dialect: SQLDialect,
     _ bind: (Value) -> String
   ) -> String {
+    if op == .matches { return dialect.matches(column, bind(.string(pattern)), fold) }
     // With a modifier, both sides folded as the memory store folds them.
     let column = dialect.fold(column, fold)
     return withoutActuallyEscaping(bind) { bound in
@@ -371,6 +385,7 @@ extension SQLBuilder {
     _ column: String, _ op: TextOperator, _ pattern: String, _ dialect: SQLDialect, _ bind: (Value) -> String
   ) -> String {
     switch op {
+    case .matches: return dialect.matches(column, bind(.string(pattern)), [])
     case .equals: return "\(column) = \(bind(.string(pattern)))"
     case .beginsWith: return "\(dialect.position(bind(.string(pattern)), in: column)) = 1"
     case .contains: return "\(dialect.position(bind(.string(pattern)), in: column)) > 0"

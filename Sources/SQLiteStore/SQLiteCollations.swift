@@ -18,6 +18,16 @@ extension SQLiteStore {
         guard let s = String.fromDatabaseValue(values[0]), let n = Int.fromDatabaseValue(values[1]) else { return nil }
         return collation.fold(s, TextFold(rawValue: n))
       })
+    // MATCHES: the memory store's matching, its expression compiled once per pattern seen.
+    let expressions = LockedCache<String, TextMatch>()
+    db.add(
+      function: DatabaseFunction(SQLDialect.matchesFunction, argumentCount: 3, pure: true) { values in
+        guard let s = String.fromDatabaseValue(values[0]), let p = String.fromDatabaseValue(values[1]),
+          let n = Int.fromDatabaseValue(values[2])
+        else { return nil }
+        let match = expressions.value(for: "\(n) \(p)") { TextMatch(.matches, p, fold: TextFold(rawValue: n)) }
+        return match.matches(s)
+      })
     for (name, selector) in SortSelector.sqliteCollations {
       db.add(
         collation: DatabaseCollation(name) { a, b in
@@ -53,5 +63,20 @@ private final class RawCollation {
   let selector: SortSelector
   init(collation: any StringCollation, selector: SortSelector) {
     (self.collation, self.selector) = (collation, selector)
+  }
+}
+
+/// Values computed once per key, shared by a connection's function calls.
+private final class LockedCache<Key: Hashable, Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var values: [Key: Value] = [:]
+
+  func value(for key: Key, _ make: () -> Value) -> Value {
+    lock.lock()
+    defer { lock.unlock() }
+    if let known = values[key] { return known }
+    let made = make()
+    values[key] = made
+    return made
   }
 }

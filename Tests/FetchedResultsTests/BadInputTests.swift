@@ -36,7 +36,6 @@ import Testing
       ("name CONTAINS[n] 'x'", 13, "the [n] modifier is not measured"),
       ("name <[c] 'x'", 6, "[c] applies to ==, !=, BEGINSWITH"),
       ("name ==[cd] 5", 12, "==[cd] takes a string"),
-      ("name MATCHES 'B.*'", 5, "MATCHES (an ICU regular expression) is not measured yet"),
       ("ANY name == 'x'", 4, "ANY takes a key path through a to-many relationship"),
       ("tags.@sum > 1", 0, "@sum, @avg, @min and @max are not measured"),
       ("tags.@count > 1.5", 14, "@count compares with a whole number"),
@@ -105,6 +104,14 @@ import Testing
       #expect(k == "details.nope")
     } else {
       Issue.record("unknown to-one key accepted")
+    }
+    // MATCHES takes a regular expression, ignoring case at most.
+    for (text, message) in [
+      ("name MATCHES 'Bank (of'", "MATCHES 'Bank (of' is not a regular expression"),
+      ("name MATCHES[cd] 'b.*'", "MATCHES[cd]: FetchBench matches a regular expression ignoring case ([c]) only"),
+    ] {
+      let error = resolve(FetchRequest(entityName: "FailedBankInfo", predicate: try QueryParser.predicate(text)))
+      #expect(error.map { "\($0)".contains(message) } == true, "\(text): \(error.map { "\($0)" } ?? "accepted")")
     }
     #expect(
       resolve(FetchRequest(entityName: "FailedBankInfo", sortDescriptors: sort, sectionNameKeyPath: "state"))

@@ -119,6 +119,18 @@ import Testing
         ? 0 : op == "ENDSWITH" ? scalars.count - n : Int(random.next() % UInt64(scalars.count - n + 1))
       var piece = String(String.UnicodeScalarView(scalars[start..<(start + n)]))
       if chance(0.3) { piece = piece.uppercased() }
+      if op == "MATCHES" {
+        // The piece escaped, a letter now and then any character or a class, between runs of
+        // anything or an alternation.
+        var regex = ""
+        for c in piece {
+          let roll = random.next() % 10
+          regex +=
+            roll == 0 ? "." : roll == 1 && c.isLetter ? "[A-Za-z]" : NSRegularExpression.escapedPattern(for: String(c))
+        }
+        if chance(0.2) { regex = "(?:\(regex)|zz\\d+)" }
+        return (chance(0.7) ? ".*" : "") + regex + (chance(0.7) ? ".*" : "")
+      }
       guard op == "LIKE" else { return piece }
       var out = chance(0.7) ? "*" : ""
       for c in piece { out += chance(0.15) ? "?" : String(c) }
@@ -151,8 +163,8 @@ import Testing
           return .foldedEquals(
             f, chance(0.3) ? s.uppercased() : s, fold: fold.isEmpty ? "c" : fold, negated: chance(0.3))
         }
-        let op = pick(["BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE"])
-        return .text(f, op, pattern(s, op), fold: fold)
+        let op = pick(["BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE", "MATCHES"])
+        return .text(f, op, pattern(s, op), fold: op == "MATCHES" ? pick(["", "c"]) : fold)
       }
     }
 
@@ -252,6 +264,11 @@ import Testing
       let x = Array(fold(raw, letters).utf8)
       let y = Array(fold(p, letters).utf8)
       switch op {
+      case "MATCHES":
+        // ICU's regular expressions (NSRegularExpression), anchored to the whole string.
+        let regex = try! NSRegularExpression(
+          pattern: "^(?:\(p))$", options: letters.contains("c") ? [.caseInsensitive] : [])
+        return regex.firstMatch(in: raw, range: NSRange(raw.startIndex..., in: raw)) != nil
       case "BEGINSWITH": return x.starts(with: y)
       case "ENDSWITH": return x.count >= y.count && Array(x.suffix(y.count)) == y
       case "CONTAINS":

@@ -152,6 +152,10 @@ enum Reference {
       case .contains: return s.isEmpty || x.contains(s)
       case .endsWith: return x.hasSuffix(s)
       case .like: return likeExpression(s).firstMatch(in: x, range: NSRange(x.startIndex..., in: x)) != nil
+      case .matches:
+        let regex = try? NSRegularExpression(
+          pattern: "^(?:\(pattern))$", options: fold.contains(.caseInsensitive) ? [.caseInsensitive] : [])
+        return regex?.firstMatch(in: raw, range: NSRange(raw.startIndex..., in: raw)) != nil
       }
     case .and(let ps):
       let rs = ps.map { test($0, r) }

@@ -210,6 +210,17 @@ public indirect enum BoundPredicate: Sendable {
         throw .invalidRequest(
           "\(op.rawValue)\(fold.modifier) folds strings through Foundation: a model without a collation cannot")
       }
+      if op == .matches {
+        guard !fold.contains(.diacriticInsensitive) else {
+          throw .invalidRequest(
+            "MATCHES\(fold.modifier): FetchBench matches a regular expression ignoring case ([c]) only")
+        }
+        do {
+          _ = try TextMatch.regex(s, fold: fold)
+        } catch {
+          throw .invalidRequest("MATCHES '\(s)' is not a regular expression: \(error)")
+        }
+      }
       self = .text(kp, op, s, fold)
     case .and(let ps):
       var out: [BoundPredicate] = []

@@ -18,6 +18,8 @@ public enum TextOperator: String, Sendable, Equatable, CaseIterable {
   case endsWith = "ENDSWITH"
   case like = "LIKE"
   case equals = "=="
+  /// A regular expression matching the whole string (`[c]`: ignoring case).
+  case matches = "MATCHES"
 }
 
 /// NSPredicate's `[c]` and `[d]` modifiers: both sides of a string operator folded first —

@@ -184,7 +184,7 @@ struct Parser {
       guard !fold.isEmpty else { return .comparison(key, op, try parseValue()) }
       // ==[c] and !=[c] compare folded strings; an ordering has no folded form here.
       guard op == .equal || op == .notEqual else {
-        throw error("\(fold.modifier) applies to ==, !=, BEGINSWITH, CONTAINS, ENDSWITH and LIKE", at: at)
+        throw error("\(fold.modifier) applies to ==, !=, BEGINSWITH, CONTAINS, ENDSWITH, LIKE and MATCHES", at: at)
       }
       let valueAt = peek.position
       guard case .string(let s) = try parseValue() else {
@@ -203,9 +203,6 @@ struct Parser {
         advance()
         let bounds = try parseList(exactly: 2)
         return .between(key, bounds[0], bounds[1])
-      case "MATCHES":
-        throw error(
-          "MATCHES (an ICU regular expression) is not measured yet; use BEGINSWITH, CONTAINS, ENDSWITH or LIKE")
       default:
         guard let op = TextOperator(rawValue: upper) else { break }
         advance()

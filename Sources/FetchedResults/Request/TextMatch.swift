@@ -3,8 +3,13 @@
 /// PostgreSQL's `strpos` and `substr`, compare the same), Unicode scalars for LIKE's `?` and
 /// `*` (SQLite's GLOB and PostgreSQL's LIKE step by characters, which are scalars).
 /// With a `TextFold`, both the pattern and each string are folded first by the collation.
-public struct TextMatch: Sendable {
+/// MATCHES is Swift's regular expression matching the whole string, ignoring case with `[c]`
+/// (the pattern is not folded: `\\D` is not `\\d`); NSPredicate's is ICU's, whose syntax Swift's
+/// follows for what list predicates use (classes, quantifiers, alternation, anchors).
+public struct TextMatch: @unchecked Sendable {
   let op: TextOperator
+  /// MATCHES's expression; read only, so shared across threads as its text would be.
+  let regex: Regex<AnyRegexOutput>?
   let pattern: [UInt8]
   let scalars: [Unicode.Scalar]
   let fold: TextFold
@@ -14,6 +19,13 @@ public struct TextMatch: Sendable {
   /// without one).
   public init(_ op: TextOperator, _ pattern: String, fold: TextFold = [], collation: (any StringCollation)? = nil) {
     self.op = op
+    if op == .matches {
+      // Checked when the predicate was bound (`TextMatch.regex(_:fold:)`).
+      regex = try? Self.regex(pattern, fold: fold)
+      (self.fold, self.collation, self.pattern, scalars) = ([], nil, [], [])
+      return
+    }
+    regex = nil
     self.fold = fold
     self.collation = fold.isEmpty ? nil : collation
     let folded = self.collation?.fold(pattern, fold) ?? pattern
@@ -31,7 +43,14 @@ public struct TextMatch: Sendable {
     case .endsWith: return s.utf8.count >= pattern.count && s.utf8.suffix(pattern.count).elementsEqual(pattern)
     case .contains: return contains(Array(s.utf8))
     case .like: return Self.glob(scalars[...], Array(s.unicodeScalars)[...])
+    case .matches: return (try? regex?.wholeMatch(in: s)) != nil
     }
+  }
+
+  /// MATCHES's expression, ignoring case with `[c]`; throws for text that is not one.
+  public static func regex(_ pattern: String, fold: TextFold) throws -> Regex<AnyRegexOutput> {
+    let regex = try Regex(pattern)
+    return fold.contains(.caseInsensitive) ? regex.ignoresCase() : regex
   }
 
   private func contains(_ h: [UInt8]) -> Bool {
