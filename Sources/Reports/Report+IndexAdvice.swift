@@ -31,7 +31,9 @@ extension Report {
       + Self.adviceMethod(
         store, repetitions: any.repetitions, batchSize: any.batchSize, usersFile: database != nil,
         usersServer: database?.onServer == true)
-      + candidatesTable(here, dataset) + pickSentences(picks, here) + Self.plansTable(picks, here, store)
+      + candidatesTable(here, dataset)
+      + (IndexAdvice.collatedSortNote(dataset, request: customRequest?.request).map { $0 + "\n\n" } ?? "")
+      + pickSentences(picks, here) + Self.plansTable(picks, here, store)
   }
 
   /// `usersFile`: the list is a user's database, whose candidates are built in copies of it;

@@ -46,6 +46,15 @@ package enum IndexAdvice {
     return (list, DatasetModels.sectionedRequest(for: kind, batchSize: batchSize))
   }
 
+  /// What the advice says of the list's sort by a collation (`IndexCandidate.collatedSortNote`);
+  /// nil when it sorts by bytes.
+  package static func collatedSortNote(_ kind: DatasetKind, request: CustomRequest? = nil) -> String? {
+    let model = DatasetModels.model(for: kind)
+    guard let list = try? requests(kind, batchSize: 20, request: request).list.resolve(in: model) else { return nil }
+    return IndexCandidate.collatedSortNote(
+      for: list, coreData: (kind.definition as? DatabaseDataset)?.isCoreData == true)
+  }
+
   /// The candidates of both requests, each index once: the files the parent generates.
   package static func candidates(_ kind: DatasetKind, request: CustomRequest? = nil) throws -> [IndexCandidate] {
     let model = DatasetModels.model(for: kind)

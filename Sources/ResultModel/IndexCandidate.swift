@@ -28,7 +28,10 @@ package struct IndexCandidate: Sendable, Hashable {
   /// The candidates for `request`, each index once, in `Kind` order. A pure function of the
   /// request's sort keys and section. O(sort keys).
   package static func all(for request: ResolvedRequest) -> [IndexCandidate] {
-    let keys = Array(request.sorts.dropLast())
+    // A key sorted by a selector other than `compare:` orders through a collation, which a
+    // binary index does not give: the keys up to the first such one only.
+    let keys = Array(request.sorts.dropLast().prefix { $0.selector == .compare })
+    let ordersAll = keys.count == request.sorts.count - 1
     let entityTable = request.entity.table
     func table(_ k: ResolvedKeyPath) -> String { k.entity.table }
     var out: [IndexCandidate] = []
@@ -38,7 +41,7 @@ package struct IndexCandidate: Sendable, Hashable {
         out.append(IndexCandidate(index: spec, kind: kind))
       }
     }
-    let sorted = request.section == nil ? keys : Array(keys.dropFirst())
+    let sorted = request.section == nil || keys.isEmpty ? keys : Array(keys.dropFirst())
     if let lead = sorted.first {
       add(.sortKey, table(lead.keyPath), [.init(lead.keyPath.attribute.column)])
       if let r = lead.keyPath.relationship {
@@ -50,7 +53,7 @@ package struct IndexCandidate: Sendable, Hashable {
     // SQLite and PostgreSQL walk an index forwards or backwards: the directions must all
     // agree with the index's or all be reversed. Declaring each column's direction makes
     // the order exact, ties by primary key included.
-    if !keys.isEmpty, keys.allSatisfy({ $0.keyPath.relationship == nil }) {
+    if !keys.isEmpty, ordersAll, keys.allSatisfy({ $0.keyPath.relationship == nil }) {
       add(
         .sortOrder, entityTable,
         keys.map { .init($0.keyPath.attribute.column, descending: !$0.ascending) } + [.init(request.entity.primaryKey)])
@@ -64,7 +67,7 @@ package struct IndexCandidate: Sendable, Hashable {
       }
     }
     let equal = request.predicate.map(equalities) ?? []
-    if !equal.isEmpty, keys.allSatisfy({ $0.keyPath.relationship == nil }) {
+    if !equal.isEmpty, ordersAll, keys.allSatisfy({ $0.keyPath.relationship == nil }) {
       var columns: [IndexSpec.Column] = []
       for k in equal where !columns.contains(where: { $0.name == k.attribute.column }) {
         columns.append(.init(k.attribute.column))
@@ -75,12 +78,39 @@ package struct IndexCandidate: Sendable, Hashable {
           .init(request.entity.primaryKey)
         ])
     }
-    if let section = request.section {
+    if let section = request.section, request.sorts.first?.selector == .compare {
       let sameTable = sorted.prefix { $0.keyPath.relationship == section.relationship }
       add(
         sameTable.isEmpty ? .sectionKey : .sectionAndSortKey, table(section),
         [.init(section.attribute.column)] + sameTable.map { .init($0.keyPath.attribute.column) })
     }
     return out
+  }
+
+  /// What the advice says of a sort key ordered by a selector other than `compare:` (a
+  /// localized sort): no candidate holds it, since a binary index does not give a collation's
+  /// order, and the index that would (built with the same collation) is named, not measured.
+  /// nil when every key compares bytes. O(sort keys).
+  package static func collatedSortNote(for request: ResolvedRequest, coreData: Bool) -> String? {
+    guard let key = request.sorts.first(where: { $0.selector != .compare }) else { return nil }
+    let selector = key.selector.rawValue
+    let column = "\(key.keyPath.entity.table)(\(key.keyPath.attribute.column))"
+    let store =
+      coreData
+      ? """
+      Core Data creates a fetch index's columns COLLATE BINARY, so no index of a model gives this order and the \
+      statement sorts every matching row
+      """
+      : """
+      in SQLite that is `CREATE INDEX … ON \(key.keyPath.entity.table)(\(key.keyPath.attribute.column) COLLATE \
+      fetchbench_\(selector.dropLast()))`, usable only on connections that register that collation (FetchBench's \
+      do), and on PostgreSQL one built with the ICU collation the sort names
+      """
+    return
+      """
+      The sort by \(key.keyPath.keyPath) uses \(selector), which orders through a collation: a binary index on \
+      \(column) does not give that order, so no candidate holds it. Only an index built with the same collation \
+      would: \(store). FetchBench does not measure such an index.
+      """
   }
 }

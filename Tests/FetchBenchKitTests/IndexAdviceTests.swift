@@ -28,7 +28,10 @@ import Testing
         "failed_bank_details(close_date) sortKey", "failed_bank_details(info_id, close_date) foreignKeyAndSortKey",
       ])
     // One table: the key alone, and the list's whole order with the primary key last.
-    #expect(try Self.candidates(.wells, sectioned: false) == ["wells(spud_date) sortKey", "wells(spud_date DESC, id) sortOrder"])
+    #expect(
+      try Self.candidates(.wells, sectioned: false) == [
+        "wells(spud_date) sortKey", "wells(spud_date DESC, id) sortOrder",
+      ])
     // Sections by state: the sort key after the section key; the section key with the sort
     // keys of its own table: for banks, whose date lives in the details, the section key alone, named so.
     #expect(
@@ -38,8 +41,35 @@ import Testing
       ])
     #expect(
       try Self.candidates(.wells, sectioned: true) == [
-        "wells(spud_date) sortKey", "wells(state, spud_date DESC, id) sortOrder", "wells(state, spud_date) sectionAndSortKey",
+        "wells(spud_date) sortKey", "wells(state, spud_date DESC, id) sortOrder",
+        "wells(state, spud_date) sectionAndSortKey",
       ])
+  }
+
+  /// A sort by `localizedStandardCompare:` orders through a collation: no binary index holds
+  /// it, so only the keys before it propose candidates, and the advice names the index that
+  /// would (one built with the same collation), or that a Core Data store has none.
+  @Test func aCollatedSortProposesNoBinaryIndexAndSaysWhichWould() throws {
+    let model = DatasetModels.model(for: .wells)
+    func candidates(_ sort: String, section: String? = nil) throws -> [String] {
+      let request = try CustomRequest(sort: sort, section: section).apply(
+        to: DatasetModels.defaultRequest(for: .wells), of: .wells)
+      return IndexCandidate.all(for: try request.resolve(in: model)).map { "\($0.index) \($0.kind)" }
+    }
+    #expect(try candidates("operator asc localizedStandardCompare:") == [])
+    #expect(try candidates("state asc, operator asc localizedStandardCompare:") == ["wells(state) sortKey"])
+    #expect(try candidates("operator asc, state asc localizedCompare:") == ["wells(operator) sortKey"])
+    #expect(try candidates("state asc caseInsensitiveCompare:, operator asc", section: "state") == [])
+    let note = try #require(
+      IndexAdvice.collatedSortNote(.wells, request: CustomRequest(sort: "operator asc localizedStandardCompare:")))
+    #expect(note.contains("The sort by operator uses localizedStandardCompare:, which orders through a collation"))
+    #expect(note.contains("`CREATE INDEX … ON wells(operator COLLATE fetchbench_localizedStandardCompare)`"))
+    #expect(IndexAdvice.collatedSortNote(.wells, request: CustomRequest(sort: "operator asc")) == nil)
+    let request = try CustomRequest(sort: "operator asc localizedCompare:").apply(
+      to: DatasetModels.defaultRequest(for: .wells), of: .wells)
+    #expect(
+      IndexCandidate.collatedSortNote(for: try request.resolve(in: model), coreData: true)?.contains(
+        "Core Data creates a fetch index's columns COLLATE BINARY, so no index of a model gives this order") == true)
   }
 
   @Test func equalitiesInThePredicateLeadTheirIndex() throws {
@@ -48,7 +78,8 @@ import Testing
       .apply(to: DatasetModels.defaultRequest(for: .wells), of: .wells)
     #expect(
       IndexCandidate.all(for: try request.resolve(in: model)).map { "\($0.index) \($0.kind)" } == [
-        "wells(total_depth) sortKey", "wells(total_depth DESC, id) sortOrder", "wells(state, total_depth DESC, id) predicateAndOrder",
+        "wells(total_depth) sortKey", "wells(total_depth DESC, id) sortOrder",
+        "wells(state, total_depth DESC, id) predicateAndOrder",
       ])
   }
 
@@ -58,7 +89,9 @@ import Testing
     #expect(spec.createStatement == "CREATE INDEX idx_wells_spud_date_desc_id ON wells(spud_date DESC, id)")
     #expect(IndexSpec(tag: "info_id+close_date", in: .banks)?.table == "failed_bank_details")
     // Columns of two tables, an unknown column, a direction other than desc, an empty part.
-    for bad in ["state+close_date", "nope", "close_date:asc", "info_id+", ""] { #expect(IndexSpec(tag: bad, in: .banks) == nil, "\(bad)") }
+    for bad in ["state+close_date", "nope", "close_date:asc", "info_id+", ""] {
+      #expect(IndexSpec(tag: bad, in: .banks) == nil, "\(bad)")
+    }
   }
 
   /// Advice rows for banks at 244,292 on SQLite: performFetch without an index, with the sort
@@ -66,7 +99,8 @@ import Testing
   static func adviceRows(ratio: Double) -> [ResultRow] {
     func row(_ index: String, _ metric: Metric, _ value: Double) -> ResultRow {
       figure(
-        rows: 244_292, mode: .indexAdvice, index: index, scenario: .scenario(.performFetch), metric: metric, value: value,
+        rows: 244_292, mode: .indexAdvice, index: index, scenario: .scenario(.performFetch), metric: metric,
+        value: value,
         min: value * 0.9, max: value * 1.1)
     }
     return [
@@ -80,7 +114,8 @@ import Testing
     let pick = try #require(IndexPick.all(Self.adviceRows(ratio: 0.35)).first)
     #expect(pick.tag == "info_id+close_date" && pick.advised && pick.unindexed.value == 400)
     #expect(
-      pick.index?.createStatement == "CREATE INDEX idx_failed_bank_details_info_id_close_date ON failed_bank_details(info_id, close_date)")
+      pick.index?.createStatement
+        == "CREATE INDEX idx_failed_bank_details_info_id_close_date ON failed_bank_details(info_id, close_date)")
     let close = try #require(IndexPick.all(Self.adviceRows(ratio: 0.92)).first)
     #expect(close.tag == "info_id+close_date" && !close.advised, "0.92 saves less than a tenth")
     // Two ratios equal as recorded go to the faster index; a thousandth survives the CSV.
@@ -101,12 +136,15 @@ import Testing
     #expect(advised.mode == .batched && advised.index == "info_id+close_date", "\(advised)")
     #expect(
       advised.reasons.contains {
-        $0.contains("Add the index (CREATE INDEX idx_failed_bank_details_info_id_close_date ON failed_bank_details(info_id, close_date)):")
+        $0.contains(
+          "Add the index (CREATE INDEX idx_failed_bank_details_info_id_close_date ON failed_bank_details(info_id, close_date)):"
+        )
           && $0.contains("its ID query takes 140.0 ms instead of 400.0 ms (0.35× per pair")
       }, "\(advised.reasons)")
     let notAdvised = try #require(Recommendation.all(rows + Self.adviceRows(ratio: 0.95)).first { $0.store == .sqlite })
     #expect(
-      notAdvised.index == nil && notAdvised.reasons.contains { $0.hasPrefix("No index: the best candidate") }, "\(notAdvised.reasons)")
+      notAdvised.index == nil && notAdvised.reasons.contains { $0.hasPrefix("No index: the best candidate") },
+      "\(notAdvised.reasons)")
     // The memory store has no advice.
     #expect(Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == .memory }?.index == nil)
   }
@@ -120,7 +158,8 @@ extension RunCommand {
     defer { TestSupport.remove(dir) }
     let datasets = try Self.wells(300, in: dir)
     let out = try TestSupport.run([
-      "run", "--dataset", "wells", "--rows", "300", "--store", "sqlite", "--mode", "batched", "--scenario", "first_screen",
+      "run", "--dataset", "wells", "--rows", "300", "--store", "sqlite", "--mode", "batched", "--scenario",
+      "first_screen",
       "--repetitions", "2", "--datasets", datasets, "--out", dir + "/out",
     ])
     #expect(out.status == 0, "\(out.stderr)")
@@ -135,7 +174,9 @@ extension RunCommand {
       ("none", list + ["sectioned"]), ("spud_date", list + ["sectioned"]), ("spud_date:desc+id", list),
       ("state+spud_date:desc+id", ["sectioned"]), ("state+spud_date", ["sectioned"]),
     ] {
-      #expect(Set(rows.filter { $0.index == index && $0.metric.name.hasPrefix("time_") }.map(\.scenario.csv)) == Set(scenarios), "\(index)")
+      #expect(
+        Set(rows.filter { $0.index == index && $0.metric.name.hasPrefix("time_") }.map(\.scenario.csv))
+          == Set(scenarios), "\(index)")
       for s in scenarios {
         let time = has(index, s, ["perform_fetch", "sectioned", "first_screen"].contains(s) ? "time_ms" : "time_us")
         #expect(time?.repetitions == 2 && (time?.value ?? 0) > 0, "\(index) \(s)")
@@ -144,7 +185,8 @@ extension RunCommand {
       }
       #expect(
         FileManager.default.fileExists(
-          atPath: DatasetPaths.sqlite(in: datasets, .wells, rows: 300, seed: 1, indexes: index == "none" ? [] : [index])))
+          atPath: DatasetPaths.sqlite(in: datasets, .wells, rows: 300, seed: 1, indexes: index == "none" ? [] : [index])
+        ))
     }
     #expect(has("spud_date:desc+id", "perform_fetch", "engine_over_scan_limit")?.repetitions == 2)
     // SQLite sorts the unindexed list in a temporary B-tree; the index that is the list's
@@ -179,7 +221,8 @@ extension RunCommand {
     url.database = database
     let datasets = try Self.wells(300, in: dir)
     let out = try TestSupport.run([
-      "run", "--dataset", "wells", "--rows", "300", "--store", "postgres", "--mode", "batched", "--scenario", "first_screen",
+      "run", "--dataset", "wells", "--rows", "300", "--store", "postgres", "--mode", "batched", "--scenario",
+      "first_screen",
       "--repetitions", "2", "--datasets", datasets, "--out", dir + "/out", "--postgres-url",
       "postgres://\(url.user)\(url.password.map { ":" + $0 } ?? "")@\(url.host):\(url.port)/\(database)",
     ])
@@ -188,19 +231,27 @@ extension RunCommand {
     // The dataset was loaded once, before the cases, and its COPY timed.
     #expect(all.filter { $0.mode == .copy && $0.metric == .load }.map(\.rows) == [300])
     let rows = all.filter { $0.mode == .indexAdvice }
-    #expect(Set(rows.map(\.index)) == ["none", "spud_date", "spud_date:desc+id", "state+spud_date:desc+id", "state+spud_date"])
+    #expect(
+      Set(rows.map(\.index)) == [
+        "none", "spud_date", "spud_date:desc+id", "state+spud_date:desc+id", "state+spud_date",
+      ])
     #expect(rows.filter { $0.metric == .overUnindexed }.allSatisfy { $0.repetitions == 2 && $0.value > 0 })
     #expect(rows.filter { $0.metric == .overUnindexed && $0.scenario == .scenario(.performFetch) }.count == 2)
-    let plan = try #require(rows.first { $0.index == "none" && $0.scenario == .scenario(.performFetch) && $0.metric == .queryPlan }).detail
+    let plan = try #require(
+      rows.first { $0.index == "none" && $0.scenario == .scenario(.performFetch) && $0.metric == .queryPlan }
+    ).detail
     #expect(plan.contains("Seq Scan on wells t0"), "\(plan)")
     let dbAdmin = try PostgresAdmin(url: url)
     let indexes = Set(try dbAdmin.column("SELECT indexname FROM pg_indexes WHERE tablename = 'wells'"))
     #expect(
       indexes.isSuperset(of: [
-        "idx_wells_spud_date", "idx_wells_spud_date_desc_id", "idx_wells_state_spud_date_desc_id", "idx_wells_state_spud_date",
+        "idx_wells_spud_date", "idx_wells_spud_date_desc_id", "idx_wells_state_spud_date_desc_id",
+        "idx_wells_state_spud_date",
       ]), "\(indexes)")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
-    #expect(report.contains("### Index advice, wells at 300 rows (PostgreSQL)") && report.contains("PostgreSQL's plans (`EXPLAIN`)"))
+    #expect(
+      report.contains("### Index advice, wells at 300 rows (PostgreSQL)")
+        && report.contains("PostgreSQL's plans (`EXPLAIN`)"))
   }
 }
 
@@ -213,7 +264,8 @@ extension RunCommand {
     defer { TestSupport.remove(dir) }
     let datasets = try Self.wells(400, in: dir)
     let out = try TestSupport.run([
-      "run", "--dataset", "wells", "--rows", "400", "--store", "memory,sqlite", "--where", "state = 'TX'", "--sort", "totalDepth desc",
+      "run", "--dataset", "wells", "--rows", "400", "--store", "memory,sqlite", "--where", "state = 'TX'", "--sort",
+      "totalDepth desc",
       "--recommend", "--repetitions", "1", "--datasets", datasets, "--out", dir + "/out",
     ])
     #expect(out.status == 0, "\(out.stderr)")
@@ -223,8 +275,11 @@ extension RunCommand {
     let texan = try DatabaseQueue(path: datasets + "/wells-400.sqlite").read { db in
       try Int.fetchOne(db, sql: "SELECT count(*) FROM wells WHERE state = 'TX'")!
     }
-    #expect(lines.contains { $0.hasPrefix("wells at 400 rows, a list of \(texan), in-memory store: ") }, "\(out.stdout)")
-    #expect(lines.contains { $0.hasPrefix("wells at 400 rows, a list of \(texan), SQLite, tuned statements: ") }, "\(out.stdout)")
+    #expect(
+      lines.contains { $0.hasPrefix("wells at 400 rows, a list of \(texan), in-memory store: ") }, "\(out.stdout)")
+    #expect(
+      lines.contains { $0.hasPrefix("wells at 400 rows, a list of \(texan), SQLite, tuned statements: ") },
+      "\(out.stdout)")
     let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
     // The scenarios the recommendation reads, on every strategy; no sectioned scenario, no floor.
     #expect(Set(rows.filter { $0.mode.fetchMode != nil }.map(\.scenario.csv)) == ["first_screen", "scroll_first_1000"])
@@ -232,7 +287,8 @@ extension RunCommand {
     // Exactly the Texan wells: a full fetch materializes each once.
     let texas = try Self.texanWells(datasets)
     let full = rows.first {
-      $0.store == .engine(.sqlite) && $0.mode == .fetch(.full) && $0.scenario == .scenario(.firstScreen) && $0.metric == .rowsMaterialized
+      $0.store == .engine(.sqlite) && $0.mode == .fetch(.full) && $0.scenario == .scenario(.firstScreen)
+        && $0.metric == .rowsMaterialized
     }
     #expect(full?.value == Double(texas) && texas > 20, "\(texas)")
     let advice = Set(rows.filter { $0.mode == .indexAdvice }.map(\.index))
@@ -244,9 +300,13 @@ extension RunCommand {
     #expect(report.contains(" | predicate's equalities + the list's order |"), "\(report)")
     let candidateRows = report.split(separator: "\n").filter { $0.hasPrefix("| `wells(") }
     #expect(candidateRows.count >= 3, "\(report)")
-    #expect(candidateRows.allSatisfy { $0.split(separator: "|")[1].trimmingCharacters(in: .whitespaces) != "—" }, "\(candidateRows)")
+    #expect(
+      candidateRows.allSatisfy { $0.split(separator: "|")[1].trimmingCharacters(in: .whitespaces) != "—" },
+      "\(candidateRows)")
     // A key path the dataset does not have is a bad argument.
-    let bad = try TestSupport.run(["run", "--dataset", "wells", "--sort", "closeDate desc", "--recommend", "--datasets", datasets])
+    let bad = try TestSupport.run([
+      "run", "--dataset", "wells", "--sort", "closeDate desc", "--recommend", "--datasets", datasets,
+    ])
     #expect(bad.status == 64 && bad.stderr.contains("closeDate"), "\(bad.stderr)")
   }
 
