@@ -66,7 +66,10 @@ struct Fetch: ParsableCommand {
   var prefetch: String?
   @Option(
     help: ArgumentHelp(
-      "What a cell shows: key paths, comma-separated, e.g. 'name, details.closeDate' (default: every attribute).",
+      """
+      What a cell shows: key paths, comma-separated, e.g. 'name, details.closeDate' or 'title, tags.@count' \
+      (default: every attribute).
+      """,
       discussion: """
         A key path through a relationship that is not prefetched fires a fault per related object, as Core Data \
         does (one statement each; --stats counts them).

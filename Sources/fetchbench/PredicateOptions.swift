@@ -11,7 +11,8 @@ struct PredicateOptions: ParsableArguments {
     help: ArgumentHelp(
       """
       Predicate in NSPredicate's format syntax, e.g. "state IN {'TX','CA'} AND details.closeDate > 2009-01-01" or \
-      "state == %@ AND name BEGINSWITH $PREFIX" with --arg and --var.
+      "state == %@ AND name BEGINSWITH $PREFIX" with --arg and --var; through a to-many relationship, \
+      "ANY tags.name ==[c] 'work'" or "tags.@count > 2".
       """))
   var predicate: String?
   @Option(
