@@ -123,7 +123,15 @@ extension Report {
       and moves written as 
       """
     md +=
-      "delete + insert where both paths coincide); `minimal` is what our whole-list diff needs for the same step.\n\n"
+      "delete + insert where both paths coincide); `minimal` is what our whole-list diff needs for the same step."
+    if rows.contains(where: { $0.metric == .saveStatements }) {
+      md +=
+        """
+         **save** counts what the step's save issued through the store: its statements, and its commits (each an \
+        fsync under `synchronous=FULL`; on a Core Data file a save that inserts commits twice, its keys first).
+        """
+    }
+    md += "\n\n"
     // Runs before Core Data's change rules were measured have none of their figures.
     let coreDataRules = rows.contains { $0.metric == .staleRowsCoreData }
     if coreDataRules {
@@ -145,6 +153,8 @@ extension Report {
 
   /// One table of the diff page: a row per transaction, the Core Data columns when measured.
   package func diffTable(_ table: DiffTable, coreDataRules: Bool) -> String {
+    // Runs before a save's statements were counted have no such column.
+    let saves = workloads(table).contains { diffRow(table, $0, .saveStatements) != nil }
     let columns: [MarkdownTable.Column] =
       [.left("transaction")]
       + [
@@ -152,6 +162,7 @@ extension Report {
         "peak RSS (process)",
         "queries", "deletes / inserts / moves / reloads", "moves minimal", "section changes",
       ].map { .right($0) }
+      + (saves ? [.right("save: statements / commits")] : [])
       + (coreDataRules ? [.right("Core Data's rules: moves / reloads"), .right("stale rows (most)")] : [])
     var md = MarkdownTable(columns).header
     let seen = workloads(table)
@@ -171,6 +182,7 @@ extension Report {
         \(count(v(.reloads)?.value)) 
         """
       md += "| \(count(v(.movesMinimal)?.value)) | \(count(v(.sectionChanges)?.value)) |"
+      if saves { md += " \(count(v(.saveStatements)?.value)) / \(count(v(.saveCommits)?.value)) |" }
       if coreDataRules {
         md +=
           """

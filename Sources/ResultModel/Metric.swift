@@ -174,6 +174,10 @@ package struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   package static let changeSetSize = Metric("change_set_size", .count)
   package static let diffChangeSetSize = Metric("diff_change_set_size", .count)
   package static let rowsAfter = Metric("rows_after", .count, better: .neither)
+  /// What the step's save cost its store: the statements it issued and the commits (each an
+  /// fsync with `synchronous=FULL`): two on a Core Data file for a save that inserts.
+  package static let saveStatements = Metric("save_statements", .count)
+  package static let saveCommits = Metric("save_commits", .count)
   /// The same transaction under Core Data's change rules (`ChangeRules.coreData`).
   package static let movesCoreData = Metric("moves_coredata", .count)
   package static let reloadsCoreData = Metric("reloads_coredata", .count)
@@ -230,7 +234,8 @@ extension Metric {
     .roundTripBatchSize,
     .incremental, .diff, .refetchDiff, .stdlibDiff, .stdlibDiffSkipped, .objectsChanged, .deletes, .inserts, .moves,
     .movesMinimal,
-    .reloads, .sectionChanges, .changeSetSize, .diffChangeSetSize, .rowsAfter, .movesCoreData, .reloadsCoreData,
+    .reloads, .sectionChanges, .changeSetSize, .diffChangeSetSize, .rowsAfter, .saveStatements, .saveCommits,
+    .movesCoreData, .reloadsCoreData,
     .staleRowsCoreData,
     .relaunchAfterSave, .relaunchCached, .seconds, .commits, .commitsPerSecond, .attemptsPerSecond,
     .targetCommitsPerSecond, .failedCommits, .changeSets, .coalescedTransactions, .faults, .faultsPerSecond,

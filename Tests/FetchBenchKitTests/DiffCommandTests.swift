@@ -16,7 +16,8 @@ import Testing
     let jsonl = dir + "/changes.jsonl"
     let out = try TestSupport.run(
       [
-        "diff", "--rows", "2000", "--store", "sqlite", "--k", "10", "--no-edit", "--sections", "state", "--repetitions", "3",
+        "diff", "--rows", "2000", "--store", "sqlite", "--k", "10", "--no-edit", "--sections", "state", "--repetitions",
+        "3",
         "--stdlib-budget", "0.000001", "--emit-changes", jsonl, "--datasets", datasets, "--out", dir + "/out",
       ])
     #expect(out.status == 0, "\(out.stderr)")
@@ -25,6 +26,8 @@ import Testing
     #expect(value(.queries)?.value == 1 && value(.queries)?.max == 1, "one keys query per transaction on SQLite")
     #expect(value(.rowsMaterialized)?.max == 0, "tracking faults no row")
     #expect(value(.incremental)?.repetitions == 3)
+    // FetchBench's own save: one transaction, one commit.
+    #expect(value(.saveCommits)?.min == 1 && value(.saveCommits)?.max == 1)
     #expect((value(.moves)?.value ?? -1) >= (value(.movesMinimal)?.value ?? 0))
     #expect(value(.stdlibDiffSkipped) != nil, "a budget of 1 µs is exceeded")
     // Core Data's rules leave re-dated banks out of place; a relaunch after each save finds the
@@ -51,6 +54,27 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: jsonl + ".partial"))
   }
 
+  /// On banks' Core Data file every save of the diff's transactions (each inserts) commits
+  /// twice, its keys first, and the report says what a save issued.
+  @Test func aCoreDataFilesSavesCommitTwice() throws {
+    let dir = TestSupport.temporaryFolder("diff-coredata")
+    defer { TestSupport.remove(dir) }
+    let out = try TestSupport.run(
+      [
+        "diff", "--rows", "2000", "--schema", "coredata", "--store", "sqlite", "--k", "10", "--no-edit",
+        "--repetitions", "3",
+        "--datasets", dir + "/datasets", "--out", dir + "/out",
+      ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    let commits = try #require(rows.first { $0.metric == .saveCommits })
+    #expect(commits.min == 2 && commits.max == 2 && commits.repetitions == 3)
+    let statements = try #require(rows.first { $0.metric == .saveStatements })
+    #expect(statements.min >= 14, "each insert allocates its key: \(statements)")
+    let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(report.contains("| save: statements / commits |") && report.contains(" / 2 |"))
+  }
+
   /// The diff benchmark's writer on tables smaller than its transactions need: 40 changes a
   /// transaction delete one bank more than they insert, so 300 of them would empty 200 rows,
   /// and 5 changes on 10 rows touch half the table. Deletes turn into inserts at the floor,
@@ -61,7 +85,8 @@ import Testing
     defer { TestSupport.remove(dir) }
     for (rows, k, repetitions) in [(200, 40, 300), (10, 5, 10_000)] {
       let out = try TestSupport.run([
-        "diff", "--store", "memory", "--rows", "\(rows)", "--k", "\(k)", "--sections", "state", "--no-edit", "--repetitions",
+        "diff", "--store", "memory", "--rows", "\(rows)", "--k", "\(k)", "--sections", "state", "--no-edit",
+        "--repetitions",
         "\(repetitions)", "--stdlib-budget", "1", "--datasets", dir + "/datasets", "--out", dir + "/out-\(rows)",
       ])
       #expect(out.status == 0, "\(rows) rows: \(out.stderr)")
@@ -102,14 +127,16 @@ import Testing
     c.sectionDeletes = (line["section_deletes"] as! [NSNumber]).map(\.intValue)
     c.sectionInserts = (line["section_inserts"] as! [[String: Any]]).map {
       ChangeSet.SectionInsert(
-        index: ($0["index"] as! NSNumber).intValue, name: $0["name"] as! String, ids: ($0["ids"] as! [NSNumber]).map(\.int64Value))
+        index: ($0["index"] as! NSNumber).intValue, name: $0["name"] as! String,
+        ids: ($0["ids"] as! [NSNumber]).map(\.int64Value))
     }
     c.deletes = rows("deletes")
     c.inserts = rows("inserts")
     c.reloads = rows("reloads")
     c.moves = (line["moves"] as! [[String: Any]]).map {
       ChangeSet.Move(
-        from: path($0["from"]), to: path($0["to"]), id: ($0["id"] as! NSNumber).int64Value, contentChanged: $0["content_changed"] as! Bool)
+        from: path($0["from"]), to: path($0["to"]), id: ($0["id"] as! NSNumber).int64Value,
+        contentChanged: $0["content_changed"] as! Bool)
     }
     return c
   }

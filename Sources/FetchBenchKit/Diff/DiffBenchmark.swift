@@ -137,6 +137,8 @@ struct DiffStep {
   let incrementalMs: Double
   let heapPeak: Double
   let counters: StoreCounters
+  /// What the save itself cost the store.
+  let saveCounters: StoreCounters
   /// Our whole-list diff of the same two snapshots, and its time.
   let diff: ChangeSet
   let diffMs: Double
@@ -151,7 +153,9 @@ struct DiffStep {
   ) throws {
     let store = controller.store
     let before = controller.snapshot()
+    store.resetCounters()
     let transaction = try store.commit(ops)
+    saveCounters = store.counters
     store.resetCounters()
     let (sample, changes) = try Sampler.once { try controller.apply(transaction) }
     (self.transaction, self.changes) = (transaction, changes)
@@ -188,6 +192,10 @@ struct DiffStep {
       (.queries, Double(counters.queries)), (.rowsMaterialized, Double(counters.rowsMaterialized)),
     ]
     if let stdlibMs { out.append((.stdlibDiff, stdlibMs)) }
+    // The memory store issues no statements: its saves are counted on the SQL stores only.
+    if saveCounters.queries > 0 {
+      out += [(.saveStatements, Double(saveCounters.queries)), (.saveCommits, Double(saveCounters.commits))]
+    }
     if onServer {
       out += [(.roundTrips, Double(counters.roundTrips)), (.bytesReceived, Double(counters.bytesReceived))]
     }
