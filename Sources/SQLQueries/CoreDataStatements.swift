@@ -132,18 +132,21 @@ public struct CoreDataStatements: Sendable {
     let keys = count.map { Array(repeating: "?", count: $0).joined(separator: ",") } ?? "SELECT value FROM json_each(?)"
     let own = ((versioned ? ["t0.Z_OPT"] : []) + destination.attributes.map { "t0.\($0.column.sqlName)" })
     let head = "SELECT 0, t0.\(destination.primaryKey.sqlName), \(own.joined(separator: ", "))"
+    // An ordered relationship's elements in its order.
+    let order = { (table: String) in r.orderColumn.map { " ORDER BY \(table).\($0.sqlName)" } ?? "" }
     switch r.link {
     case .foreignKey(let column):
       return
         """
-        \(head), t0.\(column.sqlName) FROM \(destination.table.sqlName) t0 WHERE t0.\(column.sqlName) IN (\(keys))
+        \(head), t0.\(column.sqlName) FROM \(destination.table.sqlName) t0 WHERE t0.\(column.sqlName) IN \
+        (\(keys))\(order("t0"))
         """
     case .joinTable(let join):
       return
         """
         \(head), t1.\(join.sourceColumn.sqlName) FROM \(destination.table.sqlName) t0 JOIN \(join.table.sqlName) t1 ON \
         t0.\(destination.primaryKey.sqlName) = t1.\(join.destinationColumn.sqlName) WHERE t1.\(join.sourceColumn.sqlName) \
-        IN (\(keys))
+        IN (\(keys))\(order("t1"))
         """
     }
   }

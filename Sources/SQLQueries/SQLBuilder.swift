@@ -192,26 +192,29 @@ public struct SQLBuilder: Sendable {
       case (.sqlite, nil): "IN (SELECT value FROM json_each(?))"
       }
     let columns = ([destination.primaryKey] + destination.attributes.map(\.column)).map { "s1.\($0.sqlName)" }
+    // An ordered relationship's elements in its order.
+    let order = { (table: String) in r.orderColumn.map { " ORDER BY \(table).\($0.sqlName)" } ?? "" }
     switch r.link {
     case .foreignKey(let column):
       return
         """
         SELECT s1.\(column.sqlName), \(columns.joined(separator: ", ")) FROM \(destination.table.sqlName) s1 WHERE \
-        s1.\(column.sqlName) \(keys)
+        s1.\(column.sqlName) \(keys)\(order("s1"))
         """
     case .joinTable(let join):
       return
         """
         SELECT j1.\(join.sourceColumn.sqlName), \(columns.joined(separator: ", ")) FROM \(join.table.sqlName) j1 JOIN \
         \(destination.table.sqlName) s1 ON s1.\(destination.primaryKey.sqlName) = j1.\(join.destinationColumn.sqlName) \
-        WHERE j1.\(join.sourceColumn.sqlName) \(keys)
+        WHERE j1.\(join.sourceColumn.sqlName) \(keys)\(order("j1"))
         """
     }
   }
 
   /// Every row of a join table as (source key, destination key).
   public static func joinRowsQuery(_ join: JoinTable) -> String {
-    "SELECT \(join.sourceColumn.sqlName), \(join.destinationColumn.sqlName) FROM \(join.table.sqlName)"
+    let order = join.orderColumn.map { " ORDER BY \(join.sourceColumn.sqlName), \($0.sqlName)" } ?? ""
+    return "SELECT \(join.sourceColumn.sqlName), \(join.destinationColumn.sqlName) FROM \(join.table.sqlName)\(order)"
   }
 
   public var idQuery: String { "SELECT \(primaryKey) FROM \(from)\(whereClause)\(orderBy)\(limitClause)" }

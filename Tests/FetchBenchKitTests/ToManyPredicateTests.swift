@@ -285,6 +285,48 @@ import Testing
   }
 }
 
+extension ToManyCells {
+  /// An ordered to-many (Folder.items, its order in ZITEM.Z_FOK_FOLDER) lists its elements in
+  /// that order on every store, here reversed against their IDs in a copy of the file.
+  @Test(arguments: ["memory", "sqlite", "coredata"])
+  func anOrderedToManyListsInItsOrder(store kind: String) throws {
+    let dir = TestSupport.temporaryFolder("to-many-ordered")
+    defer { TestSupport.remove(dir) }
+    let generated = try ModelStore(model: try ModelFiles.package(dir), entity: "Item", rows: 400).generate(into: dir)
+    let model = try generated.database().register(entity: "Item").kind.definition.model
+    #expect(try model.entity("Folder").toManyRelationship("items")?.orderColumn == "Z_FOK_FOLDER")
+    #expect(try model.entity("Item").toManyRelationship("tags")?.orderColumn == nil)
+    let path = dir + "/reversed.sqlite"
+    try FileManager.default.copyItem(atPath: generated.path, toPath: path)
+    let db = try DatabaseQueue(path: path)
+    try db.write { try $0.execute(sql: "UPDATE ZITEM SET Z_FOK_FOLDER = 100000 - Z_PK") }
+    let expected = try db.read { db in
+      try Dictionary(
+        grouping: Row.fetchAll(
+          db, sql: "SELECT ZFOLDER, ZTITLE FROM ZITEM WHERE ZFOLDER IS NOT NULL ORDER BY Z_PK DESC"),
+        by: { $0[0] as Int64 }
+      ).mapValues { $0.map { ($0[1] as String?) ?? "" }.joined(separator: ", ") }
+    }
+    try db.close()
+    let sqlite = try SQLiteStore(path: path, model: model, mode: .immutable)
+    if kind == "coredata" { sqlite.plan = .coreData }
+    let store: any Store = kind == "memory" ? try MemoryStore.load(from: sqlite) : sqlite
+    for prefetch in [false, true] {
+      let request = FetchRequest(
+        entityName: "Folder", sortDescriptors: [SortDescriptor("name")], fetchBatchSize: 20,
+        relationshipKeyPathsForPrefetching: prefetch ? ["items"] : [])
+      let controller = FetchedResultsController(fetchRequest: request, store: store)
+      try controller.performFetch()
+      let reader = try Cells(
+        ["items.title"], request: request.resolve(in: model), store: store, related: controller.related)
+      for i in 0..<min(20, controller.count) {
+        let object = try controller.object(atGlobalIndex: i)
+        #expect(try reader.values(of: object) == [.string(expected[object.id] ?? "")], "folder \(object.id) on \(kind)")
+      }
+    }
+  }
+}
+
 /// Collects a controller's change sets.
 private final class ChangeRecorder: FetchedResultsControllerDelegate {
   var changes: [ChangeSet] = []

@@ -11,8 +11,17 @@ extension CoreDataSchema {
     for entity in model.entities {
       for r in entity.relationships where r.toMany {
         guard let destination = model.entity(r.destination), let link = link(of: r, in: entity, model) else { continue }
+        var order: String?
+        if r.ordered, case .foreignKey = link, let inverse = r.inverse {
+          // Core Data keeps the order in the destination's Z_FOK_<INVERSE>.
+          order =
+            tables.first { $0.name == Self.table(model.root(of: destination)) }?.columns.first {
+              $0.name.hasPrefix("Z_FOK_\(inverse.uppercased())")
+            }?.name
+        }
         out[model.root(of: entity).name, default: []].append(
-          ToManyRelationship(r.name, to: model.root(of: destination).name, sourceColumn: "Z_PK", link: link))
+          ToManyRelationship(
+            r.name, to: model.root(of: destination).name, sourceColumn: "Z_PK", link: link, orderedBy: order))
       }
     }
     return out
@@ -39,7 +48,10 @@ extension CoreDataSchema {
     for table in tables where table.entities.isEmpty && table.columns.count >= 2 {
       let (own, other) = (table.columns[0], table.columns[1])
       if other.property == "\(entity.name).\(r.name)" {
-        return .joinTable(JoinTable(table.name, sourceColumn: own.name, destinationColumn: other.name))
+        // An ordered many-to-many's order is the owning side's third column.
+        let order = r.ordered ? table.columns.dropFirst(2).first { $0.name.hasPrefix("Z_FOK_") }?.name : nil
+        return .joinTable(
+          JoinTable(table.name, sourceColumn: own.name, destinationColumn: other.name, orderColumn: order))
       }
       let inverseOwners = [destination.name] + model.ancestors(of: destination)
       if let inverse, inverseOwners.contains(where: { other.property == "\($0).\(inverse.name)" }) {

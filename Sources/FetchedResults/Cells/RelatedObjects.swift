@@ -23,15 +23,15 @@ public final class RelatedObjects {
     return row
   }
 
-  /// The elements of the to-many `r` of the row whose key is `key`, in ID order, fetched by a
+  /// The elements of the to-many `r` of the row whose key is `key` (in its order when ordered,
+  /// else by ID), fetched by a
   /// fault when not yet registered. O(1) when registered.
   func elements(_ r: ToManyRelationship, _ key: Int64, store: any Store) throws -> [FetchedObject] {
     if let known = elements[r.name]?[key] { return known }
     faultsFired += 1
-    let found = try store.fetchElements(of: r, keys: [key])[key] ?? []
-    let sorted = found.sorted { $0.id < $1.id }
-    elements[r.name, default: [:]][key] = sorted
-    return sorted
+    let found = Self.ordered(try store.fetchElements(of: r, keys: [key])[key] ?? [], r)
+    elements[r.name, default: [:]][key] = found
+    return found
   }
 
   /// Registers the elements of each of `relationships` for every one of `objects` (rows of
@@ -51,7 +51,13 @@ public final class RelatedObjects {
       }
       guard !keys.isEmpty else { continue }
       let found = try store.fetchElements(of: r, keys: keys)
-      for k in keys { elements[r.name, default: [:]][k] = (found[k] ?? []).sorted { $0.id < $1.id } }
+      for k in keys { elements[r.name, default: [:]][k] = Self.ordered(found[k] ?? [], r) }
     }
+  }
+
+  /// An ordered relationship's elements as the store gives them (in its order); any other's
+  /// by ID, which every store gives alike. O(n log n).
+  static func ordered(_ elements: [FetchedObject], _ r: ToManyRelationship) -> [FetchedObject] {
+    r.orderColumn == nil ? elements.sorted { $0.id < $1.id } : elements
   }
 }

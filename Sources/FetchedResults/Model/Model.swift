@@ -68,6 +68,16 @@ public struct ToManyRelationship: Sendable, Equatable, Codable {
   /// The source's column whose value the destination's rows name: its primary key.
   public var sourceColumn: String
   public var link: Link
+  /// An ordered relationship's order (Core Data's `Z_FOK_…`): the destination's column for a
+  /// one-to-many, the join table's for a many-to-many; nil: unordered.
+  public var orderColumn: String? {
+    switch link {
+    case .foreignKey: foreignKeyOrder
+    case .joinTable(let join): join.orderColumn
+    }
+  }
+  /// A one-to-many's order column in the destination's table.
+  public var foreignKeyOrder: String?
 
   /// How a destination row names its source row.
   public enum Link: Sendable, Equatable, Codable {
@@ -77,11 +87,13 @@ public struct ToManyRelationship: Sendable, Equatable, Codable {
     case joinTable(JoinTable)
   }
 
-  public init(_ name: String, to destination: String, sourceColumn: String, link: Link) {
+  public init(_ name: String, to destination: String, sourceColumn: String, link: Link, orderedBy order: String? = nil)
+  {
     self.name = name
     self.destination = destination
     self.sourceColumn = sourceColumn
     self.link = link
+    if case .foreignKey = link { foreignKeyOrder = order }
   }
 }
 
@@ -92,11 +104,14 @@ public struct JoinTable: Sendable, Hashable, Codable {
   public var sourceColumn: String
   /// The column holding the destination's primary key.
   public var destinationColumn: String
+  /// The column of an ordered relationship's order; nil: unordered.
+  public var orderColumn: String?
 
-  public init(_ table: String, sourceColumn: String, destinationColumn: String) {
+  public init(_ table: String, sourceColumn: String, destinationColumn: String, orderColumn: String? = nil) {
     self.table = table
     self.sourceColumn = sourceColumn
     self.destinationColumn = destinationColumn
+    self.orderColumn = orderColumn
   }
 }
 

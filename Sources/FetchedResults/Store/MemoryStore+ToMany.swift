@@ -25,6 +25,16 @@ extension MemoryStore {
       for row in destination.liveRows where !keys.isNull(row) {
         out[keys.integers[row], default: []].append(Int32(row))
       }
+      // An ordered relationship's elements by its order column, as the SQL stores read them.
+      if let order = r.orderColumn, let o = destination.entity.attributes.firstIndex(where: { $0.column == order }) {
+        let position = destination.columns[o]
+        for key in out.keys {
+          out[key]!.sort { a, b in
+            let c = Value.compare(position.value(Int(a)), position.value(Int(b)))
+            return c != 0 ? c < 0 : destination.ids[Int(a)] < destination.ids[Int(b)]
+          }
+        }
+      }
     case .joinTable(let join):
       for (source, target) in joinRows[join] ?? [] {
         guard let row = destination.rowOfID[target] else { continue }
