@@ -230,7 +230,7 @@ import Testing
     case "CONTAINS":
       return y.isEmpty
         || (x.count >= y.count && (0...(x.count - y.count)).contains { Array(x[$0..<($0 + y.count)]) == y })
-    default: return PredicateGlob.matches(Array(fold(l.pattern).unicodeScalars), Array(fold(raw).unicodeScalars))
+    default: return TestSupport.glob(Array(fold(l.pattern).unicodeScalars), Array(fold(raw).unicodeScalars))
     }
   }
 
@@ -322,15 +322,9 @@ import Testing
   @Test func aCoreDataModelsToManyAnswersAsTheGrammarSays() throws {
     let dir = TestSupport.temporaryFolder("to-many-oracle")
     defer { TestSupport.remove(dir) }
-    let generated = try ModelStore(model: try ModelFiles.package(dir), entity: "Item", rows: 600).generate(into: dir)
-    let model = try generated.database().register(entity: "Item").kind.definition.model
-    let (rows, _) = try ToManyPredicates.read(generated.path)
-    let sqlite = try SQLiteStore(path: generated.path, model: model, mode: .immutable)
-    let coreData = try SQLiteStore(path: generated.path, model: model, mode: .immutable)
-    coreData.plan = .coreData
-    let stores: [(String, any Store)] = [
-      ("memory", try MemoryStore.load(from: sqlite)), ("sqlite", sqlite), ("coredata", coreData),
-    ]
+    let (path, model) = try ToManyPredicates.notes(dir, rows: 600)
+    let (rows, _) = try ToManyPredicates.read(path)
+    let stores = try ["memory", "sqlite", "coredata"].map { ($0, try ToManyPredicates.store($0, path, model)) }
     let items = rows.items.mapValues { ["title": $0.title] as [String: String?] }
     let worlds = [
       World(
@@ -395,27 +389,5 @@ import Testing
     // Each plane has 34 to 36 flights of three carriers from three airports: most tests are
     // true of every plane or of none; the Core Data model's worlds carry the variety.
     #expect(informative >= 25, "\(informative) of 200 predicates selected some but not every plane")
-  }
-}
-
-/// LIKE's `?` and `*` by dynamic programming, written apart from the engine's.
-enum PredicateGlob {
-  static func matches(_ p: [Unicode.Scalar], _ s: [Unicode.Scalar]) -> Bool {
-    var row = [Bool](repeating: false, count: s.count + 1)
-    row[0] = true
-    for c in p {
-      var next = [Bool](repeating: false, count: s.count + 1)
-      if c == "*" {
-        var any = false
-        for j in 0...s.count {
-          any = any || row[j]
-          next[j] = any
-        }
-      } else {
-        for j in 1...max(1, s.count) where j <= s.count { next[j] = row[j - 1] && (c == "?" || c == s[j - 1]) }
-      }
-      row = next
-    }
-    return row[s.count]
   }
 }

@@ -25,6 +25,23 @@ import Testing
     func items(inFolder folder: Int64) -> [Int64] { items.filter { $0.value.folder == folder }.map(\.key) }
   }
 
+  /// The notes model's store of `rows` items, generated in `dir`, and the model its reader
+  /// sees (to-many relationships included).
+  static func notes(_ dir: String, rows: Int = 400) throws -> (path: String, model: Model) {
+    let generated = try ModelStore(model: try ModelFiles.package(dir), entity: "Item", rows: rows).generate(into: dir)
+    return (generated.path, try generated.database().register(entity: "Item").kind.definition.model)
+  }
+
+  /// The file at `path` as `kind` reads it: `memory` (loaded from it), `sqlite` (the tuned
+  /// statements) or `coredata` (Core Data's statements).
+  static func store(_ kind: String, _ path: String, _ model: Model, mode: SQLiteStore.OpenMode = .immutable) throws
+    -> any Store
+  {
+    let sqlite = try SQLiteStore(path: path, model: model, mode: mode)
+    if kind == "coredata" { sqlite.plan = .coreData }
+    return kind == "memory" ? try MemoryStore.load(from: sqlite) : sqlite
+  }
+
   static func read(_ path: String) throws -> (Rows, join: String) {
     let db = try DatabaseQueue(path: path)
     defer { try? db.close() }
@@ -101,10 +118,6 @@ import Testing
     }
     #expect(table.table == join && table.sourceColumn.hasSuffix("ITEMS") && table.destinationColumn.hasSuffix("TAGS"))
     #expect(try model.entity("Folder").toManyRelationship("items")?.link == .foreignKey("ZFOLDER"))
-    let sqlite = try SQLiteStore(path: generated.path, model: model, mode: .immutable)
-    let coreData = try SQLiteStore(path: generated.path, model: model, mode: .immutable)
-    coreData.plan = .coreData
-    let memory = try MemoryStore.load(from: sqlite)
     for c in Self.cases(rows) {
       #expect(!c.expected.isEmpty, "\(c.predicate) selects nothing: the case tests too little")
       #expect(
@@ -113,7 +126,8 @@ import Testing
         "\(c.predicate) selects everything")
       let request = try FetchRequest(entityName: c.entity, predicate: QueryParser.predicate(c.predicate)).resolve(
         in: model)
-      for (name, store) in [("memory", memory as any Store), ("sqlite", sqlite), ("coredata", coreData)] {
+      for name in ["memory", "sqlite", "coredata"] {
+        let store = try Self.store(name, generated.path, model)
         // Core Data's statements of a request without sort descriptors order nothing.
         let ids = try store.fetchIDs(request)
         #expect(
@@ -128,8 +142,7 @@ import Testing
   @Test func misusesAreClearErrors() throws {
     let dir = TestSupport.temporaryFolder("to-many-errors")
     defer { TestSupport.remove(dir) }
-    let generated = try ModelStore(model: try ModelFiles.package(dir), entity: "Item", rows: 50).generate(into: dir)
-    let model = try generated.database().register(entity: "Item").kind.definition.model
+    let (_, model) = try Self.notes(dir, rows: 50)
     for (predicate, sort, message) in [
       ("tags.name == 'x'", nil, "reads through tags, a to-many relationship: it has no single value"),
       (nil, "tags.name", "filter with ANY tags.name == …, ALL, NONE or tags.@count"),
@@ -159,13 +172,11 @@ import Testing
   func aTrackedListFollowsItsToMany(store kind: String, rules: ChangeRules) throws {
     let dir = TestSupport.temporaryFolder("to-many-tracked")
     defer { TestSupport.remove(dir) }
-    let generated = try ModelStore(model: try ModelFiles.package(dir), entity: "Item", rows: 400).generate(into: dir)
-    let model = try generated.database().register(entity: "Item").kind.definition.model
+    let (generated, model) = try Self.notes(dir)
     let path = dir + "/writable.sqlite"
-    try FileManager.default.copyItem(atPath: generated.path, toPath: path)
-    let sqlite = try SQLiteStore(path: path, model: model, mode: .readWrite)
-    let store: any Store = kind == "memory" ? try MemoryStore.load(from: sqlite) : sqlite
-    let (rows, _) = try Self.read(generated.path)
+    try FileManager.default.copyItem(atPath: generated, toPath: path)
+    let store = try Self.store(kind, path, model, mode: .readWrite)
+    let (rows, _) = try Self.read(generated)
     let folders = rows.folders.keys.sorted()
     let request = FetchRequest(
       entityName: "Folder",
@@ -241,12 +252,9 @@ import Testing
   func aToManyFaultsPerRowUnlessPrefetched(store kind: String) throws {
     let dir = TestSupport.temporaryFolder("to-many-cells")
     defer { TestSupport.remove(dir) }
-    let generated = try ModelStore(model: try ModelFiles.package(dir), entity: "Item", rows: 400).generate(into: dir)
-    let model = try generated.database().register(entity: "Item").kind.definition.model
-    let (rows, _) = try ToManyPredicates.read(generated.path)
-    let sqlite = try SQLiteStore(path: generated.path, model: model, mode: .immutable)
-    if kind == "coredata" { sqlite.plan = .coreData }
-    let store: any Store = kind == "memory" ? try MemoryStore.load(from: sqlite) : sqlite
+    let (generated, model) = try ToManyPredicates.notes(dir)
+    let (rows, _) = try ToManyPredicates.read(generated)
+    let store = try ToManyPredicates.store(kind, generated, model)
     for (entity, cells, relationship) in [
       ("Item", ["title", "tags.@count", "tags.name"], "tags"), ("Folder", ["name", "items.@count"], "items"),
     ] {
@@ -292,12 +300,11 @@ extension ToManyCells {
   func anOrderedToManyListsInItsOrder(store kind: String) throws {
     let dir = TestSupport.temporaryFolder("to-many-ordered")
     defer { TestSupport.remove(dir) }
-    let generated = try ModelStore(model: try ModelFiles.package(dir), entity: "Item", rows: 400).generate(into: dir)
-    let model = try generated.database().register(entity: "Item").kind.definition.model
+    let (generated, model) = try ToManyPredicates.notes(dir)
     #expect(try model.entity("Folder").toManyRelationship("items")?.orderColumn == "Z_FOK_FOLDER")
     #expect(try model.entity("Item").toManyRelationship("tags")?.orderColumn == nil)
     let path = dir + "/reversed.sqlite"
-    try FileManager.default.copyItem(atPath: generated.path, toPath: path)
+    try FileManager.default.copyItem(atPath: generated, toPath: path)
     let db = try DatabaseQueue(path: path)
     try db.write { try $0.execute(sql: "UPDATE ZITEM SET Z_FOK_FOLDER = 100000 - Z_PK") }
     let expected = try db.read { db in
@@ -308,9 +315,7 @@ extension ToManyCells {
       ).mapValues { $0.map { ($0[1] as String?) ?? "" }.joined(separator: ", ") }
     }
     try db.close()
-    let sqlite = try SQLiteStore(path: path, model: model, mode: .immutable)
-    if kind == "coredata" { sqlite.plan = .coreData }
-    let store: any Store = kind == "memory" ? try MemoryStore.load(from: sqlite) : sqlite
+    let store = try ToManyPredicates.store(kind, path, model)
     for prefetch in [false, true] {
       let request = FetchRequest(
         entityName: "Folder", sortDescriptors: [SortDescriptor("name")], fetchBatchSize: 20,

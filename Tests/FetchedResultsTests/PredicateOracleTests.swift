@@ -275,7 +275,7 @@ import Testing
         return y.isEmpty
           || (0...max(0, x.count - y.count)).contains { x.count >= y.count && Array(x[$0..<($0 + y.count)]) == y }
       default:
-        return glob(Array(fold(p, letters).unicodeScalars), Array(fold(raw, letters).unicodeScalars))
+        return TestSupport.glob(Array(fold(p, letters).unicodeScalars), Array(fold(raw, letters).unicodeScalars))
       }
     case .foldedEquals(let f, let s, let letters, let negated):
       guard case .string(let raw) = r[f.keyPath]! else { return nil }
@@ -290,26 +290,6 @@ import Testing
       return x == nil || y == nil ? nil : false
     case .not(let a, _): return eval(a, r, postgres: postgres).map { !$0 }
     }
-  }
-
-  /// `?` one scalar, `*` any run, by dynamic programming over the two.
-  static func glob(_ p: [Unicode.Scalar], _ s: [Unicode.Scalar]) -> Bool {
-    var row = [Bool](repeating: false, count: s.count + 1)
-    row[0] = true
-    for c in p {
-      var next = [Bool](repeating: false, count: s.count + 1)
-      if c == "*" {
-        var any = false
-        for j in 0...s.count {
-          any = any || row[j]
-          next[j] = any
-        }
-      } else {
-        for j in 1...max(1, s.count) where j <= s.count { next[j] = row[j - 1] && (c == "?" || c == s[j - 1]) }
-      }
-      row = next
-    }
-    return row[s.count]
   }
 
   static let perKind = 260

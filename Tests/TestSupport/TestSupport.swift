@@ -97,3 +97,26 @@ public enum TestSupport {
     ((try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []).sorted()
   }
 }
+
+extension TestSupport {
+  /// NSPredicate's LIKE written apart from the engine's, for the oracles: `?` one scalar, `*`
+  /// any run, by dynamic programming over the two.
+  public static func glob(_ p: [Unicode.Scalar], _ s: [Unicode.Scalar]) -> Bool {
+    var row = [Bool](repeating: false, count: s.count + 1)
+    row[0] = true
+    for c in p {
+      var next = [Bool](repeating: false, count: s.count + 1)
+      if c == "*" {
+        var any = false
+        for j in 0...s.count {
+          any = any || row[j]
+          next[j] = any
+        }
+      } else {
+        for j in 1...max(1, s.count) where j <= s.count { next[j] = row[j - 1] && (c == "?" || c == s[j - 1]) }
+      }
+      row = next
+    }
+    return row[s.count]
+  }
+}
