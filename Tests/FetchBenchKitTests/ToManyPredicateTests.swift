@@ -337,3 +337,27 @@ private final class ChangeRecorder: FetchedResultsControllerDelegate {
   var changes: [ChangeSet] = []
   func controller(_ controller: FetchedResultsController, didChange changes: ChangeSet) { self.changes.append(changes) }
 }
+
+/// A database's declared to-many relationships travel with it to child processes and into
+/// the results, and a run recorded before they existed still reads back (#50).
+@Suite struct DeclaredToMany {
+  @Test func aDatabaseWithoutThemReadsBackAndOneWithThemRoundTrips() throws {
+    let old = try JSONDecoder().decode(
+      UserDatabase.self, from: Data(#"{"path":"app.sqlite","relationships":{"plane":"Plane"}}"#.utf8))
+    #expect(old.path == "app.sqlite" && old.toMany.isEmpty && old.relationships == ["plane": "Plane"])
+    var database = UserDatabase(path: "notes.sqlite")
+    database.toMany = [
+      "Item": [
+        ToManyRelationship(
+          "tags", to: "Tag", sourceColumn: "Z_PK",
+          link: .joinTable(JoinTable("Z_2TAGS", sourceColumn: "Z_2ITEMS", destinationColumn: "Z_5TAGS")))
+      ],
+      "Folder": [
+        ToManyRelationship(
+          "items", to: "Item", sourceColumn: "Z_PK", link: .foreignKey("ZFOLDER"), orderedBy: "Z_FOK_FOLDER")
+      ],
+    ]
+    let back = try JSONDecoder().decode(UserDatabase.self, from: JSONEncoder().encode(database))
+    #expect(back == database && back.toMany["Folder"]?.first?.orderColumn == "Z_FOK_FOLDER")
+  }
+}

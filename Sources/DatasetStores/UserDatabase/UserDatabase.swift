@@ -18,7 +18,12 @@ public struct UserDatabase: Sendable, Codable, Equatable {
   public var relationships: [String: String]
   /// To-many relationships a model declares, by the entity of their table (a Core Data
   /// model's names and join tables); the others are read from the to-one keys.
-  public var toMany: [String: [ToManyRelationship]] = [:]
+  public var toMany: [String: [ToManyRelationship]] {
+    get { declaredToMany ?? [:] }
+    set { declaredToMany = newValue.isEmpty ? nil : newValue }
+  }
+  /// `toMany` as results record it: absent from runs recorded before it existed.
+  var declaredToMany: [String: [ToManyRelationship]]? = nil
   /// On a server: whether index candidates may be tried in a schema of FetchBench's own
   /// (`PostgresTrials`); nil or false, none is. A file's candidates are always tried in copies.
   public var allowsIndexTrials: Bool? = nil
