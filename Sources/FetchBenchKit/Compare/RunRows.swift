@@ -36,6 +36,9 @@ package enum RunRows {
         out.append(r)
       }
     }
+    // A user's list reads its sort and cells from its database when the file is still the one
+    // measured, as a report rendered in place does.
+    settings?.database?.reregister(request: settings?.request)
     return RunResults(settings: settings ?? RunSettings(), figures: out)
   }
 
