@@ -38,7 +38,9 @@ struct Compare: CheckedCommand {
   @Argument(help: "The run to judge (the same forms).") var head: String
   @Option(parsing: .unconditional, help: "Smallest change of a time that counts, in percent (1 to 1,000).")
   var threshold = 10.0
-  @Option(parsing: .unconditional, help: "Change a heap figure may show either way, in percent (0 to 1,000).")
+  @Option(
+    parsing: .unconditional,
+    help: "Change a heap figure may show either way, in percent (0 to 1,000), beyond 16 KiB of slack.")
   var heapTolerance = 5.0
   @Option(
     help:

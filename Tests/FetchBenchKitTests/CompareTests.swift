@@ -23,7 +23,8 @@ import Testing
   /// Student's t against scipy's `stats.t`: two-sided p-values and the 97.5 % quantile.
   @Test func studentsTMatchesReferenceValues() {
     for (t, df, p) in [
-      (2.776445, 4.0, 0.05), (12.7062, 1.0, 0.05), (2.042272, 30.0, 0.05), (1.0, 10.0, 0.340893), (8.922289, 4.0, 0.000872),
+      (2.776445, 4.0, 0.05), (12.7062, 1.0, 0.05), (2.042272, 30.0, 0.05), (1.0, 10.0, 0.340893),
+      (8.922289, 4.0, 0.000872),
     ] {
       #expect(abs(ProcessStatistics.tTwoSidedP(t, df: df) - p) < 1e-5, "t \(t), df \(df)")
     }
@@ -46,7 +47,7 @@ import Testing
       Self.timed(.full, Self.base.map { $0 * 1.2 }), Self.timed(.batched, Self.base.map { $0 * 1.05 }),
       Self.timed(.offset, Self.base.map { $0 * 0.5 }), Self.timed(.keyset, Self.base.map { $0 * 9 }, processes: 1),
       row(.sqlite, .full, .firstScreen, .queries, 3), row(.sqlite, .batched, .firstScreen, .queries, 2),
-      row(.sqlite, .full, .firstScreen, .heapLive, 104_000), row(.sqlite, .batched, .firstScreen, .heapLive, 110_000),
+      row(.sqlite, .full, .firstScreen, .heapLive, 120_000), row(.sqlite, .batched, .firstScreen, .heapLive, 130_000),
       row(.sqlite, .batched, .scrollThrough, .time, 5),
     ]
     let c = Comparison(base: before, head: after)
@@ -58,8 +59,11 @@ import Testing
     #expect(verdict("\(k)/offset/20/none/first_screen/time_ms") == .improved)
     #expect(verdict("\(k)/keyset/20/none/first_screen/time_ms") == .notJudged, "one process a side, however far apart")
     #expect(
-      verdict("\(k)/full/0/none/first_screen/queries") == .regressed && verdict("\(k)/batched/20/none/first_screen/queries") == .unchanged)
-    #expect(verdict("\(k)/full/0/none/first_screen/heap_live_bytes") == .unchanged, "4 % is within 5 %")
+      verdict("\(k)/full/0/none/first_screen/queries") == .regressed
+        && verdict("\(k)/batched/20/none/first_screen/queries") == .unchanged)
+    // A heap's change counts beyond 5 % and the gate's 16 KiB of slack together: jemalloc's
+    // thread caches move a small heap by more than 5 % between processes.
+    #expect(verdict("\(k)/full/0/none/first_screen/heap_live_bytes") == .unchanged, "20,000 is within 5,000 + 16 KiB")
     #expect(verdict("\(k)/batched/20/none/first_screen/heap_live_bytes") == .regressed)
     #expect(verdict("\(k)/full/0/none/scroll_through/time_ms") == .onlyInBase)
     #expect(verdict("\(k)/batched/20/none/scroll_through/time_ms") == .onlyInHead)
@@ -69,12 +73,17 @@ import Testing
     // p = 0.000872, t(0.975) = 2.7764); Holm's correction over the three times tested.
     #expect(full.detail.contains("(×1.200 [1.134–1.270], p = 0.0009, 0.00"), "\(full.detail)")
     #expect(full.detail.hasSuffix(" over 3 times (Holm), 3 and 3 processes)"), "\(full.detail)")
-    #expect(c.text().hasPrefix("3 figure(s) regressed or changed.\nregressed: 3, improved: 1, changed: 0, unchanged: 3, not judged: 1"))
+    #expect(
+      c.text().hasPrefix(
+        "3 figure(s) regressed or changed.\nregressed: 3, improved: 1, changed: 0, unchanged: 3, not judged: 1"))
     #expect(
       c.text().contains(
-        "\n1 figure(s) not judged (times and page faults): measured in fewer than 3 processes a side; run both with --processes 3.\n"))
+        "\n1 figure(s) not judged (times and page faults): measured in fewer than 3 processes a side; run both with --processes 3.\n"
+      ))
     let md = c.markdown()
-    #expect(md.hasPrefix("### FetchBench: 3 figure(s) regressed or changed.") && md.contains("<details><summary>6 other figures</summary>"))
+    #expect(
+      md.hasPrefix("### FetchBench: 3 figure(s) regressed or changed.")
+        && md.contains("<details><summary>6 other figures</summary>"))
 
     // A case measured while the rest of the machine used half a core: its times are not
     // judged, however far apart; its counters still are.
@@ -83,13 +92,18 @@ import Testing
     let loaded = Comparison(base: before, head: busy)
     let fullTime = try #require(loaded.lines.first { $0.name == "\(k)/full/0/none/first_screen/time_ms" })
     #expect(
-      fullTime.verdict == .notJudged && fullTime.detail.hasSuffix("(busy machine: others used 0.50 cores while the head measured it)"),
+      fullTime.verdict == .notJudged
+        && fullTime.detail.hasSuffix("(busy machine: others used 0.50 cores while the head measured it)"),
       "\(fullTime)")
     #expect(loaded.lines.first { $0.name == "\(k)/full/0/none/first_screen/queries" }?.verdict == .regressed)
-    #expect(loaded.lines.first { $0.name == "\(k)/offset/20/none/first_screen/time_ms" }?.verdict == .improved, "another case, not busy")
+    #expect(
+      loaded.lines.first { $0.name == "\(k)/offset/20/none/first_screen/time_ms" }?.verdict == .improved,
+      "another case, not busy")
     #expect(loaded.text().contains("1 time(s) not judged: the machine was busy while a side measured them"))
     busy[busy.count - 1] = row(.sqlite, .full, .firstScreen, .othersCores, 0.1)
-    #expect(Comparison(base: before, head: busy).lines.first { $0.name == "\(k)/full/0/none/first_screen/time_ms" }?.verdict == .regressed)
+    #expect(
+      Comparison(base: before, head: busy).lines.first { $0.name == "\(k)/full/0/none/first_screen/time_ms" }?.verdict
+        == .regressed)
 
     // The same runs on another machine are not compared, unless told.
     var elsewhere = after
@@ -107,13 +121,15 @@ import Testing
     let dir = TestSupport.temporaryFolder("compare")
     defer { TestSupport.remove(dir) }
     let run = try TestSupport.run([
-      "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "batched", "--scenario", "first_screen",
+      "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "batched", "--scenario",
+      "first_screen",
       "--repetitions", "5", "--processes", "3", "--no-index", "--datasets", dir + "/datasets", "--out", dir + "/a",
     ])
     #expect(run.status == 0, "\(run.stderr)")
     let same = try TestSupport.run(["compare", dir + "/a", dir + "/a"])
     #expect(same.status == 0 && same.stdout.hasPrefix("No figure regressed."), "\(same.stdout)\(same.stderr)")
-    var rows = try JSONDecoder().decode([ResultRow].self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/a/results.json")))
+    var rows = try JSONDecoder().decode(
+      [ResultRow].self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/a/results.json")))
     #expect(rows.contains { $0.metric == .othersCores } && rows.contains { $0.metric == .stealCores })
     // The run as if measured on a quiet machine (other tests may load this one).
     for j in rows.indices where rows[j].metric == .othersCores || rows[j].metric == .stealCores {
@@ -130,22 +146,32 @@ import Testing
     try JSONEncoder().encode(rows).write(to: URL(fileURLWithPath: dir + "/slower.json"))
     let slower = try TestSupport.run(["compare", dir + "/quiet.json", dir + "/slower.json", "--format", "markdown"])
     #expect(slower.status == 2, "\(slower.stdout)\(slower.stderr)")
-    #expect(slower.stdout.contains("| `banks/300/memory/batched/20/none/first_screen/time_ms` | regressed |"), "\(slower.stdout)")
+    #expect(
+      slower.stdout.contains("| `banks/300/memory/batched/20/none/first_screen/time_ms` | regressed |"),
+      "\(slower.stdout)")
     let missing = try TestSupport.run(["compare", dir + "/nothing", dir + "/a"])
     #expect(missing.status == 1 && missing.stderr.contains("no such run"), "\(missing.stderr)")
     let format = try TestSupport.run(["compare", dir + "/a", dir + "/a", "--format", "xml"])
     #expect(
-      format.status == 64 && format.stderr.contains("unknown format 'xml'; expected text, markdown, json, bmf, github-action-benchmark"),
+      format.status == 64
+        && format.stderr.contains("unknown format 'xml'; expected text, markdown, json, bmf, github-action-benchmark"),
       "\(format.stderr)")
     let json = try TestSupport.run(["compare", dir + "/quiet.json", dir + "/slower.json", "--format", "json"])
-    let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
     #expect(json.status == 2 && document["exitCode"] as? Int == 2, "\(json.stdout)")
     let figures = try #require(document["figures"] as? [[String: String]])
-    #expect(figures.first { $0["name"] == "banks/300/memory/batched/20/none/first_screen/time_ms" }?["verdict"] == "regressed")
-    let action = try TestSupport.run(["compare", dir + "/a", dir + "/a", "--format", "github-action-benchmark", "--out", dir + "/action"])
+    #expect(
+      figures.first { $0["name"] == "banks/300/memory/batched/20/none/first_screen/time_ms" }?["verdict"] == "regressed"
+    )
+    let action = try TestSupport.run([
+      "compare", dir + "/a", dir + "/a", "--format", "github-action-benchmark", "--out", dir + "/action",
+    ])
     #expect(
       action.status == 0
-        && TestSupport.listing(dir + "/action") == [".fetchbench-output.json", "bigger-is-better.json", "smaller-is-better.json"])
+        && TestSupport.listing(dir + "/action") == [
+          ".fetchbench-output.json", "bigger-is-better.json", "smaller-is-better.json",
+        ])
     let noOut = try TestSupport.run(["compare", dir + "/a", dir + "/a", "--format", "github-action-benchmark"])
     #expect(noOut.status == 64 && noOut.stderr.contains("name their folder with --out"), "\(noOut.stderr)")
   }
@@ -159,17 +185,22 @@ import Testing
     func run(_ out: String, _ environment: [String: String] = [:]) throws {
       let r = try TestSupport.run(
         [
-          "run", "--dataset", "banks", "--rows", "2000", "--store", "memory", "--mode", "full,batched", "--scenario", "first_screen",
-          "--repetitions", "5", "--processes", "3", "--no-index", "--datasets", dir + "/datasets", "--out", dir + "/" + out,
+          "run", "--dataset", "banks", "--rows", "2000", "--store", "memory", "--mode", "full,batched", "--scenario",
+          "first_screen",
+          "--repetitions", "5", "--processes", "3", "--no-index", "--datasets", dir + "/datasets", "--out",
+          dir + "/" + out,
         ], environment: environment)
       #expect(r.status == 0, "\(r.stderr)")
     }
     /// The figures `compare` flagged, and its exit code.
     func flagged(_ base: String, _ head: String) throws -> (names: Set<String>, status: Int32) {
       let out = try TestSupport.run(["compare", dir + "/" + base, dir + "/" + head, "--format", "json"])
-      let document = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any], "\(out.stderr)")
+      let document = try #require(
+        try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any], "\(out.stderr)")
       let figures = try #require(document["figures"] as? [[String: String]])
-      let names = figures.filter { ["regressed", "improved", "changed"].contains($0["verdict"]) }.compactMap { $0["name"] }
+      let names = figures.filter { ["regressed", "improved", "changed"].contains($0["verdict"]) }.compactMap {
+        $0["name"]
+      }
       return (Set(names), out.status)
     }
     try run("base")
@@ -181,8 +212,11 @@ import Testing
     let doubled = try flagged("base", "doubled")
     /// Whether the rest of the machine was busy while `run` measured (as compare judges it).
     func busy(_ run: String) throws -> Bool {
-      let rows = try JSONDecoder().decode([ResultRow].self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/" + run + "/results.json")))
-      return rows.contains { ($0.metric == .othersCores && $0.value >= 0.25) || ($0.metric == .stealCores && $0.value >= 0.05) }
+      let rows = try JSONDecoder().decode(
+        [ResultRow].self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/" + run + "/results.json")))
+      return rows.contains {
+        ($0.metric == .othersCores && $0.value >= 0.25) || ($0.metric == .stealCores && $0.value >= 0.05)
+      }
     }
     // That time, or its ratio to the in-memory limit timed alternately in the same process,
     // which a loaded machine moves less (under load the time's process medians may spread too
