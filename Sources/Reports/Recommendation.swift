@@ -159,8 +159,7 @@ package struct Recommendation: Sendable, Equatable {
   package static func indexed(_ candidates: [Candidate], _ advice: [IndexPick]) -> [Candidate] {
     candidates.compactMap { c in
       guard c.index == ResultKey.noIndex, c.mode != .full,
-        let pick = advice.first(where: { $0.scenario == .forAdvice(opening(c.mode)) && $0.ratio.batchSize == c.batch }),
-        pick.advised
+        let pick = openingPick(c.mode, advice) { $0.ratio.batchSize == c.batch }, pick.advised
       else { return nil }
       var d = c
       (d.index, d.openMs, d.advice) = (pick.tag, c.openMs * pick.ratio.value, pick)
@@ -175,6 +174,29 @@ package struct Recommendation: Sendable, Equatable {
     case .full: .performFetch
     case .batched: .firstScreen
     case .offset, .keyset: .firstPage
+    }
+  }
+
+  /// The advice's pick for the opening of a list read by `mode` among those `matching`:
+  /// batched faulting's first screen, or in runs from before the advice timed it, its ID
+  /// query, so that an older run weighs batched faulting with its index as it weighs the pages
+  /// with theirs; the first page of offset and keyset. O(advice).
+  static func openingPick(_ mode: FetchMode, _ advice: [IndexPick], matching: (IndexPick) -> Bool = { _ in true })
+    -> IndexPick?
+  {
+    let works = mode == .batched ? [IndexAdvice.Work.firstScreen, .performFetch] : [opening(mode)]
+    for work in works {
+      if let pick = advice.first(where: { $0.scenario == .forAdvice(work) && matching($0) }) { return pick }
+    }
+    return nil
+  }
+
+  /// What the advice timed for `pick`: `its ID query`, `its first screen`, `its first page`.
+  static func opened(by pick: IndexPick) -> String {
+    switch pick.scenario {
+    case .forAdvice(.performFetch): "its ID query"
+    case .forAdvice(.firstScreen): "its first screen"
+    default: "its first page"
     }
   }
 
@@ -195,13 +217,8 @@ package struct Recommendation: Sendable, Equatable {
   /// saves enough), and the sentence that says what it gives; nil when the advice measured
   /// none.
   package static func indexAdvice(for mode: FetchMode, _ advice: [IndexPick]) -> (tag: String?, reason: String)? {
-    // Runs before the advice timed batched faulting's first screen read its ID query.
-    let works = mode == .batched ? [IndexAdvice.Work.firstScreen, .performFetch] : [opening(mode)]
-    guard let opening = works.first(where: { w in advice.contains { $0.scenario == .forAdvice(w) } }),
-      let pick = advice.first(where: { $0.scenario == .forAdvice(opening) })
-    else { return nil }
-    let what =
-      opening == .performFetch ? "its ID query" : opening == .firstScreen ? "its first screen" : "its first page"
+    guard let pick = openingPick(mode, advice) else { return nil }
+    let what = opened(by: pick)
     if pick.advised, let statement = pick.createStatement {
       return (pick.tag, addSentence(pick, statement: statement, what: what))
     }
@@ -331,7 +348,7 @@ extension Recommendation {
             fling, sizes.map { String($0.batch) }.sorted().joined(separator: ", ")))
       }
       if let pick = chosen.advice, let unindexed, let statement = pick.createStatement {
-        let what = Recommendation.opening(chosen.mode) == .firstScreen ? "its first screen" : "its first page"
+        let what = Recommendation.opened(by: pick)
         reasons.append(
           Recommendation.addSentence(pick, statement: statement, what: what).dropLast()
             + """
