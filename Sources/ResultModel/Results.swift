@@ -197,6 +197,8 @@ extension ResultRow: Codable {
       let key = Column(stringValue: name)
       if Self.integerColumns.contains(name) { return .integer(try c.decode(Int.self, forKey: key)) }
       if Self.realColumns.contains(name) { return .real(try c.decode(Double.self, forKey: key)) }
+      // Runs recorded before `detail` have none.
+      if name == "detail" { return .text(try c.decodeIfPresent(String.self, forKey: key) ?? "") }
       return .text(try c.decode(String.self, forKey: key))
     }
     try self.init(cells: cells)
@@ -340,7 +342,8 @@ package enum ResultsCSV {
       record.append(field)
       records.append(record)
     }
-    guard let header = records.first, header == ResultRow.columns else {
+    // Runs recorded before `detail` lack its column.
+    guard let header = records.first, header == ResultRow.columns || header == ResultRow.columns.dropLast() else {
       throw HarnessError.invalidArgument("results.csv: the header is not \(ResultRow.columns.joined(separator: ","))")
     }
     return try records.dropFirst().map { record in
