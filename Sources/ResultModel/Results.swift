@@ -301,6 +301,18 @@ package enum ResultsCSV {
 
   /// Parses CSV text written by `encode` (or any RFC 4180 file with the same header).
   package static func decode(_ text: String) throws -> [ResultRow] {
+    let records = records(text)
+    // Runs recorded before `detail` lack its column.
+    guard let header = records.first, header == ResultRow.columns || header == ResultRow.columns.dropLast() else {
+      throw HarnessError.invalidArgument("results.csv: the header is not \(ResultRow.columns.joined(separator: ","))")
+    }
+    return try records.dropFirst().map { record in
+      try ResultRow(fields: record.enumerated().map { i, f in textColumns.contains(i) ? restored(f) : f })
+    }
+  }
+
+  /// The records of RFC 4180 CSV text, each a list of its fields. O(length).
+  package static func records(_ text: String) -> [[String]] {
     var records: [[String]] = []
     var field = ""
     var record: [String] = []
@@ -342,12 +354,6 @@ package enum ResultsCSV {
       record.append(field)
       records.append(record)
     }
-    // Runs recorded before `detail` lack its column.
-    guard let header = records.first, header == ResultRow.columns || header == ResultRow.columns.dropLast() else {
-      throw HarnessError.invalidArgument("results.csv: the header is not \(ResultRow.columns.joined(separator: ","))")
-    }
-    return try records.dropFirst().map { record in
-      try ResultRow(fields: record.enumerated().map { i, f in textColumns.contains(i) ? restored(f) : f })
-    }
+    return records
   }
 }

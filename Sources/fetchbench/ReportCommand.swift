@@ -7,7 +7,8 @@ struct ReportCommand: ParsableCommand {
     commandName: "report",
     abstract: "Render DIR/report.md and its charts again from DIR/results.csv, or join the folders of a sharded run.",
     discussion: """
-      With one folder and no --out, its report is rendered again in place. With the folders of \
+      With one folder and no --out, its report is rendered again in place (a load test's folder from its \
+      results.json). With the folders of \
       `run --shard K/N` (or any runs' folders) and --out, their figures are written together as \
       one run's folder, its report naming which run, commit and machine measured what.
       """)
@@ -21,6 +22,10 @@ struct ReportCommand: ParsableCommand {
   }
 
   func run() throws {
+    if directories.count == 1, LoadReport.isLoadFolder(directories[0]) {
+      try LoadReport.rerender(directories[0], to: out)
+      return print("wrote \(out ?? directories[0])/report.md")
+    }
     guard let out else {
       try ResultFiles.rerender(directories[0])
       return print("wrote \(directories[0])/report.md")

@@ -64,3 +64,39 @@ package struct LoadConfig: Codable, Sendable, Equatable {
 
   var location: DatasetLocation { DatasetLocation(kind: .banks, rows: rows, seed: seed, directory: datasetsDirectory) }
 }
+
+extension LoadConfig {
+  /// Reads a configuration as results.json records it; an option a run recorded before it
+  /// existed takes its default, as that run ran with it (a report rendered again reads it).
+  package init(from decoder: any Decoder) throws {
+    self.init()
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    func read<T: Decodable>(_ key: CodingKeys, into value: inout T) throws {
+      if let v = try c.decodeIfPresent(T.self, forKey: key) { value = v }
+    }
+    try read(.store, into: &store)
+    try read(.rows, into: &rows)
+    try read(.seed, into: &seed)
+    try read(.datasetsDirectory, into: &datasetsDirectory)
+    try read(.writers, into: &writers)
+    try read(.rate, into: &rate)
+    try read(.transactionSizeMin, into: &transactionSizeMin)
+    try read(.transactionSizeMax, into: &transactionSizeMax)
+    try read(.observers, into: &observers)
+    try read(.duration, into: &duration)
+    maxTransactions = try c.decodeIfPresent(Int.self, forKey: .maxTransactions)
+    try read(.batchSize, into: &batchSize)
+    try read(.failureRate, into: &failureRate)
+    try read(.observerDelayMs, into: &observerDelayMs)
+    try read(.suspendObservers, into: &suspendObservers)
+    try read(.frameBudgetMs, into: &frameBudgetMs)
+    dropConnectionAt = try c.decodeIfPresent(Double.self, forKey: .dropConnectionAt)
+    try read(.screensPerSecond, into: &screensPerSecond)
+    try read(.heapBoundBytes, into: &heapBoundBytes)
+    try read(.changeRules, into: &changeRules)
+    try read(.schema, into: &schema)
+    try read(.historyTracking, into: &historyTracking)
+    try read(.rawWrites, into: &rawWrites)
+    try read(.drainTimeout, into: &drainTimeout)
+  }
+}

@@ -8,7 +8,7 @@ import ResultModel
 /// The files of a load run: `timeline.csv` (one row per store, rate and second),
 /// `summary.csv` (long form: one row per store, rate and metric), `results.json`,
 /// `report.md` and SVG charts under `charts/`.
-struct LoadReport {
+package struct LoadReport {
   var runID: String
   var machine: Machine
   var checksum: String
@@ -19,7 +19,9 @@ struct LoadReport {
   var findMaxRate: Bool
 
   /// What a load folder holds; an unmarked `latest` folder of these alone is FetchBench's own.
-  static let names: Set<String> = ["timeline.csv", "summary.csv", "results.json", "search.json", "report.md", "charts"]
+  static let names: Set<String> = [
+    "timeline.csv", "summary.csv", "results.json", "search.json", "run.json", "report.md", "charts",
+  ]
 
   /// `--find-max-rate`'s own figures, beside the runs' in results.json: each store's own write
   /// limit and write path alone, every step with what it missed, the highest sustained rates.
@@ -37,6 +39,8 @@ struct LoadReport {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       try encoder.encode(results).write(to: URL(fileURLWithPath: tmp + "/results.json"))
+      try encoder.encode(RunInfo(runID: runID, machine: machine, checksum: checksum))
+        .write(to: URL(fileURLWithPath: tmp + "/run.json"))
       if findMaxRate {
         try encoder.encode(Search(rawLimits: rawLimits, steps: steps, maxRates: maxRates))
           .write(to: URL(fileURLWithPath: tmp + "/search.json"))

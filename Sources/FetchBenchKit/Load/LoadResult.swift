@@ -93,3 +93,45 @@ package struct LoadResult: Codable, Sendable {
   /// Cores the process kept busy while the writers wrote, on average.
   package var coresBusy: Double { seconds > 0 ? cpuSeconds / seconds : 0 }
 }
+
+extension LoadResult {
+  /// A run of `config` that has measured nothing yet.
+  package init(config: LoadConfig) { self.config = config }
+
+  /// Reads a result as results.json records it; a figure a run recorded before it was
+  /// measured takes its default (a report rendered again shows it as the run's report did).
+  package init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(config: try c.decode(LoadConfig.self, forKey: .config))
+    func read<T: Decodable>(_ key: CodingKeys, into value: inout T) throws {
+      if let v = try c.decodeIfPresent(T.self, forKey: key) { value = v }
+    }
+    try read(.seconds, into: &seconds)
+    try read(.targetCommits, into: &targetCommits)
+    try read(.commits, into: &commits)
+    try read(.failedCommits, into: &failedCommits)
+    try read(.delivery, into: &delivery)
+    try read(.changeSet, into: &changeSet)
+    try read(.faultLatency, into: &faultLatency)
+    try read(.faults, into: &faults)
+    try read(.changeSets, into: &changeSets)
+    try read(.changeSetSeconds, into: &changeSetSeconds)
+    try read(.coalescedTransactions, into: &coalescedTransactions)
+    try read(.reconnects, into: &reconnects)
+    try read(.staleReads, into: &staleReads)
+    try read(.invalidChangeSets, into: &invalidChangeSets)
+    try read(.missedTransactions, into: &missedTransactions)
+    try read(.repeatedTransactions, into: &repeatedTransactions)
+    try read(.mirrorsMatch, into: &mirrorsMatch)
+    try read(.rolledBackRowsVisible, into: &rolledBackRowsVisible)
+    try read(.staleRows, into: &staleRows)
+    heapGrowthBytes = try c.decodeIfPresent(Int.self, forKey: .heapGrowthBytes)
+    try read(.peakRSSBytes, into: &peakRSSBytes)
+    try read(.durability, into: &durability)
+    statementsPerSave = try c.decodeIfPresent(Double.self, forKey: .statementsPerSave)
+    commitsPerSave = try c.decodeIfPresent(Double.self, forKey: .commitsPerSave)
+    try read(.cpuSeconds, into: &cpuSeconds)
+    try read(.timeline, into: &timeline)
+    try read(.failures, into: &failures)
+  }
+}
