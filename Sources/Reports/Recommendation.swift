@@ -159,7 +159,7 @@ package struct Recommendation: Sendable, Equatable {
   package static func indexed(_ candidates: [Candidate], _ advice: [IndexPick]) -> [Candidate] {
     candidates.compactMap { c in
       guard c.index == ResultKey.noIndex, c.mode != .full,
-        let pick = openingPick(c.mode, advice) { $0.ratio.batchSize == c.batch }, pick.advised
+        let pick = openingPick(c.mode, advice, matching: { $0.ratio.batchSize == c.batch }), pick.advised
       else { return nil }
       var d = c
       (d.index, d.openMs, d.advice) = (pick.tag, c.openMs * pick.ratio.value, pick)
