@@ -3,7 +3,8 @@ import ResultModel
 /// Text from data (error messages, names, commit ids, machine descriptions) made safe to put
 /// into a Markdown report: what it holds is shown, never read as table, code or HTML syntax.
 package enum Markdown {
-  /// "Run `R` at commit `C` on 2 cores, 23 GiB, OS, Swift." for one run's rows; a report
+  /// "Run `R` at commit `C` (a clean tree) on PROCESSOR, 2 cores, 23 GiB, OS, Swift." for one
+  /// run's rows; a report
   /// rendered from several runs' rows (`fetchbench report` on joined CSVs) names each run
   /// with its commit. O(rows · runs).
   package static func provenance(_ rows: [ResultRow]) -> String {
@@ -18,15 +19,14 @@ package enum Markdown {
     }
     let which =
       runs.count <= 1
-      ? "Run \(code(first.runID)) at commit \(code(first.machine.gitCommit))"
+      ? "Run \(code(first.runID)) at commit \(code(first.machine.gitCommit)) (\(first.machine.commitSummary))"
       : "Runs "
         + runs.map { "\(code($0.id)) (commit \(code($0.commit)), \($0.figures) figure\($0.figures == 1 ? "" : "s"))" }
         .joined(
           separator: ", ")
     return
       """
-      \(which) on \(first.machine.cores) cores, \(first.machine.memoryBytes / (1 << 30)) GiB, \
-      \(escape(first.machine.os)), \(escape(first.machine.swiftVersion)).\n\n
+      \(which) on \(escape(first.machine.summary)).\n\n
       """
   }
 

@@ -56,7 +56,7 @@ package struct ResultRow: Sendable, Equatable {
   package static let columns = [
     "run_id", "dataset", "rows", "store", "mode", "batch_size", "index", "scenario", "metric",
     "value", "unit", "min", "max", "repetitions", "status", "error", "cores", "memory_bytes", "os",
-    "swift_version", "git_commit", "dataset_sha256", "detail",
+    "swift_version", "git_commit", "dataset_sha256", "detail", "processor",
   ]
 
   /// The row's cells in `columns`' order, typed: results.csv writes their text, results.json
@@ -67,7 +67,7 @@ package struct ResultRow: Sendable, Equatable {
       .integer(key.batchSize), .text(key.index), .text(key.scenario.csv), .text(metric.name), .real(value),
       .text(unit.rawValue), .real(min), .real(max), .integer(repetitions), .text(status.rawValue), .text(error),
       .integer(machine.cores), .integer(machine.memoryBytes), .text(machine.os), .text(machine.swiftVersion),
-      .text(machine.gitCommit), .text(datasetSHA256), .text(detail),
+      .text(machine.gitCommit), .text(datasetSHA256), .text(detail), .text(machine.processor),
     ]
   }
 
@@ -100,8 +100,8 @@ package struct ResultRow: Sendable, Equatable {
   /// whole number within what a run writes, a name FetchBench writes. Throws naming the column
   /// and the value. O(columns).
   package init(cells c: [Cell]) throws {
-    // Runs recorded before `detail` have one column fewer.
-    guard c.count == Self.columns.count || c.count == Self.columns.count - 1 else {
+    // Runs recorded before `processor` have one column fewer, and before `detail` two.
+    guard (Self.columns.count - 2...Self.columns.count).contains(c.count) else {
       throw HarnessError.invalidArgument("results.csv: a row has \(c.count) fields, expected \(Self.columns.count)")
     }
     func num(_ i: Int) throws -> Double {
@@ -137,7 +137,8 @@ package struct ResultRow: Sendable, Equatable {
     (value, min, max, repetitions) = (try num(9), try num(11), try num(12), try int(13))
     (status, error) = (try typed(14, ResultStatus.init(rawValue:)), c[15].text)
     machine = Machine(
-      cores: try int(16), memoryBytes: try int(17), os: c[18].text, swiftVersion: c[19].text, gitCommit: c[20].text)
+      cores: try int(16), memoryBytes: try int(17), os: c[18].text, swiftVersion: c[19].text, gitCommit: c[20].text,
+      processor: c.count > 23 ? c[23].text : "")
     datasetSHA256 = c[21].text
     detail = c.count > 22 ? c[22].text : ""
   }
@@ -197,8 +198,10 @@ extension ResultRow: Codable {
       let key = Column(stringValue: name)
       if Self.integerColumns.contains(name) { return .integer(try c.decode(Int.self, forKey: key)) }
       if Self.realColumns.contains(name) { return .real(try c.decode(Double.self, forKey: key)) }
-      // Runs recorded before `detail` have none.
-      if name == "detail" { return .text(try c.decodeIfPresent(String.self, forKey: key) ?? "") }
+      // Runs recorded before `detail` or `processor` have none.
+      if name == "detail" || name == "processor" {
+        return .text(try c.decodeIfPresent(String.self, forKey: key) ?? "")
+      }
       return .text(try c.decode(String.self, forKey: key))
     }
     try self.init(cells: cells)
@@ -216,14 +219,49 @@ package struct Machine: Sendable, Codable, Equatable {
   package var memoryBytes: Int
   package var os: String
   package var swiftVersion: String
+  /// The commit's short hash, with `-dirty` when tracked files differed from it.
   package var gitCommit: String
+  /// The processor's model and cache sizes (`Processor`'s description); empty in runs recorded
+  /// before it was.
+  package var processor: String
 
-  package init(cores: Int, memoryBytes: Int, os: String, swiftVersion: String, gitCommit: String) {
+  package init(
+    cores: Int, memoryBytes: Int, os: String, swiftVersion: String, gitCommit: String, processor: String = ""
+  ) {
     self.cores = cores
     self.memoryBytes = memoryBytes
     self.os = os
     self.swiftVersion = swiftVersion
     self.gitCommit = gitCommit
+    self.processor = processor
+  }
+
+  /// Whether the run's tracked files were its commit's: a figure from a dirty tree cannot be
+  /// reproduced from `git log`.
+  package var isCleanTree: Bool { !gitCommit.hasSuffix("-dirty") && gitCommit != "unknown" }
+
+  /// "AMD EPYC 7B13 (L1d 32 KiB, L2 512 KiB, L3 32 MiB), 2 cores, 23 GiB, Debian …, Swift …":
+  /// the machine as a report's heading names it. O(1).
+  package var summary: String {
+    let cpu = processor.isEmpty ? "processor not recorded" : processor
+    return "\(cpu), \(cores) cores, \(memoryBytes >> 30) GiB, \(os), \(swiftVersion)"
+  }
+
+  /// "a clean tree", "uncommitted changes" or "no git commit": what the commit says of the
+  /// files measured, for a heading.
+  package var commitSummary: String {
+    gitCommit.hasSuffix("-dirty") ? "uncommitted changes" : gitCommit == "unknown" ? "no git commit" : "a clean tree"
+  }
+
+  private enum CodingKeys: String, CodingKey { case cores, memoryBytes, os, swiftVersion, gitCommit, processor }
+
+  package init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      cores: try c.decode(Int.self, forKey: .cores), memoryBytes: try c.decode(Int.self, forKey: .memoryBytes),
+      os: try c.decode(String.self, forKey: .os), swiftVersion: try c.decode(String.self, forKey: .swiftVersion),
+      gitCommit: try c.decode(String.self, forKey: .gitCommit),
+      processor: try c.decodeIfPresent(String.self, forKey: .processor) ?? "")
   }
 
   /// Reads this machine's description; commands that are missing give "unknown".
@@ -239,7 +277,7 @@ package struct Machine: Sendable, Codable, Equatable {
     return Machine(
       cores: ProcessInfo.processInfo.activeProcessorCount,
       memoryBytes: Int(ProcessInfo.processInfo.physicalMemory), os: pretty ?? "Linux",
-      swiftVersion: swift ?? "unknown", gitCommit: commit)
+      swiftVersion: swift ?? "unknown", gitCommit: commit, processor: Processor.current().description)
   }
 
   package static func shell(_ args: [String], environment: [String: String] = [:]) -> String? {
@@ -302,8 +340,9 @@ package enum ResultsCSV {
   /// Parses CSV text written by `encode` (or any RFC 4180 file with the same header).
   package static func decode(_ text: String) throws -> [ResultRow] {
     let records = records(text)
-    // Runs recorded before `detail` lack its column.
-    guard let header = records.first, header == ResultRow.columns || header == ResultRow.columns.dropLast() else {
+    // Runs recorded before `processor` lack its column, and before `detail` both.
+    guard let header = records.first, (0...2).contains(where: { header == Array(ResultRow.columns.dropLast($0)) })
+    else {
       throw HarnessError.invalidArgument("results.csv: the header is not \(ResultRow.columns.joined(separator: ","))")
     }
     return try records.dropFirst().map { record in

@@ -112,7 +112,7 @@ package struct LoadReport {
     var out =
       [
         "run_id", "store", "target_rate", "metric", "value", "unit", "samples", "machine_cores", "swift_version",
-        "git_commit", "dataset_sha256", "status",
+        "git_commit", "dataset_sha256", "status", "processor",
       ].joined(separator: ",") + "\n"
     for r in results {
       for row in summaryRows(r) {
@@ -123,7 +123,7 @@ package struct LoadReport {
             "\(row.samples)",
             "\(machine.cores)",
             ResultsCSV.quote(machine.swiftVersion), machine.gitCommit, checksum,
-            (r.ok ? ResultStatus.ok : .failed).rawValue,
+            (r.ok ? ResultStatus.ok : .failed).rawValue, ResultsCSV.quote(machine.processor),
           ].joined(separator: ",") + "\n"
       }
     }
@@ -145,8 +145,8 @@ package struct LoadReport {
     var md = "# FetchBench load test\n\n"
     md +=
       """
-      Run \(Markdown.code(runID)) at commit \(Markdown.code(machine.gitCommit)) on \(machine.cores) cores, \
-      \(machine.memoryBytes >> 30) GiB, \(Markdown.escape(machine.os)), \(Markdown.escape(machine.swiftVersion)).\n\n
+      Run \(Markdown.code(runID)) at commit \(Markdown.code(machine.gitCommit)) (\(machine.commitSummary)) on \
+      \(Markdown.escape(machine.summary)).\n\n
       """
     md += method(c) + summarySection() + checksSection(c)
     if findMaxRate { md += maxRateSection() }
