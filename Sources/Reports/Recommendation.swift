@@ -158,8 +158,11 @@ package struct Recommendation: Sendable, Equatable {
   /// unindexed ones'. Full fetch is left as measured. O(candidates × advice).
   package static func indexed(_ candidates: [Candidate], _ advice: [IndexPick]) -> [Candidate] {
     candidates.compactMap { c in
+      // Batched faulting opens with its ID query and one batch, whatever the batch size: the
+      // advice's ratio at its size stands for the other sizes swept. A page is the size's own.
       guard c.index == ResultKey.noIndex, c.mode != .full,
-        let pick = openingPick(c.mode, advice, matching: { $0.ratio.batchSize == c.batch }), pick.advised
+        let pick = openingPick(c.mode, advice, matching: { c.mode == .batched || $0.ratio.batchSize == c.batch }),
+        pick.advised
       else { return nil }
       var d = c
       (d.index, d.openMs, d.advice) = (pick.tag, c.openMs * pick.ratio.value, pick)
@@ -283,6 +286,19 @@ extension Recommendation {
       chosen = byFit ?? fastestFling ?? best
     }
 
+    /// `; at 10, 14.2 ms to open and 31.0 ms through the first 1,000 rows; at 50, …`: the sizes
+    /// measured next to the chosen one, so that the answer's size is read beside what it was
+    /// weighed against. Empty with one size. O(sizes log sizes).
+    func neighbours() -> String {
+      let ordered = sizes.sorted { $0.batch < $1.batch }
+      guard let i = ordered.firstIndex(where: { $0.batch == chosen.batch }) else { return "" }
+      let beside = [i - 1, i + 1].filter(ordered.indices.contains).map { ordered[$0] }
+      return beside.map { c in
+        let fling = c.flingMs.map { " and \(milliseconds($0)) through the first \(c.flingRows.grouped) rows" } ?? ""
+        return "; at \(c.batch), \(c.advice == nil ? "" : "about ")\(milliseconds(c.openMs)) to open\(fling)"
+      }.joined()
+    }
+
     /// `, 106.0 ms through the first 1,000 rows`: the fling measured with a candidate, if any.
     package static func fling(_ c: Candidate) -> String {
       // A way weighed with an index the run did not read it with has its fling measured without.
@@ -339,13 +355,14 @@ extension Recommendation {
               """,
             chosen.batch, measured.map(String.init).joined(separator: ", "), chosen.flingRows.grouped,
             fit.fixedMs * 1000,
-            fit.perRowMs * 1000, from, fling))
+            fit.perRowMs * 1000, from, fling
+          ).dropLast() + neighbours() + ".")
       } else if chosen.mode != .full, sizes.count > 1, let fling = chosen.flingMs {
         reasons.append(
           String(
-            format: "Batch size %d: the first 1,000 rows in %.1f ms, the fastest of %@ that still open within a frame.",
+            format: "Batch size %d: the first 1,000 rows in %.1f ms, the fastest of %@ that still open within a frame",
             chosen.batch,
-            fling, sizes.map { String($0.batch) }.sorted().joined(separator: ", ")))
+            fling, sizes.map(\.batch).sorted().map(String.init).joined(separator: ", ")) + neighbours() + ".")
       }
       if let pick = chosen.advice, let unindexed, let statement = pick.createStatement {
         let what = Recommendation.opened(by: pick)

@@ -12,7 +12,7 @@ extension Report {
     if isDiff { return diffCharts() }
     var out: [(String, String)] = []
     for k in storeKeys {
-      for batch in batchSizes {
+      for batch in tableBatchSizes {
         let cats = scenarios.map(\.csv)
         func series(_ metric: Metric) -> [(String, String, [Double?])] {
           Self.strategyColors.map { mode, color in

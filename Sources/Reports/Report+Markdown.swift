@@ -56,12 +56,13 @@ extension Report {
       md += sideBySide(dataset: dataset, rows: n)
       md += planComparison(dataset: dataset, rows: n)
       for k in keys where k.dataset == dataset && k.rows == n {
-        for batch in batchSizes { md += table(k, batch: batch) + strategiesTable(k, batch: batch) }
+        for batch in tableBatchSizes { md += table(k, batch: batch) + strategiesTable(k, batch: batch) }
       }
       md += limitSection(dataset: dataset, rows: n)
       md += floorSection(dataset: dataset, rows: n)
       md += postgresFloorSection(dataset: dataset, rows: n)
       md += indexAdviceSection(dataset: dataset, rows: n)
+      md += batchSweepSection(dataset: dataset, rows: n)
       md += recommendationSection(dataset: dataset, rows: n)
     }
     md += scalingSection()

@@ -11,7 +11,7 @@ extension Report {
   package func planComparison(dataset: DatasetKind, rows n: Int) -> String {
     let k = Key(dataset: dataset, rows: n, store: .sqliteCoreData, index: ResultKey.noIndex)
     var lines: [String] = []
-    for batch in [0] + batchSizes {
+    for batch in [0] + tableBatchSizes {
       let mode: FetchMode = batch == 0 ? .full : .batched
       for sc in scenarios {
         guard let ratio = find(k, mode: .fetch(mode), batch: batch, scenario: sc, metric: .coreDataOverTuned),

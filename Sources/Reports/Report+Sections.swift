@@ -33,7 +33,7 @@ extension Report {
     let stores = StoreKind.allCases.filter { st in
       storeKeys.contains { $0.dataset == dataset && $0.rows == n && $0.store == st }
     }
-    guard stores.count > 1, let batch = batchSizes.first else { return "" }
+    guard stores.count > 1, let batch = tableBatchSizes.first else { return "" }
     let hasPostgres = stores.contains(.postgres)
     var columns: [MarkdownTable.Column] = [.left("scenario")]
     for st in stores {
@@ -111,7 +111,7 @@ extension Report {
       ).header
     var notes: [String] = []
     for index in Array(Set(floors.map(\.index))).sorted() {
-      for batch in batchSizes {
+      for batch in tableBatchSizes {
         let (table, more) = postgresFloorRows(floors, dataset: dataset, rows: n, index: index, batch: batch)
         md += table
         notes += more
@@ -195,7 +195,7 @@ extension Report {
       ).header
     var notes: [String] = []
     for index in Array(Set(floors.map(\.index))).sorted() {
-      for batch in batchSizes {
+      for batch in tableBatchSizes {
         let k = Key(dataset: dataset, rows: n, store: .sqlite, index: index)
         func floor(_ m: Metric) -> Double? {
           floors.first { $0.index == index && $0.batchSize == batch && $0.metric == m }?.value

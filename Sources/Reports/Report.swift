@@ -118,6 +118,20 @@ package struct Report {
   package var batchSizes: [Int] {
     Array(Set(rows.filter { $0.mode.fetchMode.map { $0 != .full } ?? false }.map(\.batchSize))).sorted()
   }
+
+  /// The sizes the per-store tables and charts show: those measured beyond the scenarios that
+  /// only decide the batch size (`run`'s sweep, shown in `batchSweepSection`), or every size
+  /// when nothing else was measured. O(rows).
+  package var tableBatchSizes: [Int] {
+    let beyondSweep = Set(
+      rows.filter { r in
+        guard let mode = r.mode.fetchMode, mode != .full else { return false }
+        if case .scenario(let s) = r.scenario, s.decidesBatchSize { return false }
+        return true
+      }.map(\.batchSize))
+    let all = batchSizes
+    return beyondSweep.isEmpty ? all : all.filter(beyondSweep.contains)
+  }
   package var scenarios: [ResultScenario] {
     var out: [ResultScenario] = []
     for r in rows where Self.key(of: r) != nil && !out.contains(r.scenario) { out.append(r.scenario) }

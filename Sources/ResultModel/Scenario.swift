@@ -60,6 +60,9 @@ package enum Scenario: String, Sendable, Codable, CaseIterable {
   }
 
   /// The scenarios that fill the list's cells, faulting what they read through relationships.
+  /// The scenarios the recommendation reads to choose a batch size: the opening and the fling
+  /// through the first rows (`Recommendation.candidates`).
+  package var decidesBatchSize: Bool { self == .firstScreen || self == .scrollFirst1000 }
   package var readsCells: Bool { self == .firstScreenCells || self == .scrollFirst1000Cells }
 
   /// The sectioned scenarios, with or without a cache.

@@ -33,8 +33,15 @@ struct Run: CheckedCommand {
   var store: String?
   @Option(help: "Modes, comma-separated: full, batched, offset, keyset (pages of the batch size).") var mode =
     "full,batched,offset,keyset"
-  @Option(help: "Batch sizes to sweep, comma-separated \(OptionRange.help(OptionRange.batchSize)).") var batchSize =
-    "20"
+  @Option(
+    help:
+      """
+      Batch sizes to sweep, comma-separated \(OptionRange.help(OptionRange.batchSize)) (default: 20; with \
+      --recommend or every scenario, batched faulting's first screen and first 1,000 rows also at \
+      \(RunOptions.defaultBatchSweep.map(String.init).joined(separator: ",")), so that the answer's batch size is \
+      measured; 20 alone with --quick or --scenario).
+      """
+  ) var batchSize: String?
   @Option(
     help: "Row counts, comma-separated; missing datasets are generated (default: \(DatasetKind.defaultRows.grouped)).")
   var rows: String?
@@ -166,7 +173,12 @@ struct Run: CheckedCommand {
       onServer ? "memory,postgres" : coreData ? "memory,sqlite,sqlite-coredata" : "memory,sqlite"
     options.stores = try OptionValue.kinds(store ?? defaultStores, "store")
     options.modes = try OptionValue.kinds(mode, "mode")
-    options.batchSizes = try OptionValue.ints(batchSize, "batch-size", in: OptionRange.batchSize)
+    if let batchSize {
+      options.batchSizes = try OptionValue.ints(batchSize, "batch-size", in: OptionRange.batchSize)
+    } else if recommend || scenario == nil {
+      // The answer's batch size, measured: a run narrowed to some scenarios measures those.
+      options.batchSweep = RunOptions.defaultBatchSweep
+    }
     options.rows = try OptionValue.rowCounts(rows ?? String(DatasetKind.defaultRows))
     if let scenario { options.scenarios = try OptionValue.kinds(scenario, "scenario") }
     options.repetitions = try measure.checkedRepetitions(or: options.repetitions)

@@ -149,6 +149,28 @@ import Testing
     // read page by page; per store, and the floors.
     #expect(o.cases().count == 2 * (4 * 3 + 2 * 2 * 3) + 2)
   }
+
+  /// `run`'s default sweep measures batched faulting at 10, 50, 100 and 200 too, in the two
+  /// scenarios the answer's batch size is chosen from, and nowhere else; `--quick` does not.
+  @Test func theSweepAddsBatchedSizesWhereTheAnswerReadsThem() {
+    var o = RunOptions()
+    o.datasets = [.wells]
+    let plain = o.cases()
+    o.batchSweep = RunOptions.defaultBatchSweep
+    let swept = o.cases()
+    let added = swept.filter { c in
+      !plain.contains {
+        $0.scenario == c.scenario && $0.mode == c.mode && $0.batchSize == c.batchSize && $0.store == c.store
+      }
+    }
+    // 2 stores × 2 scenarios × 4 more sizes.
+    #expect(added.count == 2 * 2 * 4 && swept.count == plain.count + added.count)
+    #expect(added.allSatisfy { $0.mode == .fetch(.batched) && [10, 50, 100, 200].contains($0.batchSize) })
+    #expect(
+      Set(added.map(\.scenario.csv)) == ["first_screen", "scroll_first_1000"])
+    o.makeQuick()
+    #expect(o.batchSweep.isEmpty && o.cases().allSatisfy { $0.batchSize == 0 || $0.batchSize == 20 })
+  }
 }
 
 /// The in-memory cases carry their limit, measured alternately in the same process, one pair

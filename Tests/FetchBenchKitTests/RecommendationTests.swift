@@ -27,7 +27,8 @@ import Testing
     Measured(store: .sqlite, mode: .batched, batch: 50, openMs: 13, heap: 3_000_000, flingMs: 20),
     Measured(store: .sqlite, mode: .offset, batch: 20, openMs: 9, heap: 10_000, flingMs: 400),
     Measured(store: .sqlite, mode: .keyset, batch: 20, openMs: 8, heap: 10_000, flingMs: 60),
-    Measured(store: .sqlite, mode: .batched, batch: 20, index: "close_date", openMs: 11.5, heap: 2_000_000, flingMs: 28),
+    Measured(
+      store: .sqlite, mode: .batched, batch: 20, index: "close_date", openMs: 11.5, heap: 2_000_000, flingMs: 28),
     Measured(store: .memory, mode: .full, batch: 0, openMs: 200, heap: 90 * 1_048_576, flingMs: 200),
     Measured(store: .memory, mode: .batched, batch: 20, openMs: 20, heap: 2_000_000, flingMs: 25),
     Measured(store: .memory, mode: .offset, batch: 20, openMs: 15, heap: 10_000, flingMs: 300),
@@ -38,11 +39,13 @@ import Testing
     var rows: [ResultRow] = []
     for f in figures {
       for (scenario, metric, value) in [
-        (Scenario.firstScreen, Metric.time, f.openMs), (.firstScreen, .heapLive, f.heap), (.scrollFirst1000, .time, f.flingMs),
+        (Scenario.firstScreen, Metric.time, f.openMs), (.firstScreen, .heapLive, f.heap),
+        (.scrollFirst1000, .time, f.flingMs),
       ] {
         rows.append(
           figure(
-            rows: 244_292, store: .engine(f.store), mode: .fetch(f.mode), batch: f.batch, index: f.index, scenario: .scenario(scenario),
+            rows: 244_292, store: .engine(f.store), mode: .fetch(f.mode), batch: f.batch, index: f.index,
+            scenario: .scenario(scenario),
             metric: metric, value: value, min: value, max: value))
       }
     }
@@ -65,7 +68,9 @@ import Testing
         $0.contains("full: 800.0 ms, 800.0 ms through the first 1,000 rows, 150.0 MiB live, over the 100.0 MiB budget")
       },
       "\(sqlite.reasons)")
-    #expect(sqlite.reasons.contains("offset: 9.0 ms, 400.0 ms through the first 1,000 rows, 9.8 KiB live."), "\(sqlite.reasons)")
+    #expect(
+      sqlite.reasons.contains("offset: 9.0 ms, 400.0 ms through the first 1,000 rows, 9.8 KiB live."),
+      "\(sqlite.reasons)")
     // On memory only offset opens within a frame.
     let memory = try #require(picks.first { $0.store == .memory })
     #expect(memory.mode == .offset && memory.batchSize == 20, "\(memory)")
@@ -73,15 +78,20 @@ import Testing
   }
 
   /// The cells scenarios on the chosen way: faulting against prefetching, per pair.
-  static func cells(_ store: StoreKind, firstScreen: (Double, Double, Double), fling: (Double, Double, Double)) -> [ResultRow] {
+  static func cells(_ store: StoreKind, firstScreen: (Double, Double, Double), fling: (Double, Double, Double))
+    -> [ResultRow]
+  {
     var rows: [ResultRow] = []
     for (scenario, (ms, prefetched, ratio), queries) in [
       (Scenario.firstScreenCells, firstScreen, 22.0), (.scrollFirst1000Cells, fling, 1_051),
     ] {
-      for (metric, value) in [(Metric.time, ms), (.prefetched, prefetched), (.faultingOverPrefetched, ratio), (.queries, queries)] {
+      for (metric, value) in [
+        (Metric.time, ms), (.prefetched, prefetched), (.faultingOverPrefetched, ratio), (.queries, queries),
+      ] {
         rows.append(
           figure(
-            rows: 244_292, store: .engine(store), mode: .fetch(.batched), batch: 50, scenario: .scenario(scenario), metric: metric,
+            rows: 244_292, store: .engine(store), mode: .fetch(.batched), batch: 50, scenario: .scenario(scenario),
+            metric: metric,
             value: value))
       }
     }
@@ -90,7 +100,8 @@ import Testing
 
   @Test func theCellsSayWhetherToPrefetch() throws {
     let base = try ResultsCSV.decode(Self.csv(Self.figures))
-    let faulting = Recommendation.all(base + Self.cells(.sqlite, firstScreen: (3.2, 2.2, 1.46), fling: (60.3, 10.6, 5.59)))
+    let faulting = Recommendation.all(
+      base + Self.cells(.sqlite, firstScreen: (3.2, 2.2, 1.46), fling: (60.3, 10.6, 5.59)))
     let sqlite = try #require(faulting.first { $0.store == .sqlite })
     #expect(
       sqlite.reasons.last
@@ -101,11 +112,17 @@ import Testing
         10.6 ms prefetched (5.59× per pair).
         """, "\(sqlite.reasons)")
     let cheap = Recommendation.all(base + Self.cells(.sqlite, firstScreen: (2, 3, 0.66), fling: (9, 12, 0.75)))
-    #expect(try #require(cheap.first { $0.store == .sqlite }).reasons.last?.hasPrefix("Do not prefetch details") == true)
+    #expect(
+      try #require(cheap.first { $0.store == .sqlite }).reasons.last?.hasPrefix("Do not prefetch details") == true)
     let even = Recommendation.all(base + Self.cells(.sqlite, firstScreen: (2, 2, 1), fling: (9, 9, 1.02)))
-    #expect(try #require(even.first { $0.store == .sqlite }).reasons.last?.hasPrefix("Prefetching details for its cells changes little") == true)
+    #expect(
+      try #require(even.first { $0.store == .sqlite }).reasons.last?.hasPrefix(
+        "Prefetching details for its cells changes little") == true)
     // Measured on another way than the chosen one: nothing said.
-    #expect(try #require(Recommendation.all(base).first { $0.store == .sqlite }).reasons.allSatisfy { !$0.contains("prefetch") })
+    #expect(
+      try #require(Recommendation.all(base).first { $0.store == .sqlite }).reasons.allSatisfy {
+        !$0.contains("prefetch")
+      })
   }
 
   @Test func aFrameOf120HzChangesTheChoice() throws {
@@ -117,8 +134,10 @@ import Testing
     let sqlite = try #require(Recommendation.all(rows).first { $0.store == .sqlite })
     #expect(sqlite.mode == .keyset && sqlite.batchSize == 20, "\(sqlite)")
     #expect(
-      sqlite.reasons.first?.contains("keyset paging opens the list in 8.0 ms (within one frame, 8.3 ms)") == true, "\(sqlite.reasons)")
-    let atSixty = try #require(Recommendation.all(try ResultsCSV.decode(Self.csv(Self.figures))).first { $0.store == .sqlite })
+      sqlite.reasons.first?.contains("keyset paging opens the list in 8.0 ms (within one frame, 8.3 ms)") == true,
+      "\(sqlite.reasons)")
+    let atSixty = try #require(
+      Recommendation.all(try ResultsCSV.decode(Self.csv(Self.figures))).first { $0.store == .sqlite })
     #expect(atSixty.mode == .batched)
   }
 
@@ -126,9 +145,12 @@ import Testing
     var figures = Self.figures
     // The index now opens batched at 6 ms: 50 % faster, so it counts; its only size is 20.
     figures[5].openMs = 6
-    let sqlite = try #require(Recommendation.all(try ResultsCSV.decode(Self.csv(figures))).first { $0.store == .sqlite })
+    let sqlite = try #require(
+      Recommendation.all(try ResultsCSV.decode(Self.csv(figures))).first { $0.store == .sqlite })
     #expect(sqlite.mode == .batched && sqlite.index == "close_date" && sqlite.batchSize == 20, "\(sqlite)")
-    #expect(sqlite.reasons.contains { $0.contains("The index on close_date opens it in 6.0 ms instead of 12.0 ms.") }, "\(sqlite.reasons)")
+    #expect(
+      sqlite.reasons.contains { $0.contains("The index on close_date opens it in 6.0 ms instead of 12.0 ms.") },
+      "\(sqlite.reasons)")
     // Every heap over the budget: nothing to recommend.
     let none = Self.figures.map { f in
       var over = f
@@ -147,7 +169,8 @@ import Testing
     let dir = TestSupport.temporaryFolder("one-answer")
     defer { TestSupport.remove(dir) }
     let common = [
-      "--dataset", "banks", "--rows", "1500", "--store", "memory,sqlite", "--mode", "full,batched", "--scenario", "first_screen",
+      "--dataset", "banks", "--rows", "1500", "--store", "memory,sqlite", "--mode", "full,batched", "--scenario",
+      "first_screen",
       "--repetitions", "1", "--no-index", "--datasets", dir + "/datasets",
     ]
     let json = try TestSupport.run(["run"] + common + ["--recommend", "--json", "--out", dir + "/json"])
@@ -161,9 +184,12 @@ import Testing
     for (flags, out) in [(["--recommend"], "/text"), ([], "/plain")] {
       let run = try TestSupport.run(["run"] + common + flags + ["--out", dir + out])
       #expect(run.status == 0, "\(run.stderr)")
-      let printed = run.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("banks at ") || $0.hasPrefix("- banks at ") }
+      let printed = run.stdout.split(separator: "\n").map(String.init).filter {
+        $0.hasPrefix("banks at ") || $0.hasPrefix("- banks at ")
+      }
       let written = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + out + "/recommendation.json")))
+        try JSONSerialization.jsonObject(
+          with: Data(contentsOf: URL(fileURLWithPath: dir + out + "/recommendation.json")))
           as? [[String: Any]]
       ).compactMap { $0["text"] as? String }
       // A plain run wraps each sentence at 78 columns under "- ".
@@ -218,14 +244,16 @@ import Testing
     return times.flatMap { t in
       [
         figure(
-          rows: 244_292, mode: .indexAdvice, index: t.index, scenario: .forAdvice(work), metric: .time, value: t.ms, min: t.ms,
+          rows: 244_292, mode: .indexAdvice, index: t.index, scenario: .forAdvice(work), metric: .time, value: t.ms,
+          min: t.ms,
           max: t.ms)
       ]
         + (t.index == ResultKey.noIndex
           ? []
           : [
             figure(
-              rows: 244_292, mode: .indexAdvice, index: t.index, scenario: .forAdvice(work), metric: .overUnindexed, value: t.ms / none,
+              rows: 244_292, mode: .indexAdvice, index: t.index, scenario: .forAdvice(work), metric: .overUnindexed,
+              value: t.ms / none,
               min: t.ms / none, max: t.ms / none)
           ])
     }
@@ -251,14 +279,16 @@ import Testing
     let both = try #require(Recommendation.all(try ResultsCSV.decode(ResultsCSV.encode(measured + advice))).first)
     #expect(both.mode == .batched && both.index == "state" && both.batchSize == 20, "\(both)")
     #expect(
-      both.reasons.first?.hasPrefix("batched faulting with the index opens the list in about 12.0 ms (within one frame") == true,
+      both.reasons.first?.hasPrefix("batched faulting with the index opens the list in about 12.0 ms (within one frame")
+        == true,
       "\(both.reasons)")
     #expect(
       both.reasons.contains(
         "Add the index (CREATE INDEX idx_failed_bank_info_state ON failed_bank_info(state)): its first screen takes 11.2 ms instead of 28.0 ms (0.40× per pair, the index advice), so the list opens in about 12.0 ms instead of the 30.0 ms measured without it."
       ), "\(both.reasons)")
     // Offset's first page gains 2 % with the index, under the 10 % that counts: shown as measured.
-    #expect(both.reasons.contains("offset: 12.0 ms, 900.0 ms through the first 1,000 rows, 9.8 KiB live."), "\(both.reasons)")
+    #expect(
+      both.reasons.contains("offset: 12.0 ms, 900.0 ms through the first 1,000 rows, 9.8 KiB live."), "\(both.reasons)")
   }
 
   @Test func theBatchSizeComesFromTheFit() throws {
@@ -273,6 +303,11 @@ import Testing
     }
     let pick = try #require(Recommendation.all(try ResultsCSV.decode(Self.csv(figures))).first)
     #expect(pick.batchSize == 200, "the smallest size from 135 rows on: \(pick)")
+    // The size chosen is read beside the one measured next to it (200 is the largest).
+    #expect(
+      pick.reasons.contains {
+        $0.hasSuffix("the fling takes 2.1 ms; at 100, 10.0 ms to open and 2.3 ms through the first 1,000 rows.")
+      }, "\(pick.reasons)")
     #expect(
       pick.reasons.contains {
         $0.contains(
@@ -284,17 +319,43 @@ import Testing
     // A fixed cost of 0.1 µs a batch against 2 µs a row is under a tenth from one row on:
     // every size measured qualifies, and the sentence says so instead of "from about 0 rows".
     let cheap = { (b: Int) in 1000 * 0.002 + (1000.0 / Double(b)).rounded(.up) * 0.0001 }
-    let small = [20, 50, 100].map { b in Measured(store: .sqlite, mode: .batched, batch: b, openMs: 10, heap: 2_000_000, flingMs: cheap(b))
+    let small = [20, 50, 100].map { b in
+      Measured(store: .sqlite, mode: .batched, batch: b, openMs: 10, heap: 2_000_000, flingMs: cheap(b))
     }
     let first = try #require(Recommendation.all(try ResultsCSV.decode(Self.csv(small))).first)
     #expect(first.batchSize == 20, "\(first)")
     #expect(
-      first.reasons.contains { $0.contains("so at every size measured its fixed cost is under a tenth of a batch") }, "\(first.reasons)")
+      first.reasons.contains { $0.contains("so at every size measured its fixed cost is under a tenth of a batch") },
+      "\(first.reasons)")
     #expect(!first.reasons.contains { $0.contains("from about 0 rows") })
   }
 }
 
 extension RecommendationTests {
+  /// `run`'s sweep: batched faulting at five sizes, the index advice at one. The index
+  /// counts for every size (batched faulting opens with its ID query whatever the size), and
+  /// the answer names the size it measured with both of its neighbours.
+  @Test func theSweptSizesAreWeighedWithTheIndex() throws {
+    let flings: [Int: Double] = [10: 40, 20: 31, 50: 29, 100: 30, 200: 36]
+    let figures =
+      [Measured(store: .sqlite, mode: .full, batch: 0, openMs: 800, heap: 150 * 1_048_576, flingMs: 800)]
+      + flings.keys.sorted().map { b in
+        Measured(store: .sqlite, mode: .batched, batch: b, openMs: 30, heap: 2_000_000, flingMs: flings[b]!)
+      }
+    let advice = Self.advice(.firstScreen, [(ResultKey.noIndex, 28), ("state", 11.2)])
+    let pick = try #require(
+      Recommendation.all(try ResultsCSV.decode(ResultsCSV.encode(try ResultsCSV.decode(Self.csv(figures)) + advice)))
+        .first)
+    #expect(pick.mode == .batched && pick.index == "state" && pick.batchSize == 50, "\(pick)")
+    #expect(
+      pick.reasons.contains {
+        $0.hasPrefix("Batch size 50: fitted over 10, 20, 50, 100, 200 (a fling through 1,000 rows)")
+          && $0.hasSuffix(
+            "; at 20, about 12.0 ms to open and 31.0 ms through the first 1,000 rows; at 100, about 12.0 ms to open and 30.0 ms through the first 1,000 rows."
+          )
+      }, "\(pick.reasons)")
+  }
+
   /// A list smaller than its table says both sizes; recommendation.json holds what the
   /// sentence says, a full fetch with no batch size.
   @Test func theListsOwnSizeAndTheJSON() throws {
@@ -305,21 +366,28 @@ extension RecommendationTests {
         scenario: .scenario(.firstScreen), metric: .rowsMaterialized, value: 18_455, min: 18_455, max: 18_455))
     let picks = Recommendation.all(try ResultsCSV.decode(ResultsCSV.encode(rows)))
     let sqlite = try #require(picks.first { $0.store == .sqlite })
-    #expect(sqlite.text.hasPrefix("banks at 244,292 rows, a list of 18,455, SQLite, tuned statements: batched of 50."), "\(sqlite.text)")
+    #expect(
+      sqlite.text.hasPrefix("banks at 244,292 rows, a list of 18,455, SQLite, tuned statements: batched of 50."),
+      "\(sqlite.text)")
     let memory = try #require(picks.first { $0.store == .memory })
     #expect(memory.text.hasPrefix("banks at 244,292 rows, in-memory store: offset of 20."), "\(memory.text)")
     let json = try #require(try JSONSerialization.jsonObject(with: Recommendation.json(picks)) as? [[String: Any]])
     #expect(json.count == 2)
     let first = try #require(json.first { $0["store"] as? String == "sqlite" })
-    #expect(first["dataset"] as? String == "banks" && first["rows"] as? Int == 244_292 && first["list_rows"] as? Int == 18_455)
+    #expect(
+      first["dataset"] as? String == "banks" && first["rows"] as? Int == 244_292 && first["list_rows"] as? Int == 18_455
+    )
     #expect(first["strategy"] as? String == "batched" && first["batch_size"] as? Int == 50 && first["index"] is NSNull)
     #expect(first["text"] as? String == sqlite.text && (first["reasons"] as? [String]) == sqlite.reasons)
 
     var full = Self.figures.filter { $0.mode == .full }
     full[0].heap = 1_000_000
     let fullPick = try #require(Recommendation.all(try ResultsCSV.decode(Self.csv(full))).first)
-    let fullJSON = try #require(try JSONSerialization.jsonObject(with: Recommendation.json([fullPick])) as? [[String: Any]])
-    #expect(fullPick.mode == .full && fullJSON.first?["batch_size"] is NSNull && fullJSON.first?["strategy"] as? String == "full")
+    let fullJSON = try #require(
+      try JSONSerialization.jsonObject(with: Recommendation.json([fullPick])) as? [[String: Any]])
+    #expect(
+      fullPick.mode == .full && fullJSON.first?["batch_size"] is NSNull
+        && fullJSON.first?["strategy"] as? String == "full")
   }
 }
 
@@ -335,7 +403,8 @@ extension RecommendationTests {
   }
 
   @Test func barsAreToScaleOnALinearAxis() throws {
-    let rows = try ResultsCSV.decode(RecommendationTests.csv(RecommendationTests.figures.filter { $0.store == .sqlite }))
+    let rows = try ResultsCSV.decode(
+      RecommendationTests.csv(RecommendationTests.figures.filter { $0.store == .sqlite }))
     let charts = Dictionary(uniqueKeysWithValues: Report(rows: rows).charts())
     let heap = try #require(charts["banks-244292-sqlite-heap-b20.svg"])
     // First screen, full against batched: 150 MiB against 2,000,000 B, 78.6 times as long.
@@ -345,7 +414,9 @@ extension RecommendationTests {
     #expect(abs(ratio - 150 * 1_048_576 / 2_000_000) < 1, "\(widths)")
     #expect(!heap.contains("log"))
     for tick in [">0<", ">50.0 MiB<", ">100.0 MiB<", ">150.0 MiB<"] { #expect(heap.contains(tick), "\(tick)") }
-    for legend in [">full<", ">batched (20)<", ">offset (20)<", ">keyset (20)<"] { #expect(heap.contains(legend), "\(legend)") }
+    for legend in [">full<", ">batched (20)<", ">offset (20)<", ">keyset (20)<"] {
+      #expect(heap.contains(legend), "\(legend)")
+    }
     let time = try #require(charts["banks-244292-sqlite-time-b20.svg"])
     #expect(time.contains("one frame, 16.7 ms") && time.contains(">median time<"))
   }

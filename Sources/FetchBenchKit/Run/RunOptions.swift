@@ -10,6 +10,12 @@ package struct RunOptions: Sendable {
   package var stores: [StoreKind] = [.memory, .sqlite]
   package var modes: [FetchMode] = FetchMode.allCases
   package var batchSizes: [Int] = [20]
+  /// More batch sizes batched faulting is measured at in the scenarios that decide the
+  /// recommendation's batch size (`Scenario.decidesBatchSize`), beside `batchSizes`: the answer
+  /// then names a size it measured rather than the one it was given. `run` without
+  /// `--batch-size` sweeps `defaultBatchSweep`.
+  package var batchSweep: [Int] = []
+  package static let defaultBatchSweep = [10, 20, 50, 100, 200]
   package var rows: [Int] = [DatasetKind.defaultRows]
   package var scenarios: [Scenario] = Scenario.allCases
   /// Also advise an index on the SQL stores: every candidate index of each list, measured
@@ -88,6 +94,17 @@ package struct RunOptions: Sendable {
     withIndex = false
     repetitions = 3
     scenarios = [.performFetch, .firstScreen, .scrollThrough, .sectioned]
+    // The first answer within minutes: at the one batch size.
+    batchSweep = []
+  }
+
+  /// The batch sizes `mode` is measured at in `scenario`: none for a full fetch, `batchSizes`
+  /// and, for batched faulting where the scenario decides the batch size, `batchSweep`'s
+  /// others in ascending order. O(sizes²).
+  func batchSizes(_ mode: FetchMode, _ scenario: Scenario) -> [Int] {
+    guard mode != .full else { return [0] }
+    guard mode == .batched && scenario.decidesBatchSize else { return batchSizes }
+    return batchSizes + batchSweep.filter { !batchSizes.contains($0) }.sorted()
   }
 
   /// Every case, in the order they run; with a shard, its part of them.
@@ -148,7 +165,7 @@ package struct RunOptions: Sendable {
           {
             // Core Data fetches whole or in batches; pages are not its strategies.
             for mode in modes where scenario.applies(to: mode) && (store != .sqliteCoreData || mode.paging == nil) {
-              for batch in (mode == .full ? [0] : batchSizes) {
+              for batch in batchSizes(mode, scenario) {
                 var s = spec(.scenario(scenario, mode), batch)
                 s.growthFrom = growthFrom(rows: rows, store: store, scenario: scenario, mode: mode)
                 out.append(s)
