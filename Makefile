@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: build-postgres bench bench-postgres bench-quick false-alarms bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
+.PHONY: build-postgres bench reference bench-postgres bench-quick false-alarms bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
@@ -34,6 +34,12 @@ bench: build
 bench-postgres: build-postgres
 	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
 	$(FETCHBENCH) run --store memory,sqlite,postgres
+
+# The headline reference (results/reference), recorded by a maintainer on a clean tree at a
+# commit: scripts/reference refuses uncommitted changes and replaces the folder only when the
+# run finished.
+reference: build datasets
+	scripts/reference
 
 bench-quick: build
 	$(FETCHBENCH) run --quick
