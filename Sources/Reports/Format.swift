@@ -25,3 +25,7 @@ package func milliseconds(_ ms: Double) -> String {
   if ms >= 1000 { return String(format: "%.1f s", ms / 1000) }
   return ms < 1 ? String(format: "%.0f µs", ms * 1000) : String(format: "%.1f ms", ms)
 }
+
+/// A ratio as reports write it: two decimals, or under 0.1 two significant digits (an index can
+/// take a query to a thousandth of its time): `0.43`, `0.0038`.
+package func ratioNumber(_ v: Double) -> String { String(format: abs(v) >= 0.1 ? "%.2f" : "%.2g", v) }

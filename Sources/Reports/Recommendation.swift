@@ -213,7 +213,7 @@ package struct Recommendation: Sendable, Equatable {
       Add the index (\(statement)\(coreData.map { "; in Core Data, \($0)" } ?? "")): \(what) takes \
       \(duration(pick.indexed, range: false)) instead of \(duration(pick.unindexed, range: false))
       """
-      + String(format: " (%.2f× per pair, the index advice).", pick.ratio.value)
+      + " (\(ratioNumber(pick.ratio.value))× per pair, the index advice)."
   }
 
   /// The index the advice picks for the opening query of a list read by `mode` (nil: none
@@ -229,10 +229,10 @@ package struct Recommendation: Sendable, Equatable {
       nil,
       modelIndexSentence(pick)
         + String(
-          format: "No index: the best candidate, %@, changes %@ by %.2f× per pair.",
+          format: "No index: the best candidate, %@, changes %@ by %@× per pair.",
           pick.index?.description ?? pick.tag,
           what,
-          pick.ratio.value)
+          ratioNumber(pick.ratio.value))
     )
   }
 }
@@ -360,9 +360,11 @@ extension Recommendation {
       } else if chosen.mode != .full, sizes.count > 1, let fling = chosen.flingMs {
         reasons.append(
           String(
-            format: "Batch size %d: the first 1,000 rows in %.1f ms, the fastest of %@ that still open within a frame",
+            format: "Batch size %d: the first 1,000 rows in %.1f ms, the fastest of %@%@",
             chosen.batch,
-            fling, sizes.map(\.batch).sorted().map(String.init).joined(separator: ", ")) + neighbours() + ".")
+            fling, sizes.map(\.batch).sorted().map(String.init).joined(separator: ", "),
+            chosen.openMs <= budget.frameMs ? " that still open within a frame" : " (none opens within a frame)")
+            + neighbours() + ".")
       }
       if let pick = chosen.advice, let unindexed, let statement = pick.createStatement {
         let what = Recommendation.opened(by: pick)

@@ -13,7 +13,7 @@ extension Report {
     var out: [(String, String)] = []
     for k in storeKeys {
       for batch in tableBatchSizes {
-        let cats = scenarios.map(\.csv)
+        let cats = scenarios.map { $0.scenario?.title ?? $0.csv }
         func series(_ metric: Metric) -> [(String, String, [Double?])] {
           Self.strategyColors.map { mode, color in
             let b = mode == .full ? 0 : batch
@@ -38,8 +38,9 @@ extension Report {
             SVG.bars(
               title: "\(k.dataset.displayName) \(k.rows.grouped), \(Self.storeName(k)): heap live with the list open",
               axisTitle: "bytes live",
-              categories: cats, series: series(.heapLive), format: { bytes($0) }, unit: Self.byteUnit(series(.heapLive))
-            )
+              categories: cats, series: series(.heapLive), format: { bytes($0) },
+              unit: Self.byteUnit(series(.heapLive)),
+              threshold: (memoryBudget, "memory budget, \(bytes(memoryBudget))"))
           ))
       }
     }

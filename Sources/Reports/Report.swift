@@ -163,8 +163,7 @@ package struct Report {
   /// A per-pair ratio row as `0.43× [0.42–0.44]`; ratios under 0.1 keep two significant
   /// digits (an index can take a query to a thousandth of its time).
   package func perPair(_ r: ResultRow) -> String {
-    func f(_ v: Double) -> String { String(format: abs(v) >= 0.1 ? "%.2f" : "%.2g", v) }
-    return "\(f(r.value))× [\(f(r.min))–\(f(r.max))]"
+    "\(ratioNumber(r.value))× [\(ratioNumber(r.min))–\(ratioNumber(r.max))]"
   }
   package func count(_ v: Double?) -> String { v.map { Int($0).grouped } ?? "—" }
 }

@@ -57,6 +57,19 @@ package enum SVG {
       <text x=\"\(Int(left + width / 2))\" y=\"\(Int(plotTop + plotH + 32))\" \
       text-anchor=\"middle\">\(esc(axisTitle))</text>\n
       """
+    // Under the bars and their labels: a label's halo keeps it legible where the line crosses.
+    if let threshold, threshold.value <= top {
+      s += thresholdLine(
+        threshold.label, at: x(threshold.value), from: plotTop, to: plotTop + plotH,
+        endingAtLine: threshold.value > top / 2)
+    } else if let threshold {
+      // Every bar is under it: said where its line would start, so that the limit still reads.
+      s +=
+        """
+        <text x=\"\(Int(left + width))\" y=\"\(Int(plotTop - 8))\" text-anchor=\"end\" fill=\"#d9534f\" \
+        font-size=\"10\">\(esc(threshold.label)), beyond the axis →</text>\n
+        """
+    }
     for (c, cat) in categories.enumerated() {
       let y0 = plotTop + Double(c) * groupH
       s += "<text x=\"\(Int(left) - 6)\" y=\"\(Int(y0 + groupH / 2))\" text-anchor=\"end\">\(esc(cat))</text>\n"
@@ -69,7 +82,11 @@ package enum SVG {
           <rect x=\"\(Int(left))\" y=\"\(Int(y))\" width=\"\(String(format: "%.1f", w))\" \
           height=\"\(Int(barH - 2))\" fill=\"\(color)\"/>
           """
-        s += "<text x=\"\(Int(left + w + 4))\" y=\"\(Int(y + barH - 4))\">\(esc(format(v)))</text>\n"
+        s +=
+          """
+          <text x=\"\(Int(left + w + 4))\" y=\"\(Int(y + barH - 4))\" stroke=\"white\" stroke-width=\"3\" \
+          paint-order=\"stroke\">\(esc(format(v)))</text>\n
+          """
       }
     }
     s +=
@@ -77,9 +94,6 @@ package enum SVG {
       <line x1=\"\(Int(left))\" y1=\"\(Int(plotTop))\" x2=\"\(Int(left))\" y2=\"\(Int(plotTop + plotH))\" \
       stroke=\"#333\"/>\n
       """
-    if let threshold, threshold.value <= top {
-      s += thresholdLine(threshold.label, at: x(threshold.value), from: plotTop, to: plotTop + plotH)
-    }
     return s + "</svg>\n"
   }
 
@@ -95,15 +109,21 @@ package enum SVG {
     return s
   }
 
-  /// A dashed red line across the plot at `x`, labelled above it.
-  static func thresholdLine(_ label: String, at x: Double, from plotTop: Double, to plotBottom: Double) -> String {
+  /// A dashed red line across the plot at `x`, labelled above it: starting at the line, or
+  /// in the plot's right half ending at it, so that the label stays within the chart.
+  static func thresholdLine(
+    _ label: String, at x: Double, from plotTop: Double, to plotBottom: Double, endingAtLine: Bool = false
+  ) -> String {
     let tx = String(format: "%.1f", x)
     return
       """
       <line x1=\"\(tx)\" y1=\"\(Int(plotTop - 4))\" x2=\"\(tx)\" y2=\"\(Int(plotBottom))\" stroke=\"#d9534f\" \
       stroke-dasharray=\"4 3\"/>
       """
-        + "<text x=\"\(tx)\" y=\"\(Int(plotTop - 8))\" fill=\"#d9534f\" font-size=\"10\">\(esc(label))</text>\n"
+        + """
+        <text x=\"\(tx)\" y=\"\(Int(plotTop - 8))\"\(endingAtLine ? " text-anchor=\"end\"" : "") fill=\"#d9534f\" \
+        font-size=\"10\">\(esc(label))</text>\n
+        """
   }
 
   /// Ticks from zero at a step of 1, 2, 2.5 or 5 times a power of ten, the last at or above
@@ -149,8 +169,10 @@ package enum SVG {
       """
     s += "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(esc(title))</text>\n"
     s += chart.axes(xLabel: xLabel) + chart.thresholdLines() + chart.seriesLines(legends: legends)
-    if chart.labelPoints { s += chart.valueLabels() }
-    if markCrossings { s += chart.crossingMarks(xLabel: xLabel) }
+    // Where a line crosses a limit is read first: the values' labels keep clear of its labels.
+    let crossings = markCrossings ? chart.crossingMarks(xLabel: xLabel) : (svg: "", boxes: [])
+    if chart.labelPoints { s += chart.valueLabels(reserved: crossings.boxes) }
+    s += crossings.svg
     if let xTitle {
       s +=
         """
@@ -258,7 +280,32 @@ package enum SVG {
       }
     }
 
-    /// The two axis lines, the x ticks, and the y ticks where points carry no labels.
+    /// The y axis's ticks and their labels: five from zero on a linear axis; on a log axis the
+    /// decades in range, and within fewer than three decades 2 and 5 times each too, so that
+    /// every chart has ticks to read a value by. O(decades).
+    package func yTicks() -> [(value: Double, label: String)] {
+      if y == .linear {
+        let top = max(values.max() ?? 1, 1e-9)
+        return (0...4).map { k in
+          let v = top * Double(k) / 4
+          return (v, String(format: v >= 100 ? "%.0f" : "%.1f", v))
+        }
+      }
+      let positive = values.filter { $0 > 0 }
+      let (lo, hi) = (Int(floor(log10(positive.min() ?? 1))), Int(ceil(log10(positive.max() ?? 10))))
+      let steps: [Double] = hi - lo < 3 ? [1, 2, 5] : [1]
+      var out: [(Double, String)] = []
+      for e in lo...max(lo, hi) {
+        for step in steps {
+          let v = step * pow(10, Double(e))
+          guard v >= (positive.min() ?? 1) / 1.6, v <= (positive.max() ?? 10) * 1.6 else { continue }
+          out.append((v, v >= 1 ? String(Int(v)) : String(format: "%g", v)))
+        }
+      }
+      return out
+    }
+
+    /// The two axis lines, the x ticks, and the y ticks.
     package func axes(xLabel: (Double) -> String) -> String {
       var s =
         """
@@ -269,28 +316,11 @@ package enum SVG {
       for v in xTicks {
         s += "<text x=\"\(px(v))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(esc(xLabel(v)))</text>\n"
       }
-      if y == .linear {
-        let top = max(values.max() ?? 1, 1e-9)
-        for k in 0...4 {
-          let v = top * Double(k) / 4
-          s +=
-            """
-            <text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" \
-            text-anchor=\"end\">\(String(format: v >= 100 ? "%.0f" : "%.1f", v))</text>\n
-            """
+      for (v, label) in yTicks() {
+        if y == .log {
+          s += "<line x1=\"\(Int(l) - 3)\" y1=\"\(py(v))\" x2=\"\(Int(l))\" y2=\"\(py(v))\" stroke=\"#888\"/>"
         }
-      } else {
-        let positive = values.filter { $0 > 0 }
-        let (lo, hi) = (Int(floor(log10(positive.min() ?? 1))), Int(ceil(log10(positive.max() ?? 10))))
-        for e in lo...max(lo, hi) {
-          let v = pow(10, Double(e))
-          guard v >= (positive.min() ?? 1) / 1.6, v <= (positive.max() ?? 10) * 1.6 else { continue }
-          s +=
-            """
-            <text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" \
-            text-anchor=\"end\">\(v >= 1 ? String(Int(v)) : String(format: "%g", v))</text>\n
-            """
-        }
+        s += "<text x=\"\(Int(l) - 4)\" y=\"\(py(v))\" text-anchor=\"end\">\(esc(label))</text>\n"
       }
       return s
     }
@@ -298,13 +328,16 @@ package enum SVG {
     /// Where each line crosses each threshold: a ring on the line and the x there. The x is
     /// interpolated between the two points on either side, on the axes' own scales. O(points ·
     /// thresholds).
-    package func crossingMarks(xLabel: (Double) -> String) -> String {
+    package func crossingMarks(xLabel: (Double) -> String) -> (svg: String, boxes: [SVG.Box]) {
       func u(_ v: Double, _ axis: Axis) -> Double { axis == .log ? log10(v) : v }
       func back(_ v: Double, _ axis: Axis) -> Double { axis == .log ? pow(10, v) : v }
       var s = ""
       // Labels already written, by threshold and x: two lines crossing a line close together
       // get one label, not two on top of each other.
       var written: [(level: Double, x: Double)] = []
+      var boxes: [SVG.Box] = []
+      var labels: [SVG.Box] = []
+      let taken = reservedBoxes()
       for (i, (_, vals)) in series.enumerated() where coincides[i] == nil {
         let color = colors[i % colors.count]
         for (_, level) in thresholds where plotted(level) != nil {
@@ -320,17 +353,32 @@ package enum SVG {
               stroke-width=\"2\"/>\n
               """
             let xPixel = l + scaleX(at) * w
+            let yPixel = t + h - scaleY(level) * h
+            boxes.append(SVG.Box(minX: xPixel - 5, maxX: xPixel + 5, minY: yPixel - 5, maxY: yPixel + 5))
             guard !written.contains(where: { $0.level == level && abs($0.x - xPixel) < 50 }) else { continue }
             written.append((level, xPixel))
+            // Below the ring, above it, or right of it, wherever no label is yet; else the ring alone.
+            let text = "≈ \(xLabel(at))"
+            let half = 3.25 * Double(text.count)
+            let places: [(dx: Double, dy: Double, anchor: String, end: Double)] = [
+              (0, 14, "middle", half), (0, -8, "middle", half), (8, 4, "start", 8 + 2 * half),
+            ]
+            guard
+              let place = places.first(where: { p in
+                let box = SVG.Box(endingAt: xPixel + p.end, baseline: yPixel + p.dy, text: text)
+                return !(taken + labels).contains(where: box.overlaps)
+              })
+            else { continue }
+            labels.append(SVG.Box(endingAt: xPixel + place.end, baseline: yPixel + place.dy, text: text))
             s +=
               """
-              <text x=\"\(px(at))\" y=\"\(py(level))\" dy=\"14\" text-anchor=\"middle\" fill=\"\(color)\">≈ \
-              \(esc(xLabel(at)))</text>\n
+              <text x=\"\(px(at))\" y=\"\(py(level))\" dx=\"\(Int(place.dx))\" dy=\"\(Int(place.dy))\" \
+              text-anchor=\"\(place.anchor)\" fill=\"\(color)\">\(esc(text))</text>\n
               """
           }
         }
       }
-      return s
+      return (s, boxes + labels)
     }
 
     /// `v` to two significant digits: an interpolated crossing is no more precise than that.
@@ -375,14 +423,23 @@ package enum SVG {
       return s
     }
 
+    /// The labels every chart has, placed before any value's: the thresholds' (right-aligned
+    /// above their lines) and the y axis's ticks.
+    package func reservedBoxes() -> [SVG.Box] {
+      thresholds.compactMap { label, v in
+        plotted(v).map { SVG.Box(endingAt: l + w - 2, baseline: t + h - scaleY($0) * h - 3, text: label) }
+      } + yTicks().map { v, label in SVG.Box(endingAt: l - 4, baseline: t + h - scaleY(v) * h, text: label) }
+    }
+
     /// The points' values; labels on a line drawn over another's would repeat its values.
-    package func valueLabels() -> String {
+    package func valueLabels(reserved extra: [SVG.Box] = []) -> String {
       let labelled: [(index: Int, values: [Double?])] = series.indices.filter { coincides[$0] == nil }.map {
         ($0, series[$0].1)
       }
+      let reserved = reservedBoxes()
       return pointLabels(
         xs: xs, series: labelled, colors: colors, x: { l + scaleX($0) * w },
-        y: { plotted($0).map { t + h - scaleY($0) * h } })
+        y: { plotted($0).map { t + h - scaleY($0) * h } }, reserved: reserved + extra)
     }
   }
 }

@@ -37,6 +37,26 @@ package enum Scenario: String, Sendable, Codable, CaseIterable {
   /// The same through the first 1,000 rows: a fling through cells that fault.
   case scrollFirst1000Cells = "scroll_first_1000_cells"
 
+  /// What the scenario does, in words, for charts and prose: "first screen", "fling through
+  /// the first 1,000 rows".
+  package var title: String {
+    switch self {
+    case .performFetch: "performFetch alone"
+    case .firstScreen: "first screen"
+    case .firstScreenMapped: "first screen, mapped to models"
+    case .firstScreenMappedCodable: "first screen, decoded (Codable)"
+    case .scrollThrough: "scroll through every row"
+    case .randomAccess: "1,000 random rows"
+    case .sectioned: "sectioned first screen"
+    case .sectionedCached: "sectioned, section cache valid"
+    case .jumpMiddle: "jump to the middle"
+    case .jumpEnd: "jump to the end"
+    case .scrollFirst1000: "first 1,000 rows"
+    case .firstScreenCells: "first screen's cells, faulting"
+    case .scrollFirst1000Cells: "first 1,000 rows' cells, faulting"
+    }
+  }
+
   package static let randomRows = 1_000
   package static let flingRows = 1_000
 

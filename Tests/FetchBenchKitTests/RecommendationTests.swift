@@ -419,5 +419,50 @@ extension RecommendationTests {
     }
     let time = try #require(charts["banks-244292-sqlite-time-b20.svg"])
     #expect(time.contains("one frame, 16.7 ms") && time.contains(">median time<"))
+    // The budget the recommendation judges the heap against, on the heap chart; scenarios in words.
+    #expect(heap.contains(">memory budget, 100.0 MiB<"), "the 100 MiB budget is within the 150 MiB axis")
+    #expect(time.contains(">first screen<") && time.contains(">first 1,000 rows<") && !time.contains(">first_screen<"))
+  }
+
+  /// The text boxes of a chart's labels placed by anchor (values, limits, crossings, ticks,
+  /// not the title, legend or rotated axis title), read back from its SVG with their `dx`/`dy`.
+  static func labelBoxes(_ svg: String) -> [(SVG.Box, String)] {
+    svg.matches(of: /<text ([^>]*)>([^<]*)</).compactMap { m -> (SVG.Box, String)? in
+      let attributes = Dictionary(
+        String(m.1).matches(of: /([a-z-]+)="([^"]*)"/).map { (String($0.1), String($0.2)) },
+        uniquingKeysWith: { a, _ in a })
+      guard let anchor = attributes["text-anchor"], attributes["transform"] == nil,
+        let x = Double(attributes["x"] ?? ""),
+        let y = Double(attributes["y"] ?? "")
+      else { return nil }
+      let text = String(m.2)
+      let (dx, dy) = (Double(attributes["dx"] ?? "0")!, Double(attributes["dy"] ?? "0")!)
+      let width = 6.5 * Double(text.count)
+      let end = x + dx + (anchor == "middle" ? width / 2 : anchor == "start" ? width : 0)
+      return (SVG.Box(endingAt: end, baseline: y + dy, text: text), text)
+    }
+  }
+
+  /// Four lines close together on log-log axes, two limits across them: every value label
+  /// that is drawn keeps clear of the others, of the limits' labels, of the crossings' and of
+  /// the axis's ticks; the last point of each line is labelled.
+  @Test func labelsOnALineChartDoNotOverlap() {
+    let xs = [10_000.0, 100_000, 244_292, 1_000_000, 2_442_920]
+    let series: [(String, [Double?])] = [
+      ("full", [14.7, 190.0, 520.4, 2593.1, 6587.3]), ("batched", [5.2, 75.5, 235.9, 1380.7, 3556.0]),
+      ("offset", [3.1, 42.4, 125.8, 1002.0, 2530.6]), ("keyset", [3.0, 42.1, 122.0, 957.9, 2499.5]),
+    ]
+    let svg = SVG.lines(
+      title: "t", xs: xs, series: series, x: .log, y: .log,
+      thresholds: [("one frame, 16.7 ms", 16.7), ("100 ms", 100)],
+      xTitle: "rows", yTitle: "ms", markCrossings: true, xLabel: { String(Int($0)) })
+    let boxes = Self.labelBoxes(svg)
+    #expect(boxes.count > 12, "\(boxes.map(\.1))")
+    for i in boxes.indices {
+      for j in boxes.indices where j > i {
+        #expect(!boxes[i].0.overlaps(boxes[j].0), "'\(boxes[i].1)' covers '\(boxes[j].1)'")
+      }
+    }
+    for last in ["6587.3", "3556.0"] { #expect(boxes.contains { $0.1 == last }, "\(last)") }
   }
 }
