@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: build-postgres bench reference bench-postgres bench-quick false-alarms bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
+.PHONY: build-postgres bench reference reference-diff bench-postgres bench-quick false-alarms bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
@@ -35,11 +35,14 @@ bench-postgres: build-postgres
 	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
 	$(FETCHBENCH) run --store memory,sqlite,postgres
 
-# The headline reference (results/reference), recorded by a maintainer on a clean tree at a
-# commit: scripts/reference refuses uncommitted changes and replaces the folder only when the
-# run finished.
+# The references the README quotes, recorded by a maintainer on a clean tree at a commit:
+# scripts/reference refuses uncommitted changes and replaces the folder only when the run
+# finished. results/reference (`run`) and results/diff/reference (`diff`).
 reference: build datasets
-	scripts/reference
+	scripts/reference run
+
+reference-diff: build datasets
+	scripts/reference diff
 
 bench-quick: build
 	$(FETCHBENCH) run --quick
