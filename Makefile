@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: build-postgres bench reference reference-diff bench-postgres bench-quick false-alarms bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
+.PHONY: build-postgres bench reference reference-diff reference-load bench-postgres bench-quick false-alarms bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
@@ -43,6 +43,14 @@ reference: build datasets
 
 reference-diff: build datasets
 	scripts/reference diff
+
+# The load test's two references, on every store (starts the private PostgreSQL server unless
+# FETCHBENCH_POSTGRES_URL points at another).
+reference-load: build-postgres
+	@if [ -z "$$FETCHBENCH_POSTGRES_URL" ]; then scripts/postgres start >/dev/null; fi
+	$(FETCHBENCH) generate --if-missing
+	scripts/reference load
+	scripts/reference load-max
 
 bench-quick: build
 	$(FETCHBENCH) run --quick

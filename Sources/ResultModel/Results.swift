@@ -271,7 +271,11 @@ package struct Machine: Sendable, Codable, Equatable {
       .map { String($0.dropFirst(12)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
     let swift = swiftVersion()
     var commit = shell(["git", "rev-parse", "--short=12", "HEAD"]) ?? "unknown"
-    if let status = shell(["git", "status", "--porcelain", "--untracked-files=no"]), !status.isEmpty {
+    // Results are what runs write, not what they measure: a reference recorded beside another
+    // one that was just replaced is still its commit's code.
+    if let status = shell(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)results"]),
+      !status.isEmpty
+    {
       commit += "-dirty"
     }
     return Machine(
