@@ -25,7 +25,8 @@ import Testing
         let missing = ReadmeText.unmatchedFigures(section.text, in: sources)
         #expect(missing.isEmpty, "\(name), section from \(section.sources): not in its sources: \(missing)")
         let base = (name as NSString).deletingLastPathComponent
-        let foreign = ReadmeText.foreignLinks(section.text, sources: section.sources, base: base.isEmpty ? "" : base + "/")
+        let foreign = ReadmeText.foreignLinks(
+          section.text, sources: section.sources, base: base.isEmpty ? "" : base + "/")
         #expect(foreign.isEmpty, "\(name): links to another run than the section's sources: \(foreign)")
       }
     }
@@ -41,7 +42,10 @@ import Testing
     let edited = section.text.replacingOccurrences(of: figure, with: figure + "1")
     #expect(ReadmeText.unmatchedFigures(edited, in: sources).contains(figure + "1"))
     let otherRun = section.text + "\n![x](results/scale/reference/charts/banks-0-sqlite-scaling.svg)\n"
-    #expect(ReadmeText.foreignLinks(otherRun, sources: section.sources) == ["results/scale/reference/charts/banks-0-sqlite-scaling.svg"])
+    #expect(
+      ReadmeText.foreignLinks(otherRun, sources: section.sources) == [
+        "results/scale/reference/charts/banks-0-sqlite-scaling.svg"
+      ])
   }
 
   /// `fetchbench run [--batch-size 20]`: a value in a synopsis's brackets that is not a
@@ -99,11 +103,11 @@ enum ReadmeText {
   }
 
   /// Prose without what is not a stated figure: code blocks, link targets, comments, and code
-  /// spans, which read as `codeSpan` (a sentence counts one as a word).
+  /// spans (which may wrap a line), each read as `codeSpan` (a sentence counts one as a word).
   static func prose(_ text: String, codeSpan: String = " ") -> String {
     var s = text
     for (pattern, with) in [
-      ("```[\\s\\S]*?```", " "), ("`[^`\n]*`", codeSpan), ("\\]\\([^)]*\\)", "]"), ("<!--[\\s\\S]*?-->", " "),
+      ("```[\\s\\S]*?```", " "), ("`[^`]+`", codeSpan), ("\\]\\([^)]*\\)", "]"), ("<!--[\\s\\S]*?-->", " "),
     ] {
       s = s.replacingOccurrences(of: pattern, with: with, options: .regularExpression)
     }
@@ -212,7 +216,8 @@ enum ReadmeText {
         let next = i + 1 < words.count ? words[i + 1] : nil
         let ends = w.last.map { ".!?".contains($0) } ?? false
         let abbreviation = ["e.g.", "i.e.", "vs.", "etc.", "cf."].contains { w.lowercased().hasSuffix($0) }
-        let starts = next.map { n in n.first.map { $0.isUppercase || $0.isNumber || "`([*\"".contains($0) } ?? false } ?? true
+        let starts =
+          next.map { n in n.first.map { $0.isUppercase || $0.isNumber || "`([*\"".contains($0) } ?? false } ?? true
         if ends && !abbreviation && starts {
           out.append(sentence.joined(separator: " "))
           sentence = []
