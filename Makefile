@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 FETCHBENCH := .build/release/fetchbench
 
-.PHONY: build-postgres bench reference reference-diff reference-load bench-postgres bench-quick false-alarms bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
+.PHONY: build-postgres bench reference reference-diff reference-load reference-load-scale bench-postgres bench-quick false-alarms bench-diff bench-load bench-load-max bench-micro bench-micro-check bench-micro-update check ci test build bootstrap datasets docs format lint postgres-stop
 
 bootstrap:
 	@scripts/bootstrap
@@ -51,6 +51,12 @@ reference-load: build-postgres
 	$(FETCHBENCH) generate --if-missing
 	scripts/reference load
 	scripts/reference load-max
+
+# The load test at ten and forty times the rows, SQLite and memory (the datasets are generated
+# when missing: about 6 GB of memory at 10,000,000 rows).
+reference-load-scale: build
+	scripts/reference load-scale 2442920
+	scripts/reference load-scale 10000000
 
 bench-quick: build
 	$(FETCHBENCH) run --quick

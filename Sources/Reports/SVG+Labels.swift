@@ -23,8 +23,8 @@ extension SVG {
 
   /// The values at each x, one label per series, up and to the left of its point. Labels at
   /// one x are moved apart vertically (11 px, a line of text); a label that would still cover
-  /// another, or a box in `reserved` (a threshold's label), is left out: its value is in the
-  /// report's tables. The largest x is placed first, so each line's last value reads.
+  /// another, or a box in `reserved` (a threshold's label), moves a line down or up, or is left
+  /// out: its value is in the report's tables. The largest x is placed first, so each line's last value reads.
   /// O(points² · series²).
   package static func pointLabels(
     xs: [Double], series: [(index: Int, values: [Double?])], colors: [String], x: (Double) -> Double,
@@ -46,16 +46,21 @@ extension SVG {
       for label in labels {
         // Up and to the left of its point: a rising line leaves that quadrant free, and a white
         // halo keeps the text legible where another series' line crosses it.
-        let box = Box(endingAt: x(xs[k]) - 4, baseline: label.y - 3, text: label.text)
-        guard !placed.contains(where: box.overlaps) else { continue }
-        placed.append(box)
+        // Where that is taken (a limit's label at the plot's edge), a line of text lower, then
+        // higher; else the label is left out.
+        guard
+          let y = [label.y, label.y + 14, label.y - 11].first(where: { y in
+            !placed.contains(where: Box(endingAt: x(xs[k]) - 4, baseline: y - 3, text: label.text).overlaps)
+          })
+        else { continue }
+        placed.append(Box(endingAt: x(xs[k]) - 4, baseline: y - 3, text: label.text))
         s += String(
           format:
             """
             <text x=\"%.1f\" y=\"%.1f\" dx=\"-4\" dy=\"-3\" text-anchor=\"end\" fill=\"%@\" stroke=\"white\" \
             stroke-width=\"3\" paint-order=\"stroke\">%@</text>\n
             """,
-          x(xs[k]), label.y, label.color, label.text)
+          x(xs[k]), y, label.color, label.text)
       }
     }
     return s

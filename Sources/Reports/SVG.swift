@@ -171,7 +171,7 @@ package enum SVG {
     s += chart.axes(xLabel: xLabel) + chart.thresholdLines() + chart.seriesLines(legends: legends)
     // Where a line crosses a limit is read first: the values' labels keep clear of its labels.
     let crossings = markCrossings ? chart.crossingMarks(xLabel: xLabel) : (svg: "", boxes: [])
-    if chart.labelPoints { s += chart.valueLabels(reserved: crossings.boxes) }
+    if chart.labelPoints { s += chart.valueLabels(reserved: crossings.boxes, xLabel: xLabel) }
     s += crossings.svg
     if let xTitle {
       s +=
@@ -312,7 +312,6 @@ package enum SVG {
         <line x1=\"\(Int(l))\" y1=\"\(Int(t + h))\" x2=\"\(Int(l + w))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/><line \
         x1=\"\(Int(l))\" y1=\"\(Int(t))\" x2=\"\(Int(l))\" y2=\"\(Int(t + h))\" stroke=\"#888\"/>\n
         """
-      let xTicks = x == .log ? xs : (0...4).map { max(xs.max() ?? 1, 1) * Double($0) / 4 }
       for v in xTicks {
         s += "<text x=\"\(px(v))\" y=\"\(Int(t + h + 15))\" text-anchor=\"middle\">\(esc(xLabel(v)))</text>\n"
       }
@@ -337,7 +336,7 @@ package enum SVG {
       var written: [(level: Double, x: Double)] = []
       var boxes: [SVG.Box] = []
       var labels: [SVG.Box] = []
-      let taken = reservedBoxes()
+      let taken = reservedBoxes(xLabel: xLabel)
       for (i, (_, vals)) in series.enumerated() where coincides[i] == nil {
         let color = colors[i % colors.count]
         for (_, level) in thresholds where plotted(level) != nil {
@@ -423,20 +422,27 @@ package enum SVG {
       return s
     }
 
+    /// The x axis's ticks: each x on a log axis, five from zero on a linear one.
+    package var xTicks: [Double] { x == .log ? xs : (0...4).map { max(xs.max() ?? 1, 1) * Double($0) / 4 } }
+
     /// The labels every chart has, placed before any value's: the thresholds' (right-aligned
-    /// above their lines) and the y axis's ticks.
-    package func reservedBoxes() -> [SVG.Box] {
+    /// above their lines) and both axes' ticks. `xLabel` prints an x tick.
+    package func reservedBoxes(xLabel: (Double) -> String) -> [SVG.Box] {
       thresholds.compactMap { label, v in
         plotted(v).map { SVG.Box(endingAt: l + w - 2, baseline: t + h - scaleY($0) * h - 3, text: label) }
       } + yTicks().map { v, label in SVG.Box(endingAt: l - 4, baseline: t + h - scaleY(v) * h, text: label) }
+        + xTicks.map { v in
+          let text = xLabel(v)
+          return SVG.Box(endingAt: l + scaleX(v) * w + 3.25 * Double(text.count), baseline: t + h + 15, text: text)
+        }
     }
 
     /// The points' values; labels on a line drawn over another's would repeat its values.
-    package func valueLabels(reserved extra: [SVG.Box] = []) -> String {
+    package func valueLabels(reserved extra: [SVG.Box] = [], xLabel: (Double) -> String) -> String {
       let labelled: [(index: Int, values: [Double?])] = series.indices.filter { coincides[$0] == nil }.map {
         ($0, series[$0].1)
       }
-      let reserved = reservedBoxes()
+      let reserved = reservedBoxes(xLabel: xLabel)
       return pointLabels(
         xs: xs, series: labelled, colors: colors, x: { l + scaleX($0) * w },
         y: { plotted($0).map { t + h - scaleY($0) * h } }, reserved: reserved + extra)

@@ -43,7 +43,8 @@ import Testing
         for (metric, value) in [(Metric.time, ms), (.heapLive, heap)] {
           rows.append(
             figure(
-              rows: n, mode: .fetch(mode), scenario: .scenario(.firstScreen), metric: metric, value: value, min: value, max: value,
+              rows: n, mode: .fetch(mode), scenario: .scenario(.firstScreen), metric: metric, value: value, min: value,
+              max: value,
               repetitions: 3))
         }
       }
@@ -55,11 +56,14 @@ import Testing
     // Full: 8 ms at 10,000 rows, ×10 per decade: one frame at about 21,000, 100 ms at 125,000.
     #expect(
       md.contains(
-        "takes under one frame (16.7 ms) with full fetch up to about 21,000 rows; batched at every measured size (up to 1,000,000 rows)."))
+        "takes under one frame (16.7 ms) with full fetch up to about 21,000 rows; batched at every measured size (up to 1,000,000 rows)."
+      ))
     #expect(md.contains("Under 100 ms: with full fetch up to about 130,000 rows;"))
     // 400 bytes a row passes 100 MiB at 262,144 rows.
     #expect(
-      md.contains("live heap stays under the 100.0 MiB budget with full fetch up to about 260,000 rows; batched at every measured size"))
+      md.contains(
+        "live heap stays under the 100.0 MiB budget with full fetch up to about 260,000 rows; batched at every measured size"
+      ))
     let charts = Dictionary(uniqueKeysWithValues: report.charts())
     let time = try #require(charts["banks-0-sqlite-scaling.svg"])
     #expect(time.contains("one frame, 16.7 ms") && time.contains("100 ms"))
@@ -71,8 +75,12 @@ import Testing
       .settings, .settings, .memoryBudget, 50 * 1_048_576, 0
     )
     let halved = Report(rows: [budget] + rows)
-    #expect(halved.markdown().contains("under the 50.0 MiB budget with full fetch up to about 130,000 rows"), "\(halved.markdown())")
-    #expect(Dictionary(uniqueKeysWithValues: halved.charts())["banks-0-sqlite-scaling-heap.svg"]?.contains("budget, 50.0 MiB") == true)
+    #expect(
+      halved.markdown().contains("under the 50.0 MiB budget with full fetch up to about 130,000 rows"),
+      "\(halved.markdown())")
+    #expect(
+      Dictionary(uniqueKeysWithValues: halved.charts())["banks-0-sqlite-scaling-heap.svg"]?.contains("budget, 50.0 MiB")
+        == true)
   }
 
   /// A case's process holds the store and the list, linear in rows, and a fixed part: the
@@ -89,17 +97,20 @@ import Testing
     // One size: the line through the origin, which errs low by the fixed part.
     let one = try #require(MemoryFit([points[1]], memoryBytes: memory))
     #expect(one.fitsUpTo < fit.fitsUpTo && abs(one.fitsUpTo - memory / (points[1].peak / 10_000_000)) < 1e-3)
-    #expect(MemoryFit([(10, 5.0), (20, 5.0)], memoryBytes: memory) == nil, "a peak that does not grow projects nothing")
+    #expect(
+      MemoryFit([(10, 5.0), (20, 5.0)], memoryBytes: memory) == nil, "a peak that does not grow projects nothing")
     #expect(try #require(MemoryFit(points, memoryBytes: memory, unfit: 20_000_000)).fitsUpTo == 20_000_000)
     // Two joined runs that both measured the largest size: the larger peak counts, not a 0/0 slope.
-    let twice = try #require(MemoryFit(points + [(rows: 10_000_000, peak: points[1].peak - 1_000_000)], memoryBytes: memory))
+    let twice = try #require(
+      MemoryFit(points + [(rows: 10_000_000, peak: points[1].peak - 1_000_000)], memoryBytes: memory))
     #expect(twice == fit)
 
     var rows: [ResultRow] = []
     for (n, peak) in points {
       for (mode, scale) in [(FetchMode.full, 1.0), (.batched, 0.25)] {
         var r = figure(
-          .wells, rows: n, store: .engine(.memory), mode: .fetch(mode), scenario: .scenario(.performFetch), metric: .peakRSS,
+          .wells, rows: n, store: .engine(.memory), mode: .fetch(mode), scenario: .scenario(.performFetch),
+          metric: .peakRSS,
           value: peak * scale, min: peak * scale, max: peak * scale, repetitions: 1)
         r.runID = "r"
         rows.append(r)
@@ -110,13 +121,18 @@ import Testing
     (stopped.runID, stopped.machine.gitCommit) = ("r2", "def")
     let md = Report(rows: rows + [stopped]).markdown()
     #expect(
-      md.contains("Runs `r` (commit `abc`, 4 figures), `r2` (commit `def`, 1 figure) on 2 cores, 24 GiB"),
+      md.contains(
+        "Runs `r` (commit `abc`, 4 figures), `r2` (commit `def`, 1 figure) on processor not recorded, 2 cores, 24 GiB"),
       "a report of two runs names both, with what each measured")
     #expect(md.contains("## Where each case stops fitting in memory"), "\(md)")
     #expect(
-      md.contains("| wells memory full perform_fetch | 10,000,000 | 9.41 GiB | 1000 | does not fit at 30,000,000 (measured) |"), "\(md)")
+      md.contains(
+        "| wells memory full perform_fetch | 10,000,000 | 9.41 GiB | 1000 | does not fit at 30,000,000 (measured) |"),
+      "\(md)")
     // 250 B a row from 2.35 GiB at 10,000,000 rows: 103,000,000 rows, said to two digits.
-    #expect(md.contains("| wells memory batched(20) perform_fetch | 10,000,000 | 2.35 GiB | 250 | 100,000,000 rows |"), "\(md)")
+    #expect(
+      md.contains("| wells memory batched(20) perform_fetch | 10,000,000 | 2.35 GiB | 250 | 100,000,000 rows |"),
+      "\(md)")
   }
 
   /// Read as a person would: values labelled at the same size never overlap, and a line that
@@ -126,11 +142,14 @@ import Testing
     var rows: [ResultRow] = []
     for n in [10_000, 100_000, 1_000_000] {
       // Offset and keyset open 10 % apart (a few pixels on the log axis), with one heap.
-      for (mode, ms, heap) in [(FetchMode.full, 0.8, 400.0), (.batched, 0.02, 10.0), (.offset, 0.001, 0.3), (.keyset, 0.0011, 0.3)] {
+      for (mode, ms, heap) in [
+        (FetchMode.full, 0.8, 400.0), (.batched, 0.02, 10.0), (.offset, 0.001, 0.3), (.keyset, 0.0011, 0.3),
+      ] {
         for (metric, value) in [(Metric.time, ms * Double(n) / 1_000), (.heapLive, heap * Double(n))] {
           rows.append(
             figure(
-              .wells, rows: n, store: .engine(.memory), mode: .fetch(mode), scenario: .scenario(.firstScreen), metric: metric, value: value,
+              .wells, rows: n, store: .engine(.memory), mode: .fetch(mode), scenario: .scenario(.firstScreen),
+              metric: metric, value: value,
               min: value, max: value, repetitions: 3))
         }
       }
@@ -154,9 +173,12 @@ import Testing
         let sorted = ys.sorted()
         #expect(zip(sorted, sorted.dropFirst()).allSatisfy { $1 - $0 >= 11 - 1e-9 }, "\(sorted)")
       }
-      // Four series, one value each per size on the time chart; the heap chart labels
-      // keyset's points once, on offset's line.
-      #expect(byX.values.allSatisfy { $0.count == (chart == heap ? 3 : 4) })
+      // Four series, one value each at the largest size on the time chart (a label that would
+      // cover another at a smaller size is left to the tables); the heap chart labels keyset's
+      // points once, on offset's line.
+      let largest = try #require(byX.keys.max { Double($0)! < Double($1)! })
+      #expect(byX[largest]?.count == (chart == heap ? 3 : 4), "\(byX)")
+      #expect(byX.values.allSatisfy { !$0.isEmpty && $0.count <= (chart == heap ? 3 : 4) })
     }
   }
 }
