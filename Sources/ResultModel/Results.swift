@@ -236,10 +236,6 @@ package struct Machine: Sendable, Codable, Equatable {
     self.processor = processor
   }
 
-  /// Whether the run's tracked files were its commit's: a figure from a dirty tree cannot be
-  /// reproduced from `git log`.
-  package var isCleanTree: Bool { !gitCommit.hasSuffix("-dirty") && gitCommit != "unknown" }
-
   /// "AMD EPYC 7B13 (L1d 32 KiB, L2 512 KiB, L3 32 MiB), 2 cores, 23 GiB, Debian …, Swift …":
   /// the machine as a report's heading names it. O(1).
   package var summary: String {
