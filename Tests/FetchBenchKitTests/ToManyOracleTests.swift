@@ -377,10 +377,11 @@ import Testing
     try TestSupport.requirePostgresServer()
     let server = try PostgresLocation.url(nil)
     let admin = try PostgresAdmin(url: server)
-    try UserServerSchema.build(admin)
-    defer { try? admin.execute("DROP SCHEMA IF EXISTS \(UserServerSchema.schema) CASCADE") }
+    let schema = UserServerSchema.schema(for: "oracle")
+    try UserServerSchema.build(admin, schema: schema)
+    defer { try? admin.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE") }
     let db = try UserDatabase.named(
-      "postgres://\(server.user)@\(server.host):\(server.port)/\(server.database)?schema=\(UserServerSchema.schema)")
+      "postgres://\(server.user)@\(server.host):\(server.port)/\(server.database)?schema=\(schema)")
     let serverModel = try db.register(entity: "planes").kind.definition.model
     let postgres = try db.open(serverModel, memory: false)
     defer { (postgres as? PostgresStore)?.close() }

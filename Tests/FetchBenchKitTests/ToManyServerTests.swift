@@ -87,13 +87,14 @@ import Testing
     try TestSupport.requirePostgresServer()
     let server = try PostgresLocation.url(nil)
     let admin = try PostgresAdmin(url: server)
-    try UserServerSchema.build(admin)
-    defer { try? admin.execute("DROP SCHEMA IF EXISTS \(UserServerSchema.schema) CASCADE") }
+    let schema = UserServerSchema.schema(for: "tomany")
+    try UserServerSchema.build(admin, schema: schema)
+    defer { try? admin.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE") }
     let db =
-      "postgres://\(server.user)@\(server.host):\(server.port)/\(server.database)?schema=\(UserServerSchema.schema)"
+      "postgres://\(server.user)@\(server.host):\(server.port)/\(server.database)?schema=\(schema)"
     for list in Self.lists {
       let expected = try admin.column(
-        "SELECT q.id::text FROM (\(Self.oracle(list.having, schema: UserServerSchema.schema + "."))) q ORDER BY q.id")
+        "SELECT q.id::text FROM (\(Self.oracle(list.having, schema: schema + "."))) q ORDER BY q.id")
       for store in ["memory", "postgres"] {
         #expect(try Self.listed(db, store: store, list.predicate) == expected, "\(list.predicate) on \(store)")
       }
@@ -101,7 +102,7 @@ import Testing
     let counts = try admin.column(
       Self.countsQuery.replacingOccurrences(of: "count(f.id)", with: "count(f.id)::text").replacingOccurrences(
         of: "planes p LEFT JOIN flights",
-        with: "\(UserServerSchema.schema).planes p LEFT JOIN \(UserServerSchema.schema).flights"))
+        with: "\(schema).planes p LEFT JOIN \(schema).flights"))
     for store in ["memory", "postgres"] { try Self.checkCells(db, store: store, counts: counts) }
   }
 }

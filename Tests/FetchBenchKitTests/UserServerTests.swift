@@ -10,7 +10,11 @@ import Testing
 @Suite(.serialized) struct UserServerSchema {
   static let schema = "fbtest_user_\(getpid())"
 
-  static func build(_ admin: PostgresAdmin) throws {
+  /// A schema of this process for `suite`: suites run in parallel, so each builds and drops
+  /// its own.
+  static func schema(for suite: String) -> String { "\(schema)_\(suite)" }
+
+  static func build(_ admin: PostgresAdmin, schema: String = Self.schema) throws {
     typealias F = UserDatabaseFixture
     func text(_ s: String?) -> String { s.map(PostgresAdmin.literal) ?? "NULL" }
     func number(_ n: (some Numeric)?) -> String { n.map { "\($0)" } ?? "NULL" }
