@@ -56,7 +56,7 @@ package struct ResultRow: Sendable, Equatable {
   package static let columns = [
     "run_id", "dataset", "rows", "store", "mode", "batch_size", "index", "scenario", "metric",
     "value", "unit", "min", "max", "repetitions", "status", "error", "cores", "memory_bytes", "os",
-    "swift_version", "git_commit", "dataset_sha256", "detail", "processor",
+    "swift_version", "git_commit", "dataset_sha256", "detail", "processor", "machine_speed",
   ]
 
   /// The row's cells in `columns`' order, typed: results.csv writes their text, results.json
@@ -68,6 +68,7 @@ package struct ResultRow: Sendable, Equatable {
       .text(unit.rawValue), .real(min), .real(max), .integer(repetitions), .text(status.rawValue), .text(error),
       .integer(machine.cores), .integer(machine.memoryBytes), .text(machine.os), .text(machine.swiftVersion),
       .text(machine.gitCommit), .text(datasetSHA256), .text(detail), .text(machine.processor),
+      .text(machine.speed?.recorded ?? ""),
     ]
   }
 
@@ -100,8 +101,9 @@ package struct ResultRow: Sendable, Equatable {
   /// whole number within what a run writes, a name FetchBench writes. Throws naming the column
   /// and the value. O(columns).
   package init(cells c: [Cell]) throws {
-    // Runs recorded before `processor` have one column fewer, and before `detail` two.
-    guard (Self.columns.count - 2...Self.columns.count).contains(c.count) else {
+    // Runs recorded before `machine_speed` have one column fewer, before `processor` two, and
+    // before `detail` three.
+    guard (Self.columns.count - 3...Self.columns.count).contains(c.count) else {
       throw HarnessError.invalidArgument("results.csv: a row has \(c.count) fields, expected \(Self.columns.count)")
     }
     func num(_ i: Int) throws -> Double {
@@ -138,7 +140,7 @@ package struct ResultRow: Sendable, Equatable {
     (status, error) = (try typed(14, ResultStatus.init(rawValue:)), c[15].text)
     machine = Machine(
       cores: try int(16), memoryBytes: try int(17), os: c[18].text, swiftVersion: c[19].text, gitCommit: c[20].text,
-      processor: c.count > 23 ? c[23].text : "")
+      processor: c.count > 23 ? c[23].text : "", speed: c.count > 24 ? MachineSpeed(recorded: c[24].text) : nil)
     datasetSHA256 = c[21].text
     detail = c.count > 22 ? c[22].text : ""
   }
@@ -198,8 +200,8 @@ extension ResultRow: Codable {
       let key = Column(stringValue: name)
       if Self.integerColumns.contains(name) { return .integer(try c.decode(Int.self, forKey: key)) }
       if Self.realColumns.contains(name) { return .real(try c.decode(Double.self, forKey: key)) }
-      // Runs recorded before `detail` or `processor` have none.
-      if name == "detail" || name == "processor" {
+      // Runs recorded before `detail`, `processor` or `machine_speed` have none.
+      if name == "detail" || name == "processor" || name == "machine_speed" {
         return .text(try c.decodeIfPresent(String.self, forKey: key) ?? "")
       }
       return .text(try c.decode(String.self, forKey: key))
@@ -224,9 +226,12 @@ package struct Machine: Sendable, Codable, Equatable {
   /// The processor's model and cache sizes (`Processor`'s description); empty in runs recorded
   /// before it was.
   package var processor: String
+  /// Two fixed pieces of work timed at the start of the run; nil in runs recorded before they were.
+  package var speed: MachineSpeed?
 
   package init(
-    cores: Int, memoryBytes: Int, os: String, swiftVersion: String, gitCommit: String, processor: String = ""
+    cores: Int, memoryBytes: Int, os: String, swiftVersion: String, gitCommit: String, processor: String = "",
+    speed: MachineSpeed? = nil
   ) {
     self.cores = cores
     self.memoryBytes = memoryBytes
@@ -234,13 +239,15 @@ package struct Machine: Sendable, Codable, Equatable {
     self.swiftVersion = swiftVersion
     self.gitCommit = gitCommit
     self.processor = processor
+    self.speed = speed
   }
 
-  /// "AMD EPYC 7B13 (L1d 32 KiB, L2 512 KiB, L3 32 MiB), 2 cores, 23 GiB, Debian …, Swift …":
-  /// the machine as a report's heading names it. O(1).
+  /// "AMD EPYC 7B13 (L1d 32 KiB, L2 512 KiB, L3 32 MiB), 2 cores, 23 GiB, Debian …, Swift …,
+  /// which sorted 1,000,000 integers in … ms …": the machine as a report's heading names it. O(1).
   package var summary: String {
     let cpu = processor.isEmpty ? "processor not recorded" : processor
-    return "\(cpu), \(cores) cores, \(memoryBytes >> 30) GiB, \(os), \(swiftVersion)"
+    let base = "\(cpu), \(cores) cores, \(memoryBytes >> 30) GiB, \(os), \(swiftVersion)"
+    return speed.map { "\(base), which \($0)" } ?? base
   }
 
   /// "a clean tree", "uncommitted changes" or "no git commit": what the commit says of the
@@ -249,7 +256,9 @@ package struct Machine: Sendable, Codable, Equatable {
     gitCommit.hasSuffix("-dirty") ? "uncommitted changes" : gitCommit == "unknown" ? "no git commit" : "a clean tree"
   }
 
-  private enum CodingKeys: String, CodingKey { case cores, memoryBytes, os, swiftVersion, gitCommit, processor }
+  private enum CodingKeys: String, CodingKey {
+    case cores, memoryBytes, os, swiftVersion, gitCommit, processor, speed
+  }
 
   package init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -257,11 +266,13 @@ package struct Machine: Sendable, Codable, Equatable {
       cores: try c.decode(Int.self, forKey: .cores), memoryBytes: try c.decode(Int.self, forKey: .memoryBytes),
       os: try c.decode(String.self, forKey: .os), swiftVersion: try c.decode(String.self, forKey: .swiftVersion),
       gitCommit: try c.decode(String.self, forKey: .gitCommit),
-      processor: try c.decodeIfPresent(String.self, forKey: .processor) ?? "")
+      processor: try c.decodeIfPresent(String.self, forKey: .processor) ?? "",
+      speed: try c.decodeIfPresent(MachineSpeed.self, forKey: .speed))
   }
 
-  /// Reads this machine's description; commands that are missing give "unknown".
-  package static func current() -> Machine {
+  /// Reads this machine's description, and with `measuringSpeed` times `MachineSpeed`'s work
+  /// (about half a second); commands that are missing give "unknown".
+  package static func current(measuringSpeed: Bool) -> Machine {
     let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
     let pretty = osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
       .map { String($0.dropFirst(12)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
@@ -277,7 +288,8 @@ package struct Machine: Sendable, Codable, Equatable {
     return Machine(
       cores: ProcessInfo.processInfo.activeProcessorCount,
       memoryBytes: Int(ProcessInfo.processInfo.physicalMemory), os: pretty ?? "Linux",
-      swiftVersion: swift ?? "unknown", gitCommit: commit, processor: Processor.current().description)
+      swiftVersion: swift ?? "unknown", gitCommit: commit, processor: Processor.current().description,
+      speed: measuringSpeed ? MachineSpeed.measure() : nil)
   }
 
   package static func shell(_ args: [String], environment: [String: String] = [:]) -> String? {
@@ -340,8 +352,9 @@ package enum ResultsCSV {
   /// Parses CSV text written by `encode` (or any RFC 4180 file with the same header).
   package static func decode(_ text: String) throws -> [ResultRow] {
     let records = records(text)
-    // Runs recorded before `processor` lack its column, and before `detail` both.
-    guard let header = records.first, (0...2).contains(where: { header == Array(ResultRow.columns.dropLast($0)) })
+    // Runs recorded before `machine_speed` lack its column, before `processor` two, and before
+    // `detail` three.
+    guard let header = records.first, (0...3).contains(where: { header == Array(ResultRow.columns.dropLast($0)) })
     else {
       throw HarnessError.invalidArgument("results.csv: the header is not \(ResultRow.columns.joined(separator: ","))")
     }

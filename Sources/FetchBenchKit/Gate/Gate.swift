@@ -190,7 +190,7 @@ package struct MachineKind: Sendable, Codable, Equatable, CustomStringConvertibl
   }
 
   package static func current() -> MachineKind {
-    let m = Machine.current()
+    let m = Machine.current(measuringSpeed: false)
     return MachineKind(
       cores: m.cores, os: m.os, swiftVersion: m.swiftVersion, memoryBytes: m.memoryBytes, processor: .current())
   }

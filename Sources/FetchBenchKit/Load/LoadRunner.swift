@@ -71,6 +71,8 @@ package enum LoadRunner {
       _ = try PostgresAdmin(url: try PostgresLocation.url(nil))
     }
     let runID = Runner.timestamp()
+    // Timed before the writers start, as a run's is before its cases.
+    let machine = Machine.current(measuringSpeed: true)
     var results: [LoadResult] = []
     var steps: [RateStep] = []
     var maxRates: [String: Double] = [:]
@@ -106,7 +108,7 @@ package enum LoadRunner {
     let (dir, claim) = try claimOutput(out, runID: runID)
     defer { claim.release() }
     let report = LoadReport(
-      runID: runID, machine: Machine.current(), checksum: checksums["banks-\(base.rows)"] ?? "", results: results,
+      runID: runID, machine: machine, checksum: checksums["banks-\(base.rows)"] ?? "", results: results,
       steps: steps,
       maxRates: maxRates, rawLimits: rawLimits, findMaxRate: findMaxRate)
     try report.write(to: dir)

@@ -34,7 +34,7 @@ package enum Runner {
     _ options: RunOptions, log: @escaping @Sendable (String) -> Void,
     caseEnded: (_ results: RunResults, _ remaining: ArraySlice<CaseSpec>) throws -> Void = { _, _ in }
   ) throws -> RunOutcome {
-    let machine = Machine.current()
+    let machine = Machine.current(measuringSpeed: true)
     let cases = options.cases()
     // Before minutes of measuring: where the results go must take them.
     if options.outDirectory == nil {
