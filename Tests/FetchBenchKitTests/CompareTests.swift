@@ -1,5 +1,6 @@
 import DatasetStores
 import FetchBenchKit
+import HarnessSupport
 import Foundation
 import ResultModel
 import TestSupport
@@ -113,6 +114,25 @@ import Testing
     options.allowDifferences = true
     #expect(Comparison(base: before, head: elsewhere, options: options).exitCode == 2)
     #expect(Comparison(base: before, head: before).exitCode == 0)
+  }
+
+  /// Runs whose machines timed the same fixed work 1.25× apart or more are compared with a note
+  /// that says so, in every format; closer, or unrecorded on a side, without one.
+  @Test func machinesOfOtherSpeedsAreNamedBesideTheVerdict() throws {
+    func run(_ speed: MachineSpeed?) -> [ResultRow] {
+      var r = Self.timed(.batched, Self.base)
+      r.machine.speed = speed
+      return [r]
+    }
+    let fast = MachineSpeed(sortMs: 60, faultMs: 20)
+    let slow = Comparison(base: run(fast), head: run(MachineSpeed(sortMs: 60, faultMs: 30)))
+    let note = try #require(slow.speedNote)
+    #expect(note.contains("the head took 1.00× and 1.50× the base's time for the same work"), "\(note)")
+    #expect(slow.text().contains(note) && slow.markdown().contains(note))
+    #expect(String(decoding: try slow.json(), as: UTF8.self).contains("\"speedNote\""))
+    #expect(slow.exitCode == 0)
+    #expect(Comparison(base: run(fast), head: run(MachineSpeed(sortMs: 74, faultMs: 16.5))).speedNote == nil)
+    #expect(Comparison(base: run(nil), head: run(fast)).speedNote == nil)
   }
 
   /// End to end: a run against itself changes nothing; against a copy whose first screen took

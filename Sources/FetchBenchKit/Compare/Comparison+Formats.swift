@@ -48,7 +48,9 @@ extension Comparison {
 
   /// Plain text for a terminal. O(lines).
   package func text() -> String {
-    var out = verdictSentence + "\n" + counts + "\n" + (modelNote.map { $0 + "\n" } ?? "") + processesNote
+    var out =
+      verdictSentence + "\n" + counts + "\n" + (modelNote.map { $0 + "\n" } ?? "") + (speedNote.map { $0 + "\n" } ?? "")
+      + processesNote
     guard refusal == nil else { return out }
     if !headFailures.isEmpty { out += "\nfailed in the head:\n" + failuresText + "\n" }
     for v in [Verdict.regressed, .changed, .improved] {
@@ -64,6 +66,7 @@ extension Comparison {
   package func markdown() -> String {
     var md =
       "### FetchBench: \(verdictSentence)\n\n\(counts)\n\n" + (modelNote.map { $0 + "\n\n" } ?? "")
+      + (speedNote.map { $0 + "\n\n" } ?? "")
       + (processesNote.isEmpty ? "" : processesNote + "\n")
     guard refusal == nil else { return md }
     if !headFailures.isEmpty {
@@ -87,7 +90,7 @@ extension Comparison {
   }
 
   /// Every line as JSON, with the verdict and the exit code: `{"verdict", "exitCode",
-  /// "refusal", "modelNote", "failedInHead", "figures": [{"name", "verdict", "detail"}]}`. O(lines).
+  /// "refusal", "modelNote", "speedNote", "failedInHead", "figures": [{"name", "verdict", "detail"}]}`. O(lines).
   package func json() throws -> Data {
     struct Figure: Encodable {
       var name: String
@@ -99,6 +102,7 @@ extension Comparison {
       var exitCode: Int32
       var refusal: String?
       var modelNote: String?
+      var speedNote: String?
       /// The head's failed cases and why.
       var failedInHead: [String: String]
       var figures: [Figure]
@@ -106,6 +110,7 @@ extension Comparison {
     return try RunExport.encode(
       Document(
         verdict: verdictSentence, exitCode: exitCode, refusal: refusal, modelNote: modelNote,
+        speedNote: speedNote,
         failedInHead: headFailures,
         figures: lines.map { Figure(name: $0.name, verdict: $0.verdict.rawValue, detail: $0.detail) }))
   }

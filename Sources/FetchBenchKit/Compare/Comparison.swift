@@ -87,6 +87,9 @@ package struct Comparison: Sendable {
   package var refusal: String?
   /// What the comparison measures when the two runs' stores come from two models.
   package var modelNote: String?
+  /// That the two machines ran the same fixed work at speeds more than `speedTolerance` apart,
+  /// so a time's change includes the machine's; nil when they did not, or a run did not record it.
+  package var speedNote: String?
   /// The head's cases that failed or did not fit, by `caseName`, with why: a failure of the
   /// head, whatever its other figures say.
   package var headFailures: [String: String] = [:]
@@ -114,6 +117,7 @@ package struct Comparison: Sendable {
     }
     refusal = options.allowDifferences ? nil : Self.differences(baseRun, headRun)
     modelNote = Self.modelChange(baseRun.settings, headRun.settings)
+    speedNote = Self.speedChange(allBase.first?.machine.speed, allHead.first?.machine.speed)
     func index(_ rows: [ResultRow]) -> [String: ResultRow] {
       Dictionary(rows.map { (Self.name($0), $0) }, uniquingKeysWith: { a, _ in a })
     }
@@ -218,6 +222,22 @@ package struct Comparison: Sendable {
   /// "the models differ (…)" when both runs measured stores `generate --model` wrote for
   /// the same entity, rows and seed from two models: the data differs because the model does,
   /// which is what such a comparison measures. nil otherwise. O(rows).
+  /// How far apart two machines' times for `MachineSpeed`'s work may be before `speedNote` says so.
+  static let speedTolerance = 1.25
+
+  static func speedChange(_ base: MachineSpeed?, _ head: MachineSpeed?) -> String? {
+    guard let x = base, let y = head, x.sortMs > 0, x.faultMs > 0 else { return nil }
+    let (sort, fault) = (y.sortMs / x.sortMs, y.faultMs / x.faultMs)
+    guard [sort, fault].contains(where: { $0 > speedTolerance || $0 < 1 / speedTolerance }) else { return nil }
+    return
+      """
+      The machines' speeds differ: the base \(x), the head \(y); the head took \(ratio(sort)) and \(ratio(fault)) \
+      the base's time for the same work, so a time's change includes the machine's. Counters and heap figures do not.
+      """
+  }
+
+  private static func ratio(_ r: Double) -> String { String(format: "%.2f×", r) }
+
   static func modelChange(_ base: RunSettings, _ head: RunSettings) -> String? {
     guard let x = base.database?.model, let y = head.database?.model,
       x.differsOnlyByModel(from: y)
