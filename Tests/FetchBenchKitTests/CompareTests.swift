@@ -1,7 +1,7 @@
 import DatasetStores
 import FetchBenchKit
-import HarnessSupport
 import Foundation
+import HarnessSupport
 import ResultModel
 import TestSupport
 import Testing
