@@ -19,24 +19,27 @@ package struct MachineSpeed: Sendable, Codable, Hashable, CustomStringConvertibl
   package init(sortMs: Double, faultMs: Double) { (self.sortMs, self.faultMs) = (sortMs, faultMs) }
 
   /// Times both pieces of work, the median of `repetitions` after one warm-up each: about half
-  /// a second. O(sortCount · log sortCount + faultBytes / 4096).
-  package static func measure() -> MachineSpeed {
+  /// a second; nil where fresh memory cannot be mapped. O(sortCount · log sortCount + faultBytes / 4096).
+  package static func measure() -> MachineSpeed? {
     let numbers = pseudoRandom(count: sortCount)
     func median(_ work: () -> Void) -> Double {
       work()
-      let samples = (0..<repetitions).map { _ in
-        let t0 = Clock.wallNanos
-        work()
-        return Double(Clock.wallNanos - t0) / 1e6
-      }
-      return samples.sorted()[repetitions / 2]
+      return Summary(
+        (0..<repetitions).map { _ in
+          let t0 = Clock.wallNanos
+          work()
+          return Double(Clock.wallNanos - t0) / 1e6
+        }
+      ).median
     }
     let sort = median {
       var copy = numbers
       copy.sort()
       precondition(copy.count == numbers.count)
     }
-    return MachineSpeed(sortMs: sort, faultMs: median(faultInFreshPages))
+    var mapped = true
+    let fault = median { mapped = mapped && faultInFreshPages() }
+    return mapped ? MachineSpeed(sortMs: sort, faultMs: fault) : nil
   }
 
   /// "sorted 1,000,000 integers in 61.2 ms and faulted in 64 MiB in 23.4 ms (medians of 5)".
@@ -80,14 +83,15 @@ package struct MachineSpeed: Sendable, Codable, Hashable, CustomStringConvertibl
   }
 
   /// Maps fresh anonymous memory, so that every page faults whatever the allocator keeps, and
-  /// writes a byte to each page.
-  private static func faultInFreshPages() {
+  /// writes a byte to each page; false where the memory cannot be mapped.
+  private static func faultInFreshPages() -> Bool {
     let page = 4096
     guard let base = mmap(nil, faultBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
       base != MAP_FAILED
-    else { return }
+    else { return false }
     defer { munmap(base, faultBytes) }
     let bytes = base.assumingMemoryBound(to: UInt8.self)
     for offset in stride(from: 0, to: faultBytes, by: page) { bytes[offset] = 1 }
+    return true
   }
 }
