@@ -251,6 +251,9 @@ extension Report {
     return kind == .banks ? "state" : kind.definition.sectionKeyPath
   }
 
+  /// The stdlib's series in `diffCharts`, whose bar is skipped above its time budget.
+  static let stdlibSeries = 2
+
   package func diffCharts() -> [(String, String)] {
     var out: [(String, String)] = []
     for table in diffTables {
@@ -270,7 +273,11 @@ extension Report {
               diff, \(table.store.rawValue), \(table.rows.grouped) \
               rows\(table.sections ? ", sections by \(grouping)" : ""): time per transaction
               """,
-            axisTitle: "median time", categories: scenarios.map(\.label), series: series, format: milliseconds)
+            axisTitle: "median time", categories: scenarios.map(\.label), series: series, format: milliseconds,
+            unmeasured: { s, c in
+              guard s == Self.stdlibSeries, let limit = diffRow(table, scenarios[c], .stdlibDiffSkipped) else { return nil }
+              return String(format: "stdlib: skipped (> %.0f s)", limit.value)
+            })
         ))
     }
     return out

@@ -8,18 +8,25 @@ package enum SVG {
 
   /// Horizontal grouped bars on a linear axis from zero, with ticks, gridlines and the axis's
   /// title, so that a bar twice as long is twice the value; each bar is labelled with its
-  /// value, so that a short bar still reads. Series with no value are left out of the legend.
+  /// value, so that a short bar still reads. Series with neither a value nor a word
+  /// (`unmeasured`) are left out of the legend.
   /// Ticks fall on round multiples of `unit` (a MiB for bytes). `threshold` (one frame) is
-  /// drawn as a dashed line when it falls within the axis. O(categories · series).
+  /// drawn as a dashed line when it falls within the axis. `unmeasured(series, category)` is a
+  /// word written where a bar has no value (a measurement skipped), so that its absence does not
+  /// read as zero. O(categories · series).
   package static func bars(
     title: String, axisTitle: String, categories: [String], series: [(String, String, [Double?])],
     format: (Double) -> String,
-    unit: Double = 1, threshold: (value: Double, label: String)? = nil
+    unit: Double = 1, threshold: (value: Double, label: String)? = nil,
+    unmeasured: (_ series: Int, _ category: Int) -> String? = { _, _ in nil }
   ) -> String {
-    // Categories and series without a value take no room.
-    let shown = categories.indices.filter { c in series.contains { ($0.2[c] ?? 0) > 0 } }
+    // Categories and series with neither a value nor a word take no room.
+    func drawn(_ s: Int, _ c: Int) -> Bool { (series[s].2[c] ?? 0) > 0 || unmeasured(s, c) != nil }
+    let shown = categories.indices.filter { c in series.indices.contains { drawn($0, c) } }
+    let kept = series.indices.filter { s in categories.indices.contains { drawn(s, $0) } }
+    let notes = kept.map { s in shown.map { unmeasured(s, $0) } }
     let categories = shown.map { categories[$0] }
-    let series = series.filter { $0.2.contains { ($0 ?? 0) > 0 } }.map { s in (s.0, s.1, shown.map { s.2[$0] }) }
+    let series = kept.map { s in (series[s].0, series[s].1, shown.map { series[s].2[$0] }) }
     let values = series.flatMap { $0.2.compactMap { $0 } }.filter { $0 > 0 }
     let ticks = niceTicks(upTo: (values.max() ?? 1) / unit).map { $0 * unit }
     let top = ticks.last ?? 1
@@ -74,9 +81,14 @@ package enum SVG {
       let y0 = plotTop + Double(c) * groupH
       s += "<text x=\"\(Int(left) - 6)\" y=\"\(Int(y0 + groupH / 2))\" text-anchor=\"end\">\(esc(cat))</text>\n"
       for (i, (_, color, vals)) in series.enumerated() {
-        guard let v = vals[c], v > 0 else { continue }
-        let w = max(1, v / top * width)
         let y = y0 + Double(i) * barH
+        guard let v = vals[c], v > 0 else {
+          if let note = notes[i][c] {
+            s += "<text x=\"\(Int(left) + 4)\" y=\"\(Int(y + barH - 4))\" fill=\"#555\">\(esc(note))</text>\n"
+          }
+          continue
+        }
+        let w = max(1, v / top * width)
         s +=
           """
           <rect x=\"\(Int(left))\" y=\"\(Int(y))\" width=\"\(String(format: "%.1f", w))\" \

@@ -132,6 +132,7 @@ import Testing
     #expect(String(decoding: try slow.json(), as: UTF8.self).contains("\"speedNote\""))
     #expect(slow.exitCode == 0)
     #expect(Comparison(base: run(fast), head: run(MachineSpeed(sortMs: 74, faultMs: 16.5))).speedNote == nil)
+    #expect(Comparison(base: run(fast), head: run(MachineSpeed(sortMs: 75, faultMs: 20))).speedNote != nil)
     #expect(Comparison(base: run(nil), head: run(fast)).speedNote == nil)
   }
 

@@ -219,16 +219,15 @@ package struct Comparison: Sendable {
     return nil
   }
 
-  /// "the models differ (…)" when both runs measured stores `generate --model` wrote for
-  /// the same entity, rows and seed from two models: the data differs because the model does,
-  /// which is what such a comparison measures. nil otherwise. O(rows).
   /// How far apart two machines' times for `MachineSpeed`'s work may be before `speedNote` says so.
   static let speedTolerance = 1.25
 
+  /// "The machines' speeds differ: …" when either of `MachineSpeed`'s two times differs between
+  /// the runs by `speedTolerance` or more, either way; nil otherwise or when a run did not record it. O(1).
   static func speedChange(_ base: MachineSpeed?, _ head: MachineSpeed?) -> String? {
     guard let x = base, let y = head, x.sortMs > 0, x.faultMs > 0 else { return nil }
     let (sort, fault) = (y.sortMs / x.sortMs, y.faultMs / x.faultMs)
-    guard [sort, fault].contains(where: { $0 > speedTolerance || $0 < 1 / speedTolerance }) else { return nil }
+    guard [sort, fault].contains(where: { $0 >= speedTolerance || $0 <= 1 / speedTolerance }) else { return nil }
     return
       """
       The machines' speeds differ: the base \(x), the head \(y); the head took \(ratio(sort)) and \(ratio(fault)) \
@@ -238,6 +237,9 @@ package struct Comparison: Sendable {
 
   private static func ratio(_ r: Double) -> String { String(format: "%.2f×", r) }
 
+  /// "the models differ (…)" when both runs measured stores `generate --model` wrote for
+  /// the same entity, rows and seed from two models: the data differs because the model does,
+  /// which is what such a comparison measures. nil otherwise. O(rows).
   static func modelChange(_ base: RunSettings, _ head: RunSettings) -> String? {
     guard let x = base.database?.model, let y = head.database?.model,
       x.differsOnlyByModel(from: y)
