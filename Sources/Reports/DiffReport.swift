@@ -275,7 +275,9 @@ extension Report {
               """,
             axisTitle: "median time", categories: scenarios.map(\.label), series: series, format: milliseconds,
             unmeasured: { s, c in
-              guard s == Self.stdlibSeries, let limit = diffRow(table, scenarios[c], .stdlibDiffSkipped) else { return nil }
+              guard s == Self.stdlibSeries, let limit = diffRow(table, scenarios[c], .stdlibDiffSkipped) else {
+                return nil
+              }
               return String(format: "stdlib: skipped (> %.0f s)", limit.value)
             })
         ))

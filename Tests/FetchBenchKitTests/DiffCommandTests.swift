@@ -38,7 +38,9 @@ import Testing
     #expect(report.contains("A relaunch with a section cache (`cacheName`) after each save takes"))
     #expect(report.contains("| Core Data's rules: moves / reloads | stale rows (most) |"))
     #expect(report.contains("skipped (> 0 s)"))
-    let charts = try FileManager.default.contentsOfDirectory(atPath: dir + "/out/charts").filter { $0.hasPrefix("diff-") }
+    let charts = try FileManager.default.contentsOfDirectory(atPath: dir + "/out/charts").filter {
+      $0.hasPrefix("diff-")
+    }
     #expect(!charts.isEmpty)
     for chart in charts {
       let svg = try String(contentsOfFile: dir + "/out/charts/" + chart, encoding: .utf8)
