@@ -58,6 +58,29 @@ import Testing
       )
     }
   }
+
+  /// A report rendered again in place marks every file it wrote, the recommendation too: a
+  /// folder rendered twice, the first time from a run that kept no recommendation, renders the
+  /// second time and still matches its marker.
+  @Test func renderingInPlaceMarksTheRecommendation() throws {
+    let dir = TestSupport.temporaryFolder("in-place")
+    defer { TestSupport.remove(dir) }
+    let folder = dir + "/recommend"
+    try FileManager.default.copyItem(
+      atPath: TestSupport.packageRoot.appendingPathComponent("results/reference-recommend").path, toPath: folder)
+    try FileManager.default.removeItem(atPath: folder + "/recommendation.json")
+    var marker = try OutputFolder.readMarker(folder)
+    marker.files.removeAll { $0 == "recommendation.json" }
+    marker.checksums?["recommendation.json"] = nil
+    try JSONEncoder().encode(marker).write(to: URL(fileURLWithPath: folder + "/" + OutputFolder.markerName))
+    for pass in 1...2 {
+      let out = try TestSupport.run(["report", folder], currentDirectory: TestSupport.packageRoot.path)
+      #expect(out.status == 0, "pass \(pass): \(out.stderr)")
+    }
+    let after = try OutputFolder.readMarker(folder)
+    #expect(after.files.contains("recommendation.json") && after.checksums?["recommendation.json"] != nil)
+    #expect(OutputFolder.editedFiles(folder, after.checksums).isEmpty)
+  }
 }
 
 /// A load run's results.json reads back whole, and one recorded before an option or a figure
@@ -90,7 +113,9 @@ import Testing
     old["config"] = oldConfig
     old["changeSetSeconds"] = nil
     let back = try JSONDecoder().decode(LoadResult.self, from: JSONSerialization.data(withJSONObject: old))
-    #expect(back.config.schema == PhysicalSchema.fetchbench && back.config.changeRules == .minimal && !back.config.historyTracking)
+    #expect(
+      back.config.schema == PhysicalSchema.fetchbench && back.config.changeRules == .minimal
+        && !back.config.historyTracking)
     #expect(back.changeSetSeconds == 0 && back.commits == 3 && back.config.writers == 3)
   }
 }

@@ -110,7 +110,11 @@ package enum ResultFiles {
       try AtomicFile.write(Data(svg.utf8), to: try OutputFolder.child(dir + "/charts", name))
     }
     try AtomicFile.write(Data(report.markdown().utf8), to: dir + "/report.md")
-    if !picks.isEmpty { try AtomicFile.write(try Recommendation.json(picks), to: dir + "/recommendation.json") }
-    try OutputFolder.addToMarker(["charts/", "report.md"] + charts.map { "charts/\($0.0)" }, in: dir)
+    var written = ["charts/", "report.md"] + charts.map { "charts/\($0.0)" }
+    if !picks.isEmpty {
+      try AtomicFile.write(try Recommendation.json(picks), to: dir + "/recommendation.json")
+      written.append("recommendation.json")
+    }
+    try OutputFolder.addToMarker(written, in: dir)
   }
 }
