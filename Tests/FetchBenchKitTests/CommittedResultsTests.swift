@@ -81,6 +81,28 @@ import Testing
     #expect(after.files.contains("recommendation.json") && after.checksums?["recommendation.json"] != nil)
     #expect(OutputFolder.editedFiles(folder, after.checksums).isEmpty)
   }
+
+  /// Every committed folder FetchBench marked lists exactly the files it holds, each with the
+  /// checksum it has: a page or chart rendered again but committed without its marker would make
+  /// `fetchbench report DIR` refuse the folder as the user's.
+  @Test func everyCommittedMarkerMatchesItsFiles() throws {
+    let root = TestSupport.packageRoot.appendingPathComponent("results").path
+    let found = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
+    let folders = found.filter { ($0 as NSString).lastPathComponent == OutputFolder.markerName }
+      .map { root + "/" + ($0 as NSString).deletingLastPathComponent }.sorted()
+    #expect(folders.count >= 20, "\(folders)")
+    for folder in folders {
+      let marker = try OutputFolder.readMarker(folder)
+      let files = try OutputFolder.tree(folder).filter { $0 != OutputFolder.markerName }
+      #expect(files == marker.files, "\(folder): its marker lists other files than it holds")
+      #expect(marker.checksums != nil, "\(folder): its marker keeps no checksums")
+      let edited = OutputFolder.editedFiles(folder, marker.checksums)
+      #expect(
+        edited.isEmpty,
+        "\(folder): \(edited.joined(separator: ", ")) differ from the marker; commit the folder as `fetchbench report` wrote it"
+      )
+    }
+  }
 }
 
 /// A load run's results.json reads back whole, and one recorded before an option or a figure
