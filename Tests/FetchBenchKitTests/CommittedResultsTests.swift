@@ -40,7 +40,7 @@ import Testing
 
   @Test func everyCommittedRunRendersAsCommitted() throws {
     let folders = Self.runFolders()
-    #expect(folders.count >= 25, "\(folders)")
+    #expect(folders.count >= 22, "\(folders)")
     let dir = TestSupport.temporaryFolder("committed")
     defer { TestSupport.remove(dir) }
     for (i, folder) in folders.enumerated() {
