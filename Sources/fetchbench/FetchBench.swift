@@ -115,7 +115,9 @@ struct ResumeOptions: ParsableArguments {
   var resume = false
   @Option(
     parsing: .unconditional,
-    help: "Start no case after this many minutes; the finished cases are kept for --resume, and the exit code is 75.")
+    help: ArgumentHelp(
+      "Start no case after this many minutes; the finished cases are kept for --resume, and the exit code is 75.",
+      discussion: "The minutes count from the command's start: generating the datasets counts too."))
   var maxMinutes: Double?
 
   func apply(to options: inout RunOptions) throws {

@@ -59,8 +59,9 @@ package struct RunOptions: Sendable {
   /// beside the case, so those cases' peak RSS includes it (the report leaves them out of its
   /// memory projection).
   package var growthInProcess = false
-  /// Start no case after this many minutes: the run stops with its finished cases kept for
-  /// `resume` (a long sweep split across sittings). nil: no limit.
+  /// Start no case after this many minutes from the run's start (`CaseDeadline`): the run
+  /// stops with its finished cases kept for `resume` (a long sweep split across sittings).
+  /// nil: no limit.
   package var maxMinutes: Double?
 
   package init() {}

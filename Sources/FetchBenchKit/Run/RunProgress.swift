@@ -51,8 +51,6 @@ struct RunProgress {
     rowsLeft = cases.indices.filter { kept[$0] == nil }.reduce(0.0) { $0 + Double(cases[$1].rows) }
   }
 
-  var minutes: Double { Double(Clock.wallNanos - start) / 6e10 }
-
   /// Takes case `k`'s rows from an earlier sitting; false when it has to run.
   mutating func keep(_ k: Int) -> Bool {
     guard let earlier = kept[k] else { return false }

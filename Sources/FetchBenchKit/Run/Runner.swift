@@ -34,6 +34,7 @@ package enum Runner {
     _ options: RunOptions, log: @escaping @Sendable (String) -> Void,
     caseEnded: (_ results: RunResults, _ remaining: ArraySlice<CaseSpec>) throws -> Void = { _, _ in }
   ) throws -> RunOutcome {
+    let deadline = CaseDeadline(minutes: options.maxMinutes)
     let machine = Machine.current(measuringSpeed: true)
     let cases = options.cases()
     // Before minutes of measuring: where the results go must take them.
@@ -49,8 +50,8 @@ package enum Runner {
     progress.rows = try loadIntoPostgres(options, stamp, log: log)
     let settings = settings(options, checksums: stamp.checksums)
     for k in cases.indices where !progress.keep(k) {
-      if let limit = options.maxMinutes, progress.ran > 0, progress.minutes >= limit {
-        log("stopped after \(duration(progress.minutes * 60)) (--max-minutes)")
+      if !deadline.allowsCase(afterRunning: progress.ran) {
+        log("stopped after \(duration(deadline.elapsedMinutes() * 60)) (--max-minutes)")
         return progress.outcome(dir, stopped: true)
       }
       let t0 = Clock.wallNanos
