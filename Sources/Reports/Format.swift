@@ -11,6 +11,36 @@ package func bytes(_ v: Double?) -> String {
   return String(format: "%.0f B", v)
 }
 
+/// A binary unit a chart's byte axis is ticked in, largest first.
+package enum ByteUnit: CaseIterable, Sendable {
+  case gibibytes, mebibytes, kibibytes, bytes
+
+  /// Bytes in one of the unit.
+  package var size: Double {
+    switch self {
+    case .gibibytes: 1_073_741_824
+    case .mebibytes: 1_048_576
+    case .kibibytes: 1024
+    case .bytes: 1
+    }
+  }
+
+  package var symbol: String {
+    switch self {
+    case .gibibytes: "GiB"
+    case .mebibytes: "MiB"
+    case .kibibytes: "KiB"
+    case .bytes: "B"
+    }
+  }
+
+  /// A tick at `v` bytes in this unit, without trailing zeros, so that every tick of an axis
+  /// reads in one unit: `0.25 GiB`, `1 GiB`, `50 MiB`. O(1).
+  package func tickLabel(_ v: Double) -> String {
+    String(format: "%g", v / size) + " " + symbol
+  }
+}
+
 /// A time row (`time_ms` or `time_us`) in its own unit, or in ms once a µs figure passes a
 /// millisecond; with its [min–max] unless `range` is false.
 package func duration(_ r: ResultRow, range: Bool = true) -> String {

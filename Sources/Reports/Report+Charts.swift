@@ -32,6 +32,7 @@ extension Report {
               categories: cats, series: series(.time), format: milliseconds,
               threshold: (frameMs, "one frame, \(String(format: "%.1f", frameMs)) ms"))
           ))
+        let heapUnit = Self.byteUnit(series(.heapLive))
         out.append(
           (
             Self.slug(k, "heap-b\(batch)"),
@@ -39,7 +40,7 @@ extension Report {
               title: "\(k.dataset.displayName) \(k.rows.grouped), \(Self.storeName(k)): heap live with the list open",
               axisTitle: "bytes live",
               categories: cats, series: series(.heapLive), format: { bytes($0) },
-              unit: Self.byteUnit(series(.heapLive)),
+              unit: heapUnit.size, tickFormat: heapUnit.tickLabel,
               threshold: (memoryBudget, "memory budget, \(bytes(memoryBudget))"))
           ))
       }
@@ -48,9 +49,9 @@ extension Report {
     return out
   }
 
-  /// The binary unit the largest value is written in, for round ticks: MiB, KiB or bytes.
-  package static func byteUnit(_ series: [(String, String, [Double?])]) -> Double {
+  /// The binary unit the largest value is written in, for round ticks: GiB, MiB, KiB or bytes.
+  package static func byteUnit(_ series: [(String, String, [Double?])]) -> ByteUnit {
     let largest = series.flatMap { $0.2.compactMap { $0 } }.max() ?? 0
-    return largest >= 1_048_576 ? 1_048_576 : largest >= 1024 ? 1024 : 1
+    return ByteUnit.allCases.first { largest >= $0.size } ?? .bytes
   }
 }

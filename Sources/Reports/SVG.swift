@@ -10,14 +10,14 @@ package enum SVG {
   /// title, so that a bar twice as long is twice the value; each bar is labelled with its
   /// value, so that a short bar still reads. Series with neither a value nor a word
   /// (`unmeasured`) are left out of the legend.
-  /// Ticks fall on round multiples of `unit` (a MiB for bytes). `threshold` (one frame) is
-  /// drawn as a dashed line when it falls within the axis. `unmeasured(series, category)` is a
-  /// word written where a bar has no value (a measurement skipped), so that its absence does not
-  /// read as zero. O(categories · series).
+  /// Ticks fall on round multiples of `unit` (a MiB for bytes), labelled by `tickFormat`
+  /// (default `format`). `threshold` (one frame) is drawn as a dashed line when it falls within
+  /// the axis. `unmeasured(series, category)` is a word written where a bar has no value (a
+  /// measurement skipped), so that its absence does not read as zero. O(categories · series).
   package static func bars(
     title: String, axisTitle: String, categories: [String], series: [(String, String, [Double?])],
     format: (Double) -> String,
-    unit: Double = 1, threshold: (value: Double, label: String)? = nil,
+    unit: Double = 1, tickFormat: ((Double) -> String)? = nil, threshold: (value: Double, label: String)? = nil,
     unmeasured: (_ series: Int, _ category: Int) -> String? = { _, _ in nil }
   ) -> String {
     // Categories and series with neither a value nor a word take no room.
@@ -56,7 +56,7 @@ package enum SVG {
       s +=
         """
         <text x=\"\(tx)\" y=\"\(Int(plotTop + plotH + 14))\" text-anchor=\"middle\" \
-        fill=\"#555\">\(t == 0 ? "0" : esc(format(t)))</text>\n
+        fill=\"#555\">\(t == 0 ? "0" : esc(tickFormat.map { $0(t) } ?? format(t)))</text>\n
         """
     }
     s +=

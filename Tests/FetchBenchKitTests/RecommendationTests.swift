@@ -418,7 +418,7 @@ extension RecommendationTests {
     let ratio = widths[0] / widths[1]
     #expect(abs(ratio - 150 * 1_048_576 / 2_000_000) < 1, "\(widths)")
     #expect(!heap.contains("log"))
-    for tick in [">0<", ">50.0 MiB<", ">100.0 MiB<", ">150.0 MiB<"] { #expect(heap.contains(tick), "\(tick)") }
+    for tick in [">0<", ">50 MiB<", ">100 MiB<", ">150 MiB<"] { #expect(heap.contains(tick), "\(tick)") }
     for legend in [">full<", ">batched (20)<", ">offset (20)<", ">keyset (20)<"] {
       #expect(heap.contains(legend), "\(legend)")
     }
@@ -427,6 +427,25 @@ extension RecommendationTests {
     // The budget the recommendation judges the heap against, on the heap chart; scenarios in words.
     #expect(heap.contains(">memory budget, 100.0 MiB<"), "the 100 MiB budget is within the 150 MiB axis")
     #expect(time.contains(">first screen<") && time.contains(">first 1,000 rows<") && !time.contains(">first_screen<"))
+  }
+
+  /// A byte axis is ticked in the unit of its largest bar, every tick in that one unit: a heap
+  /// of 3.37 GiB reads 1, 2, 3 GiB, not "1000.0 MiB" beside "1.95 GiB".
+  @Test func aByteAxisTicksInOneUnit() throws {
+    let gib = 1_073_741_824.0
+    func unit(_ largest: Double) -> ByteUnit { Report.byteUnit([("full", "#000", [largest, nil, 1])]) }
+    #expect(unit(3.37 * gib) == .gibibytes && unit(gib) == .gibibytes)
+    #expect(unit(gib - 1) == .mebibytes && unit(1_048_576) == .mebibytes)
+    #expect(unit(1023) == .bytes && unit(1024) == .kibibytes)
+    #expect(ByteUnit.gibibytes.tickLabel(0.25 * gib) == "0.25 GiB")
+    #expect(ByteUnit.gibibytes.tickLabel(3 * gib) == "3 GiB")
+    #expect(ByteUnit.mebibytes.tickLabel(1000 * 1_048_576) == "1000 MiB")
+    let svg = SVG.bars(
+      title: "t", axisTitle: "bytes live", categories: ["first screen"],
+      series: [("full", "#d9534f", [3.37 * gib]), ("batched (20)", "#0275d8", [80 * 1_048_576])],
+      format: { bytes($0) }, unit: ByteUnit.gibibytes.size, tickFormat: ByteUnit.gibibytes.tickLabel)
+    for tick in [">0<", ">1 GiB<", ">2 GiB<", ">3 GiB<", ">4 GiB<"] { #expect(svg.contains(tick), "\(tick)") }
+    #expect(svg.contains(">3.37 GiB<") && svg.contains(">80.0 MiB<"), "the bars' own labels keep their units")
   }
 
   /// The text boxes of a chart's labels placed by anchor (values, limits, crossings, ticks,
