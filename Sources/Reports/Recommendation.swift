@@ -43,9 +43,17 @@ package struct Recommendation: Sendable, Equatable {
     package var flingMs: Double?
     /// The rows the fling reads: the first 1,000, or every row for a scroll-through.
     package var flingRows: Int
+    /// Whether the fling is a scroll-through, which reads every row of the list.
+    package var flingReadsEveryRow = false
     /// For a way of reading the list with an index the run did not read it with: the index
     /// advice's pick whose per-pair ratio `openMs` carries (`indexed`).
     package var advice: IndexPick? = nil
+
+    /// The rows the fling reads, in words: `the first 1,000 rows`, or `all 244,292 rows` for a
+    /// scroll-through. O(1).
+    package var flingSpan: String {
+      flingReadsEveryRow ? "all \(flingRows.grouped) rows" : "the first \(flingRows.grouped) rows"
+    }
   }
 
   /// A recommendation per (dataset, rows, store) measured with a first screen. O(rows).
@@ -146,7 +154,8 @@ package struct Recommendation: Sendable, Equatable {
           flingMs: fling ?? value(.scrollThrough, .time),
           // A whole scroll reads the list, fewer rows than the table with a predicate.
           flingRows: fling != nil
-            ? Scenario.flingRows : value(.scrollThrough, .rowsMaterialized).map { Int($0) } ?? r.rows))
+            ? Scenario.flingRows : value(.scrollThrough, .rowsMaterialized).map { Int($0) } ?? r.rows,
+          flingReadsEveryRow: fling == nil))
     }
     return candidates
   }
@@ -302,7 +311,7 @@ extension Recommendation {
       guard let i = ordered.firstIndex(where: { $0.batch == chosen.batch }) else { return "" }
       let beside = [i - 1, i + 1].filter(ordered.indices.contains).map { ordered[$0] }
       return beside.map { c in
-        let fling = c.flingMs.map { " and \(milliseconds($0)) through the first \(c.flingRows.grouped) rows" } ?? ""
+        let fling = c.flingMs.map { " and \(milliseconds($0)) through \(c.flingSpan)" } ?? ""
         return "; at \(c.batch), \(c.advice == nil ? "" : "about ")\(milliseconds(c.openMs)) to open\(fling)"
       }.joined()
     }
@@ -312,8 +321,7 @@ extension Recommendation {
       // A way weighed with an index the run did not read it with has its fling measured without.
       c.flingMs.map {
         """
-        , \(milliseconds($0)) through the first \(c.flingRows.grouped) \
-        rows\(c.advice == nil ? "" : " (without the index)")
+        , \(milliseconds($0)) through \(c.flingSpan)\(c.advice == nil ? "" : " (without the index)")
         """
       } ?? ""
     }

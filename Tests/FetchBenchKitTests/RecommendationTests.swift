@@ -52,6 +52,29 @@ import Testing
     return ResultsCSV.encode(rows)
   }
 
+  /// Without the first 1,000 rows measured, the fling is the scroll through every row, and the
+  /// answer says so: "through all 244,292 rows", not "through the first 244,292 rows".
+  @Test func aScrollThroughEveryRowIsNamedAsSuch() throws {
+    var rows: [ResultRow] = []
+    for (mode, batch, open, fling) in [(FetchMode.full, 0, 800.0, 900.0), (.batched, 20, 12, 1_500)] {
+      for (scenario, metric, value) in [
+        (Scenario.firstScreen, Metric.time, open), (.firstScreen, .heapLive, 2_000_000),
+        (.scrollThrough, .time, fling), (.scrollThrough, .rowsMaterialized, 244_292),
+      ] {
+        rows.append(
+          figure(
+            rows: 244_292, store: .engine(.sqlite), mode: .fetch(mode), batch: batch, scenario: .scenario(scenario),
+            metric: metric, value: value, min: value, max: value))
+      }
+    }
+    let pick = try #require(Recommendation.all(try ResultsCSV.decode(ResultsCSV.encode(rows))).first)
+    #expect(
+      pick.reasons.contains { $0.contains("12.0 ms (within one frame, 16.7 ms), 1.5 s through all 244,292 rows") })
+    #expect(
+      pick.reasons.contains { $0.contains("full: 800.0 ms, 900.0 ms through all 244,292 rows") }, "\(pick.reasons)")
+    #expect(!pick.reasons.contains { $0.contains("the first 244,292") }, "\(pick.reasons)")
+  }
+
   @Test func theRuleReadsTheFigures() throws {
     let picks = Recommendation.all(try ResultsCSV.decode(Self.csv(Self.figures)))
     let sqlite = try #require(picks.first { $0.store == .sqlite })
