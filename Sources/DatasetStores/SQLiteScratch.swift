@@ -31,7 +31,7 @@ public final class SQLiteScratch: Sendable {
     do {
       try DatabaseQueue(path: path).write { db in
         for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'") {
-          try db.execute(sql: "DROP TRIGGER \(name.sqlName)")
+          try db.makeStatement(sql: "DROP TRIGGER \(name.sqlName)").execute()
         }
       }
     } catch {
@@ -100,14 +100,14 @@ extension SQLiteScratch {
               object[0], object[1], object[2], object[3]
             )
             statement = sql
-            try db.execute(sql: sql)
+            try db.makeStatement(sql: sql).execute()
             if type == "table" && (involved.contains(name.lowercased()) || name.hasPrefix("Z_")) {
               statement = "INSERT INTO main.\(name.sqlName) SELECT * FROM src.\(table.sqlName)"
-              try db.execute(sql: statement)
+              try db.makeStatement(sql: statement).execute()
             }
           }
           statement = index.createStatement
-          try db.execute(sql: statement)
+          try db.makeStatement(sql: statement).execute()
           return .commit
         }
         try db.execute(sql: "DETACH DATABASE src")

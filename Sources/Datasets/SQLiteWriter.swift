@@ -21,7 +21,7 @@ final class SQLiteWriter {
     try db.execute(
       sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA foreign_keys = OFF")
     for table in tables {
-      try db.execute(sql: table.createSQL)
+      try db.makeStatement(sql: table.createSQL).execute()
       let marks = Array(repeating: "?", count: table.columns.count).joined(separator: ",")
       inserts.append(try db.makeStatement(sql: "INSERT INTO \(table.name) VALUES (\(marks))"))
     }
@@ -71,7 +71,7 @@ final class SQLiteWriter {
       throw DatabaseError(message: "\(violations) rows violate a foreign key")
     }
     try db.execute(sql: "PRAGMA foreign_keys = ON")
-    for index in indexes { try db.execute(sql: index.createStatement) }
+    for index in indexes { try db.makeStatement(sql: index.createStatement).execute() }
     try db.execute(sql: "ANALYZE")
     try db.execute(sql: "PRAGMA journal_mode = WAL")
   }

@@ -23,13 +23,12 @@ extension SQLiteStore {
   public func enableChangeLog() throws {
     do {
       try queue.inDatabase { db in
-        try db.execute(
-          sql:
-            """
+        try db.makeStatement(
+          sql: """
             CREATE TABLE IF NOT EXISTS \(Self.changeLog) (seq INTEGER PRIMARY KEY, committed_at REAL NOT NULL, \
             payload TEXT NOT NULL)
             """
-        )
+        ).execute()
         cursor = ChangeLogCursor(after: Int(try Int64.fetchOne(db, sql: ChangeLogSQL.head) ?? 0))
       }
     } catch let error as DatabaseError {

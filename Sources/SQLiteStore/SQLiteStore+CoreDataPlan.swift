@@ -100,7 +100,8 @@ extension SQLiteStore {
   /// Whether `table` has Core Data's `Z_OPT` column, which its statements select.
   func isVersioned(_ table: String) -> Bool {
     if let known = versionedTables[table] { return known }
-    let versioned = (try? read { db in try db.columns(in: table).contains { $0.name == "Z_OPT" } }) ?? false
+    let versioned =
+      (try? read { db in try SQLiteSchema.columns(in: table, db).contains { $0.name == "Z_OPT" } }) ?? false
     versionedTables[table] = versioned
     return versioned
   }

@@ -53,7 +53,7 @@ extension SQLiteStore {
       throw FetchError.store("\(path) is not a Core Data store: persistent history is Core Data's")
     }
     try queue.inTransaction(.immediate) { db in
-      for sql in PersistentHistory.createTables { try db.execute(sql: sql) }
+      for sql in PersistentHistory.createTables { try db.makeStatement(sql: sql).execute() }
       return .commit
     }
     historyTracking = true

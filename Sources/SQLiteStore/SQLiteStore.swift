@@ -86,7 +86,7 @@ public final class SQLiteStore: ChangeLogStore {
       queue = try DatabaseQueue(path: target, configuration: config)
       try queue.inDatabase { db in
         if !readOnly { try db.execute(sql: "PRAGMA journal_mode = WAL") }
-        try db.execute(sql: Self.connectionSettings)
+        try db.makeStatement(sql: Self.connectionSettings).execute()
         _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
       }
     } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
@@ -205,11 +205,11 @@ public final class SQLiteStore: ChangeLogStore {
 
   static func checkSchema(_ db: Database, model: Model, path: String) throws {
     for entity in model.entities {
-      guard try db.tableExists(entity.table) else {
+      guard try SQLiteSchema.tableExists(entity.table, db) else {
         throw SQLiteStoreError.schemaMismatch(path, "table \(entity.table) (entity \(entity.name)) is missing")
       }
       let columns = Dictionary(
-        uniqueKeysWithValues: try db.columns(in: entity.table).map { ($0.name, $0.type.uppercased()) })
+        uniqueKeysWithValues: try SQLiteSchema.columns(in: entity.table, db).map { ($0.name, $0.type.uppercased()) })
       for a in entity.attributes {
         guard let type = columns[a.column] else {
           throw SQLiteStoreError.schemaMismatch(

@@ -202,3 +202,26 @@ enum Manifest {
     return nil
   }
 }
+
+/// GRDB's `execute(sql:)` runs every statement its text holds: a name from a model, a
+/// database or an option pasted into it could run statements of its own. Text built from
+/// anything but a literal is prepared alone (`makeStatement(sql:)`, which refuses a second
+/// statement), so the only `execute(sql:)` calls left are literals (#72).
+@Suite struct OneStatementAtATime {
+  @Test func everyStatementBuiltFromValuesIsPreparedAlone() throws {
+    let sources = Manifest.root.appendingPathComponent("Sources")
+    let call = try Regex(#"\.execute\(\s*sql:\s*"#)
+    let literal = try Regex(#"^"[^"\\\n]*"\s*[,)]"#)
+    var built: [String] = []
+    let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+    for file in files.sorted() where file.hasSuffix(".swift") {
+      let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+      for match in text.matches(of: call) where text[match.range.upperBound...].prefixMatch(of: literal) == nil {
+        let line = text[..<match.range.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count
+        built.append("Sources/\(file):\(line)")
+      }
+    }
+    #expect(built == [], "execute(sql:) with text built from values; use makeStatement(sql:).execute()")
+    #expect(files.contains { $0.hasSuffix("CoreDataSchema.swift") }, "the scan reads the sources")
+  }
+}

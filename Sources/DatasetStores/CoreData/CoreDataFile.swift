@@ -79,29 +79,38 @@ public enum CoreDataFile {
       let attributes = entity.attributes.filter { !links.contains($0.column) }
       let declared =
         ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-        + entity.relationships.map { "\(column($0.name)) INTEGER" }
-        + attributes.map { "\(column($0.name)) \(declaredType($0.type))" }
-      try db.execute(sql: "CREATE TABLE \(table(entity)) (\(declared.joined(separator: ", ")))")
+        + entity.relationships.map { "\(column($0.name).sqlName) INTEGER" }
+        + attributes.map { "\(column($0.name).sqlName) \(declaredType($0.type))" }
+      try db.makeStatement(sql: "CREATE TABLE \(table(entity).sqlName) (\(declared.joined(separator: ", ")))").execute()
       // A relationship's value is the destination's primary key, whichever side holds the key.
       let keys = entity.relationships.map { r -> String in
         let destination = model.entities.first { $0.name == r.destination }!
         return
           """
-          (SELECT d.\(destination.primaryKey) FROM src.\(destination.table) d WHERE d.\(r.destinationColumn) = \
-          t.\(r.sourceColumn))
+          (SELECT d.\(destination.primaryKey.sqlName) FROM src.\(destination.table.sqlName) d WHERE \
+          d.\(r.destinationColumn.sqlName) = t.\(r.sourceColumn.sqlName))
           """
       }
-      let values = attributes.map { a in a.type == .date ? "t.\(a.column) - \(referenceDate)" : "t.\(a.column)" }
-      let select = (["t.\(entity.primaryKey)", "\(n + 1)", "1"] + keys + values).joined(separator: ", ")
-      try db.execute(
-        sql: "INSERT INTO \(table(entity)) SELECT \(select) FROM src.\(entity.table) t ORDER BY t.\(entity.primaryKey)")
+      let values = attributes.map { a in
+        a.type == .date ? "t.\(a.column.sqlName) - \(referenceDate)" : "t.\(a.column.sqlName)"
+      }
+      let select = (["t.\(entity.primaryKey.sqlName)", "\(n + 1)", "1"] + keys + values).joined(separator: ", ")
+      try db.makeStatement(
+        sql: """
+          INSERT INTO \(table(entity).sqlName) SELECT \(select) FROM src.\(entity.table.sqlName) t \
+          ORDER BY t.\(entity.primaryKey.sqlName)
+          """
+      ).execute()
       for r in entity.relationships {
         let name = "\(table(entity))_\(column(r.name))_INDEX"
-        try db.execute(sql: "CREATE INDEX \(name) ON \(table(entity)) (\(column(r.name)))")
+        try db.makeStatement(
+          sql: "CREATE INDEX \(name.sqlName) ON \(table(entity).sqlName) (\(column(r.name).sqlName))"
+        )
+        .execute()
       }
-      try db.execute(
-        sql: "INSERT INTO Z_PRIMARYKEY SELECT ?, ?, 0, COALESCE(MAX(Z_PK), 0) FROM \(table(entity))",
-        arguments: [n + 1, entity.name])
+      try db.makeStatement(
+        sql: "INSERT INTO Z_PRIMARYKEY SELECT ?, ?, 0, COALESCE(MAX(Z_PK), 0) FROM \(table(entity).sqlName)"
+      ).execute(arguments: [n + 1, entity.name])
     }
   }
 

@@ -184,13 +184,14 @@ public struct DatabaseSchema: Sendable, Codable {
   }
 
   static func table(_ name: String, _ db: Database) throws -> Table {
-    let pk = try db.primaryKey(name)
-    let indexes = try db.indexes(on: name).map { Index(name: $0.name, columns: $0.columns, unique: $0.isUnique) }
+    let indexes = try SQLiteSchema.indexes(on: name, db).map {
+      Index(name: $0.name, columns: $0.columns, unique: $0.unique)
+    }
     let uniqueColumns = Set(indexes.filter { $0.unique && $0.columns.count == 1 }.map { $0.columns[0] })
     var seen = Set<String>()
     // A key declared twice (on the column and for the table) is one relationship.
-    let foreignKeys = try db.foreignKeys(on: name).compactMap { fk -> ForeignKey? in
-      guard fk.mapping.count == 1, seen.insert(fk.originColumns[0]).inserted else { return nil }
+    let foreignKeys = try SQLiteSchema.foreignKeys(on: name, db).compactMap { fk -> ForeignKey? in
+      guard fk.originColumns.count == 1, seen.insert(fk.originColumns[0]).inserted else { return nil }
       return ForeignKey(
         column: fk.originColumns[0], destinationTable: fk.destinationTable, destinationColumn: fk.destinationColumns[0],
         unique: uniqueColumns.contains(fk.originColumns[0]))
@@ -198,12 +199,13 @@ public struct DatabaseSchema: Sendable, Codable {
     // table_xinfo's `hidden` is 2 or 3 for a generated column (GRDB's column list does not say).
     let generated = try Set(
       String.fetchAll(db, sql: "SELECT name FROM pragma_table_xinfo(?) WHERE hidden IN (2, 3)", arguments: [name]))
-    var columns = try db.columns(in: name).map {
+    var columns = try SQLiteSchema.columns(in: name, db).map {
       Column(name: $0.name, declaredType: $0.type, generated: generated.contains($0.name))
     }
     let rowCount = try countStorage(of: &columns, in: name, db)
     var table = Table(
-      name: name, primaryKey: pk.rowIDColumn, columns: columns, foreignKeys: foreignKeys, indexes: indexes,
+      name: name, primaryKey: try SQLiteSchema.rowIDColumn(of: name, db), columns: columns, foreignKeys: foreignKeys,
+      indexes: indexes,
       rowCount: rowCount)
     table.triggers = try String.fetchAll(
       db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? ORDER BY name", arguments: [name]

@@ -30,7 +30,9 @@ public struct LikeGeneration: Sendable {
   /// with one `description` column and one row saying "synthetic: …". A user's own table of
   /// that name is an ordinary table, and the database is not called synthetic. O(1).
   static func marker(_ db: Database) throws -> String? {
-    guard try db.tableExists(markerTable), try db.columns(in: markerTable).map(\.name) == ["description"] else {
+    guard try SQLiteSchema.tableExists(markerTable, db),
+      try SQLiteSchema.columns(in: markerTable, db).map(\.name) == ["description"]
+    else {
       return nil
     }
     let rows = try DatabaseValue.fetchAll(db, sql: "SELECT description FROM \(markerTable) LIMIT 2")
@@ -112,23 +114,23 @@ public struct LikeGeneration: Sendable {
           sql:
             """
             SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND tbl_name IN \
-            (\(names.map { "'\($0)'" }.joined(separator: ","))) ORDER BY type = 'index'
-            """
+            (\(names.map { _ in "?" }.joined(separator: ","))) ORDER BY type = 'index'
+            """, arguments: StatementArguments(names)
         ),
         schema.flavour == .coreData ? try Row.fetchAll(db, sql: "SELECT * FROM Z_PRIMARYKEY") : []
       )
     }
     try target.write { db in
-      for statement in ddl { try db.execute(sql: statement) }
+      for statement in ddl { try db.makeStatement(sql: statement).execute() }
       if schema.flavour == .coreData {
         for row in bookkeeping {
-          try db.execute(
-            sql: "INSERT INTO Z_PRIMARYKEY VALUES (\(row.columnNames.map { _ in "?" }.joined(separator: ",")))",
-            arguments: StatementArguments(row.databaseValues))
+          try db.makeStatement(
+            sql: "INSERT INTO Z_PRIMARYKEY VALUES (\(row.columnNames.map { _ in "?" }.joined(separator: ",")))"
+          ).execute(arguments: StatementArguments(row.databaseValues))
         }
         try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID) VALUES (1, 'fetchbench-synthetic')")
       }
-      try db.execute(sql: "CREATE TABLE \(Self.markerTable) (description TEXT NOT NULL)")
+      try db.makeStatement(sql: "CREATE TABLE \(Self.markerTable) (description TEXT NOT NULL)").execute()
     }
     for (i, entity) in involved.enumerated() {
       let table = try sourceQueue.read { db in
@@ -138,8 +140,9 @@ public struct LikeGeneration: Sendable {
       try table.fill(target, rows: counts[entity.table] ?? 1, counts: counts, random: &random)
     }
     try target.write { db in
-      try db.execute(
-        sql: "INSERT INTO \(Self.markerTable) VALUES (?)", arguments: [describe(counts: counts, list: involved[0])])
+      try db.makeStatement(sql: "INSERT INTO \(Self.markerTable) VALUES (?)").execute(arguments: [
+        describe(counts: counts, list: involved[0])
+      ])
       // The next primary key Core Data allocates follows the rows written.
       for entity in involved where schema.flavour == .coreData {
         guard let name = schema.coreDataEntities[entity.table] else { continue }
