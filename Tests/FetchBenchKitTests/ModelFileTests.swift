@@ -181,6 +181,34 @@ import Testing
     ("</model>", "", "is not well-formed XML"),
     ("<elements>", "<widget/><elements>", "holds <widget>, an element FetchBench does not know"),
     ("<model type", "<modal type", "holds <modal>"),
+    (
+      "<attribute name=\"pinned\"", "<attribute name=\"title\" attributeType=\"String\"/><attribute name=\"pinned\"",
+      "gives Note two properties named title (its own or inherited)"
+    ),
+    (
+      "<attribute name=\"pinned\"", "<attribute name=\"Body\" attributeType=\"String\"/><attribute name=\"pinned\"",
+      "gives Note the properties body and Body, whose columns would both be ZBODY"
+    ),
+    (
+      "<fetchRequest name=", "<entity name=\"FOLDER\"/><fetchRequest name=",
+      "declares the entities Folder and FOLDER, whose tables would both be ZFOLDER"
+    ),
+    ("<fetchRequest name=", "<entity name=\"_PRIMARYKEY\"/><fetchRequest name=", "does not begin with a letter"),
+    ("<fetchIndex name=\"byCreated\">", "<entity name=\"Inner\"/><fetchIndex name=\"byCreated\">", "nests an <entity>"),
+    (
+      "<fetchRequest name=", "<attribute name=\"stray\" attributeType=\"String\"/><fetchRequest name=",
+      "has an <attribute> outside every <entity>"
+    ),
+    (
+      "deletionRule=\"Cascade\"", "deletionRule=\"Explode\"",
+      "the deletionRule \"Explode\", which Core Data does not know"
+    ),
+    ("maxCount=\"1\"", "maxCount=\"-5\"", "the maxCount \"-5\", which is not a count"),
+    ("type=\"Binary\" order=\"descending\"", "type=\"R-Tree\" order=\"descending\"", "of type R-Tree"),
+    (
+      "inverseName=\"folder\" inverseEntity=\"Item\"", "inverseName=\"tags\" inverseEntity=\"Item\"",
+      "gives Folder.items the inverse Item.tags, whose destination is Tag, not Folder"
+    ),
   ])
   func aBrokenModelIsOneErrorLine(_ original: String, _ replacement: String, _ message: String) throws {
     let dir = TestSupport.temporaryFolder("model-bad")
@@ -193,6 +221,42 @@ import Testing
     let errors = out.stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
     #expect(out.status == 1 && errors.count == 1 && out.stdout.isEmpty, "\(out.stderr)")
     #expect(out.stderr.contains(message) && out.stderr.contains(contents), "\(out.stderr)")
+  }
+
+  /// Core Data indexes columns: a fetch index element naming a to-many relationship has none,
+  /// and is left out of the index, said so, rather than failing in SQLite.
+  @Test func aToManyFetchIndexElementIsLeftOutAndSaidSo() throws {
+    let dir = TestSupport.temporaryFolder("model-tomany-index")
+    defer { TestSupport.remove(dir) }
+    let root = try ModelFiles.package(dir)
+    try Self.contents.replacingOccurrences(of: "property=\"title\"", with: "property=\"tags\"").write(
+      toFile: root + "/Notes 2.xcdatamodel/contents", atomically: true, encoding: .utf8)
+    let described = try TestSupport.run(["describe", "--model", root])
+    #expect(described.status == 0, "\(described.stderr)")
+    #expect(described.stdout.contains("its element tags is a to-many relationship"), "\(described.stdout)")
+    #expect(described.stdout.contains("ON ZITEM (ZCREATED COLLATE BINARY DESC)"), "\(described.stdout)")
+    let generated = try TestSupport.run([
+      "generate", "--model", root, "--entity", "Item", "--rows", "50", "--datasets", dir + "/datasets",
+    ])
+    #expect(generated.status == 0 && generated.stdout.contains("is a to-many relationship"), "\(generated.stderr)")
+  }
+
+  /// `--rows N` is the list's entity's rows, even where a relationship reaches its parent
+  /// (Folder.items → Item, Note's parent): the parent's share goes to its other sub-entities.
+  @Test func theListsEntityHoldsExactlyTheRowsAskedFor() throws {
+    let dir = TestSupport.temporaryFolder("model-rows")
+    defer { TestSupport.remove(dir) }
+    let root = try ModelFiles.package(dir)
+    let out = try TestSupport.run([
+      "generate", "--model", root, "--entity", "Note", "--rows", "2000", "--datasets", dir + "/datasets",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let store = dir + "/datasets/notes-note-2000-s1.coredata.sqlite"
+    let notes = try DatabaseQueue(path: store).read { db in
+      try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM ZITEM WHERE Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Note')")
+    }
+    #expect(notes == 2000, "\(out.stdout)")
   }
 
   @Test func aMissingVersionOrFileIsOneErrorLine() throws {
@@ -290,7 +354,9 @@ import Testing
       .write(toFile: contents, atomically: true, encoding: .utf8)
     let generated = try ModelStore(model: root, entity: "Note", rows: 600).generate(into: dir)
     let file = try ModelFile.read(root, version: nil)
-    #expect(file.deleteRules.contains(DeleteRule(entity: "Folder", dependent: "Item", key: "folder", action: .init(rawValue: rule)!)))
+    #expect(
+      file.deleteRules.contains(
+        DeleteRule(entity: "Folder", dependent: "Item", key: "folder", action: .init(rawValue: rule)!)))
     let (kind, _) = try generated.database().register(entity: "Item")
     let store = try SQLiteStore(path: generated.path, model: kind.definition.model)
     store.deleteRules = file.deleteRules
@@ -300,7 +366,8 @@ import Testing
         try Int64.fetchOne(
           db, sql: "SELECT ZFOLDER FROM ZITEM WHERE ZFOLDER IS NOT NULL GROUP BY ZFOLDER HAVING count(*) > 2 LIMIT 1"))
       return (
-        folder, try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZITEM WHERE ZFOLDER = ? ORDER BY Z_PK", arguments: [folder]),
+        folder,
+        try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZITEM WHERE ZFOLDER = ? ORDER BY Z_PK", arguments: [folder]),
         try #require(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM"))
       )
     }
@@ -568,7 +635,8 @@ import Testing
     #expect(record.status == 0, "\(record.stdout)\(record.stderr)")
     #expect(TestSupport.listing(dir + "/datasets").contains("notes-item-2000-s1.coredata.sqlite"))
     let judged = try TestSupport.run(common)
-    #expect(judged.status == 0 || judged.stdout.contains("not judged: busy machine"), "\(judged.stdout)\(judged.stderr)")
+    #expect(
+      judged.status == 0 || judged.stdout.contains("not judged: busy machine"), "\(judged.stdout)\(judged.stderr)")
     #expect(judged.stdout.contains("# fetchbench check: Item (2,000 rows); batch size 20"), "\(judged.stdout)")
     #expect(
       judged.stdout.contains("| `Item/sqlite/first_screen/batched/rows_materialized` | counter | 20 | 20 |"),

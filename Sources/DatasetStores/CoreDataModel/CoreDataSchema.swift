@@ -1,3 +1,5 @@
+import FetchedResults
+
 /// The SQLite schema Core Data creates for a model (`NSSQLiteStoreType`): one table per
 /// inheritance tree, named after its root, holding every sub-entity's columns with `Z_ENT`
 /// telling them apart; a to-one as a `Z`-column with its index; a many-to-many as a join
@@ -41,6 +43,10 @@ public struct CoreDataSchema: Sendable, Equatable {
   }
   var numbered: [Numbered]
 
+  /// What of the model the schema leaves out, each a sentence: a fetch index element no
+  /// column holds.
+  public var skipped: [String] = []
+
   /// The rules FetchBench follows where no published source gives Core Data's own.
   public static let rules = [
     """
@@ -65,13 +71,17 @@ public struct CoreDataSchema: Sendable, Equatable {
     """,
   ]
 
-  /// The schema for `model`. O(entities × properties).
+  /// The schema for `model`. O(entities × depth + properties).
   public init(_ model: ModelFile) {
     numbered = Self.number(model)
     let number = Dictionary(uniqueKeysWithValues: numbered.map { ($0.name, $0.number) })
-    let order = numbered.map(\.name)
     var tables: [Table] = []
     var indexes: [Index] = []
+    var skipped: [String] = []
+    var orderedInto: [String: [RelationshipDeclaration]] = [:]
+    for e in model.entities {
+      for r in e.relationships where r.toMany && r.ordered { orderedInto[r.destination, default: []].append(r) }
+    }
     let roots = model.entities.filter { $0.parent == nil }.sorted { number[$0.name]! < number[$1.name]! }
     for root in roots {
       let members = ([root] + model.subentities(of: root)).sorted { number[$0.name]! < number[$1.name]! }
@@ -81,9 +91,11 @@ public struct CoreDataSchema: Sendable, Equatable {
           Column(name: "Z_PK", type: "INTEGER", property: nil), Column(name: "Z_ENT", type: "INTEGER", property: nil),
           Column(name: "Z_OPT", type: "INTEGER", property: nil),
         ], primaryKey: ["Z_PK"])
+      var taken = Set(table.columns.map(\.name))
       func add(_ entity: EntityDeclaration, _ property: String, _ type: String, prefix: String = "Z") {
         var name = prefix + property.uppercased()
-        if table.columns.contains(where: { $0.name == name }) { name += String(number[entity.name]!) }
+        if taken.contains(name) { name += String(number[entity.name]!) }
+        taken.insert(name)
         // An order key stores no property of its own.
         table.columns.append(
           Column(name: name, type: type, property: prefix == "Z" ? "\(entity.name).\(property)" : nil))
@@ -94,12 +106,10 @@ public struct CoreDataSchema: Sendable, Equatable {
           let column = table.columns.last!.name
           indexes.append(
             Index(
-              name: "\(table.name)_\(column)_INDEX", table: table.name, columns: [column], unique: false,
+              name: "\(table.name)_\(column)_INDEX", table: table.name, columns: [column.sqlName], unique: false,
               purpose: "the to-one \(entity.name).\(r.name)"))
         }
-        for r in model.entities.flatMap({ e in
-          e.relationships.filter { $0.toMany && $0.ordered && $0.destination == entity.name }
-        }) {
+        for r in orderedInto[entity.name] ?? [] {
           if let inverse = r.inverse, entity.relationships.contains(where: { $0.name == inverse && !$0.toMany }) {
             add(entity, inverse, "INTEGER", prefix: "Z_FOK_")
           }
@@ -112,16 +122,29 @@ public struct CoreDataSchema: Sendable, Equatable {
       tables.append(joins)
       indexes += joinIndexes
     }
-    for entity in model.entities.sorted(by: { order.firstIndex(of: $0.name)! < order.firstIndex(of: $1.name)! }) {
-      let root = model.root(of: entity)
-      guard let table = tables.first(where: { $0.name == Self.table(root) }) else { continue }
+    let tableOf = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    for entity in model.entities.sorted(by: { number[$0.name]! < number[$1.name]! }) {
+      guard let table = tableOf[Self.table(model.root(of: entity))] else { continue }
+      let toMany = Set(model.properties(of: entity).relationships.filter(\.toMany).map(\.name))
       for index in entity.fetchIndexes {
-        let columns = index.elements.map { element in
+        var columns: [String] = []
+        for element in index.elements {
+          // Core Data indexes columns: a to-many relationship has none in this table.
+          if toMany.contains(element.property) {
+            skipped.append(
+              """
+              \(entity.name)'s fetch index \(index.name): its element \(element.property) is a to-many relationship, \
+              which has no column to index; the index is built without it
+              """)
+            continue
+          }
+          let owner = model.declarer(of: element.property, in: entity)?.name ?? entity.name
           let column =
-            table.columns.first { $0.property.map { p in p.hasSuffix("." + element.property) } ?? false }?.name ?? "Z"
-            + element.property.uppercased()
-          return "\(column) COLLATE BINARY \(element.ascending ? "ASC" : "DESC")"
+            table.columns.first { $0.property == "\(owner).\(element.property)" }?.name
+            ?? "Z" + element.property.uppercased()
+          columns.append("\(column.sqlName) COLLATE BINARY \(element.ascending ? "ASC" : "DESC")")
         }
+        guard !columns.isEmpty else { continue }
         indexes.append(
           Index(
             name: "Z_\(entity.name)_\(index.name)", table: table.name, columns: columns, unique: false,
@@ -130,6 +153,7 @@ public struct CoreDataSchema: Sendable, Equatable {
     }
     self.tables = tables
     self.indexes = indexes
+    self.skipped = skipped
   }
 
   /// `Z` + the root entity's name in capitals.
@@ -140,9 +164,7 @@ public struct CoreDataSchema: Sendable, Equatable {
     func visit(_ e: EntityDeclaration, parent: Int) {
       out.append(Numbered(number: out.count + 1, name: e.name, parent: parent))
       let me = out.count
-      for child in model.entities.filter({ $0.parent == e.name }).sorted(by: { $0.name < $1.name }) {
-        visit(child, parent: me)
-      }
+      for child in model.children(of: e.name).sorted(by: { $0.name < $1.name }) { visit(child, parent: me) }
     }
     for root in model.entities.filter({ $0.parent == nil }).sorted(by: { $0.name < $1.name }) { visit(root, parent: 0) }
     return out
@@ -171,7 +193,7 @@ public struct CoreDataSchema: Sendable, Equatable {
         }
         let table = Table(name: name, entities: [], columns: columns, primaryKey: [own, other])
         let reverse = Index(
-          name: "\(name)_\(other)_INDEX", table: name, columns: [other, own], unique: false,
+          name: "\(name)_\(other)_INDEX", table: name, columns: [other.sqlName, own.sqlName], unique: false,
           purpose: "the many-to-many \(entity.name).\(r.name), from the other side")
         out.append((table, [reverse]))
       }
@@ -179,16 +201,18 @@ public struct CoreDataSchema: Sendable, Equatable {
     return out
   }
 
-  /// The statements that create it, tables then indexes, then `Z_PRIMARYKEY`'s rows.
+  /// The statements that create it, tables then indexes, then `Z_PRIMARYKEY`'s rows. Every
+  /// name is quoted where SQL needs it (`sqlName`): a model's names are the app's, not SQL.
   public var statements: [String] {
     tables.map { t in
-      "CREATE TABLE \(t.name) ("
-        + t.columns.map { c in "\(c.name) \(c.type)" + (t.primaryKey == [c.name] ? " PRIMARY KEY" : "") }.joined(
-          separator: ", ")
-        + (t.primaryKey.count > 1 ? ", PRIMARY KEY (\(t.primaryKey.joined(separator: ", ")))" : "") + ")"
+      "CREATE TABLE \(t.name.sqlName) ("
+        + t.columns.map { c in "\(c.name.sqlName) \(c.type)" + (t.primaryKey == [c.name] ? " PRIMARY KEY" : "") }
+        .joined(separator: ", ")
+        + (t.primaryKey.count > 1 ? ", PRIMARY KEY (\(t.primaryKey.map(\.sqlName).joined(separator: ", ")))" : "")
+        + ")"
     }
       + indexes.map { i in
-        "CREATE \(i.unique ? "UNIQUE " : "")INDEX \(i.name) ON \(i.table) (\(i.columns.joined(separator: ", ")))"
+        "CREATE \(i.unique ? "UNIQUE " : "")INDEX \(i.name.sqlName) ON \(i.table.sqlName) (\(i.columns.joined(separator: ", ")))"
       }
       + [
         "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",

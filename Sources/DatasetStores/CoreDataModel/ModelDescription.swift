@@ -48,6 +48,7 @@ extension ModelFile {
     out +=
       "  Z_PRIMARYKEY: " + schema.entities.map { "(\($0.number), \($0.name), \($0.parent), 0)" }.joined(separator: " ")
       + "\n"
+    for note in schema.skipped { out += String(("- " + note).wrapped(indent: "  ").dropFirst(2)) }
     out += "\nWhere Core Data's own rule is not published, FetchBench follows these:\n"
     for rule in CoreDataSchema.rules { out += String(("- " + rule).wrapped(indent: "  ").dropFirst(2)) }
     return out

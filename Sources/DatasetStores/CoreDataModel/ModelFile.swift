@@ -10,7 +10,11 @@ public struct ModelFile: Sendable, Equatable {
   /// The version's folder name without `.xcdatamodel` (`MyApp 2`); nil for a lone `contents`.
   public var version: String?
   /// Every entity, in the file's order.
-  public var entities: [EntityDeclaration]
+  public var entities: [EntityDeclaration] { didSet { index() } }
+  /// Each entity's position in `entities` by its name (the first, where two share one), and
+  /// each entity's direct sub-entities in file order: a large model is read in linear time.
+  private var positions: [String: Int] = [:]
+  private var children: [String: [Int]] = [:]
   /// The fetch request templates (`<fetchRequest>`) by name: read, not measured.
   public var fetchRequests: [String]
   /// The configurations (`<configuration>`) by name: read; every entity is in the store.
@@ -26,8 +30,31 @@ public struct ModelFile: Sendable, Equatable {
     return out
   }
 
-  /// The entity named `name`. O(entities).
-  public func entity(_ name: String) -> EntityDeclaration? { entities.first { $0.name == name } }
+  public init(
+    path: String, version: String?, entities: [EntityDeclaration], fetchRequests: [String], configurations: [String]
+  ) {
+    (self.path, self.version, self.entities) = (path, version, entities)
+    (self.fetchRequests, self.configurations) = (fetchRequests, configurations)
+    index()
+  }
+
+  /// The entity named `name`. O(1).
+  public func entity(_ name: String) -> EntityDeclaration? { positions[name].map { entities[$0] } }
+
+  /// Where the entity named `name` stands in `entities`. O(1).
+  func position(of name: String) -> Int { positions[name] ?? entities.count }
+
+  /// The entities whose `parentEntity` is `name`, in the file's order. O(their count).
+  public func children(of name: String) -> [EntityDeclaration] { (children[name] ?? []).map { entities[$0] } }
+
+  private mutating func index() {
+    positions = [:]
+    children = [:]
+    for (i, e) in entities.enumerated() {
+      if positions[e.name] == nil { positions[e.name] = i }
+      if let parent = e.parent { children[parent, default: []].append(i) }
+    }
+  }
 }
 
 /// One `<entity>`.
@@ -140,8 +167,16 @@ extension ModelFile {
     return out
   }
 
-  /// The entities that inherit from `name`, at any depth. O(entities × depth).
+  /// The entities that inherit from `name`, at any depth, depth first. O(their count).
   func descendants(of name: String) -> [String] {
-    entities.filter { $0.parent == name }.flatMap { [$0.name] + descendants(of: $0.name) }
+    var out: [String] = []
+    var next = children(of: name).reversed().map(\.name)
+    var seen: Set<String> = [name]
+    while let n = next.popLast() {
+      guard seen.insert(n).inserted else { continue }
+      out.append(n)
+      next += children(of: n).reversed().map(\.name)
+    }
+    return out
   }
 }

@@ -1,5 +1,6 @@
 import Catalog
 import Datasets
+import FetchedResults
 import Foundation
 import GRDB
 import SQLiteStore
@@ -67,6 +68,11 @@ public struct ModelGeneration {
     }
     let schema = CoreDataSchema(model)
     let counts = plan(list)
+    guard counts[list.name] != nil || model.subentities(of: list).contains(where: { counts[$0.name] != nil }) else {
+      throw ModelFileError(
+        path: model.path, problem: "makes \(entity) abstract with no concrete sub-entity, so it can hold no row",
+        fix: "name a concrete entity with --entity, or give \(entity) a concrete sub-entity")
+    }
     let tmp = try AtomicFile.createTemporaryFile(for: out)
     do {
       let queue = try DatabaseQueue(path: tmp)
@@ -84,15 +90,17 @@ public struct ModelGeneration {
       throw error
     }
     let summary = schema.entities.compactMap { e in counts[e.name].map { "\(e.name) \($0.grouped)" } }
-    return (true, summary.joined(separator: ", ") + " rows")
+    return (true, ([summary.joined(separator: ", ") + " rows"] + schema.skipped).joined(separator: "; "))
   }
 
   /// How many rows each entity gets: the list's entity `rows`, shared out over it and its
   /// concrete sub-entities; each entity a relationship reaches, a `fanOut`th of its source's.
   func plan(_ list: EntityDeclaration) -> [String: Int] {
     var counts: [String: Int] = [:]
+    // An entity counted once keeps its count: a relationship back to the list's parent
+    // shares its rows among the parent's other sub-entities, not the list's.
     func share(_ e: EntityDeclaration, _ n: Int) {
-      let concrete = ([e] + model.subentities(of: e)).filter { !$0.isAbstract }
+      let concrete = ([e] + model.subentities(of: e)).filter { !$0.isAbstract && counts[$0.name] == nil }
       for (i, c) in concrete.enumerated() {
         counts[c.name, default: 0] += n / concrete.count + (i < n % concrete.count ? 1 : 0)
       }
@@ -115,7 +123,7 @@ public struct ModelGeneration {
   }
 
   func fill(_ db: Database, schema: CoreDataSchema, counts: [String: Int]) throws {
-    for statement in schema.statements { try db.execute(sql: statement) }
+    for statement in schema.statements { try db.makeStatement(sql: statement).execute() }
     // Primary keys run 1… through each table, its entities in number order.
     var keys: [String: ClosedRange<Int>] = [:]
     for table in schema.tables where !table.entities.isEmpty {
@@ -146,7 +154,7 @@ public struct ModelGeneration {
       let statement = try db.makeStatement(
         sql:
           """
-          INSERT INTO \(table.name) VALUES \
+          INSERT INTO \(table.name.sqlName) VALUES \
           (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))
           """
       )
@@ -182,7 +190,7 @@ public struct ModelGeneration {
     let statement = try db.makeStatement(
       sql:
         """
-        INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))) VALUES \
+        INSERT INTO \(table.name.sqlName) (\(table.columns.map(\.name.sqlName).joined(separator: ", "))) VALUES \
         (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))
         """
     )

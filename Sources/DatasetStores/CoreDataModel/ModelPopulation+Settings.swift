@@ -25,11 +25,16 @@ extension ModelPopulation {
         }
         shape.distinct = n
       case "range" where a.type.isNumber || a.type == .date:
-        guard let pair = v as? [Double], pair.count == 2, pair.allSatisfy(\.isFinite), pair[0] <= pair[1],
-          !a.type.isInteger || pair.allSatisfy({ $0 == $0.rounded() })
+        let bounds = Self.rangeBounds(a.type)
+        guard let pair = v as? [Double], pair.count == 2,
+          pair.allSatisfy({ (bounds.lower...bounds.upper).contains($0) }),
+          pair[0] <= pair[1],
+          (pair[1] - pair[0]).isFinite, !a.type.isInteger || pair.allSatisfy({ $0 == $0.rounded() })
         else {
           let kind = a.type.isInteger ? "whole numbers" : a.type == .date ? "seconds since 2001" : "numbers"
-          throw refuse(setting, v, "[least, greatest], two \(kind), the least first")
+          throw refuse(
+            setting, v,
+            "[least, greatest], two \(kind) from \(bounds.text), the least first")
         }
         shape.range = pair[0]...pair[1]
       case "length" where a.type == .string || a.type == .binary || a.type == .transformable:
@@ -71,6 +76,21 @@ extension ModelPopulation {
       }
     }
     return shape
+  }
+}
+
+extension ModelPopulation {
+  /// The values a range of an attribute of `type` may reach: what its column holds (an
+  /// Integer 32 no more than Int32 does), dates from year 1 to 9999, numbers whose spread is
+  /// finite.
+  static func rangeBounds(_ type: AttributeKind) -> (lower: Double, upper: Double, text: String) {
+    switch type {
+    case .integer16: (-32_768, 32_767, "-32,768 to 32,767")
+    case .integer32: (-2_147_483_648, 2_147_483_647, "-2,147,483,648 to 2,147,483,647")
+    case .integer64: (-4e18, 4e18, "-4e18 to 4e18")
+    case .date: (-63_113_904_000, 252_423_993_599, "-63,113,904,000 (year 1) to 252,423,993,599 (year 9999)")
+    default: (-1e300, 1e300, "-1e300 to 1e300")
+    }
   }
 }
 

@@ -12,6 +12,8 @@ final class ModelXML: NSObject, XMLParserDelegate {
   private var entity: EntityDeclaration?
   private var fetchIndex: FetchIndexDeclaration?
   private var constraint: [String]?
+  /// Collected here and given to the model once: the model indexes its entities by name.
+  private var entities: [EntityDeclaration] = []
   private var sawModel = false
   /// Inside `<elements>` (old files' diagram layout), `<fetchRequest>` or `<userInfo>`:
   /// nothing there describes the store.
@@ -45,7 +47,9 @@ final class ModelXML: NSObject, XMLParserDelegate {
     guard reader.sawModel else {
       throw ModelFileError(path: path, problem: "has no <model> element", fix: "name a Core Data model's contents file")
     }
-    return reader.model
+    var model = reader.model
+    model.entities = reader.entities
+    return model
   }
 
   func parser(
@@ -70,9 +74,18 @@ final class ModelXML: NSObject, XMLParserDelegate {
   }
 
   private func start(_ name: String, _ a: [String: String], _ parser: XMLParser) throws {
+    if Self.insideEntity.contains(name) && entity == nil {
+      throw error(parser, "has an <\(name)> outside every <entity>", "move it into the entity it belongs to")
+    }
+    if name == "fetchIndexElement" && fetchIndex == nil {
+      throw error(parser, "has a <fetchIndexElement> outside every <fetchIndex>", "move it into its fetch index")
+    }
     switch name {
     case "model": sawModel = true
     case "entity":
+      if let outer = entity {
+        throw error(parser, "nests an <entity> inside <entity name=\"\(outer.name)\">", "close the outer one first")
+      }
       entity = EntityDeclaration(
         name: try required(a, "name", of: name, parser), className: a["representedClassName"],
         isAbstract: a["isAbstract"] == "YES",
@@ -93,19 +106,42 @@ final class ModelXML: NSObject, XMLParserDelegate {
           externalStorage: a["allowsExternalBinaryDataStorage"] == "YES"
         ))
     case "relationship":
-      entity?.relationships.append(
-        RelationshipDeclaration(
-          name: try required(a, "name", of: name, parser),
-          destination: try required(a, "destinationEntity", of: name, parser),
-          inverse: a["inverseName"], toMany: a["toMany"] == "YES", ordered: a["ordered"] == "YES",
-          minCount: a["minCount"].flatMap { Int($0) },
-          maxCount: a["maxCount"].flatMap { Int($0) }, deletionRule: a["deletionRule"] ?? "Nullify"))
+      let relationship = try required(a, "name", of: name, parser)
+      let rule = a["deletionRule"] ?? "Nullify"
+      guard Self.deletionRules.contains(rule) else {
+        throw error(
+          parser,
+          "gives \(entity?.name ?? "").\(relationship) the deletionRule \"\(rule)\", which Core Data does not know",
+          "use one of: " + Self.deletionRules.joined(separator: ", "))
+      }
+      func count(_ key: String) throws -> Int? {
+        guard let text = a[key] else { return nil }
+        guard let n = Int(text), n >= 0 else {
+          throw error(
+            parser, "gives \(entity?.name ?? "").\(relationship) the \(key) \"\(text)\", which is not a count",
+            "give a whole number of 0 or more, or none")
+        }
+        return n
+      }
+      let declaration = RelationshipDeclaration(
+        name: relationship, destination: try required(a, "destinationEntity", of: name, parser),
+        inverse: a["inverseName"], toMany: a["toMany"] == "YES", ordered: a["ordered"] == "YES",
+        minCount: try count("minCount"), maxCount: try count("maxCount"), deletionRule: rule)
+      entity?.relationships.append(declaration)
     case "fetchIndex": fetchIndex = FetchIndexDeclaration(name: try required(a, "name", of: name, parser), elements: [])
     case "fetchIndexElement":
-      fetchIndex?.elements.append(
-        .init(
-          property: try required(a, "property", of: name, parser), type: a["type"] ?? "Binary",
-          ascending: a["order"] != "descending"))
+      let property = try required(a, "property", of: name, parser)
+      let type = a["type"] ?? "Binary"
+      guard type == "Binary" else {
+        throw error(
+          parser,
+          """
+          gives \(entity?.name ?? "")'s fetch index \(fetchIndex?.name ?? "") the element \(property) of type \
+          \(type), which FetchBench does not build (it builds B-tree indexes)
+          """,
+          "make it Binary, or remove the element")
+      }
+      fetchIndex?.elements.append(.init(property: property, type: type, ascending: a["order"] != "descending"))
     case "uniquenessConstraint": constraint = []
     case "constraint": constraint?.append(try required(a, "value", of: name, parser))
     case "fetchRequest":
@@ -125,7 +161,7 @@ final class ModelXML: NSObject, XMLParserDelegate {
     }
     switch name {
     case "entity":
-      if let entity { model.entities.append(entity) }
+      if let entity { entities.append(entity) }
       entity = nil
     case "fetchIndex":
       if let fetchIndex { entity?.fetchIndexes.append(fetchIndex) }
@@ -136,6 +172,12 @@ final class ModelXML: NSObject, XMLParserDelegate {
     default: break
     }
   }
+
+  /// What only an entity holds: one outside every entity would describe nothing.
+  static let insideEntity: Set<String> = ["attribute", "relationship", "fetchIndex", "uniquenessConstraints"]
+
+  /// `deletionRule` as the model editor writes it.
+  static let deletionRules = ["Nullify", "Cascade", "Deny", "No Action"]
 
   private func required(_ a: [String: String], _ key: String, of element: String, _ parser: XMLParser) throws -> String
   {
