@@ -12,7 +12,9 @@ import Foundation
 package enum OutputFolder {
   /// The command whose output a folder is.
   package enum Command: String, Codable, Sendable {
-    case run, diff, load, history, export
+    /// `report DIR… --out OUT`: runs' figures joined. Its own kind, so that a join never
+    /// replaces a run's measured folder, only an earlier join.
+    case run, diff, load, history, export, report
   }
 
   /// The marker's name: hidden, so that listings of a results folder show the results.

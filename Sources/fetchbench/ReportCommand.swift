@@ -13,7 +13,8 @@ struct ReportCommand: ParsableCommand {
       one run's folder, its report naming which run, commit and machine measured what.
       """)
   @Argument(help: "Run folders, e.g. results/latest.") var directories: [String]
-  @Option(help: "With several folders: the folder to write them to, new or an earlier run's.") var out: String?
+  @Option(help: "With several folders: the folder to write them to, new or an earlier join's (never a run's).")
+  var out: String?
 
   func validate() throws {
     if directories.count > 1 && out == nil {
@@ -30,7 +31,7 @@ struct ReportCommand: ParsableCommand {
       try ResultFiles.rerender(directories[0])
       return print("wrote \(directories[0])/report.md")
     }
-    try ResultFiles.write(try RunRows.read(all: directories), to: out, command: .run)
+    try ResultFiles.write(try RunRows.read(all: directories), to: out, command: .report)
     print("wrote \(out)/report.md, results.csv, results.json, charts/")
   }
 }
