@@ -73,6 +73,20 @@ import Testing
     #expect(throws: FetchError.self) { try QueryParser.sortDescriptors("name asc,") }
   }
 
+  /// A date past Int64's seconds or ISO 8601's years is a value like any other: compared with
+  /// a string it is the clear type error, its text the CAST it was written as (#72).
+  @Test func aDateBeyondEveryCalendarIsAnErrorNotATrap() throws {
+    let model = DatasetModels.banks
+    for seconds in ["1e19", "-1e19", "1e300"] {
+      let predicate = try QueryParser.predicate("state == CAST(\(seconds), \"NSDate\")")
+      #expect(throws: FetchError.self) {
+        try FetchRequest(entityName: "FailedBankInfo", predicate: predicate).resolve(in: model)
+      }
+    }
+    #expect(Value.date(1e19).literalText.hasPrefix("CAST("))
+    #expect(Value.date(0).literalText == "1970-01-01T00:00:00Z")
+  }
+
   @Test func invalidRequestsAreClearErrors() throws {
     let model = DatasetModels.banks
     func resolve(_ r: FetchRequest) -> FetchError? {

@@ -307,7 +307,10 @@ extension Value {
     case .integer(let v): String(v)
     case .double(let v): String(v)
     case .string(let s): "'\(s)'"
-    case .date(let d): ISO8601.format(seconds: Int64(d))
+    // A date past the years ISO 8601 writes (or Int64's seconds) reads as the CAST it came from.
+    case .date(let d) where !(-62_135_596_800...253_402_300_799).contains(d):
+      "CAST(\(d - Parser.referenceDate), \"NSDate\")"
+    case .date(let d): ISO8601.format(seconds: Int64(d.rounded(.down)))
     case .bool(let b): b ? "TRUE" : "FALSE"
     }
   }
