@@ -27,7 +27,8 @@ public final class SQLiteStore: ChangeLogStore {
   let bellLock = NSLock()
   /// Which statements the store issues: its own (`tuned`) or Core Data's.
   public var plan = StatementPlan.tuned
-  /// Whether each table has Core Data's `Z_OPT` column, read once per table.
+  /// Whether each table has Core Data's `Z_OPT` column, read with the schema at open (a read
+  /// later would stand among the statements a plan logs).
   var versionedTables: [String: Bool] = [:]
   /// A Core Data store's save statements (`CoreDataSave`), read once from `Z_PRIMARYKEY`;
   /// `.some(nil)` for any other file.
@@ -94,7 +95,7 @@ public final class SQLiteStore: ChangeLogStore {
     } catch let error as DatabaseError {
       throw SQLiteStoreError.notADatabase(path, error.message ?? "\(error)")
     }
-    try queue.inDatabase { db in try Self.checkSchema(db, model: model, path: path) }
+    versionedTables = try queue.inDatabase { db in try Self.checkSchema(db, model: model, path: path) }
     if let collation = model.collation { queue.inDatabase { db in Self.addCollations(db, collation) } }
     if let statementLog { queue.inDatabase { db in Self.trace(db.sqliteConnection, into: statementLog) } }
   }
@@ -203,13 +204,16 @@ public final class SQLiteStore: ChangeLogStore {
     return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?" + query
   }
 
-  static func checkSchema(_ db: Database, model: Model, path: String) throws {
+  /// Checks every entity's table and columns; returns whether each table has `Z_OPT`.
+  static func checkSchema(_ db: Database, model: Model, path: String) throws -> [String: Bool] {
+    var versioned: [String: Bool] = [:]
     for entity in model.entities {
       guard try SQLiteSchema.tableExists(entity.table, db) else {
         throw SQLiteStoreError.schemaMismatch(path, "table \(entity.table) (entity \(entity.name)) is missing")
       }
       let columns = Dictionary(
         uniqueKeysWithValues: try SQLiteSchema.columns(in: entity.table, db).map { ($0.name, $0.type.uppercased()) })
+      versioned[entity.table] = columns["Z_OPT"] != nil
       for a in entity.attributes {
         guard let type = columns[a.column] else {
           throw SQLiteStoreError.schemaMismatch(
@@ -222,6 +226,7 @@ public final class SQLiteStore: ChangeLogStore {
         }
       }
     }
+    return versioned
   }
 
   public func resetCounters() { counters = StoreCounters() }
