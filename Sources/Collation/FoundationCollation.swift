@@ -1,5 +1,6 @@
 import FetchedResults
 import Foundation
+import Synchronization
 
 /// Foundation's string comparison under each sort selector, in one locale: what an app's
 /// `NSSortDescriptor(key:ascending:selector:)` compares with. On Linux it is
@@ -48,5 +49,71 @@ public struct FoundationCollation: StringCollation {
     if fold.contains(.caseInsensitive) { options.insert(.caseInsensitive) }
     if fold.contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
     return s.folding(options: options, locale: nil)
+  }
+}
+
+extension FoundationCollation {
+  /// How long MATCHES's expression may spend on the values it is slow on (over a millisecond
+  /// each) before the fetch fails naming it: far past what an expression that does not
+  /// backtrack without end spends on a whole list.
+  public static let matchTimeLimit: Duration = .seconds(1)
+
+  /// ICU's regular expressions through `NSRegularExpression`, as NSPredicate's MATCHES: the
+  /// whole string, each value's match stopped when the expression's time is spent. O(pattern).
+  public func regularExpression(_ pattern: String, caseInsensitive: Bool) throws(FetchError)
+    -> any RegularExpression
+  {
+    do {
+      return ICURegularExpression(
+        pattern: pattern,
+        expression: try NSRegularExpression(
+          pattern: "\\A(?:\(pattern))\\z", options: caseInsensitive ? [.caseInsensitive] : []))
+    } catch {
+      throw .invalidRequest("ICU cannot compile it (\(error.localizedDescription))")
+    }
+  }
+}
+
+/// One compiled expression: `NSRegularExpression` is immutable and safe to share between
+/// threads; the time it has left is shared by every value it matches.
+private final class ICURegularExpression: RegularExpression, @unchecked Sendable {
+  let pattern: String
+  let expression: NSRegularExpression
+  private let left = Mutex(FoundationCollation.matchTimeLimit)
+
+  init(pattern: String, expression: NSRegularExpression) {
+    (self.pattern, self.expression) = (pattern, expression)
+  }
+
+  func wholeMatch(_ s: String) throws(FetchError) -> Bool {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let deadline = start.advanced(by: left.withLock { $0 })
+    var matched = false
+    var overran = false
+    // `.reportProgress` calls back while a long match runs, so that it can be stopped.
+    expression.enumerateMatches(
+      in: s, options: [.reportProgress], range: NSRange(location: 0, length: (s as NSString).length)
+    ) { match, _, stop in
+      if match != nil {
+        matched = true
+        stop.pointee = true
+      } else if clock.now > deadline {
+        overran = true
+        stop.pointee = true
+      }
+    }
+    let spent = start.duration(to: clock.now)
+    if spent > .milliseconds(1) { left.withLock { $0 -= spent } }
+    guard !overran else {
+      let shown = s.count > 40 ? s.prefix(40) + "…" : Substring(s)
+      throw .invalidRequest(
+        """
+        MATCHES '\(pattern)' ran past \(FoundationCollation.matchTimeLimit) on the values it is slow on (the last \
+        '\(shown)'): the expression backtracks without end (a repetition inside a repetition, such as (.+)+); write it \
+        so that each character can be matched one way
+        """)
+    }
+    return matched
   }
 }

@@ -25,8 +25,10 @@ extension SQLiteStore {
         guard let s = String.fromDatabaseValue(values[0]), let p = String.fromDatabaseValue(values[1]),
           let n = Int.fromDatabaseValue(values[2])
         else { return nil }
-        let match = expressions.value(for: "\(n) \(p)") { TextMatch(.matches, p, fold: TextFold(rawValue: n)) }
-        return match.matches(s)
+        let match = expressions.value(for: "\(n) \(p)") {
+          TextMatch(.matches, p, fold: TextFold(rawValue: n), collation: collation)
+        }
+        return try match.matches(s)
       })
     for (name, selector) in SortSelector.sqliteCollations {
       db.add(

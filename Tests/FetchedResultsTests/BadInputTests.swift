@@ -87,6 +87,33 @@ import Testing
     #expect(Value.date(0).literalText == "1970-01-01T00:00:00Z")
   }
 
+  /// MATCHES with an expression that backtracks without end (`(.+)+!` on names that never end
+  /// in `!`) fails once the expression's time is spent, naming it, on the memory store and on
+  /// SQLite alike, instead of never returning (#72); a plain expression still matches.
+  @Test func aRunawayRegularExpressionIsAnErrorNotAHang() throws {
+    let model = DatasetModels.banks
+    let runaway = try FetchRequest(
+      entityName: "FailedBankInfo", predicate: QueryParser.predicate("name MATCHES '(.+)+!'"),
+      sortDescriptors: [SortDescriptor("name")]
+    ).resolve(in: model)
+    let plain = try FetchRequest(
+      entityName: "FailedBankInfo", predicate: QueryParser.predicate("name MATCHES[c] '.*bank.*'"),
+      sortDescriptors: [SortDescriptor("name")]
+    ).resolve(in: model)
+    var counts: [Int] = []
+    for type in ["memory", "sqlite"] {
+      let store = try EngineFixture.shared.store(.banks, type)
+      do {
+        _ = try store.fetchIDs(runaway)
+        Issue.record("\(type): the runaway expression returned")
+      } catch {
+        #expect("\(error)".contains("MATCHES '(.+)+!' ran past"), "\(type): \(error)")
+      }
+      counts.append(try store.fetchIDs(plain).count)
+    }
+    #expect(counts[0] == counts[1] && counts[0] > 0)
+  }
+
   @Test func invalidRequestsAreClearErrors() throws {
     let model = DatasetModels.banks
     func resolve(_ r: FetchRequest) -> FetchError? {

@@ -216,9 +216,10 @@ public indirect enum BoundPredicate: Sendable {
             "MATCHES\(fold.modifier): FetchBench matches a regular expression ignoring case ([c]) only")
         }
         do {
-          _ = try TextMatch.regex(s, fold: fold)
+          _ = try TextMatch.regex(s, fold: fold, collation: model.collation)
         } catch {
-          throw .invalidRequest("MATCHES '\(s)' is not a regular expression: \(error)")
+          guard case .invalidRequest(let why) = error else { throw error }
+          throw .invalidRequest("MATCHES '\(s)' is not a regular expression: \(why)")
         }
       }
       self = .text(kp, op, s, fold)

@@ -29,6 +29,9 @@ public protocol StringCollation: Sendable {
   /// `s` as a `[c]`/`[d]` string operator compares it: case-folded, diacritics removed, as
   /// `fold` says. O(length).
   func fold(_ s: String, _ fold: TextFold) -> String
+  /// MATCHES's `pattern`, matched against whole strings, ignoring case when asked; throws
+  /// `FetchError.invalidRequest` for text that is not an expression. O(pattern).
+  func regularExpression(_ pattern: String, caseInsensitive: Bool) throws(FetchError) -> any RegularExpression
 }
 
 /// How one sort key's values order: `Value.compare`, or, for two strings under a selector

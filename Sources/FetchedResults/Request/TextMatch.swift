@@ -3,13 +3,12 @@
 /// PostgreSQL's `strpos` and `substr`, compare the same), Unicode scalars for LIKE's `?` and
 /// `*` (SQLite's GLOB and PostgreSQL's LIKE step by characters, which are scalars).
 /// With a `TextFold`, both the pattern and each string are folded first by the collation.
-/// MATCHES is Swift's regular expression matching the whole string, ignoring case with `[c]`
-/// (the pattern is not folded: `\\D` is not `\\d`); NSPredicate's is ICU's, whose syntax Swift's
-/// follows for what list predicates use (classes, quantifiers, alternation, anchors).
+/// MATCHES is the collation's regular expression (`RegularExpression`) matching the whole
+/// string, ignoring case with `[c]` (the pattern is not folded: `\\D` is not `\\d`).
 public struct TextMatch: @unchecked Sendable {
   let op: TextOperator
   /// MATCHES's expression; read only, so shared across threads as its text would be.
-  let regex: Regex<AnyRegexOutput>?
+  let regex: (any RegularExpression)?
   let pattern: [UInt8]
   let scalars: [Unicode.Scalar]
   let fold: TextFold
@@ -21,7 +20,7 @@ public struct TextMatch: @unchecked Sendable {
     self.op = op
     if op == .matches {
       // Checked when the predicate was bound (`TextMatch.regex(_:fold:)`).
-      regex = try? Self.regex(pattern, fold: fold)
+      regex = try? Self.regex(pattern, fold: fold, collation: collation)
       (self.fold, self.collation, self.pattern, scalars) = ([], nil, [], [])
       return
     }
@@ -34,8 +33,8 @@ public struct TextMatch: @unchecked Sendable {
   }
 
   /// Whether `s` matches. O(|s| · |pattern|) at worst (CONTAINS, LIKE with `*`), plus the
-  /// fold of `s`.
-  public func matches(_ s: String) -> Bool {
+  /// fold of `s`; MATCHES as bounded as its expression, and throws past the bound.
+  public func matches(_ s: String) throws(FetchError) -> Bool {
     let s = collation?.fold(s, fold) ?? s
     switch op {
     case .equals: return s.utf8.elementsEqual(pattern)
@@ -43,14 +42,18 @@ public struct TextMatch: @unchecked Sendable {
     case .endsWith: return s.utf8.count >= pattern.count && s.utf8.suffix(pattern.count).elementsEqual(pattern)
     case .contains: return contains(Array(s.utf8))
     case .like: return Self.glob(scalars[...], Array(s.unicodeScalars)[...])
-    case .matches: return (try? regex?.wholeMatch(in: s)) != nil
+    case .matches: return try regex?.wholeMatch(s) ?? false
     }
   }
 
-  /// MATCHES's expression, ignoring case with `[c]`; throws for text that is not one.
-  public static func regex(_ pattern: String, fold: TextFold) throws -> Regex<AnyRegexOutput> {
-    let regex = try Regex(pattern)
-    return fold.contains(.caseInsensitive) ? regex.ignoresCase() : regex
+  /// MATCHES's expression as `collation` compiles it (Swift's without one), ignoring case with
+  /// `[c]`; throws for text that is not one.
+  public static func regex(_ pattern: String, fold: TextFold, collation: (any StringCollation)?) throws(FetchError)
+    -> any RegularExpression
+  {
+    let caseInsensitive = fold.contains(.caseInsensitive)
+    guard let collation else { return try SwiftRegularExpression(pattern, caseInsensitive: caseInsensitive) }
+    return try collation.regularExpression(pattern, caseInsensitive: caseInsensitive)
   }
 
   private func contains(_ h: [UInt8]) -> Bool {

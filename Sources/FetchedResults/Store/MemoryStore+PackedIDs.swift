@@ -12,7 +12,7 @@ extension MemoryStore {
   /// the runs of the leading field in the sorted words: sections cost one pass over what the
   /// sort produced. O(n · varying key bytes), with the IDs and the sort's scratch as its only
   /// arrays of n.
-  func packedIDs(_ request: ResolvedRequest, section: ResolvedKeyPath? = nil) -> (
+  func packedIDs(_ request: ResolvedRequest, section: ResolvedKeyPath? = nil) throws(FetchError) -> (
     ids: [Int64], sections: [SectionCount]
   )? {
     let t = table(request)
@@ -21,7 +21,7 @@ extension MemoryStore {
     guard let last = request.sorts.last, last.keyPath.relationship == nil, last.keyPath.attribute.name == "id",
       let keys = packedKeys(request, t, inverse: all), let packing = WordPacking(bounds: keys.map(\.bounds))
     else { return nil }
-    let rows = all ? [] : matchingRows(request)
+    let rows = all ? [] : try matchingRows(request)
     let n = all ? t.ids.count : rows.count
     var ids = [Int64](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
     // Each section's first position and its count.

@@ -9,9 +9,9 @@ extension MemoryStore {
   /// that ends in the first eighth of the rows (a page near the top of the list) is selected
   /// instead of sorted, in one pass over the keys: O(n + m log m) for its m = offset + limit
   /// rows, O(n log m) at worst.
-  func orderedRows(_ request: ResolvedRequest) -> [Int] {
+  func orderedRows(_ request: ResolvedRequest) throws(FetchError) -> [Int] {
     let t = table(request)
-    let rows = matchingRows(request)
+    let rows = try matchingRows(request)
     var words = request.sorts.flatMap { sortWords($0, t, rows) }
     let (offset, limit) = (request.request.fetchOffset, request.request.fetchLimit)
     if limit > 0, words.count <= 3, offset < rows.count,
@@ -43,10 +43,10 @@ extension MemoryStore {
   /// of gathered through positions and rows: at millions of rows those two random gathers
   /// cost about as much as the sort. The items carry no position, so they are 8 bytes
   /// smaller too. O(n · varying key bytes).
-  func orderedIDs(_ request: ResolvedRequest) -> [Int64] {
-    if let packed = packedIDs(request) { return packed.ids }
+  func orderedIDs(_ request: ResolvedRequest) throws(FetchError) -> [Int64] {
+    if let packed = try packedIDs(request) { return packed.ids }
     let t = table(request)
-    let rows = matchingRows(request)
+    let rows = try matchingRows(request)
     var words = request.sorts.flatMap { sortWords($0, t, rows) }
     return orderedIDs(request, rows: rows, words: &words)
   }
@@ -121,8 +121,8 @@ extension MemoryStore {
 
   /// Section counts in the order of the section key (the first sort), grouped without
   /// sorting the rows: O(n) for the groups, O(s log s) to order s sections.
-  func sections(_ request: ResolvedRequest, _ section: ResolvedKeyPath) -> [SectionCount] {
-    let rows = matchingRows(request)
+  func sections(_ request: ResolvedRequest, _ section: ResolvedKeyPath) throws(FetchError) -> [SectionCount] {
+    let rows = try matchingRows(request)
     return sections(request, section, rows: rows, leading: sortWords(request.sorts[0], table(request), rows))
   }
 

@@ -67,14 +67,12 @@ extension MemoryStore {
   /// A row test of `c`: how many of the row's elements count, compared as `c` says. Built in
   /// O(destination rows); each test O(the row's elements).
   func compileCollection(
-    _ c: BoundCollection, _ t: MemoryTable, compile: (BoundPredicate, MemoryTable) -> (Int) -> Bool?
-  )
-    -> (Int) -> Bool?
-  {
+    _ c: BoundCollection, _ t: MemoryTable, compile: (BoundPredicate, MemoryTable) -> RowTest
+  ) -> RowTest {
     let destination = tables[c.relationship.destination]!
     let elements = elementRows(c.relationship)
-    let isRow = c.rows.map { compile($0, destination) } ?? { _ in true }
-    let test = c.test.map { compile($0, destination) } ?? { _ in nil }
+    let isRow: RowTest = c.rows.map { compile($0, destination) } ?? { _ in true }
+    let test: RowTest = c.test.map { compile($0, destination) } ?? { _ in nil }
     let key = t.entity.linkKey(column: c.relationship.sourceColumn)
     let read: (Int) -> Int64? = { row in
       switch key {
@@ -83,11 +81,11 @@ extension MemoryStore {
       case nil: return nil
       }
     }
-    return { row in
+    return { row throws(FetchError) in
       var n: Int64 = 0
       for e in read(row).flatMap({ elements[$0] }) ?? [] {
         let d = Int(e)
-        if c.counts(isRow: isRow(d) == true, test: c.test == nil ? nil : test(d)) { n += 1 }
+        if c.counts(isRow: try isRow(d) == true, test: c.test == nil ? nil : try test(d)) { n += 1 }
       }
       return c.passes(n)
     }

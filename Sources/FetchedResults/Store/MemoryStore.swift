@@ -49,7 +49,7 @@ public final class MemoryStore: Store {
 
   public func fetchIDs(_ request: ResolvedRequest) throws -> [Int64] {
     counters.queries += 1
-    return orderedIDs(request)
+    return try orderedIDs(request)
   }
 
   public func fetchObjects(_ request: ResolvedRequest, ids: ArraySlice<Int64>) throws -> [FetchedObject] {
@@ -71,7 +71,8 @@ public final class MemoryStore: Store {
     let t = table(request)
     let layout = request.rowLayout
     let plan = rowPlan(request, bulk: true)
-    let out = orderedRows(request).map { row in FetchedObject(id: t.ids[row], values: plan.values(row), layout: layout)
+    let out = try orderedRows(request).map { row in
+      FetchedObject(id: t.ids[row], values: plan.values(row), layout: layout)
     }
     counters.rowsMaterialized += out.count
     return out
@@ -90,9 +91,9 @@ public final class MemoryStore: Store {
   public func count(_ request: ResolvedRequest) throws -> Int {
     counters.queries += 1
     if request.request.fetchLimit == 0 && request.request.fetchOffset == 0 {
-      return matchingRows(request).count
+      return try matchingRows(request).count
     }
-    return orderedRows(request).count
+    return try orderedRows(request).count
   }
 
   public func sectionCounts(_ request: ResolvedRequest) throws -> [SectionCount] {
@@ -104,18 +105,18 @@ public final class MemoryStore: Store {
   public func fetchIDsAndSections(_ request: ResolvedRequest) throws -> (ids: [Int64], sections: [SectionCount]) {
     counters.queries += 1
     guard request.request.fetchLimit == 0 && request.request.fetchOffset == 0 else {
-      let rows = orderedRows(request)
+      let rows = try orderedRows(request)
       let t = table(request)
       return (rows.map { t.ids[$0] }, try sectionCounts(request, ordered: rows))
     }
     guard let section = request.section else {
       throw FetchError.invalidRequest("section counts need a section key path")
     }
-    if let packed = packedIDs(request, section: section) { return packed }
+    if let packed = try packedIDs(request, section: section) { return packed }
     // One filter and one extraction of the keys for both: the sections are counted from the
     // leading sort's words before the sort consumes them.
     let t = table(request)
-    let rows = matchingRows(request)
+    let rows = try matchingRows(request)
     var perSort = request.sorts.map { sortWords($0, t, rows) }
     let counts = sections(request, section, rows: rows, leading: perSort[0])
     var words = perSort.flatMap { $0 }
@@ -129,10 +130,10 @@ public final class MemoryStore: Store {
     guard let section = request.section else {
       throw FetchError.invalidRequest("section counts need a section key path")
     }
-    if request.request.fetchLimit == 0 && request.request.fetchOffset == 0 { return sections(request, section) }
+    if request.request.fetchLimit == 0 && request.request.fetchOffset == 0 { return try sections(request, section) }
     let key = reader(section, table(request))
     var out: [SectionCount] = []
-    for row in ordered ?? orderedRows(request) {
+    for row in try ordered ?? orderedRows(request) {
       let v = key(row)
       if let last = out.last, last.value == v {
         out[out.count - 1].count += 1
@@ -224,9 +225,12 @@ public final class MemoryStore: Store {
     let rows: [Int]
     if let ids {
       let test = request.predicate.map { compile($0, t) }
-      rows = ids.compactMap { id in t.rowOfID[id].flatMap { row in test.map { $0(row) == true } ?? true ? row : nil } }
+      rows = try ids.compactMap { id -> Int? in
+        guard let row = t.rowOfID[id] else { return nil }
+        return try test.map { try $0(row) == true } ?? true ? row : nil
+      }
     } else {
-      rows = orderedRows(request)
+      rows = try orderedRows(request)
     }
     return KeyedIDs(ids: rows.map { t.ids[$0] }, keys: readers.map { read in rows.map(read) })
   }
@@ -270,21 +274,23 @@ public final class MemoryStore: Store {
     }
   }
 
-  func matchingRows(_ request: ResolvedRequest) -> [Int] {
+  func matchingRows(_ request: ResolvedRequest) throws(FetchError) -> [Int] {
     let t = table(request)
     let live = t.liveRows
     guard let predicate = request.predicate else { return live }
     let test = compile(predicate, t)
-    return live.filter { test($0) == true }
+    var rows: [Int] = []
+    for row in live where try test(row) == true { rows.append(row) }
+    return rows
   }
 
   /// A conjunction (`decisive` false) or disjunction (`decisive` true) of three-valued tests:
   /// the first term that gives `decisive` decides; else an unknown term makes it unknown.
-  private func decided(by decisive: Bool, _ tests: [(Int) -> Bool?]) -> (Int) -> Bool? {
+  private func decided(by decisive: Bool, _ tests: [RowTest]) -> RowTest {
     { row in
       var unknown = false
       for test in tests {
-        switch test(row) {
+        switch try test(row) {
         case decisive?: return decisive
         case nil: unknown = true
         default: break
@@ -294,8 +300,12 @@ public final class MemoryStore: Store {
     }
   }
 
+  /// A row's three-valued test: nil is SQL's unknown. It throws where MATCHES's expression ran
+  /// past its time limit.
+  typealias RowTest = (Int) throws(FetchError) -> Bool?
+
   /// Compiles a predicate to a three-valued test: nil is SQL's unknown.
-  func compile(_ p: BoundPredicate, _ t: MemoryTable) -> (Int) -> Bool? {
+  func compile(_ p: BoundPredicate, _ t: MemoryTable) -> RowTest {
     switch p {
     case .collection(let c): return compileCollection(c, t, compile: compile)
     case .constant(let b): return { _ in b }
@@ -345,7 +355,7 @@ public final class MemoryStore: Store {
       let match = TextMatch(op, pattern, fold: fold, collation: model.collation)
       return { row in
         guard case .string(let s) = read(row) else { return nil }
-        return match.matches(s)
+        return try match.matches(s)
       }
     // SQL's three-valued logic: AND is decided by a false term, OR by a true one; otherwise
     // an unknown (NULL) term makes the whole unknown.
@@ -353,7 +363,7 @@ public final class MemoryStore: Store {
     case .or(let ps): return decided(by: true, ps.map { compile($0, t) })
     case .not(let q):
       let test = compile(q, t)
-      return { row in test(row).map { !$0 } }
+      return { row throws(FetchError) in try test(row).map { !$0 } }
     }
   }
 }
