@@ -233,14 +233,17 @@ extension SQLiteStore {
     }
   }
 
-  /// Binds a value to a parameter (1-based) of a statement.
-  static func bind(_ statement: OpaquePointer, _ n: Int32, _ v: Value) {
+  /// Binds a value to a parameter (1-based) of a statement: a text's every byte, a NUL too.
+  /// O(length of the value).
+  public static func bind(_ statement: OpaquePointer, _ n: Int32, _ v: Value) {
     switch v {
     case .null: sqlite3_bind_null(statement, n)
     case .integer(let x): sqlite3_bind_int64(statement, n, x)
     case .double(let x), .date(let x): sqlite3_bind_double(statement, n, x)
     case .bool(let b): sqlite3_bind_int64(statement, n, b ? 1 : 0)
-    case .string(let s): sqlite3_bind_text(statement, n, s, -1, transient)
+    case .string(let s):
+      let bytes = Int32(s.utf8.count)
+      s.withCString { _ = sqlite3_bind_text(statement, n, $0, bytes, transient) }
     }
   }
 

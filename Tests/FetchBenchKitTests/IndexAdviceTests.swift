@@ -317,3 +317,35 @@ extension RunCommand {
     return count.stdout.split(separator: "\n").count
   }
 }
+
+extension RunCommand {
+  /// The `[c]`/`[d]` operators and MATCHES call functions FetchBench registers: the index
+  /// advice's and the gate's own connections run the list's statements too, so they register
+  /// them as the store does, and the gate's floor binds the list's arguments.
+  @Test func aFoldedPredicateRunsOnTheAdvicesAndTheGatesConnections() throws {
+    let dir = TestSupport.temporaryFolder("advice-fold")
+    defer { TestSupport.remove(dir) }
+    let datasets = try Self.wells(1000, in: dir)
+    let predicate = "operator CONTAINS[cd] 'E' AND operator MATCHES[c] '.*e.*'"
+    let out = try TestSupport.run([
+      "run", "--dataset", "wells", "--rows", "1000", "--store", "sqlite", "--where", predicate, "--recommend",
+      "--repetitions", "1", "--datasets", datasets, "--out", dir + "/out",
+    ])
+    #expect(out.status == 0 && !out.stderr.contains("FAILED"), "\(out.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    let plans = rows.filter { $0.mode == .indexAdvice && $0.metric == .queryPlan }
+    #expect(!plans.isEmpty && plans.allSatisfy { $0.detail.contains("SCAN") || $0.detail.contains("SEARCH") })
+
+    let matrix = """
+      {"repetitions": 3, "lists": [
+        {"name": "folded", "dataset": "wells", "rows": 1000, "where": "\(predicate)", "stores": ["sqlite"]}
+      ]}
+      """
+    try Data(matrix.utf8).write(to: URL(fileURLWithPath: dir + "/lists.json"))
+    let check = try TestSupport.run([
+      "check", "--matrix", dir + "/lists.json", "--datasets", datasets, "--update", "--update-runs", "1",
+    ])
+    #expect(check.status == 0, "\(check.stdout)\n\(check.stderr)")
+    #expect(check.stdout.contains("wrote \(dir)/lists.baseline.json"), "\(check.stdout)")
+  }
+}

@@ -136,6 +136,7 @@ package enum GateMatrix {
       throw HarnessError.invalidArgument("cannot prepare \(sql.ids)")
     }
     defer { sqlite3_finalize(stmt) }
+    for (i, value) in sql.arguments.enumerated() { SQLiteStore.bind(stmt, Int32(i + 1), value) }
     return try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
       let floor = Sampler.wall {
         var ids: [Int64] = []
