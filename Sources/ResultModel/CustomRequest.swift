@@ -52,7 +52,7 @@ package struct CustomRequest: Sendable, Codable, Equatable, CustomStringConverti
     if let section { r.sectionNameKeyPath = section }
     if let predicate = try parsedPredicate { r.predicate = predicate }
     let resolved = try r.resolve(in: DatasetModels.model(for: kind))
-    for keyPath in cells ?? [] { _ = try resolved.model.resolve(keyPath, from: resolved.entity) }
+    if let cells { try Cells.check(cells, of: resolved) }
     return r
   }
 

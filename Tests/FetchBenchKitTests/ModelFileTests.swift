@@ -3,6 +3,7 @@ import FetchedResults
 import Foundation
 import GRDB
 import Reports
+import ResultModel
 import SQLQueries
 import SQLiteStore
 import TestSupport
@@ -482,6 +483,29 @@ import Testing
         }
       }
     }
+  }
+
+  /// A run's `--cell` takes what `fetch --cell` takes: a to-many's count and attribute beside
+  /// a to-one's, the cells scenarios filling them faulted and prefetched.
+  @Test func aRunsCellReadsAToManyAsFetchsDoes() throws {
+    let dir = TestSupport.temporaryFolder("model-cells")
+    defer { TestSupport.remove(dir) }
+    let root = try ModelFiles.package(dir)
+    let out = try TestSupport.run([
+      "run", "--model", root, "--entity", "Note", "--rows", "300", "--sort", "folder.name asc, title asc",
+      "--section", "folder.name", "--cell", "title, folder.name, tags.@count, tags.name", "--store", "sqlite",
+      "--mode", "batched", "--scenario", "first_screen_cells", "--repetitions", "1", "--datasets", dir + "/datasets",
+      "--out", dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    let queries = rows.first { $0.scenario.csv == "first_screen_cells" && $0.metric == Metric.queries }
+    #expect((queries?.value ?? 0) > 2, "\(String(describing: queries))")
+    let unknown = try TestSupport.run([
+      "run", "--model", root, "--entity", "Note", "--rows", "300", "--cell", "tags.colour", "--datasets",
+      dir + "/datasets", "--out", dir + "/unknown",
+    ])
+    #expect(unknown.status == 64 && unknown.stderr.contains("tags.@count, tags.name"), "\(unknown.stderr)")
   }
 
   /// Two versions of a model, measured at the same entity, rows and seed: compare judges the

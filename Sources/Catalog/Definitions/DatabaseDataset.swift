@@ -73,10 +73,12 @@ public struct DatabaseDataset: DatasetDefinition {
   /// The error to show for `error`: a key path through a to-many relationship is said plainly,
   /// with what to list instead; one through an integer column that no relationship was found
   /// for (a foreign key whose name does not say its entity: Core Data's `ZDETAILS`) names the
-  /// option that declares it; any other error is itself. O(relationships + attributes).
+  /// option that declares it; any other error is itself, one that names a to-many's key paths
+  /// already (a cell's, which may read through one) too. O(relationships + attributes).
   public func explain(_ error: any Error) -> any Error {
-    guard case FetchError.unknownKeyPath(let keyPath, let entity, _) = error,
-      let first = keyPath.split(separator: ".").first.map(String.init), keyPath.contains(".")
+    guard case FetchError.unknownKeyPath(let keyPath, let entity, let known) = error,
+      let first = keyPath.split(separator: ".").first.map(String.init), keyPath.contains("."),
+      !known.contains(where: { $0.hasSuffix(".@count") })
     else { return error }
     let toMany = model.entities.first { $0.name == entity }?.toMany ?? []
     guard

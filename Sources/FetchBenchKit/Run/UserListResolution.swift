@@ -18,7 +18,7 @@ extension UserList {
     let (kind, schema) = try userList.register(sort: list.sort, section: list.section)
     let table = try kind.definition.model.entity(kind.definition.listEntity).table
     let rows = max(1, schema.table(table)?.rowCount ?? 1)
-    guard list.sort != nil || list.section != nil || list.predicate != nil else { return (userList, kind, rows, nil) }
+    guard list.changesList || list.cells != nil else { return (userList, kind, rows, nil) }
     do {
       var checked = list
       if !sectionLeads { checked.section = nil }
@@ -28,6 +28,7 @@ extension UserList {
       throw HarnessError.invalidArgument(
         "\(kind.rawValue): \((kind.definition as? DatabaseDataset)?.explain(error) ?? error)")
     }
-    return (userList, kind, rows, list)
+    // Cells alone change no list: the database's own is measured, its cells the user's.
+    return (userList, kind, rows, list.changesList ? list : nil)
   }
 }

@@ -38,6 +38,19 @@ public final class Cells {
   public init(
     _ keyPaths: [String], request: ResolvedRequest, store: any Store, related: RelatedObjects = RelatedObjects()
   ) throws(FetchError) {
+    (self.layout, self.sources) = try Self.resolve(keyPaths, request)
+    self.store = store
+    self.related = related
+  }
+
+  /// Whether `keyPaths` are cells of `request`'s list, without a store: the checks `init`
+  /// makes, its errors. O(key paths × attributes).
+  public static func check(_ keyPaths: [String], of request: ResolvedRequest) throws(FetchError) {
+    _ = try resolve(keyPaths, request)
+  }
+
+  /// Each key path's name, type and source. O(key paths × attributes).
+  static func resolve(_ keyPaths: [String], _ request: ResolvedRequest) throws(FetchError) -> (RowLayout, [Source]) {
     let layout = request.rowLayout
     var names: [String] = []
     var types: [AttributeType] = []
@@ -59,14 +72,15 @@ public final class Cells {
       guard let rel = resolved.relationship, let link = request.entity.linkKey(of: rel),
         let attribute = resolved.entity.attributeIndex(resolved.attribute.name)
       else {
-        throw .invalidRequest("a cell reads attributes and to-one relationships' attributes; '\(keyPath)' is neither")
+        throw .invalidRequest(
+          """
+          a cell reads attributes, to-one relationships' attributes and to-many relationships' @count or \
+          attributes; '\(keyPath)' is none of these
+          """)
       }
       sources.append(.fault(rel, link: link, attribute: attribute))
     }
-    self.layout = RowLayout(keys: names, types: types)
-    self.sources = sources
-    self.store = store
-    self.related = related
+    return (RowLayout(keys: names, types: types), sources)
   }
 
   /// A key path through a to-many relationship of the entity: its count or an attribute's
