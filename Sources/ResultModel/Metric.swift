@@ -21,6 +21,13 @@ package struct Metric: Hashable, Sendable, Codable, CustomStringConvertible {
   package let unit: Unit
   package let better: Better
 
+  /// Whether a figure of this metric is never below zero: a time, a count, a rate or a ratio
+  /// of two of them. A size may be (the heap a case holds live is measured against what the
+  /// process held before it), and so may a fit's coefficients.
+  package var isNonNegative: Bool {
+    ![.none, .bool, .bytes].contains(unit) && ![Self.batchFaultFixed, .rowCost].contains(self)
+  }
+
   package init(_ name: String, _ unit: Unit, better: Better = .lower) {
     self.name = name
     self.unit = unit

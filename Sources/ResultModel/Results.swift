@@ -137,6 +137,11 @@ package struct ResultRow: Sendable, Equatable {
     let unit = try typed(10, Metric.Unit.init(rawValue:))
     (runID, metric) = (c[0].text, Metric.named(c[8].text, unit: unit))
     (value, min, max, repetitions) = (try num(9), try num(11), try num(12), try int(13))
+    if metric.isNonNegative, let negative = [value, min, max].first(where: { $0 < 0 }) {
+      throw HarnessError.invalidArgument(
+        "results.csv: \(metric.name) is \(negative), below zero, which no \(metric.unit.rawValue) figure FetchBench writes is"
+      )
+    }
     (status, error) = (try typed(14, ResultStatus.init(rawValue:)), c[15].text)
     machine = Machine(
       cores: try int(16), memoryBytes: try int(17), os: c[18].text, swiftVersion: c[19].text, gitCommit: c[20].text,

@@ -24,7 +24,7 @@ struct Fetch: ParsableCommand {
         fetchbench fetch --dataset banks --plan coredata --show 20 --sql-debug
       """)
 
-  @Option(help: "banks or wells.") var dataset = "banks"
+  @Option(help: "banks (the default) or wells.") var dataset: String?
   @Option(
     help:
       """
@@ -98,7 +98,7 @@ struct Fetch: ParsableCommand {
   @Option(
     help:
       "fetchbench, or coredata: read the dataset's file in Core Data's schema (written by generate --schema coredata).")
-  var schema = PhysicalSchema.fetchbench.rawValue
+  var schema: String?
   @Option(
     help:
       """
@@ -118,8 +118,12 @@ struct Fetch: ParsableCommand {
   var cacheName: String?
   @OptionGroup var database: DatabaseOptions
 
+  /// The dataset named, banks by default.
+  var datasetName: String { dataset ?? DatasetKind.banks.rawValue }
+
   func validate() throws {
-    let _: DatasetKind = try OptionValue.kind(dataset, "dataset")
+    let _: DatasetKind = try OptionValue.kind(datasetName, "dataset")
+    try checkOwnList()
     if let store { let _: StoreKind = try OptionValue.kind(store, "store") }
     let statements: StatementPlan? = try plan.map { try OptionValue.kind($0, "plan") }
     if statements == .coreData && store != nil && store != "sqlite" && store != StoreKind.sqliteCoreData.rawValue {
@@ -151,13 +155,25 @@ struct Fetch: ParsableCommand {
     }
   }
 
+  /// `--db` and `--model` read the user's own list: the dataset's options would be ignored
+  /// there, so each is a usage error naming it.
+  func checkOwnList() throws {
+    guard database.db != nil || database.model != nil else { return }
+    let source = database.db != nil ? "--db" : "--model"
+    for (given, option) in [(dataset != nil, "--dataset"), (!index.isEmpty, "--index"), (schema != nil, "--schema")]
+    where given {
+      throw ValidationError(
+        "\(option) is for the banks and wells datasets; \(source) reads your own list: drop \(option)")
+    }
+  }
+
   func run() throws {
     try postgres.apply()
     sqlDebug.apply()
     let db = try database.database(entity: entity, rows: rows, datasets: datasets)
     let storeKind: StoreKind = try OptionValue.kind(store ?? (try db?.server != nil ? "postgres" : "sqlite"), "store")
     if let db { return try runOnDatabase(db, storeKind: storeKind) }
-    let kind: DatasetKind = try OptionValue.kind(dataset, "dataset")
+    let kind: DatasetKind = try OptionValue.kind(datasetName, "dataset")
     let request = try makeRequest(kind)
     // Checked against the model before the dataset is opened (or generated, or loaded).
     do {
@@ -166,7 +182,7 @@ struct Fetch: ParsableCommand {
       throw ValidationError(String(describing: error))
     }
     let location = DatasetLocation(kind: kind, rows: rows, seed: seed, directory: datasets, indexes: index)
-    let physical: PhysicalSchema = try OptionValue.kind(schema, "schema")
+    let physical: PhysicalSchema = try OptionValue.kind(schema ?? PhysicalSchema.fetchbench.rawValue, "schema")
     guard physical == .coreData else { return try execute(request, location: location, storeKind: storeKind) }
     guard index.isEmpty else {
       throw ValidationError("--index names a column of FetchBench's schema; Core Data's file has its own indexes")

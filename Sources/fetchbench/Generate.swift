@@ -9,8 +9,8 @@ struct Generate: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Generate the banks and wells datasets, deterministically, as SQLite and CSV.")
 
-  @Option(help: "banks, wells, or all.")
-  var dataset = "all"
+  @Option(help: "banks, wells, or all (the default).")
+  var dataset: String?
 
   // `.unconditional` so that `--rows -5` reaches validation and gets a clear message instead of
   // being read as an unknown flag.
@@ -36,10 +36,34 @@ struct Generate: ParsableCommand {
       throw ValidationError("--out is the former name of --datasets: give --datasets alone")
     }
     try modelOptions.check(model: model)
+    try checkOwnSource()
   }
 
-  @Option(help: "Formats to write: sqlite, csv, or sqlite,csv.")
-  var format = "sqlite,csv"
+  /// `--like` and `--model` write one file of their own kind: the options of the datasets'
+  /// generation would be ignored there, so each is a usage error naming it.
+  func checkOwnSource() throws {
+    guard like != nil || model != nil else {
+      if entity != nil { throw ValidationError("--entity names the list of --like or --model: give one, or drop it") }
+      if !relationship.isEmpty { throw ValidationError("--relationship is for --like: give --like FILE, or drop it") }
+      return
+    }
+    let source = like != nil ? "--like" : "--model"
+    if like != nil && model != nil { throw ValidationError("--like and --model each name a source: give one") }
+    let ignored: [(given: Bool, option: String)] = [
+      (dataset != nil, "--dataset"), (format != nil, "--format"), (!index.isEmpty, "--index"),
+      (store != nil, "--store"), (schema != nil, "--schema"), (model != nil && !relationship.isEmpty, "--relationship"),
+    ]
+    if let option = ignored.first(where: \.given)?.option {
+      throw ValidationError(
+        """
+        \(option) is for the banks and wells datasets; \(source) writes one SQLite file of its own schema: drop \
+        \(option)
+        """)
+    }
+  }
+
+  @Option(help: "Formats to write: sqlite, csv, or sqlite,csv (the default).")
+  var format: String?
 
   @Option(
     help:
@@ -71,7 +95,7 @@ struct Generate: ParsableCommand {
         index on each, dates as seconds since 2001, Z_PRIMARYKEY and Z_METADATA.
         """
     ))
-  var schema = PhysicalSchema.fetchbench.rawValue
+  var schema: String?
 
   @Option(
     help:
@@ -115,7 +139,7 @@ struct Generate: ParsableCommand {
     if store != nil { try StoreKind.postgres.checkBuilt() }
     var request = try makeRequest()
     // PostgreSQL and Core Data's schema are written from the SQLite file.
-    let physical: PhysicalSchema = try OptionValue.kind(schema, "schema")
+    let physical: PhysicalSchema = try OptionValue.kind(schema ?? PhysicalSchema.fetchbench.rawValue, "schema")
     if store != nil || physical == .coreData { request.writeSQLite = true }
     let progress = ProgressLine()
     let results: [GeneratedDataset]
@@ -198,12 +222,13 @@ struct Generate: ParsableCommand {
     let generation = LikeGeneration(
       source: UserDatabase(path: path, relationships: relationships), entity: entity, rows: rows, seed: seed,
       out: target)
-    let description = try generation.run()
-    print("wrote \(target): \(description)")
+    let drawn = try generation.run()
+    print("\(drawn.written ? "wrote" : "kept") \(target): \(drawn.description)")
   }
 
   func makeRequest() throws -> GenerationRequest {
     let kinds: [DatasetKind]
+    let dataset = self.dataset ?? "all"
     if dataset == "all" {
       kinds = DatasetKind.allCases
     } else if let k = DatasetKind(rawValue: dataset) {
@@ -211,7 +236,7 @@ struct Generate: ParsableCommand {
     } else {
       throw ValidationError(DatasetError.unknownDataset(dataset).description)
     }
-    let formats = format.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    let formats = (format ?? "sqlite,csv").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     for f in formats where f != "sqlite" && f != "csv" {
       throw ValidationError(DatasetError.unknownFormat(f).description)
     }

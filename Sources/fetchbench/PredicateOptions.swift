@@ -38,7 +38,11 @@ struct PredicateOptions: ParsableArguments {
       guard let eq = v.firstIndex(of: "="), !v[..<eq].isEmpty else {
         throw ValidationError("--var '\(v)' is not NAME=VALUE (e.g. PREFIX=First)")
       }
-      out[String(v[..<eq])] = String(v[v.index(after: eq)...])
+      let name = String(v[..<eq])
+      guard out[name] == nil else {
+        throw ValidationError("--var \(name) is given twice: give each variable one value")
+      }
+      out[name] = String(v[v.index(after: eq)...])
     }
     return out
   }

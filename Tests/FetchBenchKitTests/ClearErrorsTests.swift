@@ -1,4 +1,5 @@
 import Foundation
+import ResultModel
 import TestSupport
 import Testing
 
@@ -25,6 +26,26 @@ import Testing
     #expect(load.status == 64 && load.stderr.contains("for Core Data's change rules give --change-rules coredata"), "\(load.stderr)")
   }
 
+  /// An option the command would ignore is a usage error naming it: the datasets' options
+  /// beside --like, --model or --db, a variable given twice or filling nothing.
+  @Test(arguments: [
+    (["generate", "--model", "/m", "--entity", "Note", "--index", "title"], "--index is for the banks and wells datasets; --model writes"),
+    (["generate", "--model", "/m", "--entity", "Note", "--format", "csv"], "--format is for the banks and wells datasets; --model writes"),
+    (["generate", "--like", "/db", "--entity", "t", "--dataset", "banks"], "--dataset is for the banks and wells datasets; --like writes"),
+    (["generate", "--like", "/db", "--entity", "t", "--schema", "coredata"], "--schema is for the banks and wells datasets"),
+    (["generate", "--like", "/db", "--model", "/m", "--entity", "t"], "--like and --model each name a source: give one"),
+    (["generate", "--entity", "t"], "--entity names the list of --like or --model"),
+    (["fetch", "--db", "/db", "--entity", "t", "--dataset", "wells"], "--dataset is for the banks and wells datasets; --db reads your own list"),
+    (["fetch", "--db", "/db", "--entity", "t", "--index", "name"], "--index is for the banks and wells datasets; --db reads"),
+    (["fetch", "--where", "name BEGINSWITH $P", "--var", "P=A", "--var", "P=B"], "--var P is given twice"),
+    (["fetch", "--where", "name BEGINSWITH $P", "--var", "P=A", "--var", "Q=B"], "the variable 'Q' fills no $Q of the predicate"),
+    (["run", "--where", "name BEGINSWITH 'A'", "--var", "Q=B"], "the variable 'Q' fills no $Q of the predicate"),
+  ])
+  func anIgnoredOptionIsAUsageError(arguments: [String], message: String) throws {
+    let out = try TestSupport.run(arguments + ["--datasets", "/nonexistent"])
+    #expect(out.status == 64 && out.stderr.contains(message), "\(arguments): \(out.stderr)")
+  }
+
   @Test func jsonWithoutRecommendIsAUsageError() throws {
     let out = try TestSupport.run(["run", "--json", "--datasets", "/nonexistent"])
     #expect(out.status == 64 && out.stderr.contains("--json prints the recommendation as JSON: give --recommend too"), "\(out.stderr)")
@@ -40,7 +61,7 @@ import Testing
     try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: true)
     try FileManager.default.createDirectory(atPath: dir + "/folder/results.csv", withIntermediateDirectories: true)
     for (folder, message) in [
-      ("binary", "is not UTF-8 text"), ("empty", "no such results file"), ("folder", "is a folder, not a results file"),
+      ("binary", "is not UTF-8 text"), ("empty", "holds no results.json or results.csv"), ("folder", "is a folder, not a results file"),
     ] {
       let out = try TestSupport.run(["report", dir + "/" + folder])
       #expect(out.status == 1 && out.stderr.contains(message), "\(folder): \(out.stderr)")
@@ -60,6 +81,28 @@ import Testing
       to: URL(fileURLWithPath: dir + "/huge/results.csv"))
     let huge = try TestSupport.run(["report", dir + "/huge"])
     #expect(huge.status == 1 && huge.stderr.contains("batch_size '9223372036854775807' is not a whole number"), "\(huge.stderr)")
+    // One source of truth per folder: results.json, checked against results.csv beside it
+    // (a header-only CSV is not "no results"), and a time below zero is refused in either.
+    try FileManager.default.createDirectory(atPath: dir + "/edited", withIntermediateDirectories: true)
+    for name in [OutputFolder.markerName, "results.json"] {
+      try FileManager.default.copyItem(atPath: dir + "/out/" + name, toPath: dir + "/edited/" + name)
+    }
+    try Data((csv.split(separator: "\n").first.map(String.init) ?? "").utf8).write(
+      to: URL(fileURLWithPath: dir + "/edited/results.csv"))
+    let edited = try TestSupport.run(["report", dir + "/edited"])
+    #expect(edited.status == 1 && edited.stderr.contains("do not hold the same figures ("), "\(edited.stderr)")
+    try FileManager.default.removeItem(atPath: dir + "/edited/results.csv")
+    #expect(try TestSupport.run(["report", dir + "/edited"]).status == 0)
+    let json = try String(contentsOfFile: dir + "/edited/results.json", encoding: .utf8)
+    let timed = try #require(json.range(of: #""unit" : "ms",\s+"value" : (?=[0-9.]*[1-9])"#, options: .regularExpression))
+    try Data(json.replacingCharacters(in: timed, with: json[timed] + "-").utf8).write(
+      to: URL(fileURLWithPath: dir + "/edited/results.json"))
+    let negative = try TestSupport.run(["report", dir + "/edited"])
+    #expect(negative.status == 1 && negative.stderr.contains("below zero"), "\(negative.stderr)")
+    for command in [["compare", dir + "/edited", dir + "/out"], ["export", dir + "/edited", "--format", "bmf"]] {
+      let read = try TestSupport.run(command)
+      #expect(read.status != 0 && read.stderr.contains("below zero"), "\(command): \(read.stderr)")
+    }
     // Rendered again, the folder is still run's own output: a later run may replace it.
     #expect(try TestSupport.run(["report", dir + "/out"]).status == 0)
     try FileManager.default.removeItem(atPath: dir + "/out/charts")

@@ -270,11 +270,22 @@ enum UserDatabaseFixture {
     #expect(listed.stdout.split(separator: "\n").count == rows, "\(listed.stderr)")
     let described = try TestSupport.run(["describe", "--db", synthetic])
     #expect(described.stdout.contains("synthetic: \(rows.grouped) rows of "), "\(described.stdout)")
-    // Nothing replaced: the same command again refuses, and the user's file is as it was.
+    // The same command again keeps what it drew, rewriting nothing; a file of the user's at
+    // the name it writes is never replaced; the user's database is as it was.
+    let drawnBytes = try Data(contentsOf: URL(fileURLWithPath: synthetic))
     let again = try TestSupport.run([
       "generate", "--like", path, "--entity", entity, "--rows", String(rows), "--datasets", dir + "/like",
     ])
-    #expect(again.status == 1 && again.stderr.contains("FetchBench does not replace it"), "\(again.stderr)")
+    #expect(again.status == 0 && again.stdout.hasPrefix("kept \(synthetic): synthetic: "), "\(again.stdout)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: synthetic)) == drawnBytes)
+    let users = dir + "/like/\(entity.lowercased())-like-\(rows)-s2.sqlite"
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: users))
+    let refused = try TestSupport.run([
+      "generate", "--like", path, "--entity", entity, "--rows", String(rows), "--seed", "2", "--datasets",
+      dir + "/like",
+    ])
+    #expect(refused.status == 1 && refused.stderr.contains("FetchBench does not replace it"), "\(refused.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: users)) == Data("mine".utf8))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
   }
 

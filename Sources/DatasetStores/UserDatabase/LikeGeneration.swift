@@ -27,25 +27,51 @@ public struct LikeGeneration: Sendable {
   public static let markerTable = "fetchbench_synthetic"
 
   /// How the rows were drawn, when `db` holds FetchBench's marker: the table of that name
-  /// with one `description` column and one row saying "synthetic: …". A user's own table of
-  /// that name is an ordinary table, and the database is not called synthetic. O(1).
-  static func marker(_ db: Database) throws -> String? {
-    guard try SQLiteSchema.tableExists(markerTable, db),
-      try SQLiteSchema.columns(in: markerTable, db).map(\.name) == ["description"]
-    else {
+  /// with a `description` column (and an `origin`) and one row saying "synthetic: …". A
+  /// user's own table of that name is an ordinary table, and the database is not called
+  /// synthetic. O(1).
+  static func marker(_ db: Database) throws -> String? { try drawing(db)?.description }
+
+  /// The marker's row: how the rows were drawn and from what (`origin`; nil in a file
+  /// written before it was recorded). O(1).
+  static func drawing(_ db: Database) throws -> (description: String, origin: String?)? {
+    guard try SQLiteSchema.tableExists(markerTable, db) else { return nil }
+    let columns = try SQLiteSchema.columns(in: markerTable, db).map(\.name)
+    guard columns == ["description"] || columns == ["description", "origin"] else { return nil }
+    let origin = columns.count == 2 ? ", origin" : ""
+    let rows = try Row.fetchAll(db, sql: "SELECT description\(origin) FROM \(markerTable) LIMIT 2")
+    guard rows.count == 1, let text = String.fromDatabaseValue(rows[0][0]), text.hasPrefix("synthetic: ") else {
       return nil
     }
-    let rows = try DatabaseValue.fetchAll(db, sql: "SELECT description FROM \(markerTable) LIMIT 2")
-    guard rows.count == 1, let text = String.fromDatabaseValue(rows[0]), text.hasPrefix("synthetic: ") else {
-      return nil
-    }
-    return text
+    return (text, columns.count == 2 ? String.fromDatabaseValue(rows[0][1]) : nil)
   }
 
-  /// Writes the database under a temporary name and renames it into place. Memory and time
-  /// O(source rows of the tables involved + rows).
-  public func run() throws -> String {
-    try AtomicFile.checkNewFile(out)
+  /// What the rows are drawn from: the source's bytes, the entity, the row count and the
+  /// seed. O(source's bytes).
+  func origin() throws -> String { "\(try source.sha256()) \(entity) \(rows) s\(seed)" }
+
+  /// The marker's row of a database FetchBench drew at `out` earlier; nil when nothing is
+  /// there or something FetchBench did not write. Opened immutable: never written. O(1).
+  static func earlierDrawing(at out: String) -> (description: String, origin: String?)? {
+    guard DatasetFile.entry(at: out) == .file else { return nil }
+    var config = Configuration()
+    config.readonly = true
+    guard let queue = try? DatabaseQueue(path: SQLiteStore.immutableURI(out), configuration: config) else {
+      return nil
+    }
+    defer { try? queue.close() }
+    return (try? queue.read { try drawing($0) }) ?? nil
+  }
+
+  /// Writes the database under a temporary name and renames it into place, unless a database
+  /// FetchBench drew from the same inputs is there (kept, `written` false); one it drew from
+  /// others is replaced, and anything else there is refused. Memory and time O(source rows of
+  /// the tables involved + rows).
+  public func run() throws -> (written: Bool, description: String) {
+    let origin = try origin()
+    let earlier = Self.earlierDrawing(at: out)
+    if let earlier, earlier.origin == origin { return (false, earlier.description) }
+    if earlier == nil { try AtomicFile.checkNewFile(out) }
     let schema = try source.schema()
     let (model, skipped) = try source.model(of: schema)
     guard let e = model.entities.first(where: { $0.name.lowercased() == entity.lowercased() }) else {
@@ -68,8 +94,8 @@ public struct LikeGeneration: Sendable {
       uniquingKeysWith: { a, _ in a })
     let tmp = try AtomicFile.createTemporaryFile(for: out)
     do {
-      try write(tmp, schema: schema, model: model, involved: involved, counts: counts)
-      try AtomicFile.commitNew(tmp, to: out)
+      try write(tmp, schema: schema, model: model, involved: involved, counts: counts, origin: origin)
+      if earlier == nil { try AtomicFile.commitNew(tmp, to: out) } else { try AtomicFile.commit(tmp, to: out) }
     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
       AtomicFile.discard(tmp)
       throw DatasetError.cannotWrite(
@@ -85,7 +111,7 @@ public struct LikeGeneration: Sendable {
       AtomicFile.discard(tmp)
       throw error
     }
-    return describe(counts: counts, list: e)
+    return (true, describe(counts: counts, list: e))
   }
 
   /// How the rows were drawn, for the marker table and the command's output.
@@ -98,7 +124,9 @@ public struct LikeGeneration: Sendable {
       + "; each column keeps its NULL share and tie share, values drawn from its own, each relationship its fan-out"
   }
 
-  func write(_ path: String, schema: DatabaseSchema, model: Model, involved: [Entity], counts: [String: Int]) throws {
+  func write(
+    _ path: String, schema: DatabaseSchema, model: Model, involved: [Entity], counts: [String: Int], origin: String
+  ) throws {
     var sourceConfig = Configuration()
     sourceConfig.readonly = true
     let sourceQueue = try DatabaseQueue(
@@ -130,7 +158,7 @@ public struct LikeGeneration: Sendable {
         }
         try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID) VALUES (1, 'fetchbench-synthetic')")
       }
-      try db.makeStatement(sql: "CREATE TABLE \(Self.markerTable) (description TEXT NOT NULL)").execute()
+      try db.makeStatement(sql: "CREATE TABLE \(Self.markerTable) (description TEXT NOT NULL, origin TEXT)").execute()
     }
     for (i, entity) in involved.enumerated() {
       let table = try sourceQueue.read { db in
@@ -140,8 +168,8 @@ public struct LikeGeneration: Sendable {
       try table.fill(target, rows: counts[entity.table] ?? 1, counts: counts, random: &random)
     }
     try target.write { db in
-      try db.makeStatement(sql: "INSERT INTO \(Self.markerTable) VALUES (?)").execute(arguments: [
-        describe(counts: counts, list: involved[0])
+      try db.makeStatement(sql: "INSERT INTO \(Self.markerTable) VALUES (?, ?)").execute(arguments: [
+        describe(counts: counts, list: involved[0]), origin,
       ])
       // The next primary key Core Data allocates follows the rows written.
       for entity in involved where schema.flavour == .coreData {

@@ -47,19 +47,38 @@ package enum RunRows {
     var metric: Metric
   }
 
-  /// The run's figures and settings. O(rows).
+  /// The run's figures and settings: a folder's results.json (results.csv where a run
+  /// recorded no JSON), or the results file named. Where a folder holds both, they must
+  /// hold the same figures: one edited without the other is refused by name, as every
+  /// reader (report, compare, export, history) reads a folder the same way. O(rows).
   package static func read(_ path: String) throws -> RunResults {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+    switch DatasetFile.entry(at: path) {
+    case .missing:
       throw HarnessError.invalidArgument(
         "\(path): no such run; name a folder that `fetchbench run` wrote, or its results.json")
+    case .file: return try readFile(path)
+    case .other: break
     }
-    let file: String
-    if isDirectory.boolValue {
-      let json = path + "/results.json"
-      file = FileManager.default.fileExists(atPath: json) ? json : path + "/results.csv"
-    } else {
-      file = path
+    let (json, csv) = (path + "/results.json", path + "/results.csv")
+    let hasJSON = DatasetFile.entry(at: json) != .missing
+    guard hasJSON || DatasetFile.entry(at: csv) != .missing else {
+      throw HarnessError.invalidArgument(
+        "\(path) holds no results.json or results.csv; name a folder that `fetchbench run` wrote")
+    }
+    let results = try readFile(hasJSON ? json : csv)
+    if hasJSON, DatasetFile.entry(at: csv) != .missing {
+      try checkAgree(results, try readFile(csv), json: json, csv: csv)
+    }
+    return results
+  }
+
+  /// One results file: JSON by its name, CSV otherwise. O(rows).
+  static func readFile(_ file: String) throws -> RunResults {
+    switch DatasetFile.entry(at: file) {
+    case .file: break
+    case .missing:
+      throw HarnessError.invalidArgument("\(file): no such results file; name a folder that `fetchbench run` wrote")
+    case .other(let what): throw HarnessError.invalidArgument("\(file) is \(what), not a results file")
     }
     guard let data = FileManager.default.contents(atPath: file) else {
       throw HarnessError.invalidArgument("\(file): cannot be read; name a folder that `fetchbench run` wrote")
@@ -76,5 +95,24 @@ package enum RunRows {
       throw HarnessError.invalidArgument("\(file) is not UTF-8 text, as every results.csv FetchBench writes is")
     }
     return RunResults(recorded: try ResultsCSV.decode(text))
+  }
+
+  /// Throws unless the two files hold the same figures, each to the digits results.csv keeps.
+  /// O(rows).
+  static func checkAgree(_ json: RunResults, _ csv: RunResults, json jsonPath: String, csv csvPath: String) throws {
+    let (a, b) = (json.recorded, csv.recorded)
+    func same(_ x: ResultRow, _ y: ResultRow) -> Bool {
+      let (x, y) = (x.rounded, y.rounded)
+      return x.key == y.key && x.metric == y.metric && x.status == y.status
+        && (x.value, x.min, x.max) == (y.value, y.min, y.max)
+    }
+    let differing = a.count == b.count ? a.indices.first { !same(a[$0], b[$0]) } : nil
+    guard a.count != b.count || differing != nil else { return }
+    let what = differing.map { "row \($0 + 1) differs" } ?? "\(a.count.grouped) rows against \(b.count.grouped)"
+    throw HarnessError.invalidArgument(
+      """
+      \(jsonPath) and \(csvPath) do not hold the same figures (\(what)): one was edited without the other; \
+      restore both from the run, or remove results.csv to read results.json alone
+      """)
   }
 }

@@ -52,7 +52,7 @@ package enum ResultFiles {
     return picks
   }
 
-  /// Renders report.md and the charts again from DIR/results.csv, in a folder FetchBench
+  /// Renders report.md and the charts again from the run's figures (`RunRows.read`), in a folder FetchBench
   /// wrote and marked as its output, holding nothing FetchBench did not write (a folder of
   /// the user's is rendered elsewhere with `--out`). Holds the folder's lock while it writes.
   package static func rerender(_ dir: String) throws {
@@ -78,17 +78,7 @@ package enum ResultFiles {
   }
 
   private static func rerenderHoldingLock(_ dir: String) throws {
-    let path = dir + "/results.csv"
-    switch DatasetFile.entry(at: path) {
-    case .missing:
-      throw HarnessError.invalidArgument("\(path): no such results file; name a folder that `fetchbench run` wrote")
-    case .other(let what): throw HarnessError.invalidArgument("\(path) is \(what), not a results file")
-    case .file: break
-    }
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-      throw HarnessError.invalidArgument("\(path) is not UTF-8 text, as every results.csv FetchBench writes is")
-    }
-    let results = RunResults(recorded: try ResultsCSV.decode(text))
+    let results = try RunRows.read(dir)
     try checkRerenderable(dir)
     results.settings.database?.reregister(request: results.settings.request)
     let picks = Recommendation.all(results)

@@ -53,6 +53,7 @@ extension Parser {
       guard let text = variables[name] else {
         throw error("$\(name) has no value; give --var \(name)=VALUE")
       }
+      variablesUsed.insert(name)
       advance()
       return Self.literal(argument: text)
     case .identifier(let w) where w.uppercased() == "CAST":

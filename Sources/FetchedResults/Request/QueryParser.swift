@@ -25,6 +25,11 @@ public enum QueryParser {
         give one --arg per %@, %K, %d or %f, in order
         """, at: 0)
     }
+    if let unused = variables.keys.sorted().first(where: { !p.variablesUsed.contains($0) }) {
+      throw p.error(
+        "the variable '\(unused)' fills no $\(unused) of the predicate; drop --var \(unused)=… or use $\(unused)",
+        at: 0)
+    }
     return result
   }
 
@@ -94,6 +99,7 @@ struct Parser {
   var arguments: [String] = []
   var argumentsUsed = 0
   var variables: [String: String] = [:]
+  var variablesUsed: Set<String> = []
   /// Inside a SUBQUERY: its variable (`t` of `$t`), whose key paths are the element's.
   var elementVariable: String?
 
@@ -226,6 +232,7 @@ struct Parser {
       let text: String
       if case .variable(let name) = peek.kind {
         guard let v = variables[name] else { throw error("$\(name) has no value; give --var \(name)=VALUE") }
+        variablesUsed.insert(name)
         text = v
       } else {
         text = try argument("%@")
