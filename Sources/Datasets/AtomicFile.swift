@@ -12,6 +12,8 @@ import Synchronization
 public enum AtomicFile {
   private static let pending = Mutex<Set<String>>([])
   private static let counter = Mutex(0)
+  /// The folders this process has swept of dead processes' temporaries.
+  private static let swept = Mutex<Set<String>>([])
 
   /// Writes `data` to `path` through a temporary file in the same folder. A symbolic link at
   /// `path` is followed (its target is written, the link stays), a link to nothing is
@@ -87,6 +89,7 @@ public enum AtomicFile {
   }
 
   private static func createTemporary(for path: String, _ create: (String) -> Int32) throws -> String {
+    sweepLeftovers(in: URL(fileURLWithPath: normalized(path)).deletingLastPathComponent().path)
     for _ in 0..<100 {
       let tmp = temporaryPath(for: path)
       register(tmp)
@@ -117,6 +120,35 @@ public enum AtomicFile {
       throw DatasetError.cannotWrite(
         path: path, reason: "\(parent) is not writable (\(String(cString: strerror(errno))))")
     }
+  }
+
+  /// Removes, once per folder a process, what FetchBench processes that no longer run left in
+  /// `folder`: temporaries (`NAME.partial-PID-N`, with SQLite's `-journal`, `-wal` and `-shm`
+  /// beside one) of a process killed before it could remove them. A temporary of a running
+  /// process, of another user's (`kill` is not permitted) and any other name are left alone.
+  /// O(entries).
+  public static func sweepLeftovers(in folder: String) {
+    guard swept.withLock({ $0.insert(folder).inserted }),
+      let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
+    else { return }
+    for name in names {
+      guard let pid = leftoverPID(name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+      let path = folder + "/" + name
+      if !DatasetFile.isSymbolicLink(path) { try? FileManager.default.removeItem(atPath: path) }
+    }
+  }
+
+  /// The process ID in a temporary's name (`temporaryPath(for:)`, or SQLite's file beside
+  /// one); nil for any other name. O(length of `name`).
+  static func leftoverPID(_ name: String) -> Int32? {
+    guard let marker = name.range(of: ".partial-", options: .backwards) else { return nil }
+    var rest = name[marker.upperBound...]
+    if let suffix = ["-journal", "-wal", "-shm"].first(where: { rest.hasSuffix($0) }) {
+      rest = rest.dropLast(suffix.count)
+    }
+    let parts = rest.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, UInt64(parts[1]) != nil else { return nil }
+    return pid
   }
 
   /// Remembers `tmp` for removal on interrupt.

@@ -23,6 +23,30 @@ import Testing
     return !stat.contains(") Z ")
   }
 
+  /// A process killed outright (SIGKILL, a trap) cannot remove its temporaries: the next
+  /// command that writes in that folder removes those of processes that no longer run, with
+  /// SQLite's files beside them, and leaves a running process's and every other name alone.
+  @Test func aKilledProcesssTemporariesAreSweptByTheNextCommand() throws {
+    let dir = TestSupport.temporaryFolder("leftovers")
+    defer { TestSupport.remove(dir) }
+    let datasets = dir + "/datasets"
+    try FileManager.default.createDirectory(atPath: datasets, withIntermediateDirectories: true)
+    let ended = Process()
+    ended.executableURL = URL(fileURLWithPath: "/bin/true")
+    try ended.run()
+    ended.waitUntilExit()
+    let gone = ended.processIdentifier
+    let swept = ["banks-300.sqlite.partial-\(gone)-1", "banks-300.sqlite.partial-\(gone)-1-journal", "x.partial-\(gone)-7"]
+    let kept = ["banks-300.sqlite.partial-\(getpid())-1", "notes.partial", "mine.partial-\(gone)-x", "a.partial-\(gone)"]
+    for name in swept + kept { try Data("x".utf8).write(to: URL(fileURLWithPath: datasets + "/" + name)) }
+    let out = try TestSupport.run([
+      "generate", "--dataset", "banks", "--rows", "300", "--format", "sqlite", "--datasets", datasets,
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    for name in swept { #expect(!FileManager.default.fileExists(atPath: datasets + "/" + name), "\(name)") }
+    for name in kept { #expect(FileManager.default.fileExists(atPath: datasets + "/" + name), "\(name)") }
+  }
+
   @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
   func anInterruptedLoadStopsItsChildAndRemovesItsScratchCopy(signal: Int32) throws {
     let dir = TestSupport.temporaryFolder("signal")
