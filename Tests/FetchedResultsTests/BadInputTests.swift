@@ -114,6 +114,38 @@ import Testing
     #expect(counts[0] == counts[1] && counts[0] > 0)
   }
 
+  /// A request as large as every store takes runs on each alike (SQLite's expression depth and
+  /// bound parameters are the tightest); one comparison, sort key or value more is one clear
+  /// error on every store, not an 18 KB "Expression tree is too large" on one of them.
+  @Test func theLargestRequestRunsEverywhereAndOneMoreIsAClearError() throws {
+    let model = DatasetModels.banks
+    func request(comparisons: Int, sortKeys: Int, values: Int = 1) throws -> FetchRequest {
+      let names = (0..<comparisons - 1).map { "name != 'x\($0)'" }
+      let list = (0..<values).map { "'s\($0)'" }.joined(separator: ", ")
+      let text = (names + ["NOT (state IN {\(list)})"]).joined(separator: " AND ")
+      return FetchRequest(
+        entityName: "FailedBankInfo", predicate: try QueryParser.predicate(text),
+        sortDescriptors: Array(repeating: SortDescriptor("name"), count: sortKeys))
+    }
+    let largest = try request(comparisons: FetchRequest.maxComparisons, sortKeys: FetchRequest.maxSortKeys).resolve(
+      in: model)
+    let many = try request(comparisons: 1, sortKeys: 1, values: FetchRequest.maxValues).resolve(in: model)
+    var counts: [[Int]] = []
+    for type in ["memory", "sqlite"] {
+      let store = try EngineFixture.shared.store(.banks, type)
+      counts.append([try store.fetchIDs(largest).count, try store.fetchIDs(many).count])
+    }
+    #expect(counts[0] == counts[1] && counts[0][0] > 0, "\(counts)")
+    for (tooLarge, message) in [
+      (try request(comparisons: FetchRequest.maxComparisons + 1, sortKeys: 1), "at most 500 comparisons"),
+      (try request(comparisons: 1, sortKeys: FetchRequest.maxSortKeys + 1), "at most 64 keys; this one gives 65"),
+      (try request(comparisons: 1, sortKeys: 1, values: FetchRequest.maxValues + 1), "at most 30,000 values"),
+    ] {
+      #expect(throws: FetchError.self) { try tooLarge.resolve(in: model) }
+      do { _ = try tooLarge.resolve(in: model) } catch { #expect("\(error)".contains(message), "\(error)") }
+    }
+  }
+
   @Test func invalidRequestsAreClearErrors() throws {
     let model = DatasetModels.banks
     func resolve(_ r: FetchRequest) -> FetchError? {

@@ -52,6 +52,7 @@ public struct FetchRequest: Sendable, Equatable {
     guard fetchBatchSize >= 0 else { throw .invalidRequest("fetchBatchSize must be ≥ 0, got \(fetchBatchSize)") }
     guard fetchLimit >= 0 else { throw .invalidRequest("fetchLimit must be ≥ 0, got \(fetchLimit)") }
     guard fetchOffset >= 0 else { throw .invalidRequest("fetchOffset must be ≥ 0, got \(fetchOffset)") }
+    try checkSize()
     var sorts: [ResolvedSort] = []
     for s in sortDescriptors {
       let keyPath = try model.resolve(s.keyPath, from: entity)
@@ -98,6 +99,37 @@ public struct FetchRequest: Sendable, Equatable {
     return ResolvedRequest(
       request: self, entity: entity, model: model, predicate: bound, sorts: sorts,
       section: section, prefetch: prefetch, prefetchToMany: prefetchToMany)
+  }
+}
+
+extension FetchRequest {
+  /// The most sort keys a list takes: a keyset page's seek grows with their square, and
+  /// SQLite's expression depth bounds it.
+  public static let maxSortKeys = 64
+  /// The most comparisons a predicate holds, and values it binds: within SQLite's expression
+  /// depth (1,000) and its bound parameters (32,766) with room for the row filter and a keyset
+  /// page's seek, so that every store takes what one store takes.
+  public static let maxComparisons = 500
+  public static let maxValues = 30_000
+
+  /// Throws for a request larger than every store can run. O(predicate's size).
+  func checkSize() throws(FetchError) {
+    guard sortDescriptors.count <= Self.maxSortKeys else {
+      throw .invalidRequest(
+        "a list sorts by at most \(Self.maxSortKeys) keys; this one gives \(sortDescriptors.count)")
+    }
+    guard let size = predicate?.size else { return }
+    guard size.comparisons <= Self.maxComparisons else {
+      throw .invalidRequest(
+        """
+        a predicate holds at most \(Self.maxComparisons) comparisons, as SQLite's expression depth allows; this one \
+        holds \(size.comparisons): put many values of one key path in one IN {…}
+        """)
+    }
+    guard size.values <= Self.maxValues else {
+      throw .invalidRequest(
+        "a predicate binds at most 30,000 values, as SQLite's parameters allow; this one binds \(size.values)")
+    }
   }
 }
 

@@ -78,3 +78,28 @@ public indirect enum CollectionTest: Sendable, Equatable {
   /// with a number.
   case count(FetchPredicate?, ComparisonOperator, Int64)
 }
+
+extension FetchPredicate {
+  /// How much of a statement the predicate makes: its comparisons (each a term of the SQL
+  /// expression, nested ones counted where they stand) and the values it binds. O(size).
+  public var size: (comparisons: Int, values: Int) {
+    switch self {
+    case .comparison, .ordered, .text: (1, 1)
+    case .between: (1, 2)
+    case .in(_, let values): (1, values.count)
+    case .constant: (1, 0)
+    case .not(let p): p.size
+    case .and(let ps), .or(let ps):
+      ps.reduce((0, 0)) { total, p in
+        let s = p.size
+        return (total.0 + s.comparisons, total.1 + s.values)
+      }
+    case .collection(_, let test):
+      switch test {
+      case .any(let p), .all(let p), .none(let p): p.size
+      case .count(let p, _, _):
+        p.map { s in (s.size.comparisons + 1, s.size.values + 1) } ?? (1, 1)
+      }
+    }
+  }
+}
