@@ -16,9 +16,13 @@ public enum FetchError: Error, Equatable, CustomStringConvertible, Sendable {
   public var description: String {
     switch self {
     case .unknownEntity(let n, let known):
-      "unknown entity '\(n)'; the model has \(known.joined(separator: ", "))"
+      known.isEmpty
+        ? "unknown entity '\(n)'; the model has no entity"
+        : "unknown entity '\(n)'; the model has \(known.joined(separator: ", "))"
     case .unknownKeyPath(let k, let e, let known):
-      "'\(k)' is not a key path of \(e); known: \(known.joined(separator: ", "))"
+      known.isEmpty
+        ? "'\(k)' is not a key path of \(e), which has none of that kind"
+        : "'\(k)' is not a key path of \(e); known: \(known.joined(separator: ", "))"
     case .typeMismatch(let k, let t, let lit):
       """
       \(k) is of type \(t.rawValue); \(lit) is not \

@@ -445,6 +445,10 @@ import Testing
     }
     #expect(
       !FileManager.default.fileExists(atPath: dir + "/datasets") || TestSupport.listing(dir + "/datasets").isEmpty)
+    // A FIFO is named as one, never waited on.
+    #expect(mkfifo(dir + "/fifo", 0o644) == 0)
+    let fifo = try TestSupport.run(["describe", "--model", dir + "/fifo"])
+    #expect(fifo.status == 1 && fifo.stderr.contains("fifo is a FIFO, not a model file"), "\(fifo.stderr)")
   }
 
   @Test func everyStoreReadsTheListInPlainSQLsOrder() throws {

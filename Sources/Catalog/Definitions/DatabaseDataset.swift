@@ -88,8 +88,9 @@ public struct DatabaseDataset: DatasetDefinition {
         return [name, name + "s", name + "es"].contains(typed) || [typed + "s", typed + "es"].contains(name)
       })
     else {
-      guard let source = model.entities.first(where: { $0.name == entity }), let column = source.attribute(first),
-        column.type == .integer
+      // A to-one relationship's name is not a column's, whatever else is wrong with the key path.
+      guard let source = model.entities.first(where: { $0.name == entity }), source.relationship(first) == nil,
+        let column = source.attribute(first), column.type == .integer
       else { return error }
       let others = model.entities.map(\.name).filter { $0 != entity }
       return FetchError.invalidRequest(

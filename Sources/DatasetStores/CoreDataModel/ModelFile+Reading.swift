@@ -13,8 +13,13 @@ extension ModelFile {
   /// properties). O(file size).
   public static func read(_ path: String, version: String? = nil) throws -> ModelFile {
     let (contents, chosen) = try locate(path, version: version)
+    if case .other(let what) = DatasetFile.entry(at: contents) {
+      throw ModelFileError(
+        path: contents, problem: "is \(what), not a model file",
+        fix: "name a .xcdatamodeld or .xcdatamodel folder, or its contents file")
+    }
     guard let data = FileManager.default.contents(atPath: contents) else {
-      throw ModelFileError(path: contents, problem: "cannot be read", fix: "check that the file exists and is readable")
+      throw ModelFileError(path: contents, problem: "cannot be read", fix: "check that you may read it")
     }
     var model = try ModelXML.parse(data, path: contents)
     model.version = chosen
