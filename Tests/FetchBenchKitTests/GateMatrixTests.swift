@@ -44,6 +44,11 @@ import Testing
     let example = try GateLists.read(TestSupport.packageRoot.appendingPathComponent("docs/ci/matrix.json").path)
     #expect(example.lists.map(\.figureName) == ["inbox", "banks-by-state"])
     #expect(example.lists[0].measuredStrategies == [.batched, .keyset] && example.lists[1].request?.section == "state")
+    // Every file it names is in the package, so that the command the README shows runs as shown.
+    for path in example.lists.flatMap({ [$0.db, $0.model].compactMap { $0 } }) {
+      #expect(FileManager.default.fileExists(atPath: TestSupport.packageRoot.appendingPathComponent(path).path), "\(path)")
+    }
+    #expect(example.lists[0].model != nil)
   }
 
   /// Each mistake is named with where it is and what would be right.
