@@ -489,6 +489,64 @@ import Testing
     }
   }
 
+  /// `--db` on a Core Data store reads what the model declared, from the store alone: a
+  /// many-to-many from its join table and Z_PRIMARYKEY's numbers (both sides), a property
+  /// two sub-entities declare from the column Core Data numbered for the second (`ZBODY4` is
+  /// Sketch's `body`), and a name with ß as Core Data uppercases it.
+  @Test func aCoreDataStoreIsReadAsItsModelDeclares() throws {
+    let dir = TestSupport.temporaryFolder("model-db")
+    defer { TestSupport.remove(dir) }
+    let root = try ModelFiles.package(dir)
+    let text = try String(contentsOfFile: root + "/Notes 2.xcdatamodel/contents", encoding: .utf8)
+    try text.replacingOccurrences(
+      of: #"<attribute name="pinned""#,
+      with: #"<attribute name="größe" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/><attribute name="pinned""#
+    ).write(toFile: root + "/Notes 2.xcdatamodel/contents", atomically: true, encoding: .utf8)
+    let made = try TestSupport.run([
+      "generate", "--model", root, "--entity", "Item", "--rows", "1200", "--datasets", dir + "/datasets",
+    ])
+    #expect(made.status == 0, "\(made.stderr)")
+    let path = dir + "/datasets/notes-item-1200-s1.coredata.sqlite"
+    let db = try DatabaseQueue(path: path)
+    func sql(_ text: String) throws -> [String] { try db.read { try Int64.fetchAll($0, sql: text) }.map(String.init) }
+    func fetched(_ arguments: [String]) throws -> [String] {
+      let out = try TestSupport.run(["fetch", "--db", path] + arguments + ["--ids"])
+      #expect(out.status == 0, "\(arguments): \(out.stderr)")
+      return out.stdout.split(separator: "\n").map(String.init)
+    }
+    let cases: [([String], String)] = [
+      (
+        ["--entity", "Note", "--where", "tags.@count > 1", "--sort", "title asc"],
+        """
+        SELECT i.Z_PK FROM ZITEM i WHERE i.Z_ENT = 3 AND (SELECT count(*) FROM Z_2TAGS j WHERE j.Z_2ITEMS = i.Z_PK) > 1 \
+        ORDER BY i.ZTITLE, i.Z_PK
+        """
+      ),
+      (
+        ["--entity", "Tag", "--where", "ANY items.title BEGINSWITH 'A'"],
+        """
+        SELECT t.Z_PK FROM ZTAG t WHERE EXISTS (SELECT 1 FROM Z_2TAGS j JOIN ZITEM i ON i.Z_PK = j.Z_2ITEMS \
+        WHERE j.Z_5TAGS = t.Z_PK AND substr(i.ZTITLE, 1, 1) = 'A') ORDER BY t.Z_PK
+        """
+      ),
+      (
+        ["--entity", "Sketch", "--sort", "body desc"],
+        "SELECT Z_PK FROM ZITEM WHERE Z_ENT = 4 ORDER BY ZBODY4 DESC, Z_PK"
+      ),
+      (
+        ["--entity", "Note", "--sort", "größe asc", "--where", "größe > 0"],
+        "SELECT Z_PK FROM ZITEM WHERE Z_ENT = 3 AND ZGRÖSSE > 0 ORDER BY ZGRÖSSE, Z_PK"
+      ),
+    ]
+    for (arguments, query) in cases {
+      let (expected, ids) = (try sql(query), try fetched(arguments))
+      #expect(expected.count > 5 && ids == expected, "\(arguments)")
+    }
+    let described = try TestSupport.run(["describe", "--db", path])
+    #expect(described.stdout.contains("tags → Tag (join table Z_2TAGS: Z_2ITEMS → Z_5TAGS)"), "\(described.stdout)")
+    #expect(described.stdout.contains("items → Item (join table Z_2TAGS: Z_5TAGS → Z_2ITEMS)"))
+  }
+
   /// A run's `--cell` takes what `fetch --cell` takes: a to-many's count and attribute beside
   /// a to-one's, the cells scenarios filling them faulted and prefetched.
   @Test func aRunsCellReadsAToManyAsFetchsDoes() throws {

@@ -27,6 +27,17 @@ extension DatabaseSchema {
             """
         }
       }
+      if !entity.toMany.isEmpty {
+        out += "  relationships (to-many):\n"
+        for r in entity.toMany {
+          let through =
+            switch r.link {
+            case .foreignKey(let column): "\(r.destination).\(column) = \(table.name).\(r.sourceColumn)"
+            case .joinTable(let join): "join table \(join.table): \(join.sourceColumn) → \(join.destinationColumn)"
+            }
+          out += "    \(r.name) → \(r.destination) (\(through))\n"
+        }
+      }
       if !table.indexes.isEmpty {
         out += "  indexes:\n"
         for i in table.indexes {

@@ -20,7 +20,13 @@ extension DatabaseSchema {
   {
     var entities: [Entity] = []
     var skipped: [Skipped] = []
+    let joins = coreDataJoinTables
     for table in tables {
+      if let join = joins.first(where: { $0.table == table.name }) {
+        skipped.append(
+          Skipped(table: table.name, reason: "Core Data's join table of \(join.description), read as them"))
+        continue
+      }
       guard let pk = table.primaryKey else {
         skipped.append(
           Skipped(
@@ -57,7 +63,14 @@ extension DatabaseSchema {
       entities[i].relationships += inverses(to: entities[i], among: entities)
     }
     for i in entities.indices {
-      entities[i].toMany = toMany(to: entities[i], among: entities, declared: declared[entities[i].name] ?? [])
+      // A model's declarations first; the store's own join tables for what it does not declare.
+      var own = declared[entities[i].name] ?? []
+      for join in joins {
+        for r in join.relationships(from: entities[i].name) where !own.contains(where: { $0.name == r.name }) {
+          own.append(r)
+        }
+      }
+      entities[i].toMany = toMany(to: entities[i], among: entities, declared: own)
     }
     return (Model(entities: entities, collation: FoundationCollation.current), skipped)
   }
@@ -72,6 +85,7 @@ extension DatabaseSchema {
       var entity = model.entities.first(where: { $0.table == sub.table })
     else { return nil }
     entity.name = entityName
+    entity.attributes = Self.ownColumns(entity.attributes, lineage: sub.lineage ?? [])
     entity.attributes.append(Attribute(Self.entityNumber, column: Self.entityNumber, .integer))
     entity.rowFilter =
       sub.numbers.count == 1
@@ -79,6 +93,27 @@ extension DatabaseSchema {
       : .in(Self.entityNumber, sub.numbers.map { .integer(Int64($0)) })
     var out = model
     out.entities.append(entity)
+    return out
+  }
+
+  /// A sub-entity's attributes among its root table's: where Core Data named a column with the
+  /// number of the sub-entity or of an ancestor below the root (`ZBODY4`, because `ZBODY` was
+  /// another entity's `body`), that column is this entity's attribute of the plain name, in
+  /// place of the other's. O(attributes × lineage).
+  static func ownColumns(_ attributes: [Attribute], lineage: [Int]) -> [Attribute] {
+    var out = attributes
+    for number in lineage {
+      for (i, a) in out.enumerated() {
+        guard a.name.hasSuffix(String(number)), a.name.count > String(number).count else { continue }
+        let plain = String(a.name.dropLast(String(number).count))
+        guard let other = out.firstIndex(where: { $0.name == plain }) else { continue }
+        var own = a
+        own.name = plain
+        out[i] = own
+        out.remove(at: other)
+        return ownColumns(out, lineage: lineage)
+      }
+    }
     return out
   }
 
@@ -187,5 +222,60 @@ extension DatabaseSchema {
       return String(column.dropLast(suffix.count))
     }
     return column
+  }
+}
+
+/// A many-to-many of a Core Data store as its join table holds it: `Z_2TAGS (Z_2ITEMS,
+/// Z_5TAGS)` holds, for each pair, the key of entity 2 in the column named for the relationship
+/// that reaches entity 2 (`items`) and the key of entity 5 in the column named for the one that
+/// reaches 5 (`tags`). So entity 2's `tags` and entity 5's `items`, each the other's inverse,
+/// read without the model.
+struct CoreDataJoinTable {
+  struct Side {
+    var column: String
+    /// The entity whose keys the column holds, the entity the store's reader makes of its
+    /// table (its root), and the name of the relationship that reaches it.
+    var entity: String
+    var root: String
+    var relationship: String
+  }
+  var table: String
+  var sides: (Side, Side)
+
+  /// `Item.tags ↔ Tag.items`.
+  var description: String {
+    "\(sides.0.entity).\(sides.1.relationship) ↔ \(sides.1.entity).\(sides.0.relationship)"
+  }
+
+  /// The relationships whose source rows are in the table of `entity` (a root: the store's
+  /// reader names entities by their tables), by the model's spelling, lowercased.
+  func relationships(from entity: String) -> [ToManyRelationship] {
+    [(sides.0, sides.1), (sides.1, sides.0)].compactMap { (source, destination) in
+      guard source.root == entity else { return nil }
+      return ToManyRelationship(
+        destination.relationship, to: destination.root, sourceColumn: "Z_PK",
+        link: .joinTable(JoinTable(table, sourceColumn: source.column, destinationColumn: destination.column)))
+    }
+  }
+}
+
+extension DatabaseSchema {
+  /// The store's many-to-many join tables: a table of no entity whose first two columns are
+  /// `Z_<number><NAME>`, each number an entity of Z_PRIMARYKEY. O(tables × columns).
+  var coreDataJoinTables: [CoreDataJoinTable] {
+    guard flavour == .coreData, let numbers = coreDataNumbers else { return [] }
+    return tables.compactMap { table in
+      guard table.primaryKey == nil, table.name.hasPrefix("Z_"), table.columns.count >= 2 else { return nil }
+      func side(_ column: Column) -> CoreDataJoinTable.Side? {
+        let name = column.name.dropFirst(2)
+        guard column.name.hasPrefix("Z_"), let digits = name.firstIndex(where: { !$0.isNumber }),
+          let number = Int(name[..<digits]), let entity = numbers[number], let root = coreDataEntities[entity.table]
+        else { return nil }
+        return .init(
+          column: column.name, entity: entity.name, root: root, relationship: String(name[digits...]).lowercased())
+      }
+      guard let a = side(table.columns[0]), let b = side(table.columns[1]) else { return nil }
+      return CoreDataJoinTable(table: table.name, sides: (a, b))
+    }
   }
 }

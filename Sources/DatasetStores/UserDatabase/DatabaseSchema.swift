@@ -79,6 +79,20 @@ public struct DatabaseSchema: Sendable, Codable {
   public struct Subentity: Sendable, Equatable, Codable {
     public var table: String
     public var numbers: [Int]
+    /// Its own number and its ancestors' below the root: a column Core Data named with one
+    /// of them (`ZBODY4`) holds the property that entity declares under a name another entity
+    /// of the table declared first (`ZBODY`). nil in a schema cached before it was read.
+    public var lineage: [Int]?
+  }
+  /// Core Data's entities by number (`Z_ENT`): each one's name and its root's table, so that a
+  /// join table's columns (`Z_2TAGS.Z_5TAGS`) name the entities they hold. nil for an app's
+  /// schema, and in a schema cached before it was read.
+  public var coreDataNumbers: [Int: NumberedEntity]? = nil
+
+  /// An entity of Z_PRIMARYKEY: its name and the table its rows are in.
+  public struct NumberedEntity: Sendable, Equatable, Codable {
+    public var name: String
+    public var table: String
   }
   /// How the rows were drawn, for a database `generate --like` wrote; nil for a user's own.
   public var synthetic: String? = nil
@@ -121,8 +135,12 @@ public struct DatabaseSchema: Sendable, Codable {
           db, sql: "SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('virtual', 'shadow')"
         )
         .map { (row: Row) -> (String, String) in (row[0], row[1]) }, uniquingKeysWith: { a, _ in a })
+      // Core Data's bookkeeping (Z_PRIMARYKEY, Z_METADATA, Z_MODELCACHE) is not read; its
+      // many-to-many join tables (`Z_2TAGS`) are, as relationships.
       for name in names
-      where !(isCoreData && name.hasPrefix("Z_")) && !(synthetic != nil && name == LikeGeneration.markerTable) {
+      where !(isCoreData && name.hasPrefix("Z_") && name.dropFirst(2).first?.isNumber != true)
+        && !(synthetic != nil && name == LikeGeneration.markerTable)
+      {
         if let kind = kinds[name] {
           let why =
             kind == "virtual"
@@ -171,16 +189,23 @@ public struct DatabaseSchema: Sendable, Codable {
       }
       return out
     }
+    var numbered: [Int: NumberedEntity] = [:]
     for (number, entity) in entities.sorted(by: { $0.key < $1.key }) {
       let lineage = ancestors(number)
       guard let root = lineage.last.flatMap({ entities[$0] }) else {
-        if let t = table("Z" + entity.name.uppercased()) { coreDataEntities[t.name] = entity.name }
+        if let t = table("Z" + entity.name.uppercased()) {
+          coreDataEntities[t.name] = entity.name
+          numbered[number] = NumberedEntity(name: entity.name, table: t.name)
+        }
         continue
       }
       guard let t = table("Z" + root.name.uppercased()) else { continue }
       let numbers = entities.keys.filter { $0 == number || ancestors($0).contains(number) }.sorted()
-      coreDataSubentities[entity.name] = Subentity(table: t.name, numbers: numbers)
+      coreDataSubentities[entity.name] = Subentity(
+        table: t.name, numbers: numbers, lineage: [number] + lineage.dropLast())
+      numbered[number] = NumberedEntity(name: entity.name, table: t.name)
     }
+    coreDataNumbers = numbered
   }
 
   static func table(_ name: String, _ db: Database) throws -> Table {

@@ -185,7 +185,8 @@ public struct Entity: Sendable, Equatable {
   }
 
   private func matches(_ own: String, _ given: String) -> Bool {
-    own == given || (keysIgnoreCase && own.lowercased() == given.lowercased())
+    // Uppercased, as Core Data names columns: `größe` and the `grösse` of `ZGRÖSSE` are one.
+    own == given || (keysIgnoreCase && own.uppercased() == given.uppercased())
   }
 }
 
