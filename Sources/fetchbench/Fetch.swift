@@ -24,7 +24,7 @@ struct Fetch: ParsableCommand {
         fetchbench fetch --dataset banks --plan coredata --show 20 --sql-debug
       """)
 
-  @Option(help: "banks (the default) or wells.") var dataset: String?
+  @Option(help: "banks or wells (default: banks).") var dataset: String?
   @Option(
     help:
       """
@@ -61,7 +61,9 @@ struct Fetch: ParsableCommand {
   @Option(parsing: .unconditional, help: "fetchOffset \(OptionRange.help(OptionRange.count)).") var offset = 0
   @Option(
     help: """
-      Prefetch these relationships (comma-separated), as relationshipKeyPathsForPrefetching: a to-one's attributes with each row, a to-many's elements by one more statement per batch.
+      Prefetch these relationships (comma-separated), as relationshipKeyPathsForPrefetching: a to-one's attributes \
+      with each row, a to-many's elements by one more statement per batch. Default: with --cell, none; otherwise \
+      the dataset's list's own (banks prefetches details); --stats says which.
       """)
   var prefetch: String?
   @Option(
@@ -97,7 +99,7 @@ struct Fetch: ParsableCommand {
   @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []
   @Option(
     help:
-      "fetchbench, or coredata: read the dataset's file in Core Data's schema (written by generate --schema coredata).")
+      "fetchbench (default), or coredata: the dataset's file in Core Data's schema (generate --schema coredata).")
   var schema: String?
   @Option(
     help:
@@ -241,6 +243,10 @@ struct Fetch: ParsableCommand {
         request.relationshipKeyPathsForPrefetching = prefetch.split(separator: ",").map {
           $0.trimmingCharacters(in: .whitespaces)
         }
+      } else if cell != nil {
+        // The cell is the user's: what it reads through is faulted unless --prefetch names it,
+        // as a request prefetches only what it names.
+        request.relationshipKeyPathsForPrefetching = []
       }
     } catch {
       throw ValidationError(String(describing: error))
@@ -278,7 +284,9 @@ struct Fetch: ParsableCommand {
         faults = try printRows(controller, request: request, store: store, kind: location.kind, into: &out)
       }
       out.flush()
-      printStats(store, rows: controller.count, sections: controller.sections.count, faults: faults, since: start)
+      printStats(
+        store, rows: controller.count, sections: controller.sections.count, faults: faults,
+        prefetched: request.relationshipKeyPathsForPrefetching, since: start)
       if stats && cacheName != nil {
         FileHandle.standardError.write(
           Data("section_cache\t\(controller.sectionCacheHits == 1 ? "hit" : "miss")\n".utf8))
@@ -312,7 +320,10 @@ struct Fetch: ParsableCommand {
 
   /// With `--stats`, what reading the list cost, on standard error (the IDs stay on standard
   /// output, to compare with another strategy's).
-  func printStats(_ store: any Store, rows: Int, sections: Int?, faults: Int? = nil, since start: DispatchTime) {
+  func printStats(
+    _ store: any Store, rows: Int, sections: Int?, faults: Int? = nil, prefetched: [String] = [],
+    since start: DispatchTime
+  ) {
     guard stats else { return }
     let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
     let c = store.counters
@@ -325,6 +336,7 @@ struct Fetch: ParsableCommand {
     lines += [
       "queries\t\(c.queries)", "rows_materialized\t\(c.rowsMaterialized)",
       "time_ms\t\(String(format: "%.1f", ms)) (including opening the store)",
+      "prefetched\t\(prefetched.isEmpty ? "none" : prefetched.joined(separator: ", "))",
     ]
     FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
   }

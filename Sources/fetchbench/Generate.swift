@@ -9,7 +9,7 @@ struct Generate: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Generate the banks and wells datasets, deterministically, as SQLite and CSV.")
 
-  @Option(help: "banks, wells, or all (the default).")
+  @Option(help: "banks, wells, or all (default: all).")
   var dataset: String?
 
   // `.unconditional` so that `--rows -5` reaches validation and gets a clear message instead of
@@ -62,7 +62,7 @@ struct Generate: ParsableCommand {
     }
   }
 
-  @Option(help: "Formats to write: sqlite, csv, or sqlite,csv (the default).")
+  @Option(help: "Formats to write: sqlite, csv, or sqlite,csv (default: sqlite,csv).")
   var format: String?
 
   @Option(
@@ -86,7 +86,7 @@ struct Generate: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       """
-      fetchbench, or coredata: also write the rows as Core Data's SQLite store holds them, as \
+      fetchbench (the default), or coredata: also write the rows as Core Data's SQLite store holds them, as \
       DATASETS/DATASET-ROWS-sSEED.coredata.sqlite.
       """,
       discussion:

@@ -81,8 +81,14 @@ import Testing
       ]
         + list)
     #expect(stats.stderr.contains("faults\t20\nqueries\t22\n"), "\(stats.stderr)")
+    #expect(stats.stderr.contains("prefetched\tnone\n"), "\(stats.stderr)")
+    // Without --prefetch a cell's list prefetches nothing it does not name: the same faults,
+    // and a cell of the list's own attributes is the ID query and the batch alone.
+    #expect(try Self.statements(list + ["--cell", "name, details.closeDate"]) == faulting)
+    #expect(try Self.statements(list + ["--cell", "name"]) == [idQuery, batch])
     let withPrefetch = try TestSupport.run(
-      ["fetch", "--rows", Self.rows, "--datasets", Self.datasets, "--cell", "name, details.closeDate"] + list)
+      ["fetch", "--rows", Self.rows, "--datasets", Self.datasets, "--prefetch", "details", "--cell", "name, details.closeDate"]
+        + list)
     #expect(stats.stdout == withPrefetch.stdout && stats.stdout.split(separator: "\n").count == 21)
     let refused = try TestSupport.run(
       ["fetch", "--rows", Self.rows, "--datasets", Self.datasets, "--cell", "details.nothing"] + list)
