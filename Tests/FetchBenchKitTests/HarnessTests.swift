@@ -64,7 +64,8 @@ import Testing
     for i in 0..<2_000 {
       let magnitude = pow(10, Double.random(in: -7...12, using: &rng))
       let value = (i % 3 == 0 ? -1 : 1) * magnitude * Double.random(in: 1..<10, using: &rng)
-      var r = row(.sqlite, .batched, .firstScreen, .time, i % 7 == 0 ? value.rounded() : value)
+      // A time is never below zero (a reader refuses one); a heap's growth may be.
+      var r = row(.sqlite, .batched, .firstScreen, value < 0 ? .heapGrowth : .time, i % 7 == 0 ? value.rounded() : value)
       (r.min, r.max) = (value / 3, value * 3)
       r.error = ["", "=1+1", "'-x", "a,b\"c", "line\nbreak"][i % 5]
       r.detail = i % 2 == 0 ? "" : "+plan \(i)"
