@@ -119,13 +119,25 @@ struct ResumeOptions: ParsableArguments {
       "Start no case after this many minutes; the finished cases are kept for --resume, and the exit code is 75.",
       discussion: "The minutes count from the command's start: generating the datasets counts too."))
   var maxMinutes: Double?
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Stop a case whose process runs longer than this many minutes, recorded as failed (default: 30).",
+      discussion: "The rest of the run goes on; the case's error names its list."))
+  var caseMinutes: Double?
 
   func apply(to options: inout RunOptions) throws {
     if let maxMinutes, !(maxMinutes >= 0 && maxMinutes.isFinite) {
       throw ValidationError("--max-minutes must be a number of minutes, 0 or more")
     }
+    if let caseMinutes, !OptionRange.caseMinutes.contains(caseMinutes) {
+      throw ValidationError(
+        "--case-minutes must be a number of minutes \(OptionRange.text(OptionRange.caseMinutes)), got \(OptionRange.text(caseMinutes))"
+      )
+    }
     options.resume = resume
     options.maxMinutes = maxMinutes
+    options.caseMinutes = caseMinutes ?? RunOptions.defaultCaseMinutes
   }
 }
 

@@ -115,6 +115,7 @@ enum OptionRange {
   static let frameBudgetMs = 0.1...3_600_000.0
   static let memoryBudgetMiB = 0.001...1_048_576.0
   static let maxMinutes = 0.0...525_600.0
+  static let caseMinutes = 0.01...525_600.0
   static let stdlibBudget = 1e-9...86_400.0
 
   /// `between 1 and 100,000`, `between 0.01 and 100,000`, `0 or more`.

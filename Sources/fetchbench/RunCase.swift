@@ -20,11 +20,15 @@ struct RunCase: ParsableCommand {
     var spec = try CaseSpec.decode(Data(self.spec.utf8))
     if StatementLog.isEnabled { FileHandle.standardError.write(Data("FetchBench: case \(spec.label)\n".utf8)) }
     // Fault injection for the harness's own tests: a child that really dies by a signal,
-    // so the parent's crash path is exercised, not only its error path; and a case that
+    // so the parent's crash path is exercised, not only its error path; one that hangs; and a case that
     // fails with an error (a corrupt dataset no longer reaches a case: it is refused first).
     let environment = ProcessInfo.processInfo.environment
     if let target = environment["FETCHBENCH_INJECT_CRASH"], spec.label.contains(target) {
       fatalError("injected crash in \(spec.label) (FETCHBENCH_INJECT_CRASH)")
+    }
+    // A case that never ends, so the parent's deadline (`--case-minutes`) is exercised.
+    if let target = environment["FETCHBENCH_INJECT_HANG"], spec.label.contains(target) {
+      while true { sleep(3600) }
     }
     // A slowdown of the batched path, which the gate's tests inject to see it caught.
     if let factor = environment["FETCHBENCH_INJECT_BATCHED_SLOWDOWN"].flatMap(Int.init), factor > 1 {

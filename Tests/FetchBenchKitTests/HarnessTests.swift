@@ -65,7 +65,8 @@ import Testing
       let magnitude = pow(10, Double.random(in: -7...12, using: &rng))
       let value = (i % 3 == 0 ? -1 : 1) * magnitude * Double.random(in: 1..<10, using: &rng)
       // A time is never below zero (a reader refuses one); a heap's growth may be.
-      var r = row(.sqlite, .batched, .firstScreen, value < 0 ? .heapGrowth : .time, i % 7 == 0 ? value.rounded() : value)
+      var r = row(
+        .sqlite, .batched, .firstScreen, value < 0 ? .heapGrowth : .time, i % 7 == 0 ? value.rounded() : value)
       (r.min, r.max) = (value / 3, value * 3)
       r.error = ["", "=1+1", "'-x", "a,b\"c", "line\nbreak"][i % 5]
       r.detail = i % 2 == 0 ? "" : "+plan \(i)"
@@ -425,6 +426,38 @@ extension RunCommand {
       $0.mode == .fetch(.full) && $0.scenario == .scenario(.firstScreenMappedCodable) && $0.metric == .mapping
     }
     #expect((mapped?.value ?? 0) > 0 && mapped?.repetitions == 2)
+  }
+}
+
+extension RunCommand {
+  /// A case that never ends is stopped at `--case-minutes` and recorded as failed, its error
+  /// naming the list; the run's other cases are measured and the run exits 1. The injected
+  /// case sleeps forever, so only the deadline can end it, at any machine speed.
+  @Test func aCaseThatNeverEndsIsStoppedAtItsDeadline() throws {
+    let dir = TestSupport.temporaryFolder("hang")
+    defer { TestSupport.remove(dir) }
+    let datasets = try Self.wells(200, in: dir)
+    let out = try TestSupport.run(
+      [
+        "run", "--dataset", "wells", "--rows", "200", "--store", "memory", "--mode", "full,batched", "--scenario",
+        "first_screen", "--where", "state = 'TX'", "--repetitions", "1", "--no-index", "--datasets", datasets,
+        "--case-minutes", "0.02", "--out", dir + "/out",
+      ], environment: ["FETCHBENCH_INJECT_HANG": "batched(20) first_screen"])
+    #expect(out.status == 1, "\(out.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    let failed = rows.filter { $0.status == .failed }
+    #expect(failed.map(\.mode) == [.fetch(.batched)], "\(failed)")
+    #expect(failed.first?.error.contains("(--case-minutes)") == true, "\(failed)")
+    #expect(failed.first?.error.contains("where `state = 'TX'`") == true, "the error names the list: \(failed)")
+    #expect(rows.contains { $0.isOK && $0.mode == .fetch(.full) && $0.scenario == .scenario(.firstScreen) })
+  }
+
+  @Test func aCaseDeadlineOutsideItsRangeIsAUsageError() throws {
+    for minutes in ["0", "-1", "nan", "1e9"] {
+      let out = try TestSupport.run(["run", "--dataset", "wells", "--rows", "200", "--case-minutes", minutes])
+      #expect(out.status == 64, "\(minutes): \(out.stderr)")
+      #expect(out.stderr.contains("--case-minutes must be a number of minutes"), "\(minutes): \(out.stderr)")
+    }
   }
 }
 

@@ -95,6 +95,15 @@ package struct CaseSpec: Sendable, Codable, Equatable {
       \(scenario.csv)
       """
   }
+
+  /// The list a failure names: the user's predicate and sort when given, else the dataset's.
+  package var listDescription: String {
+    var parts: [String] = []
+    if let predicate = request?.predicate { parts.append("where `\(predicate)`") }
+    if let sort = request?.sort { parts.append("sorted by `\(sort)`") }
+    let list = "the list of \(dataset.rawValue) at \(rows.grouped) rows on \(resultStore.csv)"
+    return parts.isEmpty ? list : "\(list) \(parts.joined(separator: ", "))"
+  }
 }
 
 /// What a child reports: its measurements, or the error that stopped it.

@@ -63,6 +63,10 @@ package struct RunOptions: Sendable {
   /// stops with its finished cases kept for `resume` (a long sweep split across sittings).
   /// nil: no limit.
   package var maxMinutes: Double?
+  /// How long one case process may run before it is stopped and the case recorded as failed:
+  /// a predicate or sort that never ends must not hold the run (and the machine) forever.
+  package var caseMinutes = RunOptions.defaultCaseMinutes
+  package static let defaultCaseMinutes = 30.0
 
   package init() {}
 

@@ -57,7 +57,7 @@ package enum Runner {
       let t0 = Clock.wallNanos
       let result = runCase(
         cases[k], processes: options.processes,
-        memoryCeiling: options.memoryCeiling ?? ChildProcess.defaultMemoryCeiling())
+        memoryCeiling: options.memoryCeiling ?? ChildProcess.defaultMemoryCeiling(), minutes: options.caseMinutes)
       try progress.record(k, result, seconds: Double(Clock.wallNanos - t0) / 1e9)
       try caseEnded(RunResults(settings: settings, figures: progress.rows), cases[(k + 1)...])
     }
@@ -265,12 +265,12 @@ package enum Runner {
   /// How busy the rest of the machine was is recorded beside the case's figures
   /// (`Metric.othersCores`, `stealCores`), so that `compare` can leave times measured on a busy
   /// machine unjudged.
-  static func runCase(_ spec: CaseSpec, processes: Int, memoryCeiling: Int?) -> ChildResult {
+  static func runCase(_ spec: CaseSpec, processes: Int, memoryCeiling: Int?, minutes: Double) -> ChildResult {
     var results: [CaseResult] = []
     var busiest = CPUWatch.Load(othersCores: 0, stealCores: 0, seconds: 0)
     for _ in 0..<processes {
       let before = CPUWatch.read()
-      switch runChild(spec, memoryCeiling: memoryCeiling) {
+      switch runChild(spec, memoryCeiling: memoryCeiling, minutes: minutes) {
       case .success(let r): results.append(r)
       case let other: return other
       }
@@ -286,18 +286,29 @@ package enum Runner {
     return .success(merged)
   }
 
-  static func runChild(_ spec: CaseSpec, memoryCeiling: Int? = nil) -> ChildResult {
+  /// One process of `spec`, stopped after `minutes` (the case's deadline) or at
+  /// `memoryCeiling` bytes resident.
+  static func runChild(
+    _ spec: CaseSpec, memoryCeiling: Int? = nil, minutes: Double = RunOptions.defaultCaseMinutes
+  ) -> ChildResult {
     guard let json = try? JSONEncoder().encode(spec) else { return .failure("cannot encode the case") }
     let output: ChildProcess.Output
     do {
       output = try ChildProcess.run(
         ChildProcess.currentExecutable, ["_case", String(decoding: json, as: UTF8.self)], input: .lifeline,
-        relayStandardError: StatementLog.isEnabled, memoryCeiling: memoryCeiling)
+        relayStandardError: StatementLog.isEnabled, timeout: minutes * 60, memoryCeiling: memoryCeiling)
     } catch {
       return .failure("cannot start \(ChildProcess.currentExecutable): \(error)")
     }
     if case .exceededMemory(_, let resident) = output.termination, let failure = output.failure {
       return .doesNotFit(resident, failure)
+    }
+    if case .timedOut = output.termination {
+      return .failure(
+        """
+        stopped after \(Runner.duration(minutes * 60)) (--case-minutes): \(spec.listDescription) did not \
+        finish; simplify it, measure fewer rows, or give each case more minutes
+        """)
     }
     if let failure = output.failure { return .failure(failure) }
     guard let result = try? JSONDecoder().decode(CaseResult.self, from: output.standardOutput) else {
