@@ -33,6 +33,14 @@ public struct DatasetLocation: Sendable {
     return DatasetPaths.sqlite(in: directory, kind, rows: rows, seed: seed, indexes: indexes)
   }
 
+  /// The file a reader of its own connection opens (`SQLITE_OPEN_URI`): a user's database
+  /// immutable, or its private copy when a writer may be using it, so that nothing is created
+  /// beside it; a generated dataset by its path. O(1), or O(file size) the first time a user's
+  /// file is copied.
+  public func readerURI() throws -> String {
+    try database.map { try $0.readableURI() } ?? sqlitePath
+  }
+
   /// Opens the dataset in a store of `store` kind. A missing file is an error that says how
   /// to make it.
   public func open(_ store: StoreKind) throws -> any Store {

@@ -159,7 +159,7 @@ public enum PostgresLoader {
     // The tables are copied in parallel, each by its own reader and psql.
     let failures = Mutex<[any Error]>([])
     let url = admin.url
-    let source = try location.database.map { try $0.readableURI() } ?? path
+    let source = location.database == nil ? path : try location.readerURI()
     DispatchQueue.concurrentPerform(iterations: tables.count) { i in
       do {
         try copyTable(tables[i], from: source, to: url, schema: staging)

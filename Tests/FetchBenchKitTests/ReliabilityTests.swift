@@ -11,7 +11,9 @@ import Testing
 /// Nothing lost when two commands meet, a link is followed, or a file holds what no one
 /// expected (#47): each test reproduces one defect and sees it fixed.
 @Suite struct Reliability {
-  static func errorLines(_ stderr: String) -> [Substring] { stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") } }
+  static func errorLines(_ stderr: String) -> [Substring] {
+    stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+  }
 
   static func mode(_ path: String) -> mode_t {
     var st = stat()
@@ -44,18 +46,22 @@ import Testing
     let claim = try OutputLock.claim(dir + "/out")
     defer { claim.release() }
     let base = [
-      "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full", "--scenario", "first_screen", "--repetitions", "1",
+      "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full", "--scenario", "first_screen",
+      "--repetitions", "1",
       "--no-index", "--datasets", dir + "/datasets", "--out", dir + "/out",
     ]
     for arguments in [["run"] + base, ["run", "--resume"] + base] {
       let out = try TestSupport.run(arguments)
       #expect(out.status == 1, "\(out.stderr)")
-      #expect(Self.errorLines(out.stderr).count == 1 && out.stderr.contains("(PID \(getpid())) is writing it"), "\(out.stderr)")
+      #expect(
+        Self.errorLines(out.stderr).count == 1 && out.stderr.contains("(PID \(getpid())) is writing it"),
+        "\(out.stderr)")
       #expect(!out.stderr.contains("[1/"), "refused before measuring: \(out.stderr)")
     }
     #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
     claim.release()
-    #expect(!FileManager.default.fileExists(atPath: dir + "/.out.fetchbench-lock"), "the lock file goes with its last claim")
+    #expect(
+      !FileManager.default.fileExists(atPath: dir + "/.out.fetchbench-lock"), "the lock file goes with its last claim")
   }
 
   /// A claim is counted within a process and taken over from a process that died.
@@ -82,7 +88,10 @@ import Testing
     let tmp = dir + "/tmp"
     try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
     let load = try TestSupport.start(
-      ["load", "--store", "sqlite", "--rows", "2000", "--duration", "120", "--datasets", dir + "/datasets", "--out", dir + "/load"],
+      [
+        "load", "--store", "sqlite", "--rows", "2000", "--duration", "120", "--datasets", dir + "/datasets", "--out",
+        dir + "/load",
+      ],
       environment: ["TMPDIR": tmp])
     let deadline = Date().addingTimeInterval(300)
     var child: Int32?
@@ -92,7 +101,8 @@ import Testing
     }
     let found = try #require(child, "the load started no child")
     // A left-over of the parent's own, as a SIGKILL leaves it.
-    try FileManager.default.createDirectory(atPath: tmp + "/fetchbench-x.partial-\(load.pid)-1", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: tmp + "/fetchbench-x.partial-\(load.pid)-1", withIntermediateDirectories: true)
     kill(load.pid, SIGKILL)
     _ = load.wait()
     let gone = Date().addingTimeInterval(60)
@@ -126,16 +136,21 @@ import Testing
     #expect(try TestSupport.run(["history", "add", run, "--file", target]).status == 0)
     chmod(target, 0o600)
     try FileManager.default.createSymbolicLink(atPath: dir + "/link.jsonl", withDestinationPath: target)
-    let add = try TestSupport.run(["history", "add", try HistoryOfRuns.run(2, time: 10, in: dir), "--file", dir + "/link.jsonl"])
+    let add = try TestSupport.run([
+      "history", "add", try HistoryOfRuns.run(2, time: 10, in: dir), "--file", dir + "/link.jsonl",
+    ])
     #expect(add.status == 0, "\(add.stderr)")
     let kept = try HistoryFile.read(target)
     #expect(DatasetFile.isSymbolicLink(dir + "/link.jsonl") && kept.count == 2)
     #expect(Self.mode(target) == 0o600)
 
-    try FileManager.default.createSymbolicLink(atPath: dir + "/dangling.json", withDestinationPath: dir + "/nowhere.json")
+    try FileManager.default.createSymbolicLink(
+      atPath: dir + "/dangling.json", withDestinationPath: dir + "/nowhere.json")
     let export = try TestSupport.run(["export", run, "--format", "bmf", "--out", dir + "/dangling.json"])
     #expect(export.status == 1 && Self.errorLines(export.stderr).count == 1, "\(export.stderr)")
-    #expect(DatasetFile.isSymbolicLink(dir + "/dangling.json") && !FileManager.default.fileExists(atPath: dir + "/nowhere.json"))
+    #expect(
+      DatasetFile.isSymbolicLink(dir + "/dangling.json")
+        && !FileManager.default.fileExists(atPath: dir + "/nowhere.json"))
   }
 
   /// github-action-benchmark's files of the user's, and a folder with the user's report, are
@@ -159,13 +174,17 @@ import Testing
     try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
     try ResultsCSV.encode([row(.sqlite, .batched, .firstScreen, .time, 3)]).write(
       toFile: mine + "/results.csv", atomically: false, encoding: .utf8)
-    for name in ["report.md", "recommendation.json"] { try Data("my \(name)".utf8).write(to: URL(fileURLWithPath: mine + "/" + name)) }
+    for name in ["report.md", "recommendation.json"] {
+      try Data("my \(name)".utf8).write(to: URL(fileURLWithPath: mine + "/" + name))
+    }
     let report = try TestSupport.run(["report", mine])
     #expect(report.status == 1 && report.stderr.contains("--out"), "\(report.stderr)")
     #expect(try String(contentsOfFile: mine + "/report.md", encoding: .utf8) == "my report.md")
     #expect(TestSupport.listing(mine) == ["recommendation.json", "report.md", "results.csv"])
     let elsewhere = try TestSupport.run(["report", mine, "--out", dir + "/rendered"])
-    #expect(elsewhere.status == 0 && FileManager.default.fileExists(atPath: dir + "/rendered/report.md"), "\(elsewhere.stderr)")
+    #expect(
+      elsewhere.status == 0 && FileManager.default.fileExists(atPath: dir + "/rendered/report.md"),
+      "\(elsewhere.stderr)")
     let overlap = try TestSupport.run(["report", mine, mine, "--out", dir + "/joined"])
     #expect(overlap.status == 1 && overlap.stderr.contains("named twice"), "\(overlap.stderr)")
   }
@@ -179,38 +198,48 @@ import Testing
     defer { TestSupport.remove(dir) }
     let store = dir + "/Model.sqlite"
     try UserDatabaseFixture.coreData(store)
-    try DatabaseQueue(path: store).write { db in try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (9, NULL, 0, 0)") }
+    try DatabaseQueue(path: store).write { db in try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (9, NULL, 0, 0)")
+    }
     let described = try TestSupport.run(["describe", "--db", store])
     #expect(described.status == 0 && described.stdout.contains("a Core Data store"), "\(described.stderr)")
 
     let bad = dir + "/bad"
     try FileManager.default.createDirectory(atPath: bad, withIntermediateDirectories: true)
-    let csv = ResultsCSV.encode([row(.sqlite, .batched, .firstScreen, .time, 3)]).replacingOccurrences(of: ",3,ms,", with: ",inf,ms,")
+    let csv = ResultsCSV.encode([row(.sqlite, .batched, .firstScreen, .time, 3)]).replacingOccurrences(
+      of: ",3,ms,", with: ",inf,ms,")
     #expect(csv.contains(",inf,ms,"))
     try csv.write(toFile: bad + "/results.csv", atomically: false, encoding: .utf8)
     for command in [["report", bad, "--out", dir + "/r"], ["compare", bad, bad]] {
       let out = try TestSupport.run(command)
-      #expect(out.status == 1 && Self.errorLines(out.stderr).count == 1 && out.stderr.contains("finite"), "\(command): \(out.stderr)")
+      #expect(
+        out.status == 1 && Self.errorLines(out.stderr).count == 1 && out.stderr.contains("finite"),
+        "\(command): \(out.stderr)")
     }
 
     let app = dir + "/extremes.sqlite"
     try DatabaseQueue(path: app).write { db in
-      try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, big INTEGER, small INTEGER, real REAL, name TEXT)")
+      try db.execute(
+        sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, big INTEGER, small INTEGER, real REAL, name TEXT)")
       for i in 1...4 {
         try db.execute(
           sql: "INSERT INTO items VALUES (?, ?, ?, ?, CAST(? AS TEXT))",  // a blob cast keeps the NUL
           arguments: [
-            i, Int64.max - Int64(i % 2), Int64.min + Int64(i % 2), i % 2 == 0 ? Double.infinity : -Double.infinity, Data("n\0ul \(i)".utf8),
+            i, Int64.max - Int64(i % 2), Int64.min + Int64(i % 2), i % 2 == 0 ? Double.infinity : -Double.infinity,
+            Data("n\0ul \(i)".utf8),
           ])
       }
     }
     let nul = try TestSupport.run(["describe", "--db", app])
     let words = nul.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    #expect(words.contains("name string, declared TEXT, no NULL, 4 values hold a NUL byte: read whole"), "\(nul.stdout)")
-    let like = try TestSupport.run(["generate", "--like", app, "--entity", "items", "--rows", "500", "--datasets", dir + "/like"])
+    #expect(
+      words.contains("name string, declared TEXT, no NULL, 4 values hold a NUL byte: read whole"), "\(nul.stdout)")
+    let like = try TestSupport.run([
+      "generate", "--like", app, "--entity", "items", "--rows", "500", "--datasets", dir + "/like",
+    ])
     #expect(like.status == 0, "\(like.stderr)")
     let counts = try DatabaseQueue(path: dir + "/like/items-like-500-s1.sqlite").read { db in
-      try Row.fetchOne(db, sql: "SELECT count(*), count(big), count(small), count(real), sum(abs(real) > 1e308) FROM items")!
+      try Row.fetchOne(
+        db, sql: "SELECT count(*), count(big), count(small), count(real), sum(abs(real) > 1e308) FROM items")!
     }
     #expect(counts[0] == 500 && counts[1] == 500 && counts[2] == 500, "no value lost to overflow")
     #expect(counts[3] == 500 && counts[4] == 500, "infinities kept, never NULL")
@@ -272,6 +301,14 @@ import Testing
     #expect(described.stdout.contains("500 rows") && described.stdout.contains("only_in_wal"), "\(described.stdout)")
     let fetched = try TestSupport.run(["fetch", "--db", path, "--entity", "items", "--store", "sqlite", "--ids"])
     #expect(fetched.status == 0 && fetched.stdout.split(separator: "\n").count == 500, "\(fetched.stderr)")
+    // The floors and the index advice read the file on connections of their own.
+    let out = TestSupport.temporaryFolder("wal-run")
+    defer { TestSupport.remove(out) }
+    let ran = try TestSupport.run([
+      "run", "--db", path, "--entity", "items", "--sort", "name asc", "--store", "sqlite", "--recommend",
+      "--repetitions", "1", "--out", out + "/run",
+    ])
+    #expect(ran.status == 0, "\(ran.stderr)")
     #expect(TestSupport.listing(dir) == before, "nothing created beside the file")
     #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")) == wal)
   }
@@ -296,23 +333,31 @@ import Testing
           """#)
       for i in 1...20 { try db.execute(sql: #"INSERT INTO "user" VALUES (?, ?)"#, arguments: [i, "u\(i % 7)"]) }
       for i in 1...300 {
-        try db.execute(sql: #"INSERT INTO "order" VALUES (?, ?, ?, ?)"#, arguments: [i, ["b", "a", "c"][i % 3], i * 7 % 50, i % 20 + 1])
+        try db.execute(
+          sql: #"INSERT INTO "order" VALUES (?, ?, ?, ?)"#,
+          arguments: [i, ["b", "a", "c"][i % 3], i * 7 % 50, i % 20 + 1])
       }
       try db.execute(sql: #"INSERT INTO "it's odd" VALUES (1, 'x', 2)"#)
     }
     let expected = try db.read { db in
       try Int64.fetchAll(
-        db, sql: #"SELECT o.id FROM "order" o LEFT JOIN "user" u ON u.id = o.user_id ORDER BY o."group", u."select" DESC, o."from", o.id"#)
+        db,
+        sql:
+          #"SELECT o.id FROM "order" o LEFT JOIN "user" u ON u.id = o.user_id ORDER BY o."group", u."select" DESC, o."from", o.id"#
+      )
     }.map(String.init)
     for store in ["memory", "sqlite"] {
       for strategy in ["full", "batched", "offset", "keyset"] {
         let out = try TestSupport.run([
-          "fetch", "--db", path, "--entity", "order", "--sort", "group asc, user.select desc, from asc", "--store", store, "--strategy",
+          "fetch", "--db", path, "--entity", "order", "--sort", "group asc, user.select desc, from asc", "--store",
+          store, "--strategy",
           strategy, "--ids",
         ])
         #expect(out.status == 0, "\(store) \(strategy): \(out.stderr)")
         let ids = out.stdout.split(separator: "\n").map(String.init)
-        #expect(ids.count == expected.count && ids == expected, "\(store) \(strategy): \(ids.count) IDs, \(expected.count) expected")
+        #expect(
+          ids.count == expected.count && ids == expected,
+          "\(store) \(strategy): \(ids.count) IDs, \(expected.count) expected")
       }
     }
     let described = try TestSupport.run(["describe", "--db", path])
@@ -338,12 +383,14 @@ import Testing
           arguments: [100 - i, Data(name.utf8), i % 3])
       }
     }
-    let expected = try db.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM items ORDER BY name, id") }.map(String.init)
+    let expected = try db.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM items ORDER BY name, id") }.map(
+      String.init)
     #expect(expected.count == 9)
     for store in ["memory", "sqlite"] {
       for strategy in ["full", "batched", "offset", "keyset"] {
         let out = try TestSupport.run([
-          "fetch", "--db", path, "--entity", "items", "--sort", "name asc", "--store", store, "--strategy", strategy, "--ids",
+          "fetch", "--db", path, "--entity", "items", "--sort", "name asc", "--store", store, "--strategy", strategy,
+          "--ids",
         ])
         #expect(out.status == 0, "\(store) \(strategy): \(out.stderr)")
         #expect(out.stdout.split(separator: "\n").map(String.init) == expected, "\(store) \(strategy): \(out.stdout)")
@@ -351,7 +398,9 @@ import Testing
     }
     let described = try TestSupport.run(["describe", "--db", path])
     let words = described.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    #expect(words.contains("6 values hold a NUL byte: read whole, and sorted by every byte as SQLite sorts them"), "\(described.stdout)")
+    #expect(
+      words.contains("6 values hold a NUL byte: read whole, and sorted by every byte as SQLite sorts them"),
+      "\(described.stdout)")
   }
 
   /// A hand edit in an earlier output is kept (the run is refused, naming the file); `--rows`
@@ -368,7 +417,9 @@ import Testing
     #expect(try TestSupport.run(run).status == 0, "its own earlier output is replaced")
     try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: dir + "/out/report.md"))
     let edited = try TestSupport.run(run)
-    #expect(edited.status == 1 && edited.stderr.contains("report.md was changed since FetchBench wrote it"), "\(edited.stderr)")
+    #expect(
+      edited.status == 1 && edited.stderr.contains("report.md was changed since FetchBench wrote it"),
+      "\(edited.stderr)")
     #expect(try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8) == "my notes\n")
 
     let wide = dir + "/wide.sqlite"
@@ -383,8 +434,12 @@ import Testing
     #expect(described.status == 0 && described.stdout.contains("2 rows"), "\(described.stderr)")
     let sized = try TestSupport.run(["run", "--db", wide, "--entity", "items", "--rows", "50", "--out", dir + "/sized"])
     #expect(sized.status == 64 && sized.stderr.contains("--rows does not apply to --db"), "\(sized.stderr)")
-    let like = try TestSupport.run(["generate", "--like", wide, "--entity", "pairs", "--rows", "5000", "--datasets", dir + "/like"])
-    #expect(like.status == 1 && Self.errorLines(like.stderr).count == 1 && like.stderr.contains("break a constraint"), "\(like.stderr)")
+    let like = try TestSupport.run([
+      "generate", "--like", wide, "--entity", "pairs", "--rows", "5000", "--datasets", dir + "/like",
+    ])
+    #expect(
+      like.status == 1 && Self.errorLines(like.stderr).count == 1 && like.stderr.contains("break a constraint"),
+      "\(like.stderr)")
     #expect(TestSupport.listing(dir + "/like").isEmpty)
   }
 
@@ -397,12 +452,20 @@ import Testing
     let file = dir + "/app.sqlite"
     try DatabaseQueue(path: file).write { db in
       try db.execute(
-        sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price REAL, total REAL GENERATED ALWAYS AS (price * 2), stamp TEXT)")
+        sql:
+          "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price REAL, total REAL GENERATED ALWAYS AS (price * 2), stamp TEXT)"
+      )
       try db.execute(sql: "CREATE TABLE audit (id INTEGER PRIMARY KEY, item INTEGER, what TEXT NOT NULL)")
-      try db.execute(sql: "CREATE TRIGGER audited AFTER UPDATE ON item BEGIN INSERT INTO audit (item, what) VALUES (new.id, 'update'); END")
-      try db.execute(sql: "CREATE TRIGGER kept AFTER DELETE ON item BEGIN SELECT RAISE(ABORT, 'items are never deleted'); END")
+      try db.execute(
+        sql:
+          "CREATE TRIGGER audited AFTER UPDATE ON item BEGIN INSERT INTO audit (item, what) VALUES (new.id, 'update'); END"
+      )
+      try db.execute(
+        sql: "CREATE TRIGGER kept AFTER DELETE ON item BEGIN SELECT RAISE(ABORT, 'items are never deleted'); END")
       for i in 0..<600 {
-        try db.execute(sql: "INSERT INTO item (name, price, stamp) VALUES (?, ?, 's')", arguments: ["n\((i * 7919) % 600)", Double(i)])
+        try db.execute(
+          sql: "INSERT INTO item (name, price, stamp) VALUES (?, ?, 's')",
+          arguments: ["n\((i * 7919) % 600)", Double(i)])
       }
     }
     let before = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -410,10 +473,12 @@ import Testing
     #expect(described.stdout.contains("generated (computed by SQLite"), "\(described.stdout)")
     #expect(described.stdout.contains("audited, kept (diff's private copy runs without them"), "\(described.stdout)")
     let diff = try TestSupport.run([
-      "diff", "--db", file, "--entity", "item", "--sort", "name", "--k", "1,10", "--repetitions", "3", "--out", dir + "/diff",
+      "diff", "--db", file, "--entity", "item", "--sort", "name", "--k", "1,10", "--repetitions", "3", "--out",
+      dir + "/diff",
     ])
     #expect(diff.status == 0 && !diff.stderr.contains("FAILED"), "\(diff.stdout)\(diff.stderr)")
-    #expect(diff.stderr.contains("[12/12]"), "2 stores × (2 sizes + the edit) × with and without sections: \(diff.stderr)")
+    #expect(
+      diff.stderr.contains("[12/12]"), "2 stores × (2 sizes + the edit) × with and without sections: \(diff.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "the user's file is untouched")
     #expect(TestSupport.listing(dir).filter { !$0.hasPrefix("diff/") } == ["app.sqlite", "diff"])
   }
@@ -427,7 +492,9 @@ import Testing
     try DatabaseQueue(path: file).write { db in
       try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, kind TEXT)")
       try db.execute(sql: "CREATE VIRTUAL TABLE notes USING fts5(body)")
-      for i in 0..<300 { try db.execute(sql: "INSERT INTO item (name, kind) VALUES (?, ?)", arguments: ["n\(i * 7 % 300)", "k\(i % 5)"]) }
+      for i in 0..<300 {
+        try db.execute(sql: "INSERT INTO item (name, kind) VALUES (?, ?)", arguments: ["n\(i * 7 % 300)", "k\(i % 5)"])
+      }
       try db.execute(sql: "INSERT INTO notes (body) VALUES ('hello')")
     }
     let described = try TestSupport.run(["describe", "--db", file])
@@ -475,7 +542,8 @@ import Testing
     let cacheName = "cache-\(UUID().uuidString.prefix(8))"
     func sections(_ name: String) throws -> (lines: [String], cache: String) {
       let out = try TestSupport.run([
-        "fetch", "--db", "\(dir)/\(name).sqlite", "--entity", "items", "--sort", "kind asc", "--section", "kind", "--sections",
+        "fetch", "--db", "\(dir)/\(name).sqlite", "--entity", "items", "--sort", "kind asc", "--section", "kind",
+        "--sections",
         "--cache-name", cacheName, "--stats", "--store", "sqlite",
       ])
       #expect(out.status == 0, "\(out.stderr)")
@@ -495,19 +563,23 @@ import Testing
   @Test func compareCorrectsForTheNumberOfTimes() {
     func lines(_ ps: [Double]) -> [Comparison.Line] {
       ps.enumerated().map { i, p in
-        Comparison.Line(name: "t\(i)", verdict: .unchanged, detail: "{holm}", test: Comparison.TimedTest(p: p, beyond: true, better: false))
+        Comparison.Line(
+          name: "t\(i)", verdict: .unchanged, detail: "{holm}",
+          test: Comparison.TimedTest(p: p, beyond: true, better: false))
       }
     }
     var three = lines([0.02, 0.001, 0.004])
     Comparison.correct(&three, alpha: 0.01)
     #expect(three.map(\.verdict) == [.unchanged, .regressed, .regressed])
-    #expect(three[1].detail == "0.0030 over 3 times (Holm)" && three[2].detail == "0.0080 over 3 times (Holm)", "\(three)")
+    #expect(
+      three[1].detail == "0.0030 over 3 times (Holm)" && three[2].detail == "0.0080 over 3 times (Holm)", "\(three)")
     var ten = lines(Array(repeating: 0.005, count: 10))
     Comparison.correct(&ten, alpha: 0.01)
     #expect(ten.allSatisfy { $0.verdict == .unchanged })
     // Beyond significance but not beyond the threshold or the noise floor: unchanged.
     var small = [
-      Comparison.Line(name: "s", verdict: .unchanged, detail: "", test: Comparison.TimedTest(p: 0.0001, beyond: false, better: false))
+      Comparison.Line(
+        name: "s", verdict: .unchanged, detail: "", test: Comparison.TimedTest(p: 0.0001, beyond: false, better: false))
     ]
     Comparison.correct(&small, alpha: 0.01)
     #expect(small[0].verdict == .unchanged)
@@ -543,18 +615,23 @@ import Testing
     #expect(fewer.lines.first { $0.verdict == .changed }?.detail.contains("fewer") == true)
     // A failed case of the head fails the comparison, named.
     let failed = Comparison(base: base, head: [base[0], row(.sqlite, .full, .firstScreen, .queries, 0, error: "boom")])
-    #expect(failed.exitCode == 2 && failed.text().contains("failed in the head") && failed.text().contains("boom"), "\(failed.text())")
+    #expect(
+      failed.exitCode == 2 && failed.text().contains("failed in the head") && failed.text().contains("boom"),
+      "\(failed.text())")
     #expect(Comparison(base: base, head: base).exitCode == 0)
     // Two lists of one table share their figures' names: not compared, said why.
     func list(_ sort: String) -> ResultRow {
       var r = ResultRow(
-        runID: "r1", key: .settings, metric: .customRequest, summary: Summary([0]), status: .ok, error: "", machine: machine,
+        runID: "r1", key: .settings, metric: .customRequest, summary: Summary([0]), status: .ok, error: "",
+        machine: machine,
         datasetSHA256: "")
       r.detail = CustomRequest(sort: sort).recorded
       return r
     }
     let other = Comparison(base: base + [list("name asc")], head: base + [list("name desc")])
-    #expect(other.exitCode == 3 && other.text().contains("the lists differ (sort: name asc and sort: name desc)"), "\(other.text())")
+    #expect(
+      other.exitCode == 3 && other.text().contains("the lists differ (sort: name asc and sort: name desc)"),
+      "\(other.text())")
     #expect(Comparison(base: base + [list("name asc")], head: base + [list("name asc")]).exitCode == 0)
   }
 }

@@ -124,7 +124,10 @@ package enum GateMatrix {
     let request = try list.resolve(in: model)
     let sql = SQLiteStore.statements(for: request)
     var db: OpaquePointer?
-    guard sqlite3_open_v2(spec.location.sqlitePath, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else {
+    guard
+      sqlite3_open_v2(try spec.location.readerURI(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK,
+      let db
+    else {
       throw HarnessError.invalidArgument("cannot open \(spec.location.sqlitePath)")
     }
     defer { sqlite3_close(db) }

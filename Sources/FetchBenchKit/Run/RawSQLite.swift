@@ -30,7 +30,9 @@ final class RawSQLite {
     }
     _ = try location.open(.sqlite)
     var db: OpaquePointer?
-    guard sqlite3_open_v2(location.sqlitePath, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else {
+    guard sqlite3_open_v2(try location.readerURI(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK,
+      let db
+    else {
       throw HarnessError.invalidArgument("cannot open \(location.sqlitePath)")
     }
     sqlite3_busy_timeout(db, 10_000)  // as the store: wait out another connection's checkpoint
