@@ -17,6 +17,8 @@ extension SQLiteStore {
     // the change log's next number are those of the state this transaction replaces (a
     // deferred one could read, lose the race for the lock, and fail with SQLITE_BUSY_SNAPSHOT).
     // Core Data's save begins EXCLUSIVE, which in WAL mode takes the same lock.
+    deletedInSave = []
+    defer { deletedInSave = [] }
     try queue.inTransaction(save == nil ? .immediate : .exclusive) { db in
       for op in operations {
         switch op {
@@ -107,7 +109,7 @@ extension SQLiteStore {
   ) throws {
     let entity = try model.entity(name)
     let keys = values.keys.sorted()
-    guard !keys.isEmpty else { return }
+    guard !keys.isEmpty, !deletedInSave.contains(DeletedRow(table: entity.table, id: id)) else { return }
     // The same read gives the link attributes, which observers need.
     let linkAttributes = model.linkAttributes(of: entity)
     var read: [Attribute] = []
@@ -138,12 +140,15 @@ extension SQLiteStore {
 
   /// Reads the row as deleted (observers need its foreign keys to find who pointed at it),
   /// then one DELETE; on a Core Data file its delete rules first, each dependent changed
-  /// through the same paths (recorded for observers, versions checked).
+  /// through the same paths (recorded for observers, versions checked). A row this save
+  /// already deletes is left alone.
   private func delete(
     _ name: String, _ id: Int64, _ db: Database, _ recorder: inout ChangeRecorder, _ save: CoreDataSave?
   ) throws {
-    if save != nil { try applyDeleteRules(name, id, db, &recorder, save) }
     let entity = try model.entity(name)
+    // Rules that cascade both ways lead back here: the object is deleted once.
+    guard deletedInSave.insert(DeletedRow(table: entity.table, id: id)).inserted else { return }
+    if save != nil { try applyDeleteRules(name, id, db, &recorder, save) }
     guard let (old, version) = try row(entity, id, entity.attributes, db, versioned: save?.keeps(name) == true) else {
       throw FetchError.store("\(name): no row with id \(id) to delete")
     }

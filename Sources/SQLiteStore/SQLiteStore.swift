@@ -39,6 +39,10 @@ public final class SQLiteStore: ChangeLogStore {
   /// The model's delete rules, applied by each delete on a Core Data file
   /// (`ModelFile.deleteRules`); none by default.
   public var deleteRules: [DeleteRule] = []
+  /// The rows the commit under way deleted or is deleting (table, primary key): a delete rule
+  /// reaches each object once, and a change to a row the save deleted is dropped, as a
+  /// managed object context drops a deleted object's changes.
+  var deletedInSave: Set<DeletedRow> = []
   /// The last request's Core Data statements: compiled once per request, not per batch
   /// fault, as the tuned plan's `batchCache`.
   var coreDataCache: (request: FetchedResults.FetchRequest, statements: CoreDataStatements)?
@@ -254,4 +258,10 @@ public final class SQLiteStore: ChangeLogStore {
       throw SQLiteStoreError.query(path, error.message ?? "\(error)", error.sql ?? "")
     }
   }
+}
+
+/// A row a commit deletes, by table and primary key (sub-entities share their root's table).
+struct DeletedRow: Hashable {
+  var table: String
+  var id: Int64
 }

@@ -500,7 +500,8 @@ import Testing
     let text = try String(contentsOfFile: root + "/Notes 2.xcdatamodel/contents", encoding: .utf8)
     try text.replacingOccurrences(
       of: #"<attribute name="pinned""#,
-      with: #"<attribute name="größe" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/><attribute name="pinned""#
+      with:
+        #"<attribute name="größe" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/><attribute name="pinned""#
     ).write(toFile: root + "/Notes 2.xcdatamodel/contents", atomically: true, encoding: .utf8)
     let made = try TestSupport.run([
       "generate", "--model", root, "--entity", "Item", "--rows", "1200", "--datasets", dir + "/datasets",
@@ -855,5 +856,39 @@ import Testing
     #expect(outputs[0].contains("CREATE TABLE ZITEM ("), "\(outputs[0])")
     #expect(outputs[1].contains("wrote datasets/myapp-item-2000-s1.coredata.sqlite"), "\(outputs[1])")
     #expect(outputs[2].contains("Item at 2,000 rows, SQLite, tuned statements: "), "\(outputs[2])")
+  }
+
+  /// A one-to-one whose two sides both cascade: a save that deletes a note deletes its folder,
+  /// whose rule leads back to the note; each object is deleted once, and an edit that deletes
+  /// or changes an object the cascade already removed is dropped, as a context drops it. The
+  /// diff's transactions of 100 at 300 rows reach such objects for this seed.
+  @Test func deleteRulesThatCascadeBothWaysDeleteEachObjectOnce() throws {
+    let dir = TestSupport.temporaryFolder("cascade")
+    defer { TestSupport.remove(dir) }
+    let model = dir + "/Cascade.xcdatamodel"
+    try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+    try """
+    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+        <entity name="Note" representedClassName="Note" syncable="YES">
+            <attribute name="title" optional="YES" attributeType="String"/>
+            <relationship name="folder" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Folder" inverseName="note" inverseEntity="Folder"/>
+        </entity>
+        <entity name="Folder" representedClassName="Folder" syncable="YES">
+            <attribute name="name" attributeType="String"/>
+            <relationship name="note" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>
+        </entity>
+    </model>
+    """.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
+    let out = try TestSupport.run([
+      "diff", "--model", model, "--entity", "Note", "--rows", "300", "--sort", "title asc", "--store", "sqlite",
+      "--k", "10,100", "--repetitions", "1", "--sections", "none", "--datasets", dir + "/datasets", "--out",
+      dir + "/out",
+    ])
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
+    #expect(rows.filter { $0.status == .failed }.isEmpty, "\(rows.filter { $0.status == .failed }.map(\.error))")
+    let measured = Set(rows.filter { $0.isOK && $0.metric == .changeSetSize }.map(\.scenario.csv))
+    #expect(measured == ["diff_k10", "diff_k100", "diff_edit10"], "\(out.stdout)")
   }
 }

@@ -64,6 +64,15 @@ public struct ListWorkload: Sendable {
     return ops
   }
 
+  /// Follows what `transaction` deleted beyond this workload's own deletes (a model's delete
+  /// rules cascade to rows of the entity), so that no later operation names a row that is
+  /// gone. O(live) when the transaction deleted rows of the entity, else O(1).
+  public mutating func committed(_ transaction: StoreTransaction) {
+    guard let deleted = transaction.changes(for: entity.name)?.deleted, !deleted.isEmpty else { return }
+    let gone = Set(deleted)
+    live.removeAll { gone.contains($0) }
+  }
+
   /// A tenth of `n` rows changed as `mixed` changes them.
   public mutating func edit(tenPercentOf n: Int) -> [WriteOperation] { mixed(max(1, n / 10)) }
 

@@ -46,6 +46,7 @@ package enum DiffBenchmark {
       let ops = k.map { writer.mixed($0) } ?? writer.edit(tenPercentOf: controller.count)
       let versionBefore = store.dataVersion
       let step = try DiffStep(ops, controller, coreData, request, stdlib: !stdlibSkipped, budget: stdlibBudget)
+      writer.committed(step.transaction)
       try emitter?.write(step.changes)
       if step.stdlibMs == nil { stdlibSkipped = true }
       guard measured else { return }
@@ -113,6 +114,13 @@ enum Transactions {
       defer { self = .list(w) }
       return w.mixed(k)
     }
+  }
+
+  /// Follows the rows `transaction` deleted through delete rules. The banks' dataset has none.
+  mutating func committed(_ transaction: StoreTransaction) {
+    guard case .list(var w) = self else { return }
+    w.committed(transaction)
+    self = .list(w)
   }
 
   mutating func edit(tenPercentOf n: Int) -> [WriteOperation] {
