@@ -891,4 +891,54 @@ import Testing
     let measured = Set(rows.filter { $0.isOK && $0.metric == .changeSetSize }.map(\.scenario.csv))
     #expect(measured == ["diff_k10", "diff_k100", "diff_edit10"], "\(out.stdout)")
   }
+
+  /// A many-to-many that is its own inverse (valid in Core Data): one join table whose second
+  /// column is REFLEXIVE, each pair held both ways; the model's list, and the store read with
+  /// `--db`, find the same rows through it on every embedded store.
+  @Test func aManyToManyThatIsItsOwnInverseIsGeneratedAndRead() throws {
+    let dir = TestSupport.temporaryFolder("reflexive")
+    defer { TestSupport.remove(dir) }
+    let model = dir + "/People.xcdatamodel"
+    try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+    try """
+    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+        <entity name="Person" representedClassName="Person" syncable="YES">
+            <attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="friends" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="friends" inverseEntity="Person"/>
+        </entity>
+    </model>
+    """.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
+    let generated = try TestSupport.run([
+      "generate", "--model", model, "--entity", "Person", "--rows", "300", "--datasets", dir + "/datasets",
+    ])
+    #expect(generated.status == 0, "\(generated.stderr)")
+    let file = try #require(TestSupport.listing(dir + "/datasets").first { $0.hasSuffix(".coredata.sqlite") })
+    let (columns, pairs, oneWay) = try DatabaseQueue(path: "\(dir)/datasets/\(file)").read { db in
+      (
+        try db.columns(in: "Z_1FRIENDS").map(\.name),
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_1FRIENDS") ?? 0,
+        try Int.fetchOne(
+          db,
+          sql: """
+            SELECT count(*) FROM Z_1FRIENDS a WHERE NOT EXISTS \
+            (SELECT 1 FROM Z_1FRIENDS b WHERE b.Z_1FRIENDS = a.REFLEXIVE AND b.REFLEXIVE = a.Z_1FRIENDS)
+            """) ?? -1
+      )
+    }
+    #expect(columns == ["Z_1FRIENDS", "REFLEXIVE"])
+    #expect(pairs > 0 && oneWay == 0, "\(pairs) pairs, \(oneWay) held one way only")
+    let list = ["--entity", "Person", "--sort", "name asc", "--where", "friends.@count > 2", "--ids"]
+    var answers: [String] = []
+    for store in ["sqlite", "memory"] {
+      for source in [
+        ["--model", model, "--rows", "300", "--datasets", dir + "/datasets"], ["--db", "\(dir)/datasets/\(file)"],
+      ] {
+        let out = try TestSupport.run(["fetch"] + source + ["--store", store] + list)
+        #expect(out.status == 0, "\(store) \(source[0]): \(out.stderr)")
+        answers.append(out.stdout)
+      }
+    }
+    #expect(Set(answers).count == 1 && !answers[0].isEmpty, "\(answers.map { $0.prefix(80) })")
+  }
 }

@@ -64,6 +64,10 @@ public struct CoreDataSchema: Sendable, Equatable {
     and Z_<m><RELATIONSHIP> the other's, as published stores show (Z_5TAGS: Z_5NOTES, Z_13TAGS); an ordered one adds \
     Z_FOK_<m><RELATIONSHIP>.
     """,
+    """
+    A many-to-many that is its own inverse (Person.friends ↔ Person.friends) has one join table, Z_<n><RELATIONSHIP> \
+    (Z_<n><RELATIONSHIP>, REFLEXIVE), holding each pair both ways, so that either column reads it.
+    """,
     "An ordered to-many with a to-one inverse keeps its order in the destination's Z_FOK_<INVERSE> column.",
     """
     A uniqueness constraint is listed, not created as an index: Core Data checks it during a save, and whether it \
@@ -171,6 +175,8 @@ public struct CoreDataSchema: Sendable, Equatable {
   }
 
   /// One join table per many-to-many pair (or to-many without an inverse), on the owning side.
+  /// A many-to-many that is its own inverse (`Person.friends`) has one table whose second
+  /// column is `REFLEXIVE`.
   static func joinTables(_ model: ModelFile, number: [String: Int]) -> [(Table, [Index])] {
     var out: [(Table, [Index])] = []
     for entity in model.entities {
@@ -183,7 +189,7 @@ public struct CoreDataSchema: Sendable, Equatable {
         if let inverse, n > m || (n == m && inverse.name < r.name) { continue }
         let name = "Z_\(n)\(r.name.uppercased())"
         let own = "Z_\(n)\((inverse?.name ?? entity.name).uppercased())"
-        let other = "Z_\(m)\(r.name.uppercased())"
+        let other = Self.isReflexive(r, of: entity, inverse: inverse) ? Self.reflexive : "Z_\(m)\(r.name.uppercased())"
         var columns = [
           Column(name: own, type: "INTEGER", property: nil),
           Column(name: other, type: "INTEGER", property: "\(entity.name).\(r.name)"),
@@ -199,6 +205,15 @@ public struct CoreDataSchema: Sendable, Equatable {
       }
     }
     return out
+  }
+
+  /// The second column of the join table of a many-to-many that is its own inverse.
+  public static let reflexive = "REFLEXIVE"
+
+  static func isReflexive(
+    _ r: RelationshipDeclaration, of entity: EntityDeclaration, inverse: RelationshipDeclaration?
+  ) -> Bool {
+    r.destination == entity.name && inverse?.name == r.name
   }
 
   /// The statements that create it, tables then indexes, then `Z_PRIMARYKEY`'s rows. Every

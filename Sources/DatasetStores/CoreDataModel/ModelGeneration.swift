@@ -151,10 +151,13 @@ public struct ModelGeneration {
         seed: seed, stream: 0x7A, index: UInt64(table.name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
       let (sources, targets) = (allKeys(owner), allKeys(relationship.destination))
       guard !targets.isEmpty else { continue }
+      // A many-to-many that is its own inverse holds each pair both ways: A's friends include
+      // B exactly when B's include A, read from either column.
+      let reflexive = table.columns[1].name == CoreDataSchema.reflexive
       let statement = try db.makeStatement(
         sql:
           """
-          INSERT INTO \(table.name.sqlName) VALUES \
+          INSERT\(reflexive ? " OR IGNORE" : "") INTO \(table.name.sqlName) VALUES \
           (\(Array(repeating: "?", count: table.columns.count).joined(separator: ", ")))
           """
       )
@@ -162,8 +165,9 @@ public struct ModelGeneration {
         var chosen = Set<Int>()
         for _ in 0..<random.below(4) { chosen.insert(targets[Int(random.below(UInt64(targets.count)))]) }
         for (position, target) in chosen.sorted().enumerated() {
-          let values: [DatabaseValueConvertible] = [source, target] + (table.columns.count > 2 ? [position + 1] : [])
-          try statement.execute(arguments: StatementArguments(values))
+          let order: [DatabaseValueConvertible] = table.columns.count > 2 ? [position + 1] : []
+          try statement.execute(arguments: StatementArguments([source, target] + order))
+          if reflexive { try statement.execute(arguments: StatementArguments([target, source] + order)) }
         }
       }
     }

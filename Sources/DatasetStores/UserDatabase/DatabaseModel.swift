@@ -250,7 +250,10 @@ struct CoreDataJoinTable {
   /// The relationships whose source rows are in the table of `entity` (a root: the store's
   /// reader names entities by their tables), by the model's spelling, lowercased.
   func relationships(from entity: String) -> [ToManyRelationship] {
-    [(sides.0, sides.1), (sides.1, sides.0)].compactMap { (source, destination) in
+    // A reflexive table's two directions are one relationship.
+    let directions =
+      sides.1.column == CoreDataSchema.reflexive ? [(sides.0, sides.1)] : [(sides.0, sides.1), (sides.1, sides.0)]
+    return directions.compactMap { (source, destination) in
       guard source.root == entity else { return nil }
       return ToManyRelationship(
         destination.relationship, to: destination.root, sourceColumn: "Z_PK",
@@ -274,7 +277,16 @@ extension DatabaseSchema {
         return .init(
           column: column.name, entity: entity.name, root: root, relationship: String(name[digits...]).lowercased())
       }
-      guard let a = side(table.columns[0]), let b = side(table.columns[1]) else { return nil }
+      guard let a = side(table.columns[0]) else { return nil }
+      // A many-to-many that is its own inverse: both columns hold keys of one entity.
+      if table.columns[1].name == CoreDataSchema.reflexive {
+        return CoreDataJoinTable(
+          table: table.name,
+          sides: (
+            a, .init(column: CoreDataSchema.reflexive, entity: a.entity, root: a.root, relationship: a.relationship)
+          ))
+      }
+      guard let b = side(table.columns[1]) else { return nil }
       return CoreDataJoinTable(table: table.name, sides: (a, b))
     }
   }
