@@ -216,12 +216,13 @@ struct Generate: ParsableCommand {
     }
     let name = String(entity.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
     let target = "\(folder)/\(name)-like-\(rows)-s\(seed).sqlite"
+    let source = UserDatabase(path: path, relationships: relationships)
+    // A source that cannot be read leaves no datasets folder behind (the schema read is kept).
+    _ = try source.schema()
     if !FileManager.default.fileExists(atPath: folder) {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
-    let generation = LikeGeneration(
-      source: UserDatabase(path: path, relationships: relationships), entity: entity, rows: rows, seed: seed,
-      out: target)
+    let generation = LikeGeneration(source: source, entity: entity, rows: rows, seed: seed, out: target)
     let drawn = try generation.run()
     print("\(drawn.written ? "wrote" : "kept") \(target): \(drawn.description)")
   }

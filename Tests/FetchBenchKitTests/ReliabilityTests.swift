@@ -246,6 +246,68 @@ import Testing
     #expect(TestSupport.listing(dir).filter { $0.contains(".partial-") }.isEmpty)
   }
 
+  /// A generated column is computed by SQLite in the drawn file, as in the user's: no value is
+  /// drawn for it. A Core Data sub-entity `--db` lists is drawn too: its root's table keeps the
+  /// user's mix of entities with exactly the rows asked for of it. A source that is missing is
+  /// named so, and leaves no datasets folder.
+  @Test func generateLikeTakesGeneratedColumnsAndSubentities() throws {
+    let dir = TestSupport.temporaryFolder("like-kinds")
+    defer { TestSupport.remove(dir) }
+    let app = dir + "/app.sqlite"
+    try DatabaseQueue(path: app).write { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, price REAL, \
+          doubled REAL GENERATED ALWAYS AS (price * 2) VIRTUAL, loud TEXT AS (upper(name)) STORED)
+          """)
+      for i in 1...50 {
+        try db.execute(sql: "INSERT INTO items (id, name, price) VALUES (?, ?, ?)", arguments: [i, "item \(i)", i])
+      }
+    }
+    let like = try TestSupport.run([
+      "generate", "--like", app, "--entity", "items", "--rows", "200", "--datasets", dir + "/like",
+    ])
+    #expect(like.status == 0, "\(like.stderr)")
+    let wrong = try DatabaseQueue(path: dir + "/like/items-like-200-s1.sqlite").read { db in
+      try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM items WHERE doubled IS NOT price * 2 OR loud IS NOT upper(name)")
+    }
+    #expect(wrong == 0, "the generated columns hold what SQLite computes")
+
+    let model = dir + "/N.xcdatamodel"
+    try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+    try ModelFiles.contents.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
+    let store = try TestSupport.run([
+      "generate", "--model", model, "--entity", "Note", "--rows", "300", "--datasets", dir + "/model",
+    ])
+    #expect(store.status == 0, "\(store.stderr)")
+    let file = dir + "/model/n-note-300-s1.coredata.sqlite"
+    let drawn = try TestSupport.run([
+      "generate", "--like", file, "--entity", "Note", "--rows", "500", "--datasets", dir + "/like",
+    ])
+    #expect(drawn.status == 0, "\(drawn.stderr)")
+    #expect(drawn.stdout.contains("500 rows of Note in ZITEM"), "\(drawn.stdout)")
+    let mix = { (path: String) in
+      try DatabaseQueue(path: path).read { db in
+        try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM ZITEM GROUP BY Z_ENT ORDER BY Z_ENT").map {
+          "\($0[0] as Int) \($0[1] as Int)"
+        }
+      }
+    }
+    let (user, synthetic) = (try mix(file), try mix("\(dir)/like/note-like-500-s1.sqlite"))
+    #expect(user == ["3 300", "4 3"] && synthetic == ["3 500", "4 5"], "\(user) \(synthetic)")
+    let listed = try TestSupport.run([
+      "fetch", "--db", "\(dir)/like/note-like-500-s1.sqlite", "--entity", "Note", "--ids",
+    ])
+    #expect(listed.status == 0 && listed.stdout.split(separator: "\n").count == 500, "\(listed.stderr)")
+
+    let missing = try TestSupport.run([
+      "generate", "--like", dir + "/none.sqlite", "--entity", "items", "--rows", "10", "--datasets", dir + "/new",
+    ])
+    #expect(missing.status == 1 && missing.stderr.contains("none.sqlite: no such file"), "\(missing.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/new"))
+  }
+
   /// Fresh values stay fresh, without overflow, in one step per draw on average.
   @Test func freshValuesAreDistinctAndNeverOverflow() {
     var fresh = FreshValues()

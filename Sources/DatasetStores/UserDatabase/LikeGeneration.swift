@@ -73,7 +73,12 @@ public struct LikeGeneration: Sendable {
     if let earlier, earlier.origin == origin { return (false, earlier.description) }
     if earlier == nil { try AtomicFile.checkNewFile(out) }
     let schema = try source.schema()
-    let (model, skipped) = try source.model(of: schema)
+    var (model, skipped) = try source.model(of: schema)
+    if !model.entities.contains(where: { $0.name.lowercased() == entity.lowercased() }),
+      let withSubentity = schema.addingSubentity(entity, to: model)
+    {
+      model = withSubentity
+    }
     guard let e = model.entities.first(where: { $0.name.lowercased() == entity.lowercased() }) else {
       if let s = skipped.first(where: { $0.table.lowercased() == entity.lowercased() }) {
         throw UserDatabaseError.notAnEntity(s.table, s.reason)
@@ -81,10 +86,13 @@ public struct LikeGeneration: Sendable {
       throw UserDatabaseError.unknownEntity(entity, known: model.entities.map(\.name))
     }
     let involved =
-      [e] + e.relationships.compactMap { r in model.entities.first { $0.name == r.destination && $0.name != e.name } }
-    let sourceRows = max(1, schema.table(e.table)?.rowCount ?? 1)
+      [e] + e.relationships.compactMap { r in model.entities.first { $0.name == r.destination && $0.table != e.table } }
+    // A sub-entity's rows share its root's table: the table keeps the user's mix of entities,
+    // with exactly `rows` of this one.
+    let mix = try schema.coreDataSubentities[e.name].map { try entityMix(of: $0, in: e.table) }
+    let sourceRows = max(1, mix?.sourceRows ?? schema.table(e.table)?.rowCount ?? 1)
     let factor = Double(rows) / Double(sourceRows)
-    let counts = Dictionary(
+    var counts = Dictionary(
       involved.map {
         (
           $0.table,
@@ -92,9 +100,11 @@ public struct LikeGeneration: Sendable {
         )
       },
       uniquingKeysWith: { a, _ in a })
+    if let mix { counts[e.table] = mix.target.values.reduce(0, +) }
     let tmp = try AtomicFile.createTemporaryFile(for: out)
     do {
-      try write(tmp, schema: schema, model: model, involved: involved, counts: counts, origin: origin)
+      try write(
+        tmp, schema: schema, model: model, involved: involved, counts: counts, entityMix: mix?.target, origin: origin)
       if earlier == nil { try AtomicFile.commitNew(tmp, to: out) } else { try AtomicFile.commit(tmp, to: out) }
     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
       AtomicFile.discard(tmp)
@@ -114,18 +124,55 @@ public struct LikeGeneration: Sendable {
     return (true, describe(counts: counts, list: e))
   }
 
+  /// The rows of each entity number (`Z_ENT`) in the sub-entity's table: the user's, and the
+  /// drawing's, where the sub-entity's numbers hold `rows` rows in the user's proportions and
+  /// every other number is scaled alike. One query; O(entity numbers).
+  func entityMix(of sub: DatabaseSchema.Subentity, in table: String) throws -> (sourceRows: Int, target: [Int64: Int]) {
+    var config = Configuration()
+    config.readonly = true
+    let queue = try DatabaseQueue(path: try source.readableURI(), configuration: config)
+    defer { try? queue.close() }
+    let user = try queue.read { db in
+      try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \(table.sqlName) GROUP BY Z_ENT").compactMap { row in
+        (row[0] as Int64?).map { ($0, row[1] as Int) }
+      }
+    }
+    let own = Set(sub.numbers.map(Int64.init))
+    let listRows = user.filter { own.contains($0.0) }.reduce(0) { $0 + $1.1 }
+    guard listRows > 0 else {
+      throw DatasetError.cannotWrite(
+        path: out, reason: "\(entity) has no rows in \(source.path) to draw like; nothing was written")
+    }
+    let factor = Double(rows) / Double(listRows)
+    var target: [Int64: Int] = [:]
+    var given = 0
+    let ownNumbers = user.filter { own.contains($0.0) }.sorted { $0.0 < $1.0 }
+    for (i, (number, n)) in ownNumbers.enumerated() {
+      // The last of the list's numbers takes what rounding left, so that they sum to `rows`.
+      let share = i == ownNumbers.count - 1 ? rows - given : Int((Double(n) * factor).rounded())
+      target[number] = share
+      given += share
+    }
+    for (number, n) in user where !own.contains(number) { target[number] = Int((Double(n) * factor).rounded()) }
+    return (listRows, target.filter { $0.value > 0 })
+  }
+
   /// How the rows were drawn, for the marker table and the command's output.
   func describe(counts: [String: Int], list: Entity) -> String {
     let others = counts.filter { $0.key != list.table }.sorted { $0.key < $1.key }.map {
       "\($0.key) \($0.value.grouped)"
     }
-    return "synthetic: \(rows.grouped) rows of \(list.table) drawn like \(source.path) (seed \(seed))"
+    let table =
+      list.name == list.table
+      ? list.table : "\(list.name) in \(list.table) (\(counts[list.table]?.grouped ?? "?") rows)"
+    return "synthetic: \(rows.grouped) rows of \(table) drawn like \(source.path) (seed \(seed))"
       + (others.isEmpty ? "" : "; related tables scaled alike: \(others.joined(separator: ", "))")
       + "; each column keeps its NULL share and tie share, values drawn from its own, each relationship its fan-out"
   }
 
   func write(
-    _ path: String, schema: DatabaseSchema, model: Model, involved: [Entity], counts: [String: Int], origin: String
+    _ path: String, schema: DatabaseSchema, model: Model, involved: [Entity], counts: [String: Int],
+    entityMix: [Int64: Int]?, origin: String
   ) throws {
     var sourceConfig = Configuration()
     sourceConfig.readonly = true
@@ -161,9 +208,10 @@ public struct LikeGeneration: Sendable {
       try db.makeStatement(sql: "CREATE TABLE \(Self.markerTable) (description TEXT NOT NULL, origin TEXT)").execute()
     }
     for (i, entity) in involved.enumerated() {
-      let table = try sourceQueue.read { db in
+      var table = try sourceQueue.read { db in
         try TableProfile(entity, model: model, involved: involved, schema: schema, db)
       }
+      if i == 0, let entityMix { table.entityMix = entityMix }
       var random = SeededRandom(seed: seed, stream: 700 + UInt64(i), index: 0)
       try table.fill(target, rows: counts[entity.table] ?? 1, counts: counts, random: &random)
     }
@@ -204,13 +252,17 @@ struct TableProfile {
   let table: String
   let primaryKey: String
   var columns: [Column] = []
+  /// The rows of each `Z_ENT` to write, in place of numbers drawn from the user's: a
+  /// sub-entity's list holds exactly the rows asked for.
+  var entityMix: [Int64: Int]? = nil
 
   init(_ entity: Entity, model: Model, involved: [Entity], schema: DatabaseSchema, _ db: Database) throws {
     table = entity.table
     primaryKey = entity.primaryKey
     let read = schema.table(entity.table)
     let uniqueColumns = Set((read?.indexes ?? []).filter { $0.unique && $0.columns.count == 1 }.map { $0.columns[0] })
-    for c in read?.columns ?? [] where c.name != entity.primaryKey {
+    // A generated column is computed by SQLite from the columns drawn, as in the user's file.
+    for c in read?.columns ?? [] where c.name != entity.primaryKey && !c.generated {
       let all = try DatabaseValue.fetchAll(db, sql: "SELECT \(c.name.sqlName) FROM \(table.sqlName)")
       let values = all.filter { !$0.isNull }
       let distinct = Set(values).count
@@ -260,6 +312,13 @@ struct TableProfile {
   func values(of c: Column, rows: Int, counts: [String: Int], random: inout SeededRandom) throws -> [DatabaseValue] {
     if let destination = c.destination {
       return keys(of: c, into: destination, rows: rows, count: counts[destination.table] ?? 1, random: &random)
+    }
+    if c.bookkeeping == .entity, let entityMix {
+      var numbers = entityMix.sorted { $0.key < $1.key }.flatMap {
+        Array(repeating: $0.key.databaseValue, count: $0.value)
+      }
+      for i in stride(from: numbers.count - 1, to: 0, by: -1) { numbers.swapAt(i, Int(random.below(UInt64(i + 1)))) }
+      return numbers
     }
     if let kept = c.bookkeeping {
       return (0..<rows).map { _ in kept == .entity ? random.pick(c.values) : Int64(1).databaseValue }

@@ -280,6 +280,8 @@ extension UserDatabase {
       let text = schema.describe(model, skipped: skipped, opened: "")
       return SHA256Hasher.hex(of: Data(text.utf8))
     }
+    // A missing file, a FIFO (whose read would never end) or a folder is named as such.
+    try checkIsSQLite()
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw UserDatabaseError.unreadable(path, "permission denied")
     }
