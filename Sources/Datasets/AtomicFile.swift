@@ -273,6 +273,33 @@ public enum AtomicFile {
     return e.domain == NSCocoaErrorDomain ? e.localizedDescription : String(describing: error)
   }
 
+  /// Whether `error` is a full disk, whichever layer reports it: errno `ENOSPC`, Foundation's
+  /// `NSFileWriteOutOfSpaceError` (640) or SQLite's `SQLITE_FULL` (13). O(1).
+  public static func isOutOfSpace(_ error: any Error) -> Bool {
+    let e = error as NSError
+    if (posixCode(error) ?? e.userInfo[NSUnderlyingErrorKey].flatMap(posixCode)) == ENOSPC { return true }
+    if let c = error as? CocoaError, c.code == .fileWriteOutOfSpace { return true }
+    if e.domain == NSCocoaErrorDomain && e.code == CocoaError.fileWriteOutOfSpace.rawValue { return true }
+    if let d = error as? DatabaseError, d.resultCode == .SQLITE_FULL { return true }
+    return false
+  }
+
+  /// What a command prints for `error`: a full disk in the same words wherever it was met,
+  /// with what to do; any other error as it describes itself.
+  public static func commandMessage(_ error: any Error) -> any Error {
+    guard isOutOfSpace(error) else { return error }
+    return DiskFull()
+  }
+
+  struct DiskFull: Error, CustomStringConvertible {
+    var description: String {
+      """
+      \(String(cString: strerror(ENOSPC))): free space on the disk that holds the datasets, the output folder or the \
+      temporary directory (TMPDIR), then run the command again; nothing half-written was kept
+      """
+    }
+  }
+
   /// The errno an error carries, as a `POSIXError` or an `NSError` of the POSIX domain.
   private static func posixCode(_ error: Any) -> Int32? {
     if let p = error as? POSIXError { return p.code.rawValue }

@@ -32,7 +32,7 @@ struct FetchBench: ParsableCommand {
       AtomicFile.sweepAbandoned()
       try command.run()
     } catch {
-      exit(withError: error)
+      exit(withError: AtomicFile.commandMessage(error))
     }
   }
 

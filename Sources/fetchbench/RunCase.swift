@@ -43,7 +43,7 @@ struct RunCase: ParsableCommand {
       }
       result = try CaseExecutor.run(spec)
     } catch {
-      result = CaseResult(spec: spec, measurements: [], error: String(describing: error))
+      result = CaseResult(spec: spec, measurements: [], error: String(describing: AtomicFile.commandMessage(error)))
     }
     FileHandle.standardOutput.write(try JSONEncoder().encode(result))
     // What the case kept in temporary files (the cached sections' folder) ends with it.
