@@ -224,6 +224,35 @@ import Testing
     #expect(out.stderr.contains(message) && out.stderr.contains(contents), "\(out.stderr)")
   }
 
+  /// Fetch indexes of two entities whose store names coincide (`Z_A_b_c`: A's `b_c`, A_b's
+  /// `c`) are refused by name before SQLite sees them.
+  @Test func fetchIndexesWhoseStoreNamesCoincideAreRefused() throws {
+    let dir = TestSupport.temporaryFolder("model-index-names")
+    defer { TestSupport.remove(dir) }
+    let model = dir + "/I.xcdatamodel"
+    try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+    let index = { (name: String) in
+      "<fetchIndex name=\"\(name)\"><fetchIndexElement property=\"name\" type=\"Binary\" order=\"ascending\"/></fetchIndex>"
+    }
+    let entity = { (name: String, indexName: String) in
+      "<entity name=\"\(name)\"><attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>\(index(indexName))</entity>"
+    }
+    try "<model type=\"com.apple.IDECoreDataModeler.DataModel\">\(entity("A", "b_c"))\(entity("A_b", "c"))</model>"
+      .write(
+        toFile: model + "/contents", atomically: true, encoding: .utf8)
+    for command in [
+      ["describe", "--model", model],
+      ["generate", "--model", model, "--entity", "A", "--rows", "10", "--datasets", dir + "/ds"],
+    ] {
+      let out = try TestSupport.run(command)
+      #expect(out.status == 1 && out.stderr.split(separator: "\n").count == 1, "\(out.stderr)")
+      #expect(
+        out.stderr.contains("gives A's b_c and A_b's c fetch indexes that would both be named Z_A_b_c in the store"),
+        "\(out.stderr)")
+      #expect(!out.stderr.contains("SQLite"), "\(out.stderr)")
+    }
+  }
+
   /// Core Data indexes columns: a fetch index element naming a to-many relationship has none,
   /// and is left out of the index, said so, rather than failing in SQLite.
   @Test func aToManyFetchIndexElementIsLeftOutAndSaidSo() throws {

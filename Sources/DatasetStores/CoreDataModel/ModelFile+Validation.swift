@@ -24,6 +24,20 @@ extension ModelFile {
       }
     }
     try checkInheritance()
+    // Core Data names a fetch index Z_<Entity>_<index>, one namespace for the whole store.
+    var indexOwners: [String: String] = [:]
+    for e in entities {
+      for index in e.fetchIndexes {
+        let name = "Z_\(e.name)_\(index.name)"
+        if let other = indexOwners.updateValue("\(e.name)'s \(index.name)", forKey: name.uppercased()),
+          !other.hasPrefix("\(e.name)'s ")
+        {
+          throw fail(
+            "gives \(other) and \(e.name)'s \(index.name) fetch indexes that would both be named \(name) in the store",
+            "rename one of them")
+        }
+      }
+    }
     for e in entities {
       for r in e.relationships {
         guard let destination = entity(r.destination) else {
