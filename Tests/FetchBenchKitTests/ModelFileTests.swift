@@ -855,8 +855,20 @@ import Testing
       "fetch", "--db", path, "--entity", "Note", "--sort", "title asc", "--plan", "coredata", "--sql-debug", "--ids",
     ])
     #expect(logged.stderr.contains("FROM ZITEM t0 WHERE t0.Z_ENT = ? ORDER BY t0.ZTITLE"), "\(logged.stderr)")
+    let notes = try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZITEM WHERE Z_ENT = \(note)") } ?? 0
     let described = try TestSupport.run(["describe", "--db", path])
-    #expect(described.stdout.contains("Note (Z_ENT 3)") && described.stdout.contains("Sketch (Z_ENT 4)"))
+    #expect(
+      described.stdout.contains("Note (Z_ENT 3): \(notes.grouped) rows")
+        && described.stdout.contains("Sketch (Z_ENT 4)"),
+      "\(described.stdout)")
+    // A run names the list by its entity's rows, not its table's.
+    let ran = try TestSupport.run([
+      "run", "--db", path, "--entity", "Note", "--sort", "title asc", "--store", "sqlite", "--mode", "batched",
+      "--scenario", "first_screen", "--repetitions", "1", "--out", dir + "/run",
+    ])
+    #expect(ran.status == 0, "\(ran.stderr)")
+    let report = try String(contentsOfFile: dir + "/run/report.md", encoding: .utf8)
+    #expect(report.contains("## Note, \(notes.grouped) rows, your list"), "\(report.prefix(600))")
   }
 }
 

@@ -48,7 +48,8 @@ extension DatabaseSchema {
       if !subentities.isEmpty {
         out += "  sub-entities (their rows in this table, told apart by Z_ENT; --entity NAME lists one's):\n"
         for (name, sub) in subentities {
-          out += "    \(name) (Z_ENT \(sub.numbers.map(String.init).joined(separator: ", ")))\n"
+          let rows = sub.rowCount.map { ": \($0.grouped) rows" } ?? ""
+          out += "    \(name) (Z_ENT \(sub.numbers.map(String.init).joined(separator: ", ")))\(rows)\n"
         }
       }
       if !table.triggers.isEmpty {

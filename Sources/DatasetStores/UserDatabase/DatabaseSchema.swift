@@ -83,6 +83,9 @@ public struct DatabaseSchema: Sendable, Codable {
     /// of them (`ZBODY4`) holds the property that entity declares under a name another entity
     /// of the table declared first (`ZBODY`). nil in a schema cached before it was read.
     public var lineage: [Int]?
+    /// Its rows (those of its numbers): its list's row count, not its table's. nil in a schema
+    /// cached before it was read.
+    public var rowCount: Int?
   }
   /// Core Data's entities by number (`Z_ENT`): each one's name and its root's table, so that a
   /// join table's columns (`Z_2TAGS.Z_5TAGS`) name the entities they hold. nil for an app's
@@ -190,6 +193,8 @@ public struct DatabaseSchema: Sendable, Codable {
       return out
     }
     var numbered: [Int: NumberedEntity] = [:]
+    // Each shared table's rows by entity number, read once: one query per table.
+    var rowsByNumber: [String: [Int: Int]] = [:]
     for (number, entity) in entities.sorted(by: { $0.key < $1.key }) {
       let lineage = ancestors(number)
       guard let root = lineage.last.flatMap({ entities[$0] }) else {
@@ -201,8 +206,15 @@ public struct DatabaseSchema: Sendable, Codable {
       }
       guard let t = table("Z" + root.name.uppercased()) else { continue }
       let numbers = entities.keys.filter { $0 == number || ancestors($0).contains(number) }.sorted()
+      if rowsByNumber[t.name] == nil {
+        rowsByNumber[t.name] = Dictionary(
+          try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \(t.name.sqlName) GROUP BY Z_ENT").compactMap { row in
+            Int.fromDatabaseValue(row[0]).map { ($0, Int.fromDatabaseValue(row[1]) ?? 0) }
+          }, uniquingKeysWith: +)
+      }
       coreDataSubentities[entity.name] = Subentity(
-        table: t.name, numbers: numbers, lineage: [number] + lineage.dropLast())
+        table: t.name, numbers: numbers, lineage: [number] + lineage.dropLast(),
+        rowCount: numbers.reduce(0) { $0 + (rowsByNumber[t.name]?[$1] ?? 0) })
       numbered[number] = NumberedEntity(name: entity.name, table: t.name)
     }
     coreDataNumbers = numbered

@@ -16,8 +16,10 @@ extension UserList {
     var userList = UserList(database: database, entity: entity)
     userList.cells = list.cells
     let (kind, schema) = try userList.register(sort: list.sort, section: list.section)
-    let table = try kind.definition.model.entity(kind.definition.listEntity).table
-    let rows = max(1, schema.table(table)?.rowCount ?? 1)
+    let listEntity = try kind.definition.model.entity(kind.definition.listEntity)
+    // A sub-entity's rows, not its root's table's (which holds its siblings' too).
+    let rows = max(
+      1, schema.coreDataSubentities[listEntity.name]?.rowCount ?? schema.table(listEntity.table)?.rowCount ?? 1)
     guard list.changesList || list.cells != nil else { return (userList, kind, rows, nil) }
     do {
       var checked = list
