@@ -898,6 +898,23 @@ import Testing
     #expect(outputs[1].contains("wrote datasets/myapp-item-2000-s1.coredata.sqlite"), "\(outputs[1])")
     #expect(outputs[2].contains("Item at 2,000 rows, SQLite, tuned statements: "), "\(outputs[2])")
   }
+}
+
+/// Relationships Core Data allows that are easy to get wrong: rules that cascade both ways, a
+/// many-to-many that is its own inverse.
+extension ModelFiles {
+  /// A model folder `NAME.xcdatamodel` in `dir` holding `entities` (their XML). Returns its path.
+  static func writeModel(_ dir: String, _ name: String, entities: String) throws -> String {
+    let model = "\(dir)/\(name).xcdatamodel"
+    try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+    try """
+    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+    \(entities)
+    </model>
+    """.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
+    return model
+  }
 
   /// A one-to-one whose two sides both cascade: a save that deletes a note deletes its folder,
   /// whose rule leads back to the note; each object is deleted once, and an edit that deletes
@@ -906,11 +923,9 @@ import Testing
   @Test func deleteRulesThatCascadeBothWaysDeleteEachObjectOnce() throws {
     let dir = TestSupport.temporaryFolder("cascade")
     defer { TestSupport.remove(dir) }
-    let model = dir + "/Cascade.xcdatamodel"
-    try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
-    try """
-    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+    let model = try ModelFiles.writeModel(
+      dir, "Cascade",
+      entities: """
         <entity name="Note" representedClassName="Note" syncable="YES">
             <attribute name="title" optional="YES" attributeType="String"/>
             <relationship name="folder" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Folder" inverseName="note" inverseEntity="Folder"/>
@@ -919,8 +934,7 @@ import Testing
             <attribute name="name" attributeType="String"/>
             <relationship name="note" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>
         </entity>
-    </model>
-    """.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
+        """)
     let out = try TestSupport.run([
       "diff", "--model", model, "--entity", "Note", "--rows", "300", "--sort", "title asc", "--store", "sqlite",
       "--k", "10,100", "--repetitions", "1", "--sections", "none", "--datasets", dir + "/datasets", "--out",
@@ -939,17 +953,14 @@ import Testing
   @Test func aManyToManyThatIsItsOwnInverseIsGeneratedAndRead() throws {
     let dir = TestSupport.temporaryFolder("reflexive")
     defer { TestSupport.remove(dir) }
-    let model = dir + "/People.xcdatamodel"
-    try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
-    try """
-    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" sourceLanguage="Swift">
+    let model = try ModelFiles.writeModel(
+      dir, "People",
+      entities: """
         <entity name="Person" representedClassName="Person" syncable="YES">
             <attribute name="name" optional="YES" attributeType="String"/>
             <relationship name="friends" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="friends" inverseEntity="Person"/>
         </entity>
-    </model>
-    """.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
+        """)
     let generated = try TestSupport.run([
       "generate", "--model", model, "--entity", "Person", "--rows", "300", "--datasets", dir + "/datasets",
     ])
