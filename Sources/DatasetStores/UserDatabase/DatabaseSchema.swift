@@ -74,6 +74,9 @@ public struct DatabaseSchema: Sendable, Codable {
   /// Core Data's sub-entities by name: the table of their inheritance tree's root and the
   /// entity numbers (`Z_ENT`) of their rows, theirs and their own sub-entities'.
   public var coreDataSubentities: [String: Subentity] = [:]
+  /// The rows of each entity number (`Z_ENT`) in each table that sub-entities share with their
+  /// root, counted once when the schema is read.
+  public var coreDataRowsByNumber: [String: [Int: Int]] = [:]
 
   /// A Core Data entity whose rows live in its root's table.
   public struct Subentity: Sendable, Equatable, Codable {
@@ -218,6 +221,7 @@ public struct DatabaseSchema: Sendable, Codable {
       numbered[number] = NumberedEntity(name: entity.name, table: t.name)
     }
     coreDataNumbers = numbered
+    coreDataRowsByNumber = rowsByNumber
   }
 
   static func table(_ name: String, _ db: Database) throws -> Table {

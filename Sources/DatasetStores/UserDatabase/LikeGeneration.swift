@@ -73,23 +73,12 @@ public struct LikeGeneration: Sendable {
     if let earlier, earlier.origin == origin { return (false, earlier.description) }
     if earlier == nil { try AtomicFile.checkNewFile(out) }
     let schema = try source.schema()
-    var (model, skipped) = try source.model(of: schema)
-    if !model.entities.contains(where: { $0.name.lowercased() == entity.lowercased() }),
-      let withSubentity = schema.addingSubentity(entity, to: model)
-    {
-      model = withSubentity
-    }
-    guard let e = model.entities.first(where: { $0.name.lowercased() == entity.lowercased() }) else {
-      if let s = skipped.first(where: { $0.table.lowercased() == entity.lowercased() }) {
-        throw UserDatabaseError.notAnEntity(s.table, s.reason)
-      }
-      throw UserDatabaseError.unknownEntity(entity, known: model.entities.map(\.name))
-    }
+    let (model, e) = try source.listModel(of: schema, entity: entity)
     let involved =
       [e] + e.relationships.compactMap { r in model.entities.first { $0.name == r.destination && $0.table != e.table } }
     // A sub-entity's rows share its root's table: the table keeps the user's mix of entities,
     // with exactly `rows` of this one.
-    let mix = try schema.coreDataSubentities[e.name].map { try entityMix(of: $0, in: e.table) }
+    let mix = try schema.coreDataSubentities[e.name].map { try entityMix(of: $0, in: schema) }
     let sourceRows = max(1, mix?.sourceRows ?? schema.table(e.table)?.rowCount ?? 1)
     let factor = Double(rows) / Double(sourceRows)
     var counts = Dictionary(
@@ -124,19 +113,13 @@ public struct LikeGeneration: Sendable {
     return (true, describe(counts: counts, list: e))
   }
 
-  /// The rows of each entity number (`Z_ENT`) in the sub-entity's table: the user's, and the
-  /// drawing's, where the sub-entity's numbers hold `rows` rows in the user's proportions and
-  /// every other number is scaled alike. One query; O(entity numbers).
-  func entityMix(of sub: DatabaseSchema.Subentity, in table: String) throws -> (sourceRows: Int, target: [Int64: Int]) {
-    var config = Configuration()
-    config.readonly = true
-    let queue = try DatabaseQueue(path: try source.readableURI(), configuration: config)
-    defer { try? queue.close() }
-    let user = try queue.read { db in
-      try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \(table.sqlName) GROUP BY Z_ENT").compactMap { row in
-        (row[0] as Int64?).map { ($0, row[1] as Int) }
-      }
-    }
+  /// The rows of each entity number (`Z_ENT`) in the sub-entity's table: the user's (as the
+  /// schema counted them), and the drawing's, where the sub-entity's numbers hold `rows` rows
+  /// in the user's proportions and every other number is scaled alike. O(entity numbers).
+  func entityMix(of sub: DatabaseSchema.Subentity, in schema: DatabaseSchema) throws -> (
+    sourceRows: Int, target: [Int64: Int]
+  ) {
+    let user = (schema.coreDataRowsByNumber[sub.table] ?? [:]).map { (Int64($0.key), $0.value) }
     let own = Set(sub.numbers.map(Int64.init))
     let listRows = user.filter { own.contains($0.0) }.reduce(0) { $0 + $1.1 }
     guard listRows > 0 else {

@@ -149,18 +149,7 @@ public struct UserDatabase: Sendable, Codable, Equatable {
     prefetch: [String] = [], cells: [String] = []
   ) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
     let schema = try schema()
-    var (model, skipped) = try model(of: schema)
-    if !model.entities.contains(where: { $0.name.lowercased() == entity.lowercased() }),
-      let withSubentity = schema.addingSubentity(entity, to: model)
-    {
-      model = withSubentity
-    }
-    guard let e = model.entities.first(where: { $0.name.lowercased() == entity.lowercased() }) else {
-      if let s = skipped.first(where: { $0.table.lowercased() == entity.lowercased() }) {
-        throw UserDatabaseError.notAnEntity(s.table, s.reason)
-      }
-      throw UserDatabaseError.unknownEntity(entity, known: model.entities.map(\.name))
-    }
+    let (model, e) = try listModel(of: schema, entity: entity)
     let sectionKeyPath =
       section ?? e.attributes.first { $0.type == .string }?.name ?? e.attributes.first?.name ?? e.primaryKey
     var definition = DatabaseDataset(
@@ -268,6 +257,25 @@ extension UserDatabase {
   /// declares beside those its keys say (`DatabaseSchema.model`). O(tables × columns).
   public func model(of schema: DatabaseSchema) throws -> (model: Model, skipped: [DatabaseSchema.Skipped]) {
     try schema.model(relationships: relationships, toMany: toMany)
+  }
+
+  /// The model of `schema` with `entity` (whatever its case) among its entities, a Core Data
+  /// sub-entity added as an entity of its own (`DatabaseSchema.addingSubentity`), and that
+  /// entity; an error naming why a table is no entity, or the entities there are.
+  /// O(tables × columns).
+  func listModel(of schema: DatabaseSchema, entity: String) throws -> (model: Model, entity: Entity) {
+    var (model, skipped) = try model(of: schema)
+    let named = { (e: Entity) in e.name.lowercased() == entity.lowercased() }
+    if !model.entities.contains(where: named), let withSubentity = schema.addingSubentity(entity, to: model) {
+      model = withSubentity
+    }
+    guard let e = model.entities.first(where: named) else {
+      if let s = skipped.first(where: { $0.table.lowercased() == entity.lowercased() }) {
+        throw UserDatabaseError.notAnEntity(s.table, s.reason)
+      }
+      throw UserDatabaseError.unknownEntity(entity, known: model.entities.map(\.name))
+    }
+    return (model, e)
   }
 
   /// The file's SHA-256, hex: what a run's results name it by. O(file size). On a server,
