@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ResultModel
 import TestSupport
 import Testing
 
@@ -85,6 +86,57 @@ import Testing
     #expect(orders[0] == orders[1] && !orders[0].isEmpty)
     let described = try TestSupport.run(["describe", "--model", dir + "/contents"])
     #expect(described.status == 0 && described.stdout.contains(#"CREATE INDEX "Z_Item_it's ""q""" ON ZITEM"#))
+    #expect(try Self.precious(victim) == [42])
+  }
+
+  /// The same model through every other command that builds statements from its names: run's
+  /// cases on both SQLite plans with the index advice, diff's saves, a gate matrix's list, and
+  /// the list loaded into PostgreSQL. Each reads the odd names as names and runs nothing else.
+  @Test func everyCommandReadsTheModelsNamesAsNames() throws {
+    let dir = TestSupport.temporaryFolder("hostile-paths")
+    defer { TestSupport.remove(dir) }
+    let victim = try Self.victim(dir)
+    let model = dir + "/contents"
+    try Self.model(victim: victim).write(toFile: model, atomically: true, encoding: .utf8)
+    let list = [
+      "--model", model, "--entity", "Item", "--rows", "40", "--datasets", dir + "/datasets", "--sort", "select asc",
+    ]
+    let run = try TestSupport.run(
+      ["run"] + list + [
+        "--where", "from.group != 'none'", "--store", "sqlite,sqlite-coredata", "--quick", "--out", dir + "/run",
+      ])
+    #expect(run.status == 0, "run: \(run.stderr)")
+    let diff = try TestSupport.run(
+      ["diff"] + list + [
+        "--store", "sqlite", "--k", "10", "--repetitions", "1", "--sections", "none", "--out", dir + "/diff",
+      ])
+    #expect(diff.status == 0, "diff: \(diff.stderr)")
+    for folder in ["run", "diff"] {
+      let csv = try String(contentsOfFile: "\(dir)/\(folder)/results.csv", encoding: .utf8)
+      let rows = try ResultsCSV.decode(csv)
+      let failed = rows.filter { $0.status == .failed }
+      #expect(rows.contains { $0.isOK && $0.key.rows == 40 }, "\(folder): nothing measured")
+      #expect(failed.isEmpty, "\(folder): \(failed.map(\.error))")
+    }
+    let matrix = dir + "/lists.json"
+    let entry = #"{"model": "\#(model)", "entity": "Item", "rows": 1000, "sort": "select asc"}"#
+    try Data(#"{"repetitions": 3, "lists": [\#(entry)]}"#.utf8).write(to: URL(fileURLWithPath: matrix))
+    let gate = try TestSupport.run([
+      "check", "--matrix", matrix, "--datasets", dir + "/datasets", "--update", "--update-runs", "1", "--baseline",
+      dir + "/baseline.json",
+    ])
+    #expect(gate.status == 0, "check: \(gate.stdout)\(gate.stderr)")
+    if TestSupport.postgresServerUp {
+      let url = try TestDatabases.create("hostile_model")
+      var orders: [String] = []
+      for store in ["sqlite", "postgres"] {
+        let out = try TestSupport.run(
+          ["fetch"] + list + ["--store", store, "--postgres-url", "\(url)", "--where", "from.group != 'none'", "--ids"])
+        #expect(out.status == 0, "\(store): \(out.stderr)")
+        orders.append(out.stdout)
+      }
+      #expect(orders[0] == orders[1] && !orders[0].isEmpty)
+    }
     #expect(try Self.precious(victim) == [42])
   }
 
