@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Every run and load folder committed under results/ renders again with today's code to the
-/// report committed beside it (#54): `fetchbench report DIR --out NEW` from its results alone,
+/// report committed beside it: `fetchbench report DIR --out NEW` from its results alone,
 /// page for page. A change to the report's words or rules that would change a committed page fails
 /// here until the page is rendered again (or, where its figures no longer tell the answer, the
 /// run is recorded again).

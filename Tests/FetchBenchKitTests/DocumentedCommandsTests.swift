@@ -3,7 +3,7 @@ import GRDB
 import TestSupport
 import Testing
 
-/// The README's command table, run as a user copies it (#54): each example against a small
+/// The README's command table, run as a user copies it: each example against a small
 /// Core Data store made here (`MyApp.sqlite`, entity `Flight`), in a folder of the test's own.
 /// Examples that measure for minutes at 244,292 rows (`run --quick`, `diff --quick`, `load`,
 /// `check`, `fetch --dataset banks`) are parsed and checked only; the rest run whole.

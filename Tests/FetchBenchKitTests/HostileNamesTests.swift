@@ -7,7 +7,7 @@ import Testing
 /// A model file arrives in a pull request: its names are the app's, not SQL. Every name from
 /// a model or a database is quoted where it stands in a statement, and each statement is
 /// prepared alone, so that a name holding `; DROP TABLE …` creates an oddly named object and
-/// runs nothing else (#72).
+/// runs nothing else.
 @Suite struct HostileNames {
   /// A model whose fetch index name, attribute names and entity names read as SQL: a keyword,
   /// a double quote, a single quote, and a statement list reaching into another file.
@@ -169,7 +169,7 @@ import Testing
 }
 
 /// `report A… --out B` joins runs' figures: B may be new or an earlier join, never a run's
-/// folder, whose measured results would be lost (#72).
+/// folder, whose measured results would be lost.
 @Suite struct JoinedReports {
   @Test func aJoinReplacesAnEarlierJoinAndNeverARunsFolder() throws {
     let dir = TestSupport.temporaryFolder("join-out")

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// What the README states, checked against where it comes from (#52): each figure in a
+/// What the README states, checked against where it comes from: each figure in a
 /// section marked `<!-- figures: SOURCE … -->` … `<!-- /figures -->` appears in one of its
 /// sources (a committed results file, or `help:COMMAND`, the command's own help), and the
 /// section's links into results/ point at those sources' runs; each default a command's

@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// Nothing lost when two commands meet, a link is followed, or a file holds what no one
-/// expected (#47): each test reproduces one defect and sees it fixed.
+/// expected: each test reproduces one defect and sees it fixed.
 @Suite struct Reliability {
   static func errorLines(_ stderr: String) -> [Substring] {
     stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }

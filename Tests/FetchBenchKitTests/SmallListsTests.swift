@@ -3,7 +3,7 @@ import GRDB
 import TestSupport
 import Testing
 
-/// Defaults fitted to the list (#54): a small list is measured with what fits it, and only
+/// Defaults fitted to the list: a small list is measured with what fits it, and only
 /// what the user typed is an error.
 @Suite struct SmallLists {
   @Test func diffFitsItsDefaultChangeSizesToTheList() throws {

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// A to-many relationship that an app's schema implies (planes ← flights.plane_id), filtered
-/// through from the planes' side (#50), in an app's SQLite file and a PostgreSQL schema: each
+/// through from the planes' side, in an app's SQLite file and a PostgreSQL schema: each
 /// store's planes equal the database's own grouped count of their flights.
 @Suite(.serialized) struct ToManyInAnAppSchema {
   /// A predicate and the same question as a grouped count over planes LEFT JOIN flights: a

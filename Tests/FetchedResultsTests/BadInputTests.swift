@@ -74,7 +74,7 @@ import Testing
   }
 
   /// A date past Int64's seconds or ISO 8601's years is a value like any other: compared with
-  /// a string it is the clear type error, its text the CAST it was written as (#72).
+  /// a string it is the clear type error, its text the CAST it was written as.
   @Test func aDateBeyondEveryCalendarIsAnErrorNotATrap() throws {
     let model = DatasetModels.banks
     for seconds in ["1e19", "-1e19", "1e300"] {
@@ -89,7 +89,7 @@ import Testing
 
   /// MATCHES with an expression that backtracks without end (`(.+)+!` on names that never end
   /// in `!`) fails once the expression's time is spent, naming it, on the memory store and on
-  /// SQLite alike, instead of never returning (#72); a plain expression still matches.
+  /// SQLite alike, instead of never returning; a plain expression still matches.
   @Test func aRunawayRegularExpressionIsAnErrorNotAHang() throws {
     let model = DatasetModels.banks
     let runaway = try FetchRequest(

@@ -4,7 +4,7 @@ import GRDBSQLite
 /// SQLite's physical limit for an ID list: one scan per table of exactly the columns the sort
 /// needs (no join, no ORDER BY), the to-one keys matched through a hash table, and the
 /// standard library's sort (`Limit.sort`). What the store's ORDER BY over a LEFT JOIN costs
-/// beyond it is SQLite's query plan, which an index can change (#17).
+/// beyond it is SQLite's query plan, which an index can change.
 struct ScanLimit {
   let raw: RawSQLite
   /// The sort keys but the ID: (relationship, column) each.
