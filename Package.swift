@@ -49,6 +49,8 @@ let package = Package(
     // The datasets as the engine sees them: kinds, table schemas, models, typed rows.
     // Foundation's string comparison under NSSortDescriptor's selectors, for the engine's models.
     .target(name: "Collation", dependencies: ["FetchedResults"]),
+    // Numbers and prose as the reports and the terminal print them, independent of locale.
+    .target(name: "TextFormatting"),
     .target(name: "Catalog", dependencies: ["FetchedResults", "Collation"]),
     // SHA-256 from the system's OpenSSL (`scripts/bootstrap` installs libssl-dev).
     .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -56,7 +58,7 @@ let package = Package(
     .target(
       name: "Datasets",
       dependencies: [
-        "FetchedResults", "Catalog", "CLibCrypto",
+        "FetchedResults", "Catalog", "CLibCrypto", "TextFormatting",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
@@ -80,12 +82,15 @@ let package = Package(
         .product(name: "Logging", package: "swift-log", condition: .when(traits: postgreSQL)),
       ]
     ),
+    // The harness's words, read and written by every job and reader without opening a store:
+    // the store kinds, a user's list and where its rows came from, the harness's errors.
+    .target(name: "Vocabulary", dependencies: ["FetchedResults", "Catalog", "SQLQueries"]),
     // Datasets into stores: opening a dataset file in a store kind, loading it into PostgreSQL.
     .target(
       name: "DatasetStores",
       dependencies: [
         "FetchedResults", "Catalog", "Collation", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore",
-        .product(name: "GRDB", package: "GRDB.swift"),
+        "TextFormatting", "Vocabulary", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
@@ -94,19 +99,19 @@ let package = Package(
     .systemLibrary(
       name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
     // What the harness measures with: clocks, heap statistics, samplers, summaries, the processor.
-    .target(name: "HarnessSupport", dependencies: ["CJemalloc"]),
+    .target(name: "HarnessSupport", dependencies: ["CJemalloc", "TextFormatting"]),
     // The results model: rows, keys, metrics and the vocabulary of a case (scenarios, fetch
     // modes, a user's list, index candidates), read and written by every job and writer.
     .target(
       name: "ResultModel",
       dependencies: [
-        "FetchedResults", "Catalog", "ChildProcesses", "Collation", "Datasets", "DatasetStores", "HarnessSupport",
+        "FetchedResults", "Catalog", "Collation", "HarnessSupport", "TextFormatting", "Vocabulary",
       ]
     ),
     // What a reader consults, from result rows alone: the report, its charts, the recommendation.
     .target(
       name: "Reports",
-      dependencies: ["FetchedResults", "Catalog", "Datasets", "DatasetStores", "HarnessSupport", "ResultModel"]
+      dependencies: ["FetchedResults", "Catalog", "HarnessSupport", "ResultModel", "TextFormatting", "Vocabulary"]
     ),
     // The harness's jobs: run, diff, load, gate, compare, history, the index advice.
     .target(
@@ -114,7 +119,7 @@ let package = Package(
       dependencies: [
         "FetchedResults", "Catalog", "Datasets", "DatasetStores", "SQLQueries", "SQLiteStore", "PostgresStore",
         "ChildProcesses",
-        "CJemalloc", "HarnessSupport", "ResultModel", "Reports",
+        "CJemalloc", "HarnessSupport", "ResultModel", "Reports", "TextFormatting", "Vocabulary",
         .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
@@ -124,7 +129,8 @@ let package = Package(
       dependencies: [
         "FetchBenchKit", "Catalog", "ChildProcesses", "Collation", "Datasets", "DatasetStores", "FetchedResults",
         "SQLQueries", "SQLiteStore",
-        "ResultModel", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "ResultModel", "Reports", "TextFormatting", "Vocabulary",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // The micro benchmarks are a package of their own (Benchmarks/Package.swift), so that
@@ -148,7 +154,7 @@ let package = Package(
       name: "FetchedResultsTests",
       dependencies: [
         "FetchedResults", "Catalog", "Collation", "Datasets", "SQLQueries", "SQLiteStore", "PostgresStore",
-        "DatasetStores", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        "DatasetStores", "TestSupport", "Vocabulary", .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     // The target graph against the sources' imports; builds no target of the package's own.
@@ -170,7 +176,7 @@ let package = Package(
       dependencies: [
         "FetchBenchKit", "Catalog", "Datasets", "FetchedResults", "DatasetStores", "ChildProcesses", "TestSupport",
         "fetchbench", "HarnessSupport", "ResultModel", "Reports", "SQLQueries", "SQLiteStore", "PostgresStore",
-        .product(name: "GRDB", package: "GRDB.swift"),
+        "TextFormatting", "Vocabulary", .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Fixtures"]),
   ],

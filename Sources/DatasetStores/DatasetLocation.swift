@@ -5,6 +5,7 @@ import Foundation
 import PostgresStore
 import SQLQueries
 import SQLiteStore
+import Vocabulary
 
 /// Which dataset file a command works on.
 public struct DatasetLocation: Sendable {

@@ -7,6 +7,7 @@ import GRDBSQLite
 import PostgresStore
 import SQLiteStore
 import Synchronization
+import Vocabulary
 
 /// Where the PostgreSQL store lives: `--postgres-url`, else `FETCHBENCH_POSTGRES_URL`, else the
 /// private server of `scripts/postgres`.

@@ -3,6 +3,7 @@ import FetchedResults
 import PostgresStore
 import SQLQueries
 import SQLiteStore
+import Vocabulary
 
 /// A store of `kind` over a private copy of a dataset, for a case that writes (`diff`, the
 /// gate's change tracking): SQLite on an `SQLiteScratch` file, PostgreSQL on a

@@ -1,4 +1,5 @@
 import Catalog
+import TextFormatting
 
 /// Errors of dataset generation and loading, each naming what is wrong and where.
 public enum DatasetError: Error, CustomStringConvertible, Equatable {

@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import GRDB
 import GRDBSQLite
+import TextFormatting
 
 /// A dataset file read back: whether it is one, how many rows it holds, and its checksum
 /// measured from its contents, so that a file cut short or edited is never taken for the one

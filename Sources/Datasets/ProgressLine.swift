@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TextFormatting
 
 /// One line of progress on standard error: redrawn in place on a terminal, silent otherwise
 /// (logs and CI output stay clean).

@@ -1,4 +1,5 @@
 import Foundation
+import TextFormatting
 
 /// Two fixed pieces of work timed on the machine a run measures on, so that a reader can tell
 /// two machines apart that report the same processor and caches: shared machines of one kind
@@ -44,7 +45,7 @@ package struct MachineSpeed: Sendable, Codable, Hashable, CustomStringConvertibl
 
   /// "sorted 1,000,000 integers in 61.2 ms and faulted in 64 MiB in 23.4 ms (medians of 5)".
   package var description: String {
-    "sorted \(Self.grouped(Self.sortCount)) integers in \(Self.ms(sortMs)) ms and faulted in "
+    "sorted \(Self.sortCount.grouped) integers in \(Self.ms(sortMs)) ms and faulted in "
       + "\(Self.faultBytes >> 20) MiB in \(Self.ms(faultMs)) ms (medians of \(Self.repetitions))"
   }
 
@@ -64,12 +65,6 @@ package struct MachineSpeed: Sendable, Codable, Hashable, CustomStringConvertibl
   }
 
   private static func ms(_ v: Double) -> String { String(format: "%.1f", v) }
-
-  private static func grouped(_ n: Int) -> String {
-    var s = String(n)
-    for i in stride(from: s.count - 3, to: 0, by: -3) { s.insert(",", at: s.index(s.startIndex, offsetBy: i)) }
-    return s
-  }
 
   /// xorshift64: the same integers on every machine and toolchain.
   private static func pseudoRandom(count: Int) -> [UInt64] {

@@ -1,6 +1,7 @@
-import DatasetStores
 import Foundation
 import ResultModel
+import TextFormatting
+import Vocabulary
 
 /// report.md for `fetchbench diff`, from result rows only.
 extension Report {
@@ -77,7 +78,7 @@ extension Report {
     md += Markdown.provenance(rows)
     let kind = rows.first { $0.dataset != nil }?.dataset ?? .banks
     let store =
-      CoreDataFile.isGenerated(kind)
+      CoreDataNames.isGeneratedFile(kind)
       ? "the dataset in Core Data's schema (`generate --schema coredata`)" : "your database"
     md +=
       kind == .banks
@@ -242,7 +243,7 @@ extension Report {
   }
 
   package static func diffSlug(_ t: DiffTable) -> String {
-    OutputFolder.safeComponent("diff-\(t.rows)-\(t.store.rawValue)\(t.sections ? "-sections" : "").svg")
+    FileName.safeComponent("diff-\(t.rows)-\(t.store.rawValue)\(t.sections ? "-sections" : "").svg")
   }
 
   /// The key path the sectioned list groups by, in the dataset's words.

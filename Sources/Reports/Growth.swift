@@ -1,4 +1,5 @@
 import Foundation
+import TextFormatting
 
 /// How a figure grows with the row count: `y ∝ rows^exponent`, fitted by least squares on the
 /// logarithms of the measured points, and where the measured line crosses a threshold (one

@@ -1,7 +1,7 @@
 import Catalog
-import DatasetStores
 import Foundation
 import ResultModel
+import Vocabulary
 
 /// The index to add for one operation of a list (the ID query, the sectioned ID query, the
 /// first page), read from the index advice's rows: the candidate whose per-pair ratio to the
@@ -83,6 +83,6 @@ package struct IndexPick: Sendable, Equatable {
 
   /// Every Core Data fetch index a query plan names, in its order. O(plan).
   package static func fetchIndexes(in plan: String) -> [String] {
-    plan.split(whereSeparator: { " ;()".contains($0) }).filter(DatabaseSchema.isFetchIndex).map(String.init)
+    plan.split(whereSeparator: { " ;()".contains($0) }).filter(CoreDataNames.isFetchIndex).map(String.init)
   }
 }

@@ -1,4 +1,5 @@
 import ResultModel
+import TextFormatting
 
 /// Text from data (error messages, names, commit ids, machine descriptions) made safe to put
 /// into a Markdown report: what it holds is shown, never read as table, code or HTML syntax.

@@ -1,5 +1,6 @@
 import Foundation
 import ResultModel
+import TextFormatting
 
 /// Where a case stops fitting in this machine's memory, from the peak resident memory its
 /// process reached at each row count measured. A process holds the loaded store and what the

@@ -1,5 +1,6 @@
 import Catalog
 import ResultModel
+import TextFormatting
 
 /// What the recommendation says of prefetching the relationships a list's cells read: the
 /// cells scenarios with each related object faulted, against the same cells prefetched,

@@ -1,8 +1,9 @@
 import Catalog
-import DatasetStores
 import FetchedResults
 import Foundation
 import ResultModel
+import TextFormatting
+import Vocabulary
 
 /// What to use for a list on one store at one row count, computed from a run's rows alone:
 /// the strategy, its batch or page size, and the index, with the figures that decide it.

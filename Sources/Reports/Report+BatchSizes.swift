@@ -1,5 +1,4 @@
 import Catalog
-import DatasetStores
 import ResultModel
 
 // The batch-size sweep: batched faulting's opening and fling at every size measured.

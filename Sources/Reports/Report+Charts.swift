@@ -1,5 +1,6 @@
 import Foundation
 import ResultModel
+import TextFormatting
 
 // The charts under charts/, one SVG each.
 extension Report {

@@ -1,7 +1,8 @@
 import Catalog
-import DatasetStores
 import Foundation
 import ResultModel
+import TextFormatting
+import Vocabulary
 
 // The index advice: every candidate index against none, and the one to add.
 extension Report {

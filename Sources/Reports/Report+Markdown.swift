@@ -1,7 +1,7 @@
 import Catalog
-import DatasetStores
 import Foundation
 import ResultModel
+import TextFormatting
 
 // report.md: the page, a table and a sentence per store.
 extension Report {

@@ -1,5 +1,4 @@
 import Catalog
-import DatasetStores
 import Foundation
 import ResultModel
 

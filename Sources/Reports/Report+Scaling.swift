@@ -1,5 +1,6 @@
 import Foundation
 import ResultModel
+import TextFormatting
 
 // How each figure grows with the row count, when a run measured more than one: a table per
 // store with the growth from the smallest to the largest size and the fitted exponent, where

@@ -1,7 +1,8 @@
 import Catalog
-import DatasetStores
 import Foundation
 import ResultModel
+import TextFormatting
+import Vocabulary
 
 // The page's sections beside the per-store tables: stores side by side, floors, scaling.
 extension Report {

@@ -1,7 +1,8 @@
 import Catalog
-import DatasetStores
 import Foundation
 import ResultModel
+import TextFormatting
+import Vocabulary
 
 /// report.md and its charts, computed from result rows only: no figure is typed by hand.
 package struct Report {
@@ -59,7 +60,7 @@ package struct Report {
       : "Your database, read and never written"
     return (
       lead, detail, settings.databaseBytes, setting?.synthetic,
-      setting.map { ServerSchema.isURL($0.list.database.path) } ?? false
+      setting.map { $0.list.database.isOnServer } ?? false
     )
   }
 
@@ -146,7 +147,7 @@ package struct Report {
   /// component (a dataset named `../x` writes no file outside the charts folder).
   package static func slug(_ k: Key, _ what: String) -> String {
     let index = k.index == ResultKey.noIndex ? "" : "-idx-\(k.index)"
-    return OutputFolder.safeComponent("\(k.dataset.rawValue)-\(k.rows)-\(k.store.rawValue)\(index)-\(what).svg")
+    return FileName.safeComponent("\(k.dataset.rawValue)-\(k.rows)-\(k.store.rawValue)\(index)-\(what).svg")
   }
 
   package func ms(_ r: ResultRow?) -> String {

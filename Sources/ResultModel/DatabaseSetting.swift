@@ -1,5 +1,6 @@
-import DatasetStores
+import Catalog
 import Foundation
+import Vocabulary
 
 /// The user's own database a run measured, as its `database_bytes` settings row records it
 /// (the row's `detail`, JSON): enough to name the file in the report, and to read its model
@@ -39,16 +40,14 @@ package struct DatabaseSetting: Sendable, Codable, Equatable {
   /// `path, entity Flight, SHA-256 …`, as the report names the file (a server's schema by
   /// the SHA-256 of its description: it has no file to hash).
   package var description: String {
-    let hash = ServerSchema.isURL(list.database.path) ? "schema SHA-256" : "SHA-256"
+    let hash = list.database.isOnServer ? "schema SHA-256" : "SHA-256"
     return "\(list.database.path), entity \(list.entity), \(hash) \(sha256)"
   }
 
-  /// Reads the list's model from the file again, when the file is still there and unchanged,
-  /// so that a report rendered anew names candidates and key paths as the run did; otherwise
-  /// the report keeps to what the results recorded.
-  package func reregister(request: CustomRequest?) {
-    guard (try? list.database.sha256()) == sha256 else { return }
-    _ = try? list.register(sort: request?.sort, section: request?.section)
+  /// Names the kind of the list as the run did (`Message`, where results name it `message`)
+  /// when no definition read from the database stands behind it: a report is rendered from
+  /// the results alone. O(1).
+  package func nameRecordedKind() {
+    _ = DatasetKind.recorded(list.kindName ?? DatabaseDataset.kindName(list.entity), listEntity: list.entity)
   }
-
 }

@@ -1,5 +1,6 @@
 import Catalog
-import DatasetStores
+import TextFormatting
+import Vocabulary
 
 /// What one figure of results.csv is about: the columns that, with the metric, identify it.
 /// Typed here; the column texts (`sqlite-raw`, `index_advice`, `diff_k100_sectioned`) exist

@@ -1,4 +1,3 @@
-import DatasetStores
 import Foundation
 import HarnessSupport
 
@@ -55,6 +54,7 @@ package struct RunSettings: Sendable, Equatable {
       case .database:
         (database, databaseBytes) = (DatabaseSetting(recorded: r.detail), r.value)
         if database == nil { databaseText = r.detail }
+        database?.nameRecordedKind()
       case .allocatorConfiguration: allocatorConfiguration = r.detail
       default: continue
       }

@@ -1,5 +1,3 @@
-import PostgresStore
-
 /// The storage engines FetchBench measures. A new kind is a case here, its module, and its
 /// line in `DatasetLocation.open`.
 public enum StoreKind: String, Sendable, Codable, CaseIterable {
@@ -18,12 +16,6 @@ extension StoreKind {
     case .postgres: "PostgreSQL"
     case .sqliteCoreData: "SQLite, Core Data's statements"
     }
-  }
-
-  /// Throws `PostgresStoreError.notBuilt` for PostgreSQL in a build without the `PostgreSQL`
-  /// trait. O(1).
-  public func checkBuilt() throws {
-    if self == .postgres && !PostgresStore.isBuilt { throw PostgresStoreError.notBuilt }
   }
 
   /// The SQLite file's store, whichever statements it issues.

@@ -4,6 +4,8 @@ import DatasetStores
 import FetchBenchKit
 import Foundation
 import ResultModel
+import TextFormatting
+import Vocabulary
 
 /// `--db` and what goes with it: the user's own database in place of a generated dataset.
 struct DatabaseOptions: ParsableArguments {

@@ -5,6 +5,7 @@ import Datasets
 import FetchBenchKit
 import Foundation
 import ResultModel
+import TextFormatting
 
 struct Diff: CheckedCommand {
   static let configuration = CommandConfiguration(

@@ -7,6 +7,8 @@ import FetchedResults
 import Foundation
 import SQLQueries
 import SQLiteStore
+import TextFormatting
+import Vocabulary
 
 struct Fetch: ParsableCommand {
   static let configuration = CommandConfiguration(

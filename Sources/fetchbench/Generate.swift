@@ -4,6 +4,8 @@ import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
+import TextFormatting
+import Vocabulary
 
 struct Generate: ParsableCommand {
   static let configuration = CommandConfiguration(

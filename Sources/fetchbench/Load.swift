@@ -6,6 +6,8 @@ import Datasets
 import FetchBenchKit
 import Foundation
 import ResultModel
+import TextFormatting
+import Vocabulary
 
 struct Load: CheckedCommand {
   static let configuration = CommandConfiguration(

@@ -6,6 +6,8 @@ import FetchBenchKit
 import FetchedResults
 import ResultModel
 import SQLQueries
+import TextFormatting
+import Vocabulary
 
 // The harness's kinds are arguments as they are spelled in results.csv.
 extension StoreKind: ExpressibleByArgument {}

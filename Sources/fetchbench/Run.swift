@@ -8,6 +8,8 @@ import Foundation
 import Reports
 import ResultModel
 import SQLQueries
+import TextFormatting
+import Vocabulary
 
 struct Run: CheckedCommand {
   static let configuration = CommandConfiguration(

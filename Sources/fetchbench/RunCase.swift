@@ -6,6 +6,7 @@ import Datasets
 import FetchBenchKit
 import Foundation
 import SQLQueries
+import Vocabulary
 
 /// The child side of `run`: one case, its result as JSON on standard output.
 struct RunCase: ParsableCommand {

@@ -1,3 +1,4 @@
+import FetchBenchKit
 import Foundation
 import ResultModel
 import TestSupport
@@ -7,38 +8,68 @@ import Testing
 @Suite struct ClearErrors {
   @Test func helpForACommandThatDoesNotExistIsAUsageError() throws {
     let out = try TestSupport.run(["help", "frobnicate"])
-    #expect(out.status == 64 && out.stderr.contains("no command 'frobnicate'; the commands are generate, fetch"), "\(out.stderr)")
+    #expect(
+      out.status == 64 && out.stderr.contains("no command 'frobnicate'; the commands are generate, fetch"),
+      "\(out.stderr)")
     #expect(try TestSupport.run(["help", "fetch"]).status == 0)
   }
 
   @Test func aRelationshipWhereAnAttributeBelongsIsNamedAsOne() throws {
     let out = try TestSupport.run(["fetch", "--sort", "details asc", "--datasets", "/nonexistent"])
     #expect(out.status == 64, "\(out.stderr)")
-    #expect(out.stderr.contains("'details' is a to-one relationship of FailedBankInfo, not an attribute"), "\(out.stderr)")
+    #expect(
+      out.stderr.contains("'details' is a to-one relationship of FailedBankInfo, not an attribute"), "\(out.stderr)")
   }
 
   /// diff and load track changes with FetchBench's statements: Core Data's statements are
   /// refused there, and the refusal says where Core Data's change rules are.
   @Test func coreDatasStatementsPointToCoreDatasChangeRules() throws {
     let diff = try TestSupport.run(["diff", "--store", "sqlite-coredata", "--datasets", "/nonexistent"])
-    #expect(diff.status == 64 && diff.stderr.contains("diff applies Core Data's change rules beside the minimal ones"), "\(diff.stderr)")
+    #expect(
+      diff.status == 64 && diff.stderr.contains("diff applies Core Data's change rules beside the minimal ones"),
+      "\(diff.stderr)")
     let load = try TestSupport.run(["load", "--store", "sqlite-coredata", "--datasets", "/nonexistent"])
-    #expect(load.status == 64 && load.stderr.contains("for Core Data's change rules give --change-rules coredata"), "\(load.stderr)")
+    #expect(
+      load.status == 64 && load.stderr.contains("for Core Data's change rules give --change-rules coredata"),
+      "\(load.stderr)")
   }
 
   /// An option the command would ignore is a usage error naming it: the datasets' options
   /// beside --like, --model or --db, a variable given twice or filling nothing.
   @Test(arguments: [
-    (["generate", "--model", "/m", "--entity", "Note", "--index", "title"], "--index is for the banks and wells datasets; --model writes"),
-    (["generate", "--model", "/m", "--entity", "Note", "--format", "csv"], "--format is for the banks and wells datasets; --model writes"),
-    (["generate", "--like", "/db", "--entity", "t", "--dataset", "banks"], "--dataset is for the banks and wells datasets; --like writes"),
-    (["generate", "--like", "/db", "--entity", "t", "--schema", "coredata"], "--schema is for the banks and wells datasets"),
-    (["generate", "--like", "/db", "--model", "/m", "--entity", "t"], "--like and --model each name a source: give one"),
+    (
+      ["generate", "--model", "/m", "--entity", "Note", "--index", "title"],
+      "--index is for the banks and wells datasets; --model writes"
+    ),
+    (
+      ["generate", "--model", "/m", "--entity", "Note", "--format", "csv"],
+      "--format is for the banks and wells datasets; --model writes"
+    ),
+    (
+      ["generate", "--like", "/db", "--entity", "t", "--dataset", "banks"],
+      "--dataset is for the banks and wells datasets; --like writes"
+    ),
+    (
+      ["generate", "--like", "/db", "--entity", "t", "--schema", "coredata"],
+      "--schema is for the banks and wells datasets"
+    ),
+    (
+      ["generate", "--like", "/db", "--model", "/m", "--entity", "t"], "--like and --model each name a source: give one"
+    ),
     (["generate", "--entity", "t"], "--entity names the list of --like or --model"),
-    (["fetch", "--db", "/db", "--entity", "t", "--dataset", "wells"], "--dataset is for the banks and wells datasets; --db reads your own list"),
-    (["fetch", "--db", "/db", "--entity", "t", "--index", "name"], "--index is for the banks and wells datasets; --db reads"),
+    (
+      ["fetch", "--db", "/db", "--entity", "t", "--dataset", "wells"],
+      "--dataset is for the banks and wells datasets; --db reads your own list"
+    ),
+    (
+      ["fetch", "--db", "/db", "--entity", "t", "--index", "name"],
+      "--index is for the banks and wells datasets; --db reads"
+    ),
     (["fetch", "--where", "name BEGINSWITH $P", "--var", "P=A", "--var", "P=B"], "--var P is given twice"),
-    (["fetch", "--where", "name BEGINSWITH $P", "--var", "P=A", "--var", "Q=B"], "the variable 'Q' fills no $Q of the predicate"),
+    (
+      ["fetch", "--where", "name BEGINSWITH $P", "--var", "P=A", "--var", "Q=B"],
+      "the variable 'Q' fills no $Q of the predicate"
+    ),
     (["run", "--where", "name BEGINSWITH 'A'", "--var", "Q=B"], "the variable 'Q' fills no $Q of the predicate"),
   ])
   func anIgnoredOptionIsAUsageError(arguments: [String], message: String) throws {
@@ -48,7 +79,9 @@ import Testing
 
   @Test func jsonWithoutRecommendIsAUsageError() throws {
     let out = try TestSupport.run(["run", "--json", "--datasets", "/nonexistent"])
-    #expect(out.status == 64 && out.stderr.contains("--json prints the recommendation as JSON: give --recommend too"), "\(out.stderr)")
+    #expect(
+      out.status == 64 && out.stderr.contains("--json prints the recommendation as JSON: give --recommend too"),
+      "\(out.stderr)")
   }
 
   /// `report DIR` on a folder that is not a run's, and a run's whose `charts` is a file of the
@@ -61,7 +94,8 @@ import Testing
     try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: true)
     try FileManager.default.createDirectory(atPath: dir + "/folder/results.csv", withIntermediateDirectories: true)
     for (folder, message) in [
-      ("binary", "is not UTF-8 text"), ("empty", "holds no results.json or results.csv"), ("folder", "is a folder, not a results file"),
+      ("binary", "is not UTF-8 text"), ("empty", "holds no results.json or results.csv"),
+      ("folder", "is a folder, not a results file"),
     ] {
       let out = try TestSupport.run(["report", dir + "/" + folder])
       #expect(out.status == 1 && out.stderr.contains(message), "\(folder): \(out.stderr)")
@@ -70,7 +104,8 @@ import Testing
 
     let datasets = try UserFiles.banks(300, in: dir)
     let run = try TestSupport.run([
-      "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full,batched", "--scenario", "first_screen",
+      "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full,batched", "--scenario",
+      "first_screen",
       "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", dir + "/out",
     ])
     #expect(run.status == 0, "\(run.stderr)")
@@ -80,7 +115,9 @@ import Testing
     try Data(csv.replacingOccurrences(of: ",batched,20,", with: ",batched,9223372036854775807,").utf8).write(
       to: URL(fileURLWithPath: dir + "/huge/results.csv"))
     let huge = try TestSupport.run(["report", dir + "/huge"])
-    #expect(huge.status == 1 && huge.stderr.contains("batch_size '9223372036854775807' is not a whole number"), "\(huge.stderr)")
+    #expect(
+      huge.status == 1 && huge.stderr.contains("batch_size '9223372036854775807' is not a whole number"),
+      "\(huge.stderr)")
     // One source of truth per folder: results.json, checked against results.csv beside it
     // (a header-only CSV is not "no results"), and a time below zero is refused in either.
     try FileManager.default.createDirectory(atPath: dir + "/edited", withIntermediateDirectories: true)
@@ -94,7 +131,8 @@ import Testing
     try FileManager.default.removeItem(atPath: dir + "/edited/results.csv")
     #expect(try TestSupport.run(["report", dir + "/edited"]).status == 0)
     let json = try String(contentsOfFile: dir + "/edited/results.json", encoding: .utf8)
-    let timed = try #require(json.range(of: #""unit" : "ms",\s+"value" : (?=[0-9.]*[1-9])"#, options: .regularExpression))
+    let timed = try #require(
+      json.range(of: #""unit" : "ms",\s+"value" : (?=[0-9.]*[1-9])"#, options: .regularExpression))
     try Data(json.replacingCharacters(in: timed, with: json[timed] + "-").utf8).write(
       to: URL(fileURLWithPath: dir + "/edited/results.json"))
     let negative = try TestSupport.run(["report", dir + "/edited"])
@@ -108,7 +146,8 @@ import Testing
     try FileManager.default.removeItem(atPath: dir + "/out/charts")
     try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/out/charts"))
     let charts = try TestSupport.run(["report", dir + "/out"])
-    #expect(charts.status == 1 && charts.stderr.contains("holds files FetchBench did not write (charts)"), "\(charts.stderr)")
+    #expect(
+      charts.status == 1 && charts.stderr.contains("holds files FetchBench did not write (charts)"), "\(charts.stderr)")
     #expect(UserFiles.errorLines(charts.stderr).count == 1)
     #expect(try String(contentsOfFile: dir + "/out/charts", encoding: .utf8) == "mine")
   }
@@ -123,7 +162,9 @@ import Testing
       "run", "--recommend", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full,batched",
       "--where", "state = 'ZZ'", "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", dir + "/out",
     ])
-    #expect(out.status == 1 && out.stderr.contains("the list is empty (no row matches --where \"state = 'ZZ'\")"), "\(out.stderr)")
+    #expect(
+      out.status == 1 && out.stderr.contains("the list is empty (no row matches --where \"state = 'ZZ'\")"),
+      "\(out.stderr)")
     #expect(UserFiles.errorLines(out.stderr).count == 1, "\(out.stderr)")
     #expect(out.stdout.isEmpty, "\(out.stdout)")
   }
@@ -134,7 +175,8 @@ import Testing
     defer { TestSupport.remove(dir) }
     let datasets = try UserFiles.banks(300, in: dir)
     let run = [
-      "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full,batched", "--scenario", "first_screen",
+      "run", "--dataset", "banks", "--rows", "300", "--store", "memory", "--mode", "full,batched", "--scenario",
+      "first_screen",
       "--repetitions", "1", "--no-index", "--datasets", datasets, "--out", dir + "/out",
     ]
     let first = try TestSupport.run(run + ["--max-minutes", "0"])
@@ -143,7 +185,9 @@ import Testing
     try Data("run_id,data".utf8).write(to: URL(fileURLWithPath: kept))
     let resumed = try TestSupport.run(run + ["--resume"])
     #expect(resumed.status == 1, "\(resumed.stderr)")
-    #expect(resumed.stderr.contains("\(kept), a finished case kept by the unfinished run, is unreadable"), "\(resumed.stderr)")
+    #expect(
+      resumed.stderr.contains("\(kept), a finished case kept by the unfinished run, is unreadable"), "\(resumed.stderr)"
+    )
     #expect(UserFiles.errorLines(resumed.stderr).count == 1)
   }
 }

@@ -3,6 +3,7 @@ import DatasetStores
 import FetchBenchKit
 import HarnessSupport
 import ResultModel
+import Vocabulary
 
 let machine = Machine(cores: 2, memoryBytes: 24 << 30, os: "Debian", swiftVersion: "6.3.1", gitCommit: "abc")
 

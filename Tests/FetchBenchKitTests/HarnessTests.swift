@@ -7,6 +7,7 @@ import Reports
 import ResultModel
 import TestSupport
 import Testing
+import Vocabulary
 
 @Suite struct ResultFormats {
   @Test func csvRoundTripsQuotesCommasAndNewlines() throws {

@@ -8,8 +8,9 @@ import SQLQueries
 import SQLiteStore
 import TestSupport
 import Testing
+import TextFormatting
 
-/// An app's `.xcdatamodeld` read as Xcode writes it (#49): versions, inheritance, to-one,
+/// An app's `.xcdatamodeld` read as Xcode writes it: versions, inheritance, to-one,
 /// ordered and many-to-many relationships, fetch indexes, constraints; the SQLite schema Core
 /// Data creates for it; every broken input one `Error:` line naming the element.
 @Suite struct ModelFiles {

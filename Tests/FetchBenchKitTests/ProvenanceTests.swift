@@ -1,3 +1,4 @@
+import FetchBenchKit
 import Foundation
 import HarnessSupport
 import Reports

@@ -6,6 +6,7 @@ import Reports
 import ResultModel
 import TestSupport
 import Testing
+import Vocabulary
 
 /// The recommendation is a pure function of a results CSV: the same text gives the same
 /// choice, and a changed figure changes it as the rule says.

@@ -8,6 +8,7 @@ import Reports
 import ResultModel
 import TestSupport
 import Testing
+import Vocabulary
 
 /// A dataset that exists only in this test: one table of notes in three folders, `edited`
 /// tied every thousand rows and NULL in one row of ten. That it runs through the generator, a

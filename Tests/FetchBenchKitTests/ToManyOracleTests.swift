@@ -6,8 +6,9 @@ import PostgresStore
 import SQLiteStore
 import TestSupport
 import Testing
+import Vocabulary
 
-/// The oracle of NSPredicate's tests of a to-many relationship (#50): random predicates from a
+/// The oracle of NSPredicate's tests of a to-many relationship: random predicates from a
 /// grammar written here — ANY, SOME, ALL and NONE over every string operator (==, !=,
 /// BEGINSWITH, CONTAINS, ENDSWITH, LIKE, MATCHES) with and without `[c]`/`[d]`/`[cd]` and nil
 /// tests, `@count` and `SUBQUERY(…).@count` over nested inner predicates, beside the owner's own

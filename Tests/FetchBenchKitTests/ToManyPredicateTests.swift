@@ -5,8 +5,9 @@ import GRDB
 import SQLiteStore
 import TestSupport
 import Testing
+import Vocabulary
 
-/// NSPredicate's tests of a to-many relationship (#50) — ANY, SOME, ALL, NONE, @count and
+/// NSPredicate's tests of a to-many relationship — ANY, SOME, ALL, NONE, @count and
 /// SUBQUERY — over a Core Data store generated from a hand-made model: a one-to-many read
 /// through its inverse's column (Folder.items ← ZITEM.ZFOLDER) and a many-to-many through its
 /// join table from both sides (Item.tags, Tag.items). Each store's rows equal the test's own
@@ -243,7 +244,7 @@ import Testing
   }
 }
 
-/// Cells that read a to-many relationship (#51): `tags.@count` and `tags.name` on a note's
+/// Cells that read a to-many relationship: `tags.@count` and `tags.name` on a note's
 /// cell, `items.@count` on a folder's. Unprefetched, each row on screen fires its relationship
 /// fault, one statement; prefetched, one statement per batch registers every row's elements.
 /// Both show what the raw tables hold.
@@ -339,7 +340,7 @@ private final class ChangeRecorder: FetchedResultsControllerDelegate {
 }
 
 /// A database's declared to-many relationships travel with it to child processes and into
-/// the results, and a run recorded before they existed still reads back (#50).
+/// the results, and a run recorded before they existed still reads back.
 @Suite struct DeclaredToMany {
   @Test func aDatabaseWithoutThemReadsBackAndOneWithThemRoundTrips() throws {
     let old = try JSONDecoder().decode(

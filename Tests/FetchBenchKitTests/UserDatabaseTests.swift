@@ -4,6 +4,8 @@ import Foundation
 import GRDB
 import TestSupport
 import Testing
+import TextFormatting
+import Vocabulary
 
 /// A user's own database, built here: an app's schema (integer ids, declared foreign keys, a
 /// many-to-one and a one-to-one, NULL sort keys and ties, a table without an integer key) and
@@ -222,6 +224,14 @@ enum UserDatabaseFixture {
     let again = try TestSupport.run(["report", dir + "/out"])
     #expect(again.status == 0, "\(again.stderr)")
     #expect(try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8) == report)
+    // With the database moved away the report still names the list as the run did.
+    try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
+    let moved = try TestSupport.run(["report", dir + "/out"])
+    try FileManager.default.moveItem(atPath: path + ".moved", toPath: path)
+    #expect(moved.status == 0, "\(moved.stderr)")
+    let away = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+    #expect(away.contains("## \(entity), 1,500 rows, your list: "), "\(away)")
+    #expect(away.contains("### Recommendation, \(entity) at 1,500 rows"), "\(away)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the user's file is byte-identical")
   }
 

@@ -9,6 +9,7 @@ import SQLiteStore
 import Synchronization
 import TestSupport
 import Testing
+import Vocabulary
 
 /// Collects change sets as a table view's data source would.
 final class Recorder: FetchedResultsControllerDelegate {

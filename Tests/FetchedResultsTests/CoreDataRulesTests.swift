@@ -4,6 +4,7 @@ import Datasets
 import FetchedResults
 import Foundation
 import Testing
+import Vocabulary
 
 /// Core Data's change rules (`ChangeRules.coreData`) beside the minimal ones: a move for every
 /// object whose sort key changed, an update otherwise, related objects not followed.

@@ -4,6 +4,7 @@ import DatasetStores
 import FetchedResults
 import Foundation
 import Testing
+import Vocabulary
 
 /// NSSortDescriptor's selectors: banks renamed to names with case, accents, digits and scripts
 /// beyond Latin (some twice, so the ID breaks ties) list, on the memory store and SQLite, in

@@ -4,6 +4,7 @@ import FetchedResults
 import Foundation
 import TestSupport
 import Testing
+import Vocabulary
 
 /// NSPredicate's `[c]`, `[d]` and `[cd]`: on names with case, accents, ligatures and scripts
 /// beyond Latin, each string operator selects on every store the rows Foundation's folding

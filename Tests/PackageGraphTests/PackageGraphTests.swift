@@ -35,17 +35,24 @@ import Testing
   @Test func theUnitTestTargetsDoNotBuildTheCommandLine() throws {
     let graph = try Manifest.read()
     let edges = Dictionary(uniqueKeysWithValues: graph.targets.map { ($0.name, $0.dependencies) })
-    func closure(_ name: String) -> Set<String> {
-      var seen: Set<String> = []
-      var next = [name]
-      while let n = next.popLast() {
-        for d in edges[n] ?? [] where seen.insert(d).inserted { next.append(d) }
-      }
-      return seen
-    }
     for unit in ["FetchedResultsTests", "DatasetsTests", "PackageGraphTests"] {
       #expect(edges[unit] != nil, "\(unit) is a target")
-      #expect(closure(unit).intersection(["fetchbench", "FetchBenchKit"]) == [], "\(unit)")
+      #expect(Manifest.closure(of: unit, in: edges).intersection(["fetchbench", "FetchBenchKit"]) == [], "\(unit)")
+    }
+  }
+
+  /// The readers of results render a folder from its files alone: neither they nor anything
+  /// they build on opens a store, links a database library, writes a file or runs a process.
+  @Test func theReadersOfResultsBuildOnNoStore() throws {
+    let graph = try Manifest.read()
+    let edges = Dictionary(uniqueKeysWithValues: graph.targets.map { ($0.name, $0.dependencies) })
+    let forbidden: Set<String> = [
+      "DatasetStores", "SQLiteStore", "PostgresStore", "Datasets", "ChildProcesses", "GRDB", "GRDBSQLite",
+      "PostgresNIO", "NIOCore", "NIOPosix",
+    ]
+    for reader in ["Vocabulary", "ResultModel", "Reports"] {
+      #expect(edges[reader] != nil, "\(reader) is a target")
+      #expect(Manifest.closure(of: reader, in: edges).intersection(forbidden) == [], "\(reader)")
     }
   }
 
@@ -150,6 +157,16 @@ enum Manifest {
 
   /// The target names of the README's layer list, top first: the fenced block after
   /// `<!-- target layers -->`, names separated by " · " before the description.
+  /// Every module `name` builds on, directly or not. O(edges).
+  static func closure(of name: String, in edges: [String: [String]]) -> Set<String> {
+    var seen: Set<String> = []
+    var next = [name]
+    while let n = next.popLast() {
+      for d in edges[n] ?? [] where seen.insert(d).inserted { next.append(d) }
+    }
+    return seen
+  }
+
   static func readmeLayers() throws -> [[String]] {
     let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
     let start = try #require(readme.range(of: "<!-- target layers -->\n```text\n"))
@@ -206,7 +223,7 @@ enum Manifest {
 /// GRDB's `execute(sql:)` runs every statement its text holds: a name from a model, a
 /// database or an option pasted into it could run statements of its own. Text built from
 /// anything but a literal is prepared alone (`makeStatement(sql:)`, which refuses a second
-/// statement), so the only `execute(sql:)` calls left are literals (#72).
+/// statement), so the only `execute(sql:)` calls left are literals.
 @Suite struct OneStatementAtATime {
   @Test func everyStatementBuiltFromValuesIsPreparedAlone() throws {
     let sources = Manifest.root.appendingPathComponent("Sources")

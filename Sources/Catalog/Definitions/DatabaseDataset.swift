@@ -12,7 +12,12 @@ public struct DatabaseDataset: DatasetDefinition {
 
   /// The list's entity as the schema spells it where the kind is named after it; otherwise
   /// the name it was given (`wells-coredata`, a matrix list's name).
-  public var displayName: String { name == Self.kindName(listEntity) ? listEntity : name }
+  public var displayName: String { Self.displayName(name: name, listEntity: listEntity) }
+
+  /// The name a reader knows a kind `name` listing `listEntity` by (`displayName`). O(length).
+  public static func displayName(name: String, listEntity: String) -> String {
+    name == kindName(listEntity) ? listEntity : name
+  }
 
   public var name: String
   public var model: Model

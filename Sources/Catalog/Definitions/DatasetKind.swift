@@ -45,7 +45,13 @@ public struct DatasetKind: RawRepresentable, Hashable, Sendable, Codable, CaseIt
 
   /// The name a reader knows the list by: a generated dataset's (`banks`), or the list's entity
   /// as the user's schema spells it (`Flight`, where `rawValue` is the file-safe `flight`). O(1).
-  public var displayName: String { (definition as? DatabaseDataset)?.displayName ?? rawValue }
+  public var displayName: String {
+    switch definition {
+    case let d as DatabaseDataset: d.displayName
+    case let d as RecordedDataset: d.displayName
+    default: rawValue
+    }
+  }
 
   /// The row count of the classic datasets.
   public static let defaultRows = 244_292

@@ -7,11 +7,15 @@ public struct RecordedDataset: DatasetDefinition {
   public var name: String
   public var tables: [TableSchema] { [] }
   public var model: Model { Model(entities: []) }
-  public var listEntity: String { name }
+  /// The list's entity as the run's settings spell it; the kind's name where they do not.
+  public var listEntity: String
   public var sortDescription: String { "its own sort (recorded in the run's settings)" }
   public var sectionKeyPath: String { "" }
+  /// As a `DatabaseDataset` of this name and entity names itself, so that a report rendered
+  /// without the database names the list as the run did.
+  public var displayName: String { DatabaseDataset.displayName(name: name, listEntity: listEntity) }
 
-  public init(name: String) { self.name = name }
+  public init(name: String, listEntity: String? = nil) { (self.name, self.listEntity) = (name, listEntity ?? name) }
 
   public func defaultRequest(batchSize: Int) -> FetchRequest {
     FetchRequest(entityName: name, fetchBatchSize: batchSize)
@@ -21,10 +25,15 @@ public struct RecordedDataset: DatasetDefinition {
 
 extension DatasetKind {
   /// The kind named `name` in results: a registered one, or a `RecordedDataset` registered for
-  /// a well-formed name no definition has (lowercase letters, digits, `-`). O(1).
-  public static func recorded(_ name: String) -> DatasetKind? {
-    if let kind = DatasetKind(rawValue: name) { return kind }
+  /// a well-formed name no definition has (lowercase letters, digits, `-`). With `listEntity`
+  /// (a run's settings name the entity of a user's list), a `RecordedDataset` registered
+  /// before is replaced by one that spells the entity so; a definition read from a database is
+  /// kept. O(1).
+  public static func recorded(_ name: String, listEntity: String? = nil) -> DatasetKind? {
+    if let kind = DatasetKind(rawValue: name), listEntity == nil || !(kind.definition is RecordedDataset) {
+      return kind
+    }
     guard !name.isEmpty, name.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) else { return nil }
-    return register(RecordedDataset(name: name))
+    return register(RecordedDataset(name: name, listEntity: listEntity))
   }
 }

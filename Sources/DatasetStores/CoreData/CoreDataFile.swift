@@ -4,6 +4,7 @@ import FetchedResults
 import Foundation
 import GRDB
 import SQLiteStore
+import Vocabulary
 
 /// A generated dataset in Core Data's physical schema (`generate --schema coredata`): the same
 /// rows as Core Data's SQLite store would hold them. A table per entity, `Z` + the entity's
@@ -166,20 +167,13 @@ extension CoreDataFile {
     _ = try write(from: location)
   }
 
-  /// What a dataset's kind is named by over its Core Data file: `banks-coredata`.
-  public static let kindSuffix = "-coredata"
-
-  /// Whether `kind` is a generated dataset read from its file in Core Data's schema rather than
-  /// a database of the user's. O(1).
-  public static func isGenerated(_ kind: DatasetKind) -> Bool { kind.rawValue.hasSuffix(kindSuffix) }
-
   /// The dataset's list over its Core Data file, as a run's cases carry it to their processes.
   public static func list(_ location: DatasetLocation) -> UserList {
     let request = location.kind.definition.defaultRequest(batchSize: 0)
     var list = UserList(
       database: UserDatabase(path: path(for: location), relationships: relationships(location.kind)),
       entity: request.entityName)
-    list.kindName = location.kind.rawValue + kindSuffix
+    list.kindName = location.kind.rawValue + CoreDataNames.kindSuffix
     list.defaultSort = request.sortDescriptors.map { "\($0.keyPath) \($0.ascending ? "asc" : "desc")" }.joined(
       separator: ", ")
     list.defaultSection = location.kind.definition.sectionKeyPath

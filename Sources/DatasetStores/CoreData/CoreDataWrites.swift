@@ -1,6 +1,7 @@
 import Catalog
 import Datasets
 import FetchedResults
+import Vocabulary
 
 extension CoreDataFile {
   /// A dataset's transactions (on its FetchBench model) as they are written to its Core Data

@@ -1,4 +1,5 @@
 import Datasets
+import TextFormatting
 
 extension ModelFile {
   /// What `describe --model` prints: the model as read, entity by entity, then the SQLite

@@ -4,6 +4,8 @@ import FetchedResults
 import Foundation
 import GRDB
 import SQLiteStore
+import TextFormatting
+import Vocabulary
 
 /// A Core Data store of a model's schema (`generate --model`): `rows` rows of one entity (an
 /// abstract one's shared out among its concrete sub-entities), the rows its relationships

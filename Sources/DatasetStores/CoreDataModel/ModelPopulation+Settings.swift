@@ -1,4 +1,5 @@
 import Foundation
+import TextFormatting
 
 /// The checks of a population file's settings for one attribute or relationship: each setting
 /// named, of its kind and within its bounds, on a property of a type it applies to.

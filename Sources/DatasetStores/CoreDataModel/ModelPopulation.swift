@@ -1,6 +1,7 @@
 import Catalog
 import Datasets
 import Foundation
+import TextFormatting
 
 /// How `generate --model` populates a model's store beyond its defaults, from a JSON file
 /// (`--population FILE`), every name checked against the model:

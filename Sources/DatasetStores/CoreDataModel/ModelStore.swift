@@ -1,6 +1,7 @@
 import FetchedResults
 import Foundation
 import SQLQueries
+import Vocabulary
 
 /// The store of a list named by an app's model rather than a file: `--model PATH --entity E
 /// --rows N` (and a version and a population) wherever a list is measured or generated, and a

@@ -1,5 +1,6 @@
 import Datasets
 import FetchedResults
+import TextFormatting
 
 extension DatabaseSchema {
   /// What was read, for a user to check before measuring: each entity with its row count,

@@ -2,6 +2,7 @@ import FetchedResults
 import Foundation
 import GRDB
 import SQLiteStore
+import Vocabulary
 
 /// What FetchBench reads of a SQLite database's schema and contents, before any model is made
 /// of it: tables, their integer primary keys, columns with their declared types, the storage
@@ -114,16 +115,7 @@ public struct DatabaseSchema: Sendable, Codable {
   public func fetchIndexes(on entity: String) -> [String] {
     guard flavour == .coreData else { return [] }
     let name = coreDataSubentities[entity]?.table ?? coreDataEntities.first { $0.value == entity }?.key
-    return name.flatMap(table)?.indexes.map(\.name).filter(Self.isFetchIndex) ?? []
-  }
-
-  /// Whether `name` is as Core Data names a fetch index's SQL index, `Z_<Entity>_<name>`
-  /// (`Z_Item_byTitle`): unlike its own indexes (`ZITEM_ZFOLDER_INDEX`, `Z_1TAGS`), the
-  /// entity's name keeps its case. O(name).
-  public static func isFetchIndex(_ name: some StringProtocol) -> Bool {
-    let parts = name.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
-    return name.hasPrefix("Z_") && parts.count == 3 && parts[1].first?.isUppercase == true
-      && parts[1].contains(where: \.isLowercase) && !parts[2].isEmpty
+    return name.flatMap(table)?.indexes.map(\.name).filter(CoreDataNames.isFetchIndex) ?? []
   }
 
   /// Reads the schema through `queue`. O(rows × columns): one scan per table counts each

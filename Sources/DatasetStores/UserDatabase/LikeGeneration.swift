@@ -4,6 +4,8 @@ import FetchedResults
 import Foundation
 import GRDB
 import SQLiteStore
+import TextFormatting
+import Vocabulary
 
 /// `generate --like`: a synthetic database of N rows of the user's list entity whose columns
 /// follow the user's own: each column's NULL share and tie share (the share of non-NULL rows

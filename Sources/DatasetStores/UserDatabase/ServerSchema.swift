@@ -1,4 +1,5 @@
 import PostgresStore
+import Vocabulary
 
 /// A schema on a PostgreSQL server, as `--db` names it:
 /// `postgres://user[:password]@host[:port]/database[?schema=NAME]` (schema `public` when
@@ -11,7 +12,7 @@ public struct ServerSchema: Sendable, Equatable, CustomStringConvertible {
   public static let passwordVariable = "FETCHBENCH_DB_PASSWORD"
 
   /// Whether `text` is a PostgreSQL URL rather than a file's path.
-  public static func isURL(_ text: String) -> Bool { text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") }
+  public static func isURL(_ text: String) -> Bool { UserDatabase.isServerURL(text) }
 
   /// Parses the URL; `schema` is taken out before the rest is parsed as the store's URL.
   /// Throws `PostgresStoreError.badURL` naming what is wrong.

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import SQLiteStore
 import Synchronization
+import Vocabulary
 
 /// Reading a user's SQLite file as SQLite reads it, without writing beside it.
 ///

@@ -6,36 +6,9 @@ import GRDB
 import PostgresStore
 import SQLQueries
 import SQLiteStore
+import Vocabulary
 
-/// A user's own database, read and never written: a SQLite file (an app's schema, or a Core
-/// Data store), opened `immutable=1` when no `-wal` file says an app may be writing it,
-/// read-only otherwise; or a PostgreSQL schema, read in read-only transactions.
-public struct UserDatabase: Sendable, Codable, Equatable {
-  /// The file's path, or the server's `postgres://user@host:port/database?schema=NAME`
-  /// (without its password, which `named` moves to the environment).
-  public var path: String
-  /// To-one relationships the column names do not say, `column` → entity (`plane` → `Plane`).
-  public var relationships: [String: String]
-  /// To-many relationships a model declares, by the entity of their table (a Core Data
-  /// model's names and join tables); the others are read from the to-one keys.
-  public var toMany: [String: [ToManyRelationship]] {
-    get { declaredToMany ?? [:] }
-    set { declaredToMany = newValue.isEmpty ? nil : newValue }
-  }
-  /// `toMany` as results record it: absent from runs recorded before it existed.
-  var declaredToMany: [String: [ToManyRelationship]]? = nil
-  /// On a server: whether index candidates may be tried in a schema of FetchBench's own
-  /// (`PostgresTrials`); nil or false, none is. A file's candidates are always tried in copies.
-  public var allowsIndexTrials: Bool? = nil
-  /// A store generated from a Core Data model: the model's delete rules, which a save on a
-  /// private copy of it applies (`SQLiteStore.deleteRules`).
-  public var deleteRules: [DeleteRule]? = nil
-
-  public init(path: String, relationships: [String: String] = [:]) {
-    self.path = path
-    self.relationships = relationships
-  }
-
+extension UserDatabase {
   /// The database `--db` names: a file, or a server's URL whose password is handed to this
   /// process's children through the environment (`passwordVariable`), never in their
   /// arguments or in results. Throws the URL's errors.
@@ -223,24 +196,7 @@ public enum UserDatabaseError: Error, CustomStringConvertible, Equatable {
   }
 }
 
-/// A list over a user's database as a run's cases carry it to their child processes, which
-/// register its kind again from the file.
-public struct UserList: Sendable, Codable, Equatable {
-  public var database: UserDatabase
-  public var entity: String
-  /// The kind's name when not the entity's (a generated dataset in Core Data's schema:
-  /// `banks-coredata`), with the sort, section and prefetch its list has when none is given.
-  public var kindName: String? = nil
-  public var defaultSort: String? = nil
-  public var defaultSection: String? = nil
-  public var prefetch: [String]? = nil
-  public var cells: [String]? = nil
-
-  public init(database: UserDatabase, entity: String) {
-    self.database = database
-    self.entity = entity
-  }
-
+extension UserList {
   /// Registers the list's kind, sorted by `sort` (the `fetch` syntax; nil: the default sort,
   /// else by primary key) and sectioned by `section`. Throws the parser's and the reader's
   /// errors.

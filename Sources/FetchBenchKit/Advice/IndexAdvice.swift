@@ -7,6 +7,7 @@ import HarnessSupport
 import PostgresStore
 import ResultModel
 import SQLQueries
+import Vocabulary
 
 extension IndexAdvice {
   /// One index variant: the store that reads it, how to enter and leave it, its plans, and

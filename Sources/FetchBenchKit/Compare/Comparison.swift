@@ -3,6 +3,7 @@ import Foundation
 import HarnessSupport
 import Reports
 import ResultModel
+import TextFormatting
 
 /// Two runs' figures joined on their full key and judged, one line per figure: exact
 /// counters exactly, heap figures within a percentage, times and rates by the processes that

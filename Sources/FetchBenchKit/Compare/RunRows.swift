@@ -2,6 +2,8 @@ import DatasetStores
 import Datasets
 import Foundation
 import ResultModel
+import TextFormatting
+import Vocabulary
 
 /// The rows of a run that `compare` reads: a run folder's results.json (which keeps every
 /// repetition), else its results.csv (medians only: times are then not judged), or either

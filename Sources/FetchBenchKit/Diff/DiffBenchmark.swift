@@ -7,6 +7,7 @@ import HarnessSupport
 import PostgresStore
 import ResultModel
 import SQLiteStore
+import Vocabulary
 
 /// `fetchbench diff`: what keeping a list in sync costs. For a transaction of k changed
 /// objects (or a 10% edit) on banks sorted by `details.closeDate desc`, with or without

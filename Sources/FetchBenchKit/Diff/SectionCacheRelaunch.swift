@@ -2,6 +2,7 @@ import DatasetStores
 import FetchedResults
 import HarnessSupport
 import ResultModel
+import Vocabulary
 
 /// A relaunch after a save, with NSFetchedResultsController's `cacheName`: the section cache
 /// the last launch saved no longer matches the store's data version, so `performFetch`

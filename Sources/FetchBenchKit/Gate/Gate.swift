@@ -4,6 +4,8 @@ import Datasets
 import Foundation
 import HarnessSupport
 import ResultModel
+import TextFormatting
+import Vocabulary
 
 /// One gated figure. Every figure is "lower is better": counts, bytes, and time ratios.
 package struct GateFigure: Sendable, Codable, Equatable {

@@ -1,5 +1,6 @@
 import Datasets
 import Foundation
+import TextFormatting
 
 /// `fetchbench check`: records a baseline, or measures the matrix and judges it against the
 /// baseline. Everything that can refuse to judge (a broken baseline, other rows, another

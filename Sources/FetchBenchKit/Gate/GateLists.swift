@@ -2,6 +2,8 @@ import Catalog
 import DatasetStores
 import Foundation
 import ResultModel
+import TextFormatting
+import Vocabulary
 
 /// The gate's matrix as data (`check --matrix FILE`): the lists a team guards in CI, each a
 /// generated dataset or a database of its own, with the sort, section and predicate its

@@ -8,6 +8,7 @@ import HarnessSupport
 import PostgresStore
 import ResultModel
 import SQLiteStore
+import Vocabulary
 
 /// The CI matrix `fetchbench check` runs: per dataset and store one child process that
 /// measures full and batched fetches with **interleaved** repetitions (full, batched, full,

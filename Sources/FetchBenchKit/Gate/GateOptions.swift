@@ -2,6 +2,7 @@ import Catalog
 import DatasetStores
 import Foundation
 import ResultModel
+import Vocabulary
 
 /// What `fetchbench check` runs and where it keeps its baseline.
 package struct GateOptions: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Reports
 import ResultModel
+import TextFormatting
 
 /// The comparison of a run with a baseline: a line per figure, each judged or said not to be.
 package struct GateReport: Sendable {

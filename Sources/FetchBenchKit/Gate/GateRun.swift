@@ -3,6 +3,7 @@ import DatasetStores
 import Datasets
 import Foundation
 import HarnessSupport
+import Vocabulary
 
 /// One run of the gate's matrix.
 package struct GateMeasurement: Sendable {

@@ -2,6 +2,7 @@ import DatasetStores
 import Foundation
 import Reports
 import ResultModel
+import Vocabulary
 
 /// One run's figures as a line of a history file (`fetchbench history add`): where and when it
 /// was measured, and every figure with a direction under its full key.

@@ -1,6 +1,7 @@
 import DatasetStores
 import Datasets
 import Foundation
+import Vocabulary
 
 /// A history file: one `HistoryEntry` per line (JSON Lines), oldest first.
 package enum HistoryFile {

@@ -6,6 +6,7 @@ import Foundation
 import Histogram
 import PostgresStore
 import SQLiteStore
+import Vocabulary
 
 /// What `fetchbench load` runs on one store.
 package struct LoadConfig: Codable, Sendable, Equatable {

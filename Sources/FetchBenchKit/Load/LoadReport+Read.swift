@@ -1,6 +1,7 @@
 import DatasetStores
 import Foundation
 import ResultModel
+import Vocabulary
 
 /// A load folder read back, to render its report again (`fetchbench report DIR`): the runs
 /// from results.json, a rate search's figures from search.json, the run and its machine from

@@ -4,6 +4,8 @@ import Foundation
 import HarnessSupport
 import Reports
 import ResultModel
+import TextFormatting
+import Vocabulary
 
 /// The files of a load run: `timeline.csv` (one row per store, rate and second),
 /// `summary.csv` (long form: one row per store, rate and metric), `results.json`,

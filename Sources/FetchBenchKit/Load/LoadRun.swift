@@ -7,6 +7,8 @@ import HarnessSupport
 import Histogram
 import PostgresStore
 import SQLiteStore
+import TextFormatting
+import Vocabulary
 
 /// One run on one store: its connections, threads and figures.
 final class LoadRun: @unchecked Sendable {

@@ -1,5 +1,7 @@
 import DatasetStores
 import Foundation
+import TextFormatting
+import Vocabulary
 
 /// A store's own write limit: the load test's transactions committed through the store's
 /// client alone (`LoadConfig.rawWrites`), as fast as they go, in a fresh process.

@@ -4,6 +4,7 @@ import Datasets
 import Foundation
 import PostgresStore
 import ResultModel
+import Vocabulary
 
 /// One step of `--find-max-rate`: a run at one target rate.
 package struct RateStep: Codable, Sendable {

@@ -1,5 +1,7 @@
 import Datasets
 import Foundation
+import ResultModel
+import Vocabulary
 
 /// A folder of results that FetchBench writes whole (`run`, `diff`, `load`): built under a new
 /// temporary name beside its destination, marked with the command that wrote it and every
@@ -96,21 +98,9 @@ package enum OutputFolder {
     try replace(p, with: tmp, command: marker.command, legacyNames: legacyNames)
   }
 
-  /// A name taken from data (a dataset, store or index name in results.csv) made safe as one
-  /// path component: only letters, digits and `._+-` stay, every other character becomes `_`,
-  /// and a leading `.` becomes `_` (no `..`, no hidden file). O(name).
-  package static func safeComponent(_ name: String) -> String {
-    var out = String(
-      name.unicodeScalars.map { s -> Character in
-        s.isASCII && (CharacterSet.alphanumerics.contains(s) || "._+-".unicodeScalars.contains(s)) ? Character(s) : "_"
-      })
-    if out.hasPrefix(".") { out = "_" + out.dropFirst() }
-    return out.isEmpty ? "_" : out
-  }
-
   /// `folder/name` for a file name built from data; throws unless it is one safe component.
   package static func child(_ folder: String, _ name: String) throws -> String {
-    guard name == safeComponent(name) else {
+    guard name == FileName.safeComponent(name) else {
       throw DatasetError.cannotWrite(
         path: "\(folder)/\(name)", reason: "the name comes from the data and is not a plain file name")
     }

@@ -3,6 +3,7 @@ import DatasetStores
 import Datasets
 import Reports
 import ResultModel
+import Vocabulary
 
 /// Each list's recommendation as soon as its last case is measured (`run --recommend`): the
 /// first answer comes after the first list's cases instead of after the whole run. A list is

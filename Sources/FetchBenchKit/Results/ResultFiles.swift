@@ -3,6 +3,7 @@ import Datasets
 import Foundation
 import Reports
 import ResultModel
+import Vocabulary
 
 /// Writes a run's files as an `OutputFolder`.
 package enum ResultFiles {

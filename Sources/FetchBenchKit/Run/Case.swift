@@ -6,6 +6,8 @@ import Foundation
 import HarnessSupport
 import ResultModel
 import SQLiteStore
+import TextFormatting
+import Vocabulary
 
 /// One measured case: what the parent sends a child process.
 package struct CaseSpec: Sendable, Codable, Equatable {

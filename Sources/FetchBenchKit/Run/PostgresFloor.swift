@@ -9,6 +9,7 @@ import PostgresStore
 import Reports
 import ResultModel
 import SQLQueries
+import Vocabulary
 
 /// The PostgreSQL floor (`postgres-raw`): the store's own statements timed by the server
 /// (EXPLAIN ANALYZE: execution without the network or a client) and fetched by `psql`

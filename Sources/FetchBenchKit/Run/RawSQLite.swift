@@ -2,6 +2,7 @@ import DatasetStores
 import FetchedResults
 import GRDBSQLite
 import SQLiteStore
+import Vocabulary
 
 /// The SQLite C API with nothing on top, for the floors: the store's own statements for a
 /// request (the ID query, the full query, a scroll-through in batches), and the scan limit.

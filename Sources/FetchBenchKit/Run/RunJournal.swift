@@ -2,6 +2,7 @@ import DatasetStores
 import Datasets
 import Foundation
 import ResultModel
+import Vocabulary
 
 /// The cases of a run that have finished, kept on disk as each one ends, so that a run stopped
 /// part way (an interrupt, a closed session, `--max-minutes`) continues where it stopped

@@ -3,6 +3,7 @@ import DatasetStores
 import FetchedResults
 import Reports
 import ResultModel
+import Vocabulary
 
 /// What `fetchbench run` measures.
 package struct RunOptions: Sendable {

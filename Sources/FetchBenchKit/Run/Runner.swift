@@ -9,6 +9,7 @@ import PostgresStore
 import Reports
 import ResultModel
 import SQLQueries
+import Vocabulary
 
 /// The outcome of a run.
 package struct RunOutcome: Sendable {

@@ -5,6 +5,7 @@ import FetchedResults
 import Foundation
 import HarnessSupport
 import ResultModel
+import Vocabulary
 
 extension Scenario {
   /// Where `sectioned_cached` keeps its counts: a folder of this process's, removed with its

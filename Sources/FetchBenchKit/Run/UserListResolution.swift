@@ -2,6 +2,7 @@ import Catalog
 import DatasetStores
 import FetchedResults
 import ResultModel
+import Vocabulary
 
 extension UserList {
   /// A list of `entity` in `database` as a run measures it: its kind registered with
