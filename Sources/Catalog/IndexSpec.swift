@@ -5,8 +5,8 @@ import FetchedResults
 /// one with `:desc` (`close_date`, `info_id+close_date`, `spud_date:desc+id`): the generator,
 /// the PostgreSQL loader and the index advice all read it here, so the index a report advises
 /// is the one its file was measured with.
-public struct IndexSpec: Sendable, Hashable, CustomStringConvertible {
-  public struct Column: Sendable, Hashable {
+public struct IndexSpec: Sendable, Hashable, Codable, CustomStringConvertible {
+  public struct Column: Sendable, Hashable, Codable {
     public var name: String
     public var descending: Bool
 
@@ -24,9 +24,16 @@ public struct IndexSpec: Sendable, Hashable, CustomStringConvertible {
     self.columns = columns
   }
 
-  /// The index `tag` names in `kind`'s tables: every column in one table; nil when no table
-  /// has them all or the spelling is not `name` or `name:desc`. O(tables × columns).
+  /// The index `tag` names in `kind`'s tables: every column in one table (for a
+  /// `RecordedDataset`, among the indexes its results recorded); nil when no table has them all
+  /// or the spelling is not `name` or `name:desc`. O(tables × columns).
   public init?(tag: String, in kind: DatasetKind) {
+    // A kind known only by its results: the indexes they recorded.
+    if let recorded = kind.definition as? RecordedDataset {
+      guard let spec = recorded.indexes.first(where: { $0.tag == tag }) else { return nil }
+      self = spec
+      return
+    }
     var columns: [Column] = []
     for part in tag.split(separator: "+", omittingEmptySubsequences: false) {
       let pieces = part.split(separator: ":", omittingEmptySubsequences: false).map(String.init)

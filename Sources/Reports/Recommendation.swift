@@ -217,7 +217,7 @@ package struct Recommendation: Sendable, Equatable {
   /// per pair, the index advice).`
   package static func addSentence(_ pick: IndexPick, statement: String, what: String) -> String {
     // A Core Data store's indexes are declared in its model, not created by SQL.
-    let coreData = pick.index.flatMap { (pick.dataset.definition as? DatabaseDataset)?.coreDataFetchIndex($0) }
+    let coreData = pick.index.flatMap(pick.dataset.coreDataFetchIndex)
     return modelIndexSentence(pick)
       + """
       Add the index (\(statement)\(coreData.map { "; in Core Data, \($0)" } ?? "")): \(what) takes \

@@ -93,7 +93,9 @@ extension Report {
   package func candidatesTable(_ here: [ResultRow], _ dataset: DatasetKind) -> String {
     var tags: [String] = []
     for r in here where !tags.contains(r.index) { tags.append(r.index) }
-    let candidates = (try? IndexAdvice.candidates(dataset, request: customRequest?.request)) ?? []
+    let candidates =
+      settings.database?.indexCandidates ?? (try? IndexAdvice.candidates(dataset, request: customRequest?.request))
+      ?? []
     let columns = Self.adviceColumns.filter { c in here.contains { $0.scenario == c.scenario } }
     var md = MarkdownTable(
       [.left("index"), .left("why")] + columns.flatMap { [.right($0.heading), .right("× none")] }

@@ -15,15 +15,23 @@ package struct DatabaseSetting: Sendable, Codable, Equatable {
   /// The indexes of the model's fetch indexes on the list's table, for a Core Data store
   /// (`DatabaseSchema.fetchIndexes(on:)`); nil for runs recorded before it was.
   package var fetchIndexes: [String]?
+  /// The indexes the index advice tries on the list (`IndexAdvice.candidates`), so that a
+  /// report names them without the database; nil for runs recorded before they were.
+  package var indexCandidates: [IndexCandidate]?
+  /// For a Core Data store, each candidate as its model would declare it, by tag.
+  package var coreDataFetchIndexes: [String: String]?
 
   package init(
-    list: UserList, sha256: String, synthetic: String? = nil, model: ModelOrigin? = nil, fetchIndexes: [String]? = nil
+    list: UserList, sha256: String, synthetic: String? = nil, model: ModelOrigin? = nil, fetchIndexes: [String]? = nil,
+    indexCandidates: [IndexCandidate]? = nil, coreDataFetchIndexes: [String: String]? = nil
   ) {
     self.list = list
     self.sha256 = sha256
     self.synthetic = synthetic
     self.model = model
     self.fetchIndexes = fetchIndexes
+    self.indexCandidates = indexCandidates
+    self.coreDataFetchIndexes = coreDataFetchIndexes
   }
 
   package var recorded: String {
@@ -44,10 +52,12 @@ package struct DatabaseSetting: Sendable, Codable, Equatable {
     return "\(list.database.path), entity \(list.entity), \(hash) \(sha256)"
   }
 
-  /// Names the kind of the list as the run did (`Message`, where results name it `message`)
-  /// when no definition read from the database stands behind it: a report is rendered from
-  /// the results alone. O(1).
+  /// Names the kind of the list as the run did (`Message`, where results name it `message`),
+  /// with the indexes its advice tried, when no definition read from the database stands
+  /// behind it: a report is rendered from the results alone. O(candidates).
   package func nameRecordedKind() {
-    _ = DatasetKind.recorded(list.kindName ?? DatabaseDataset.kindName(list.entity), listEntity: list.entity)
+    _ = DatasetKind.recorded(
+      list.kindName ?? DatabaseDataset.kindName(list.entity), listEntity: list.entity,
+      indexes: indexCandidates?.map(\.index) ?? [], coreDataFetchIndexes: coreDataFetchIndexes ?? [:])
   }
 }

@@ -2,9 +2,9 @@ import Catalog
 import FetchedResults
 
 /// An index worth trying for a request on a SQL store, and why.
-package struct IndexCandidate: Sendable, Hashable {
+package struct IndexCandidate: Sendable, Hashable, Codable {
   /// The rule that proposed it, as the report names it.
-  package enum Kind: String, Sendable, CaseIterable {
+  package enum Kind: String, Sendable, CaseIterable, Codable {
     /// The first sort key (after the section key) alone: what most apps add first.
     case sortKey = "sort key"
     /// A to-one sort key's table on the join column and the sort key: the join's lookup and

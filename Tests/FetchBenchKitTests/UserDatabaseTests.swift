@@ -224,15 +224,28 @@ enum UserDatabaseFixture {
     let again = try TestSupport.run(["report", dir + "/out"])
     #expect(again.status == 0, "\(again.stderr)")
     #expect(try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8) == report)
-    // With the database moved away the report still names the list as the run did.
+    // The report is the results' alone: with the database moved away it reads the same,
+    // the list and its index candidates named as the run named them.
     try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
     let moved = try TestSupport.run(["report", dir + "/out"])
     try FileManager.default.moveItem(atPath: path + ".moved", toPath: path)
     #expect(moved.status == 0, "\(moved.stderr)")
     let away = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
-    #expect(away.contains("## \(entity), 1,500 rows, your list: "), "\(away)")
     #expect(away.contains("### Recommendation, \(entity) at 1,500 rows"), "\(away)")
+    #expect(away == report, "\(Self.firstDifference(away, report))")
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the user's file is byte-identical")
+  }
+
+  /// The first line where `a` and `b` differ, each as it reads there.
+  static func firstDifference(_ a: String, _ b: String) -> String {
+    let (x, y) = (
+      a.split(separator: "\n", omittingEmptySubsequences: false),
+      b.split(separator: "\n", omittingEmptySubsequences: false)
+    )
+    guard let i = zip(x, y).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset else {
+      return "lines \(x.count) and \(y.count)"
+    }
+    return "line \(i + 1):\n\(x[i])\n\(y[i])"
   }
 
   /// The sort key's NULL share and tie share (in %), and the mean fan-out of the many-to-one.

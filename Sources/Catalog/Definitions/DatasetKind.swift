@@ -53,6 +53,17 @@ public struct DatasetKind: RawRepresentable, Hashable, Sendable, Codable, CaseIt
     }
   }
 
+  /// For a Core Data store, `index` as its model would declare it: from the model read from
+  /// the store, or as the run's results recorded it. Nil for any other dataset. O(entities ×
+  /// attributes).
+  public func coreDataFetchIndex(_ index: IndexSpec) -> String? {
+    switch definition {
+    case let d as DatabaseDataset: d.coreDataFetchIndex(index)
+    case let d as RecordedDataset: d.coreDataFetchIndexes[index.tag]
+    default: nil
+    }
+  }
+
   /// The row count of the classic datasets.
   public static let defaultRows = 244_292
   /// The largest supported row count: generation memory is flat, but time and disk are not.

@@ -14,8 +14,19 @@ public struct RecordedDataset: DatasetDefinition {
   /// As a `DatabaseDataset` of this name and entity names itself, so that a report rendered
   /// without the database names the list as the run did.
   public var displayName: String { DatabaseDataset.displayName(name: name, listEntity: listEntity) }
+  /// The indexes the run's advice tried, as its results recorded them: what an index's tag
+  /// names (`IndexSpec(tag:in:)`) without the database's tables.
+  public var indexes: [IndexSpec]
+  /// For a Core Data store, each of those indexes as its model declares it, by tag
+  /// (`DatabaseDataset.coreDataFetchIndex`).
+  public var coreDataFetchIndexes: [String: String]
 
-  public init(name: String, listEntity: String? = nil) { (self.name, self.listEntity) = (name, listEntity ?? name) }
+  public init(
+    name: String, listEntity: String? = nil, indexes: [IndexSpec] = [], coreDataFetchIndexes: [String: String] = [:]
+  ) {
+    (self.name, self.listEntity, self.indexes) = (name, listEntity ?? name, indexes)
+    self.coreDataFetchIndexes = coreDataFetchIndexes
+  }
 
   public func defaultRequest(batchSize: Int) -> FetchRequest {
     FetchRequest(entityName: name, fetchBatchSize: batchSize)
@@ -26,14 +37,18 @@ public struct RecordedDataset: DatasetDefinition {
 extension DatasetKind {
   /// The kind named `name` in results: a registered one, or a `RecordedDataset` registered for
   /// a well-formed name no definition has (lowercase letters, digits, `-`). With `listEntity`
-  /// (a run's settings name the entity of a user's list), a `RecordedDataset` registered
-  /// before is replaced by one that spells the entity so; a definition read from a database is
-  /// kept. O(1).
-  public static func recorded(_ name: String, listEntity: String? = nil) -> DatasetKind? {
+  /// (a run's settings name the entity of a user's list and the indexes its advice tried), a
+  /// `RecordedDataset` registered before is replaced by one that names them; a definition read
+  /// from a database is kept. O(1).
+  public static func recorded(
+    _ name: String, listEntity: String? = nil, indexes: [IndexSpec] = [], coreDataFetchIndexes: [String: String] = [:]
+  ) -> DatasetKind? {
     if let kind = DatasetKind(rawValue: name), listEntity == nil || !(kind.definition is RecordedDataset) {
       return kind
     }
     guard !name.isEmpty, name.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) else { return nil }
-    return register(RecordedDataset(name: name, listEntity: listEntity))
+    return register(
+      RecordedDataset(
+        name: name, listEntity: listEntity, indexes: indexes, coreDataFetchIndexes: coreDataFetchIndexes))
   }
 }

@@ -146,11 +146,15 @@ package enum Runner {
     if let list = options.userList, let kind = options.datasets.first, let rows = options.rows.first {
       let size = (try? FileManager.default.attributesOfItem(atPath: list.database.path)[.size] as? Int) ?? nil
       settings.databaseBytes = Double(size ?? 0)
+      let candidates = (try? IndexAdvice.candidates(kind, request: options.request)) ?? []
+      let declared = candidates.compactMap { c in kind.coreDataFetchIndex(c.index).map { (c.index.tag, $0) } }
       settings.database = DatabaseSetting(
         list: list, sha256: checksums["\(kind.rawValue)-\(rows)"] ?? "",
         synthetic: list.database.syntheticDescription(),
         model: list.database.modelOrigin(),
-        fetchIndexes: (try? list.database.schema().fetchIndexes(on: list.entity)).flatMap { $0.isEmpty ? nil : $0 })
+        fetchIndexes: (try? list.database.schema().fetchIndexes(on: list.entity)).flatMap { $0.isEmpty ? nil : $0 },
+        indexCandidates: candidates.isEmpty ? nil : candidates,
+        coreDataFetchIndexes: declared.isEmpty ? nil : Dictionary(declared, uniquingKeysWith: { a, _ in a }))
     }
     if let conf = ProcessInfo.processInfo.environment["MALLOC_CONF"], !conf.isEmpty {
       settings.allocatorConfiguration = conf
