@@ -213,7 +213,7 @@ struct Generate: ParsableCommand {
       throw ValidationError(DatasetError.invalidRows(rows).description)
     }
     let relationships = try DatabaseOptions(db: path, relationship: relationship).relationships()
-    if ServerSchema.isURL(path) {
+    if UserDatabase.isServerURL(path) {
       throw UserDatabaseError.serverReadOnly(try ServerSchema(path).description, "generate --like")
     }
     let name = String(entity.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })

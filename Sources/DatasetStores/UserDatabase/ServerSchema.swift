@@ -11,9 +11,6 @@ public struct ServerSchema: Sendable, Equatable, CustomStringConvertible {
   /// Where a password given in the URL is handed to child processes.
   public static let passwordVariable = "FETCHBENCH_DB_PASSWORD"
 
-  /// Whether `text` is a PostgreSQL URL rather than a file's path.
-  public static func isURL(_ text: String) -> Bool { UserDatabase.isServerURL(text) }
-
   /// Parses the URL; `schema` is taken out before the rest is parsed as the store's URL.
   /// Throws `PostgresStoreError.badURL` naming what is wrong.
   public init(_ text: String) throws {

@@ -13,7 +13,7 @@ extension UserDatabase {
   /// process's children through the environment (`passwordVariable`), never in their
   /// arguments or in results. Throws the URL's errors.
   public static func named(_ text: String, relationships: [String: String] = [:]) throws -> UserDatabase {
-    guard ServerSchema.isURL(text) else { return UserDatabase(path: text, relationships: relationships) }
+    guard Self.isServerURL(text) else { return UserDatabase(path: text, relationships: relationships) }
     var server = try ServerSchema(text)
     if let password = server.url.password { setenv(ServerSchema.passwordVariable, password, 1) }
     server.url.password = nil
@@ -23,7 +23,7 @@ extension UserDatabase {
   /// The PostgreSQL schema `path` names, nil for a file.
   public var server: ServerSchema? {
     get throws {
-      guard ServerSchema.isURL(path) else { return nil }
+      guard isOnServer else { return nil }
       var server = try ServerSchema(path)
       if server.url.password == nil {
         server.url.password = ProcessInfo.processInfo.environment[ServerSchema.passwordVariable]
@@ -173,7 +173,7 @@ public enum UserDatabaseError: Error, CustomStringConvertible, Equatable {
       looks like this too). FetchBench reads unencrypted SQLite files: export a decrypted copy
       """
     case .unreadable(let p, let m):
-      ServerSchema.isURL(p) ? "\(p) cannot be read: \(m)" : "\(p) cannot be read as a SQLite database: \(m)"
+      UserDatabase.isServerURL(p) ? "\(p) cannot be read: \(m)" : "\(p) cannot be read as a SQLite database: \(m)"
     case .locked(let p):
       """
       \(p) is locked by another process; close the app that holds it, or copy the file (with its -wal) and name the \

@@ -173,7 +173,7 @@ package struct GateList: Sendable, Codable, Equatable {
   }
 
   package var measuredStores: [StoreKind] {
-    stores ?? [.memory, db.map(ServerSchema.isURL) == true ? .postgres : .sqlite]
+    stores ?? [.memory, db.map(UserDatabase.isServerURL) == true ? .postgres : .sqlite]
   }
   package var measuredStrategies: [FetchMode] { strategies ?? [.batched] }
 
