@@ -83,8 +83,9 @@ let package = Package(
       ]
     ),
     // The harness's words, read and written by every job and reader without opening a store:
-    // the store kinds, a user's list and where its rows came from, the harness's errors.
-    .target(name: "Vocabulary", dependencies: ["FetchedResults", "Catalog", "SQLQueries"]),
+    // the store kinds, a user's list and where its rows came from, the harness's errors, the
+    // command's settings.
+    .target(name: "Vocabulary", dependencies: ["FetchedResults", "Catalog", "Collation", "SQLQueries"]),
     // Datasets into stores: opening a dataset file in a store kind, loading it into PostgreSQL.
     .target(
       name: "DatasetStores",

@@ -9,8 +9,8 @@ public enum DatasetModels {
 
   public static func model(for kind: DatasetKind) -> Model { collated(kind.definition.model) }
 
-  /// `model` comparing strings under sort selectors as Foundation does, in the locale of
-  /// `FETCHBENCH_LOCALE`.
+  /// `model` comparing strings under sort selectors as Foundation does, in this process's
+  /// locale (`FoundationCollation.current`).
   public static func collated(_ model: Model) -> Model {
     var m = model
     m.collation = FoundationCollation.current

@@ -75,20 +75,22 @@ public final class ChildProcess: @unchecked Sendable {
     case none
     /// A pipe the caller writes through `standardInput` and closes.
     case pipe
-    /// A pipe nothing is written to, held open until the child has ended: a child of
-    /// FetchBench's own that calls `endWithParent()` sees it close when this process ends,
-    /// however it ends (SIGKILL too), and ends itself.
-    case lifeline
+    /// A pipe that carries `message` (its length first, as 8 bytes big-endian), then nothing,
+    /// held open until the child has ended: a child of FetchBench's own reads the message
+    /// with `receiveFromParent()`, then sees the pipe close when this process ends, however
+    /// it ends (SIGKILL too), and ends itself. The one channel from a parent to its child:
+    /// the message never appears in the child's arguments or environment, where other users
+    /// of the machine can read them.
+    case lifeline(Data)
   }
 
-  /// The environment variable that tells a child its standard input is a lifeline.
-  static let lifelineVariable = "FETCHBENCH_LIFELINE"
-
-  /// In a child started with `.lifeline`: ends this process with SIGTERM (its interrupt
-  /// handler removes its temporary files) when the parent's end of standard input closes.
-  /// Does nothing in a process started otherwise. O(1).
-  public static func endWithParent() {
-    guard ProcessInfo.processInfo.environment[lifelineVariable] == "1" else { return }
+  /// In a child started with `.lifeline`: reads its parent's message from standard input, then
+  /// ends this process with SIGTERM (its interrupt handler removes its temporary files) when
+  /// the parent's end of standard input closes. Throws when standard input holds no whole
+  /// message (the process was not started so). O(message).
+  public static func receiveFromParent() throws -> Data {
+    let length = try readExactly(8).reduce(0) { $0 << 8 | Int($1) }
+    let message = try readExactly(length)
     let thread = Thread {
       var byte: UInt8 = 0
       while true {
@@ -98,6 +100,26 @@ public final class ChildProcess: @unchecked Sendable {
       kill(getpid(), SIGTERM)
     }
     thread.start()
+    return message
+  }
+
+  /// `count` bytes of standard input. O(count).
+  private static func readExactly(_ count: Int) throws -> Data {
+    guard count >= 0, count < 1 << 32 else { throw CocoaError(.fileReadCorruptFile) }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var done = 0
+    while done < count {
+      let n = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress! + done, count - done) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { throw CocoaError(.fileReadCorruptFile) }
+      done += n
+    }
+    return Data(bytes)
+  }
+
+  /// `message` as `.lifeline` sends it: its length, 8 bytes big-endian, then its bytes. O(message).
+  static func framed(_ message: Data) -> Data {
+    Data((0..<8).reversed().map { UInt8(truncatingIfNeeded: message.count >> ($0 * 8)) }) + message
   }
 
   /// Children started and not yet waited for, and whether `stopAll` has begun: an interrupt
@@ -127,20 +149,16 @@ public final class ChildProcess: @unchecked Sendable {
     self.process = process
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    var environment = environment
-    environment[Self.lifelineVariable] = input == .lifeline ? "1" : nil
-    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != Self.lifelineVariable }.merging(
-      environment
-    ) { $1 }
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     var inputPipe: Pipe?
-    switch input {
-    case .none: process.standardInput = FileHandle.nullDevice
-    case .pipe, .lifeline:
+    if case .none = input {
+      process.standardInput = FileHandle.nullDevice
+    } else {
       inputPipe = Pipe()
       process.standardInput = inputPipe
     }
@@ -150,8 +168,13 @@ public final class ChildProcess: @unchecked Sendable {
       live.pids.insert(process.processIdentifier)
     }
     pid = process.processIdentifier
-    standardInput = input == .pipe ? inputPipe?.fileHandleForWriting : nil
-    lifeline = input == .lifeline ? inputPipe?.fileHandleForWriting : nil
+    (standardInput, lifeline) =
+      switch input {
+      case .none: (nil, nil)
+      case .pipe: (inputPipe?.fileHandleForWriting, nil)
+      case .lifeline: (nil, inputPipe?.fileHandleForWriting)
+      }
+    if case .lifeline(let message) = input, let lifeline { Self.send(Self.framed(message), to: lifeline) }
     stdoutReader = PipeReader(out.fileHandleForReading, relay: false)
     stderrReader = PipeReader(err.fileHandleForReading, relay: relayStandardError)
     self.timeout = timeout
@@ -168,6 +191,31 @@ public final class ChildProcess: @unchecked Sendable {
     }
     let child = pid
     memoryWatch = memoryCeiling.map { MemoryWatch(pid: child, ceiling: $0) }
+  }
+
+  /// Writes `data` to `handle` on a thread of its own, through a duplicate of its descriptor
+  /// that the thread closes, with SIGPIPE blocked there: a message longer than a pipe holds
+  /// waits for the child to read it without holding up this thread, and a child that ended
+  /// before reading it makes the write fail, not this process. O(data).
+  private static func send(_ data: Data, to handle: FileHandle) {
+    let fd = dup(handle.fileDescriptor)
+    guard fd >= 0 else { return }
+    Thread.detachNewThread {
+      var blocked = sigset_t()
+      sigemptyset(&blocked)
+      sigaddset(&blocked, SIGPIPE)
+      pthread_sigmask(SIG_BLOCK, &blocked, nil)
+      defer { close(fd) }
+      data.withUnsafeBytes { bytes in
+        var done = 0
+        while done < bytes.count {
+          let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+          if n < 0 && errno == EINTR { continue }
+          guard n > 0 else { return }
+          done += n
+        }
+      }
+    }
   }
 
   /// Sends `signal` to the child.

@@ -9,11 +9,17 @@ public struct FoundationCollation: StringCollation {
   public let locale: String
   private let foundationLocale: Locale
 
-  /// The locale of `FETCHBENCH_LOCALE` (`--locale` sets it for a command and its cases), else
-  /// `en_US`.
-  public static let current = FoundationCollation(
-    locale: ProcessInfo.processInfo.environment[localeVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "en_US")
-  public static let localeVariable = "FETCHBENCH_LOCALE"
+  /// This process's collation: in the locale `useLocale` last set (`--locale`; a case process
+  /// takes its parent's), else `en_US`. Models take it when they are made. O(1).
+  public static var current: FoundationCollation { shared.withLock { $0 } }
+  private static let shared = Mutex(FoundationCollation(locale: "en_US"))
+
+  /// Makes `locale` (nil or empty: `en_US`) this process's collation, for the models made from
+  /// now on. O(1).
+  public static func useLocale(_ locale: String?) {
+    let collation = FoundationCollation(locale: locale.flatMap { $0.isEmpty ? nil : $0 } ?? "en_US")
+    shared.withLock { $0 = collation }
+  }
 
   public init(locale: String) {
     self.locale = locale

@@ -9,13 +9,14 @@ import SQLiteStore
 import Synchronization
 import Vocabulary
 
-/// Where the PostgreSQL store lives: `--postgres-url`, else `FETCHBENCH_POSTGRES_URL`, else the
-/// private server of `scripts/postgres`.
+/// Where the PostgreSQL store lives: the command's setting (`CommandSettings.postgresURL`), else
+/// the private server of `scripts/postgres`.
 public enum PostgresLocation {
   public static let defaultURL = "postgres://postgres@127.0.0.1:55432/fetchbench"
 
-  public static func url(_ option: String?) throws -> PostgresURL {
-    try PostgresURL(option ?? ProcessInfo.processInfo.environment["FETCHBENCH_POSTGRES_URL"] ?? defaultURL)
+  /// `text`, else the command's setting, else `defaultURL`, parsed. O(length).
+  public static func url(_ text: String? = nil) throws -> PostgresURL {
+    try PostgresURL(text ?? CommandSettings.current.postgresURL ?? defaultURL)
   }
 }
 
@@ -256,10 +257,8 @@ public enum PostgresLoader {
   static let stagingLock = 0x4642_4C44  // "FBLD"
 
   /// `--postgres-replace-tables`: the user allowed dropping dataset tables FetchBench did not
-  /// create (handed to child processes through the environment, like the URL).
-  public static var replaceForeignTables: Bool {
-    ProcessInfo.processInfo.environment["FETCHBENCH_POSTGRES_REPLACE_TABLES"] == "1"
-  }
+  /// create.
+  public static var replaceForeignTables: Bool { CommandSettings.current.replacePostgresTables }
 }
 
 extension PostgresLoader {

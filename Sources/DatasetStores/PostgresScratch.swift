@@ -8,8 +8,6 @@ import PostgresStore
 import SQLiteStore
 import Synchronization
 
-/// Where the PostgreSQL store lives: `--postgres-url`, else `FETCHBENCH_POSTGRES_URL`, else the
-/// private server of `scripts/postgres`.
 /// A database of its own for a case that writes (`diff`, `load`), loaded from the dataset by
 /// COPY and dropped afterwards, so that writes never touch the loaded dataset other cases
 /// read. Its name is new (`fetchbench_PURPOSE_PID_RANDOM`; CREATE DATABASE fails rather than

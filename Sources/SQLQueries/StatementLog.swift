@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `--sql-debug`: every statement a SQL store issues, in order, with its binds, the rows it
 /// returned and its time, in the shape of Core Data's `-com.apple.CoreData.SQLDebug 1` log so
@@ -7,18 +8,18 @@ import Foundation
 ///     FetchBench: sql: SELECT t0.id FROM failed_bank_info t0 … ORDER BY …
 ///     FetchBench: annotation: sql connection fetch time: 0.0412s for 244292 rows, 0 binds.
 ///
-/// Written to standard error. It is on in every process whose environment has
-/// `FETCHBENCH_SQL_DEBUG=1` (the command sets it, its child processes inherit it). Tracing
-/// costs time of its own: figures measured with it on are not comparable. Not thread-safe: one
-/// log per store, as one store per thread.
+/// Written to standard error, in every process `enable` was called in (the command calls it;
+/// a case process when its parent's settings say so). Tracing costs time of its own: figures
+/// measured with it on are not comparable. Not thread-safe: one log per store, as one store per
+/// thread.
 public final class StatementLog: @unchecked Sendable {
-  public static let variable = "FETCHBENCH_SQL_DEBUG"
+  private static let enabled = Atomic(false)
 
-  /// Whether this process logs statements.
-  public static var isEnabled: Bool { ProcessInfo.processInfo.environment[variable] == "1" }
+  /// Whether this process logs statements. O(1).
+  public static var isEnabled: Bool { enabled.load(ordering: .relaxed) }
 
-  /// Turns the log on for this process and the processes it starts.
-  public static func enable() { setenv(variable, "1", 1) }
+  /// Turns the log on for this process. O(1).
+  public static func enable() { enabled.store(true, ordering: .relaxed) }
 
   /// A log for a new store, nil when the log is off.
   public static func forStore() -> StatementLog? { isEnabled ? StatementLog() : nil }

@@ -6,6 +6,7 @@ import FetchBenchKit
 import Foundation
 import ResultModel
 import TextFormatting
+import Vocabulary
 
 struct Diff: CheckedCommand {
   static let configuration = CommandConfiguration(
@@ -213,7 +214,7 @@ struct Diff: CheckedCommand {
 
   func run() throws {
     sqlDebug.apply()
-    setenv("FETCHBENCH_STDLIB_BUDGET_S", String(stdlibBudget), 1)
+    CommandSettings.update { $0.stdlibBudget = stdlibBudget }
     try Command.measure(try checkedOptions(), out: out, postgres: postgres, extra: emitChanges.map { "wrote \($0)" })
   }
 }

@@ -4,7 +4,7 @@ import DatasetStores
 import Datasets
 import FetchBenchKit
 import Foundation
-import SQLQueries
+import Vocabulary
 
 @main
 struct FetchBench: ParsableCommand {
@@ -25,9 +25,11 @@ struct FetchBench: ParsableCommand {
   static func main() {
     do {
       try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
+      let environment = ProcessInfo.processInfo.environment
+      CommandSettings.update { $0 = EnvironmentSettings.read(environment) }
       LocaleOption.applyEarly(CommandLine.arguments)
       var command = try parseAsRoot()
-      if ProcessInfo.processInfo.environment["FETCHBENCH_VALIDATE_ONLY"] == "1" { return }
+      if EnvironmentSettings.validatesOnly(environment) { return }
       // What a killed FetchBench process left in the temporary directory.
       AtomicFile.sweepAbandoned()
       try command.run()
@@ -79,8 +81,6 @@ enum Interrupts {
   }
 }
 
-/// `--postgres-url` for every command that can use the PostgreSQL store. It is handed on
-/// through FETCHBENCH_POSTGRES_URL, so that the per-case child processes use it too.
 /// How much memory a measured case may hold before it is stopped and recorded as not fitting.
 struct MemoryCeilingOption: ParsableArguments {
   @Option(
@@ -151,16 +151,16 @@ struct PostgresOptions: ParsableArguments {
   @Flag(help: "Let loading a dataset into PostgreSQL drop tables of the same names that FetchBench did not create.")
   var postgresReplaceTables = false
 
-  /// Validates the URL and exports it to child processes.
+  /// Validates the URL and makes both the command's settings, which its cases receive.
   func apply() throws {
-    if postgresReplaceTables { setenv("FETCHBENCH_POSTGRES_REPLACE_TABLES", "1", 1) }
+    if postgresReplaceTables { CommandSettings.update { $0.replacePostgresTables = true } }
     guard let postgresURL else { return }
     do {
       _ = try PostgresLocation.url(postgresURL)
     } catch {
       throw ValidationError(String(describing: error))
     }
-    setenv("FETCHBENCH_POSTGRES_URL", postgresURL, 1)
+    CommandSettings.update { $0.postgresURL = postgresURL }
   }
 }
 
@@ -177,6 +177,6 @@ struct SQLDebugOption: ParsableArguments {
     ))
   var sqlDebug = false
 
-  /// Turns the log on for this process and its children.
-  func apply() { if sqlDebug { StatementLog.enable() } }
+  /// Turns the log on for this command and its cases.
+  func apply() { if sqlDebug { CommandSettings.update { $0.sqlDebug = true } } }
 }

@@ -1,10 +1,11 @@
 import ArgumentParser
-import Collation
 import Foundation
+import Vocabulary
 
-/// `--locale`: the locale sort selectors compare in. A setting of the process and of the cases
-/// it starts (`FETCHBENCH_LOCALE`), applied before the command line is parsed: the engine's
-/// models take their collation when they are made.
+/// `--locale`: the locale sort selectors compare in. A setting of the command and of the cases
+/// it starts (`CommandSettings.locale`), applied before the command line is parsed: the
+/// engine's models take their collation when they are made, and checking the options makes
+/// some.
 struct LocaleOption: ParsableArguments {
   @Option(
     help: ArgumentHelp(
@@ -20,13 +21,13 @@ struct LocaleOption: ParsableArguments {
     }
   }
 
-  /// Sets `FETCHBENCH_LOCALE` from `arguments`' `--locale`, before anything reads it.
+  /// Sets the command's locale from `arguments`' `--locale`, before anything reads it.
   static func applyEarly(_ arguments: [String]) {
     for (i, a) in arguments.enumerated() {
       let value =
         a == "--locale" && i + 1 < arguments.count
         ? arguments[i + 1] : a.hasPrefix("--locale=") ? String(a.dropFirst("--locale=".count)) : nil
-      if let value { setenv(FoundationCollation.localeVariable, value, 1) }
+      if let value { CommandSettings.update { $0.locale = value } }
     }
   }
 }

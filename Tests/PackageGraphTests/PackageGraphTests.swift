@@ -242,3 +242,24 @@ enum Manifest {
     #expect(files.contains { $0.hasSuffix("CoreDataSchema.swift") }, "the scan reads the sources")
   }
 }
+
+/// The command line reads the environment once and hands what it says to the processes it
+/// starts in their requests: below it, no target sets a variable or reads one of FetchBench's
+/// (the engine's internal checks are a build setting, not a variable read at run time).
+@Suite struct OneChannelToTheCases {
+  @Test func onlyTheCommandLineReadsOrSetsFetchBenchsVariables() throws {
+    let sources = Manifest.root.appendingPathComponent("Sources")
+    let use = try Regex(#"setenv\(|FETCHBENCH_(?!INTERNAL_CHECKS)"#)
+    var found: [String] = []
+    let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+    for file in files.sorted() where file.hasSuffix(".swift") && !file.hasPrefix("fetchbench/") {
+      let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+      for match in text.matches(of: use) {
+        let line = text[..<match.range.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count
+        found.append("Sources/\(file):\(line)")
+      }
+    }
+    #expect(found == [], "only Sources/fetchbench reads the environment; pass settings in CommandSettings")
+    #expect(files.contains("fetchbench/EnvironmentSettings.swift"), "the scan reads the sources")
+  }
+}

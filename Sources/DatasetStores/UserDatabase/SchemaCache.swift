@@ -2,64 +2,38 @@ import Datasets
 import Foundation
 import Synchronization
 
-/// Schemas of users' files read by this process, kept for its later calls and handed to its
-/// children (a run's cases) through a private folder that `FETCHBENCH_SCHEMA_CACHE` names,
-/// each with the identity of the file it was read at: a file that changed is read again.
-/// The folder is removed when the process that made it exits.
-enum SchemaCache {
-  static let variable = "FETCHBENCH_SCHEMA_CACHE"
-
-  private struct Shared: Codable {
+/// Schemas of users' files read by this process, kept for its later calls and sent to the
+/// processes it starts for cases in their requests (`entries`, `adopt`), each with the
+/// identity of the file it was read at: a file that changed is read again.
+package enum SchemaCache {
+  /// One file's schema, read at the file's identity `key`.
+  package struct Entry: Codable, Sendable {
     var path: String
     var key: String
     var schema: DatabaseSchema
   }
 
-  private static let known = Mutex<[String: Shared]>([:])
-  private static let folder = Mutex<String?>(nil)
+  private static let known = Mutex<[String: Entry]>([:])
 
-  /// The schema of `path` read at identity `key`, by this process or its parent; nil when
-  /// none was. O(tables × columns) to decode a parent's.
+  /// The schema of `path` read at identity `key` by this process or its parent; nil when none
+  /// was. O(1).
   static func schema(of path: String, key: String) -> DatabaseSchema? {
-    if let mine = known.withLock({ $0[path] }), mine.key == key { return mine.schema }
-    guard let dir = ProcessInfo.processInfo.environment[variable],
-      let data = FileManager.default.contents(atPath: file(for: path, in: dir)),
-      let shared = try? JSONDecoder().decode(Shared.self, from: data), shared.path == path, shared.key == key
-    else { return nil }
-    known.withLock { $0[path] = shared }
-    return shared.schema
+    guard let entry = known.withLock({ $0[path] }), entry.key == key else { return nil }
+    return entry.schema
   }
 
-  /// Keeps `schema` for this process and writes it for its children. Best effort: a child
-  /// that finds no schema reads the file itself.
+  /// Keeps `schema` for this process and the cases it starts. O(1).
   static func keep(_ schema: DatabaseSchema, of path: String, key: String) {
-    let shared = Shared(path: path, key: key, schema: schema)
-    known.withLock { $0[path] = shared }
-    guard let dir = sharedFolder(), let data = try? JSONEncoder().encode(shared) else { return }
-    try? data.write(to: URL(fileURLWithPath: file(for: path, in: dir)), options: .atomic)
+    known.withLock { $0[path] = Entry(path: path, key: key, schema: schema) }
   }
 
-  /// One file per database path, named by its hash.
-  private static func file(for path: String, in dir: String) -> String {
-    dir + "/" + SHA256Hasher.hex(of: Data(path.utf8)) + ".json"
-  }
+  /// Every schema this process keeps, for a case's request. O(files).
+  package static var entries: [Entry] { known.withLock { $0.values.sorted { $0.path < $1.path } } }
 
-  /// The folder children read: the parent's when this process is a child, else a new one of
-  /// this process's, registered with `AtomicFile` and removed at exit.
-  private static func sharedFolder() -> String? {
-    folder.withLock { folder in
-      if folder == nil {
-        if let inherited = ProcessInfo.processInfo.environment[variable] {
-          folder = inherited
-        } else if let made = try? AtomicFile.createTemporaryFolder(for: NSTemporaryDirectory() + "fetchbench-schemas") {
-          // A schema names the user's tables and their row counts: for this user alone.
-          chmod(made, 0o700)
-          setenv(variable, made, 1)
-          atexit { AtomicFile.discardAll() }
-          folder = made
-        }
-      }
-      return folder
+  /// Keeps the schemas a parent sent. O(files).
+  package static func adopt(_ entries: [Entry]) {
+    known.withLock { known in
+      for entry in entries { known[entry.path] = entry }
     }
   }
 }

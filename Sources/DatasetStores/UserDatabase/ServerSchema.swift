@@ -8,9 +8,6 @@ public struct ServerSchema: Sendable, Equatable, CustomStringConvertible {
   public var url: PostgresURL
   public var schema: String
 
-  /// Where a password given in the URL is handed to child processes.
-  public static let passwordVariable = "FETCHBENCH_DB_PASSWORD"
-
   /// Parses the URL; `schema` is taken out before the rest is parsed as the store's URL.
   /// Throws `PostgresStoreError.badURL` naming what is wrong.
   public init(_ text: String) throws {

@@ -9,13 +9,13 @@ import SQLiteStore
 import Vocabulary
 
 extension UserDatabase {
-  /// The database `--db` names: a file, or a server's URL whose password is handed to this
-  /// process's children through the environment (`passwordVariable`), never in their
-  /// arguments or in results. Throws the URL's errors.
+  /// The database `--db` names: a file, or a server's URL whose password is kept in the
+  /// command's settings (`CommandSettings.databasePassword`), never in results. Throws the
+  /// URL's errors.
   public static func named(_ text: String, relationships: [String: String] = [:]) throws -> UserDatabase {
     guard Self.isServerURL(text) else { return UserDatabase(path: text, relationships: relationships) }
     var server = try ServerSchema(text)
-    if let password = server.url.password { setenv(ServerSchema.passwordVariable, password, 1) }
+    if let password = server.url.password { CommandSettings.update { $0.databasePassword = password } }
     server.url.password = nil
     return UserDatabase(path: server.description, relationships: relationships)
   }
@@ -26,7 +26,7 @@ extension UserDatabase {
       guard isOnServer else { return nil }
       var server = try ServerSchema(path)
       if server.url.password == nil {
-        server.url.password = ProcessInfo.processInfo.environment[ServerSchema.passwordVariable]
+        server.url.password = CommandSettings.current.databasePassword
       }
       return server
     }

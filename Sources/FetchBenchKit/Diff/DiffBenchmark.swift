@@ -16,10 +16,8 @@ import Vocabulary
 /// `inferringMoves()` (within a time budget), and refetch + diff end to end; and it counts the
 /// change set against the minimal one.
 package enum DiffBenchmark {
-  /// Seconds the standard library's diff may take before it is abandoned.
-  package static var stdlibBudget: Double {
-    Double(ProcessInfo.processInfo.environment["FETCHBENCH_STDLIB_BUDGET_S"] ?? "") ?? 10
-  }
+  /// Seconds the standard library's diff may take before it is abandoned (`--stdlib-budget`).
+  package static var stdlibBudget: Double { CommandSettings.current.stdlibBudget ?? 10 }
 
   /// Runs one case in this (child) process, on a private copy of the dataset, so the writes
   /// never touch the user's file: each repetition commits one seeded transaction and measures

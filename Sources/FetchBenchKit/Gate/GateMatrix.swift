@@ -150,7 +150,7 @@ package enum GateMatrix {
       }
       let engine = try Sampler.wall {
         var controllers: [FetchedResultsController] = []
-        for _ in 0..<max(1, spec.injectedBatchedSlowdown ?? 1) {
+        for _ in 0..<max(1, CommandSettings.current.faults.batchedSlowdown ?? 1) {
           controllers.append(FetchedResultsController(fetchRequest: request.request, store: store))
           try controllers.last!.performFetch()
         }

@@ -101,3 +101,7 @@ extension LoadConfig {
     try read(.drainTimeout, into: &drainTimeout)
   }
 }
+
+extension LoadConfig: ChildWork {
+  package static let command = "_load"
+}

@@ -128,9 +128,7 @@ package enum LoadRunner {
   /// Runs one configuration in a child process (`fetchbench _load`); its progress goes to
   /// this process's standard error.
   static func child(_ config: LoadConfig) throws -> LoadResult {
-    let output = try ChildProcess.run(
-      ChildProcess.currentExecutable, ["_load", String(decoding: try JSONEncoder().encode(config), as: UTF8.self)],
-      input: .lifeline, relayStandardError: true)
+    let output = try ChildRequest(config).run(relayStandardError: true)
     if case .signalled = output.termination {
       throw HarnessError.invalidArgument("load on \(config.store) \(output.failure!)")
     }

@@ -36,12 +36,6 @@ package struct CaseSpec: Sendable, Codable, Equatable {
   package var growthFrom: Int? = nil
   /// A gate case's list name and strategies (`check`); nil elsewhere.
   package var gate: GateCase? = nil
-  /// The harness's own tests: each timed batched call does this many calls' work, a slowdown
-  /// the gate and `compare` must catch (`FETCHBENCH_INJECT_BATCHED_SLOWDOWN`). Nil in every real run.
-  package var injectedBatchedSlowdown: Int? = nil
-  /// The harness's own tests: each batch is read a row per query, queries `compare` must flag
-  /// (`FETCHBENCH_INJECT_QUERY_PER_ROW`). Nil in every real run.
-  package var injectedQueryPerRow: Bool? = nil
 
   package init(
     dataset: DatasetKind, rows: Int, seed: UInt64, datasetsDirectory: String, store: StoreKind, work: CaseWork,
@@ -60,21 +54,29 @@ package struct CaseSpec: Sendable, Codable, Equatable {
     location.database = userList?.database
     return location
   }
+}
 
-  /// Decodes a case sent by the parent. A list over the user's database registers its kind
-  /// first, from the file, so that the case's `dataset` names a known kind.
-  package static func decode(_ json: Data) throws -> CaseSpec {
+extension CaseSpec: ChildWork {
+  package static let command = "_case"
+
+  /// A list over the user's database registers its kind first, from the file's schema (the
+  /// parent's), so that the case's `dataset` names a known kind.
+  package static func prepare(_ request: Data) throws {
     struct Header: Decodable {
-      var userList: UserList?
-      var request: CustomRequest?
+      struct Work: Decodable {
+        var userList: UserList?
+        var request: CustomRequest?
+      }
+      var work: Work
     }
-    let header = try JSONDecoder().decode(Header.self, from: json)
+    let header = try JSONDecoder().decode(Header.self, from: request).work
     if let list = header.userList {
       _ = try list.register(sort: header.request?.sort, section: header.request?.section)
     }
-    return try JSONDecoder().decode(CaseSpec.self, from: json)
   }
+}
 
+extension CaseSpec {
   /// results.csv's `store` column: floors are `sqlite-raw` and `postgres-raw`.
   /// Where the case measures: the store through the engine, or its own statements (a floor).
   package var resultStore: ResultStore { work == .floor ? .raw(store) : .engine(store) }

@@ -1,19 +1,20 @@
 import DatasetStores
 import FetchedResults
 import ResultModel
+import Vocabulary
 
 /// Faults the harness's own tests inject into a case's process to see `compare` and `check`
-/// catch them; none is set in a real run.
+/// catch them (`CommandSettings.faults`); none is set in a real run.
 extension CaseSpec {
-  /// The case's store, opened; with `injectedQueryPerRow` each batch it reads is read a row
+  /// The case's store, opened; with `queryPerRow` injected each batch it reads is read a row
   /// per query, as an engine that lost its batching would.
   func openStore() throws -> any Store {
     let store = try location.open(self.store)
-    return injectedQueryPerRow == true ? QueryPerRowStore(store) : store
+    return CommandSettings.current.faults.queryPerRow ? QueryPerRowStore(store) : store
   }
 
   /// One run of `scenario` in `mode` (`request`: the user's list, nil for the dataset's); with
-  /// `injectedBatchedSlowdown` a batched run does that many runs' work, timed as one, its
+  /// a `batchedSlowdown` injected a batched run does that many runs' work, timed as one, its
   /// counters and heap figures the first run's (those of a run without the fault).
   func measure(_ scenario: Scenario, _ mode: FetchMode, request: FetchRequest?, store: any Store) throws -> Scenario.Run
   {
@@ -21,7 +22,7 @@ extension CaseSpec {
     var run = try scenario.measure(
       dataset, mode: mode, batchSize: batchSize, store: store, request: request, cells: cells())
     guard mode == .batched else { return run }
-    for _ in 1..<max(1, injectedBatchedSlowdown ?? 1) {
+    for _ in 1..<max(1, CommandSettings.current.faults.batchedSlowdown ?? 1) {
       run.sample.wallNanos += try scenario.measure(
         dataset, mode: mode, batchSize: batchSize, store: store, request: request, cells: cells()
       ).sample

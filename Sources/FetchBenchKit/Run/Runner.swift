@@ -296,11 +296,9 @@ package enum Runner {
   static func runChild(
     _ spec: CaseSpec, memoryCeiling: Int? = nil, minutes: Double = RunOptions.defaultCaseMinutes
   ) -> ChildResult {
-    guard let json = try? JSONEncoder().encode(spec) else { return .failure("cannot encode the case") }
     let output: ChildProcess.Output
     do {
-      output = try ChildProcess.run(
-        ChildProcess.currentExecutable, ["_case", String(decoding: json, as: UTF8.self)], input: .lifeline,
+      output = try ChildRequest(spec).run(
         relayStandardError: StatementLog.isEnabled, timeout: minutes * 60, memoryCeiling: memoryCeiling)
     } catch {
       return .failure("cannot start \(ChildProcess.currentExecutable): \(error)")
