@@ -45,23 +45,45 @@ public struct DatasetLocation: Sendable {
   /// Opens the dataset in a store of `store` kind. A missing file is an error that says how
   /// to make it.
   public func open(_ store: StoreKind) throws -> any Store {
-    let model = DatasetModels.model(for: kind)
-    // A user's file is read in place; PostgreSQL gets a copy of its tables, by COPY. A user's
-    // server schema is read in place by PostgreSQL and the memory store.
-    if let database, try database.server != nil {
-      guard !store.isSQLite else { throw UserDatabaseError.serverNotSQLite(database.path) }
-      return try database.open(model, memory: store == .memory)
-    }
-    if let database, store != .postgres { return try planned(database.open(model, memory: store == .memory), store) }
     switch store {
-    case .postgres:
-      // The server first: the SQLite file is needed only when the dataset must be loaded
-      // (by COPY, seconds), and the loader says so then.
-      let url = try PostgresLocation.url(nil)
-      try PostgresLoader.load(self, into: url)
-      return try PostgresStore(url: url, model: model)
-    case .sqlite, .sqliteCoreData, .memory: break
+    case .memory: try openMemory()
+    case .sqlite: try openSQLite(plan: .tuned)
+    case .sqliteCoreData: try openSQLite(plan: .coreData)
+    case .postgres: try openPostgres()
     }
+  }
+
+  /// The rows loaded into the in-memory store: from a user's file or server schema, read in
+  /// place, or from the dataset's file. O(rows).
+  public func openMemory() throws -> MemoryStore {
+    if let database { return try database.openMemory(model) }
+    return try MemoryStore.load(from: SQLiteStore(path: try generatedFile(), model: model, mode: .immutable))
+  }
+
+  /// The dataset's SQLite file, or a user's read in place, issuing `plan`'s statements. O(1).
+  public func openSQLite(plan: StatementPlan) throws -> SQLiteStore {
+    let store = try database.map { try $0.openSQLite(model) } ?? SQLiteStore(path: try generatedFile(), model: model)
+    store.plan = plan
+    return store
+  }
+
+  /// The dataset in PostgreSQL: a user's server schema read in place; otherwise its tables
+  /// (a user's file's too) copied into the server by COPY when the server does not hold them
+  /// yet. O(rows) the first time, O(1) after.
+  public func openPostgres() throws -> PostgresStore {
+    if let store = try database?.openServer(model) { return store }
+    // The server first: the SQLite file is needed only when the dataset must be loaded
+    // (by COPY, seconds), and the loader says so then.
+    let url = try PostgresLocation.url()
+    try PostgresLoader.load(self, into: url)
+    return try PostgresStore(url: url, model: model)
+  }
+
+  private var model: Model { DatasetModels.model(for: kind) }
+
+  /// The generated dataset's file, checked readable; a missing one is an error that says how
+  /// to make it. O(1).
+  private func generatedFile() throws -> String {
     guard try DatasetFile.checkReadable(sqlitePath) else {
       let index = indexes.map { " --index \($0)" }.joined()
       throw HarnessError.missingDataset(
@@ -73,14 +95,6 @@ public struct DatasetLocation: Sendable {
           """
       )
     }
-    return store.isSQLite
-      ? try planned(SQLiteStore(path: sqlitePath, model: model), store)
-      : try MemoryStore.load(from: SQLiteStore(path: sqlitePath, model: model, mode: .immutable))
-  }
-
-  /// `store` issuing the statements `kind` names: Core Data's for `sqliteCoreData`.
-  func planned(_ store: any Store, _ kind: StoreKind) -> any Store {
-    if kind == .sqliteCoreData { (store as? SQLiteStore)?.plan = .coreData }
-    return store
+    return sqlitePath
   }
 }

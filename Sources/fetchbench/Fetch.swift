@@ -263,8 +263,9 @@ struct Fetch: ParsableCommand {
   func execute(_ request: FetchRequest, location: DatasetLocation, storeKind: StoreKind) throws {
     let start = DispatchTime.now()
     do {  // one scope for the store's lifetime
-      let store = try location.open(storeKind)
-      if let plan { (store as? SQLiteStore)?.plan = try OptionValue.kind(plan, "plan") }
+      // --plan names SQLite's statements; another store has its own.
+      let statements: StatementPlan? = storeKind.isSQLite ? try plan.map { try OptionValue.kind($0, "plan") } : nil
+      let store = try statements.map { try location.openSQLite(plan: $0) } ?? location.open(storeKind)
       store.resetCounters()
       if let paging = strategy?.paging {
         return try page(request, store: store, paging, kind: location.kind, start: start)

@@ -371,7 +371,7 @@ import Vocabulary
     try F.app(app)
     let file = UserDatabase(path: app)
     let model = try file.register(entity: "planes").kind.definition.model
-    let sqlite = try file.open(model, memory: false)
+    let sqlite = try file.openSQLite(model)
     var informative = try Self.check(
       world, model: model, stores: [("memory", try MemoryStore.load(from: sqlite)), ("sqlite", sqlite)], count: 100,
       seed: 5)
@@ -384,8 +384,8 @@ import Vocabulary
     let db = try UserDatabase.named(
       "postgres://\(server.user)@\(server.host):\(server.port)/\(server.database)?schema=\(schema)")
     let serverModel = try db.register(entity: "planes").kind.definition.model
-    let postgres = try db.open(serverModel, memory: false)
-    defer { (postgres as? PostgresStore)?.close() }
+    let postgres = try #require(try db.openServer(serverModel))
+    defer { postgres.close() }
     informative += try Self.check(
       world, model: serverModel, stores: [("postgres", postgres)], count: 100, seed: 6, postgres: true)
     // Each plane has 34 to 36 flights of three carriers from three airports: most tests are

@@ -135,17 +135,27 @@ extension UserDatabase {
     return (DatasetKind.register(definition), schema)
   }
 
-  /// Opens the list's store over the file, read-only: SQLite itself, or the memory store
-  /// loaded from it.
-  public func open(_ model: Model, memory: Bool) throws -> any Store {
-    if let server = try server {
-      let store = try PostgresStore(url: server.url, model: model, userSchema: server.schema)
-      guard memory else { return store }
+  /// The list's rows loaded into the memory store from the file or the server's schema,
+  /// read-only. O(rows).
+  public func openMemory(_ model: Model) throws -> MemoryStore {
+    if let store = try openServer(model) {
       defer { store.close() }
       return try MemoryStore.load(from: store)
     }
-    let sqlite = try SQLiteStore(path: try readablePath(), model: model, mode: .immutable)
-    return memory ? try MemoryStore.load(from: sqlite) : sqlite
+    return try MemoryStore.load(from: openSQLite(model))
+  }
+
+  /// The server's schema in the PostgreSQL store, read in place in read-only transactions;
+  /// nil for a file. O(1).
+  public func openServer(_ model: Model) throws -> PostgresStore? {
+    guard let server = try server else { return nil }
+    return try PostgresStore(url: server.url, model: model, userSchema: server.schema)
+  }
+
+  /// The file in the SQLite store, read-only; a server's schema is refused. O(1).
+  public func openSQLite(_ model: Model) throws -> SQLiteStore {
+    guard try server == nil else { throw UserDatabaseError.serverNotSQLite(path) }
+    return try SQLiteStore(path: try readablePath(), model: model, mode: .immutable)
   }
 }
 

@@ -136,10 +136,7 @@ extension IndexAdvice {
       kind: spec.dataset, rows: spec.rows, seed: spec.seed, directory: spec.datasetsDirectory,
       indexes: candidates.map(\.tag))
     location.database = spec.userList?.database
-    guard let store = try location.open(.postgres) as? PostgresStore else {
-      throw HarnessError.invalidArgument("index advice: the PostgreSQL store did not open")
-    }
-    return (store, nil)
+    return (try location.openPostgres(), nil)
   }
 
   /// Correct before fast: every variant reads the unindexed order. Returns the list's IDs.

@@ -16,7 +16,7 @@ extension LoadRun {
     result.durability = try durability()
     let start = Clock.wallNanos
     let cpuAtStart = Self.cpuSeconds
-    let countersAtStart = writerStores.map(\.counters)
+    let countersAtStart = writers.stores.map(\.counters)
     let workers = spawnWorkers(start: start)
     let sampler = SecondSampler()
     let samplerThread = Thread { [self] in sample(sampler, start: start) }
@@ -148,7 +148,7 @@ extension LoadRun {
   func recordSaves(_ result: inout LoadResult, since start: [StoreCounters]) {
     let saves = result.commits + result.failedCommits
     guard !config.rawWrites, kind != .memory, saves > 0 else { return }
-    let now = writerStores.map(\.counters)
+    let now = writers.stores.map(\.counters)
     let statements = zip(now, start).reduce(0) { $0 + $1.0.queries - $1.1.queries }
     let commits = zip(now, start).reduce(0) { $0 + $1.0.commits - $1.1.commits }
     result.statementsPerSave = Double(statements) / Double(saves)
@@ -183,10 +183,10 @@ extension LoadRun {
 
   /// The durability settings the writers commit under, as the store reports them.
   func durability() throws -> String {
-    switch writerStores.first {
-    case let s as SQLiteStore: try s.durabilitySettings()
-    case let s as PostgresStore: try s.durabilitySettings()
-    default: "nothing written to disk"
+    switch writers {
+    case .sqlite(let s): try s.durabilitySettings()
+    case .postgres(let s): try s.first?.durabilitySettings() ?? "no writer"
+    case .memory, .none: "nothing written to disk"
     }
   }
 

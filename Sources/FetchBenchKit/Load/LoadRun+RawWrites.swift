@@ -13,9 +13,8 @@ extension LoadRun {
   /// (`SQLiteRawWriter`), postgres-nio on each writer's session (`rawCommit`), and the
   /// in-memory store's own commit, which has no client beneath it.
   func setUpRawWriters() throws {
-    switch kind {
-    case .sqlite:
-      let store = writerStores[0] as! SQLiteStore
+    switch writers {
+    case .sqlite(let store):
       let (save, inFile) = (try store.coreDataSave(), self.inFile)
       rawWriters = try (0..<config.writers).map { _ in
         let writer = try SQLiteRawWriter(
@@ -25,13 +24,11 @@ extension LoadRun {
           try writer.commit(written, payload: WriteSQL.payload(written))
         }
       }
-    case .postgres:
-      rawWriters = writerStores.map { store in
-        let pg = store as! PostgresStore
-        return { ops in try pg.rawCommit(ops, payload: WriteSQL.payload(ops)) }
-      }
-    case .memory, .sqliteCoreData:
-      rawWriters = writerStores.map { store in { ops in _ = try store.commit(ops) } }
+    case .postgres(let stores):
+      rawWriters = stores.map { pg in { ops in try pg.rawCommit(ops, payload: WriteSQL.payload(ops)) } }
+    case .memory(let stores):
+      rawWriters = stores.map { store in { ops in _ = try store.commit(ops) } }
+    case .none: rawWriters = []
     }
   }
 

@@ -15,7 +15,7 @@ extension LoadRun {
   /// Writer w of W commits at start + (w + i·W)/rate (open loop: a writer that falls behind
   /// commits at once, so the achieved rate shows what the store sustains).
   func writer(_ w: Int, start: UInt64, end: UInt64) {
-    let store = serialWriter.map { writer in writer.commit } ?? writerStores[w].commit
+    let store = serialWriter.map { writer in writer.commit } ?? writers.stores[w].commit
     let inFile = self.inFile
     let commit = { (ops: [WriteOperation]) in try store(inFile(ops)) }
     var state = writerStates[w]

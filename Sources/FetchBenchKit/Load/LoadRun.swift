@@ -23,7 +23,7 @@ final class LoadRun: @unchecked Sendable {
   let coreDataWrites: CoreDataFile.Writes?
   /// The writers' transactions as the file takes them (in Core Data's terms on its file).
   let inFile: @Sendable ([WriteOperation]) -> [WriteOperation]
-  var writerStores: [any Store] = []
+  var writers = WriterStores.none
   var observers: [LoadObserver] = []
   var inboxes: [Inbox] = []
   let ledger = CommitLedger()
@@ -84,7 +84,7 @@ final class LoadRun: @unchecked Sendable {
     }
     // Writers own disjoint banks and disjoint new IDs: no two transactions touch one row.
     let banks = try BankWorkload.banks(
-      of: writerStores[0], infoKey: coreDataWrites?.attributeName("infoID", of: "FailedBankDetails") ?? "infoID")
+      of: writers.stores[0], infoKey: coreDataWrites?.attributeName("infoID", of: "FailedBankDetails") ?? "infoID")
     var parts = [[Int64: Int64]](repeating: [:], count: config.writers)
     for (info, details) in banks { parts[Int(info % Int64(config.writers))][info] = details }
     writerStates = (0..<config.writers).map { w in
@@ -103,10 +103,10 @@ final class LoadRun: @unchecked Sendable {
 
   /// Writers and observers on one in-memory store under a lock, observers fed by inboxes.
   private func setUpMemory() throws {
-    let base = try config.location.open(.memory) as! MemoryStore
+    let base = try config.location.openMemory()
     memoryBase = base
     let lock = NSLock()
-    writerStores = (0..<config.writers).map { _ in LockedStore(base, lock: lock) }
+    writers = .memory((0..<config.writers).map { _ in LockedStore(base, lock: lock) })
     inboxes = (0..<config.observers).map { _ in Inbox() }
     let inboxes = self.inboxes
     let ledger = self.ledger
@@ -137,7 +137,7 @@ final class LoadRun: @unchecked Sendable {
     try store.unmapFile()
     try store.enableChangeLog()
     if config.historyTracking { try store.trackHistory() }
-    writerStores = [store]
+    writers = .sqlite(store)
     if !config.rawWrites {
       let writer = SerialWriter(store)
       serialWriter = writer
@@ -168,8 +168,8 @@ final class LoadRun: @unchecked Sendable {
     for _ in 0..<config.writers {
       let s = try PostgresStore(url: scratch.url, model: model)
       stores.append(s)
-      writerStores.append(s)
     }
+    writers = .postgres(stores)
     startSequence = stores[0].deliveredSequence
     for i in 0..<config.observers {
       let s = try PostgresStore(url: scratch.url, model: model)
@@ -189,7 +189,7 @@ final class LoadRun: @unchecked Sendable {
 
   func close() {
     observers = []
-    writerStores = []
+    writers = .none
     admin = nil
     defer { serialWriter = nil }
     for c in cleanup.reversed() { c() }

@@ -50,10 +50,7 @@ enum PostgresFloor {
         throw HarnessError.invalidArgument("the floor runs requests without predicates")
       }
       // Opening loads the dataset when the server does not have it, and checks the schema.
-      guard let store = try spec.location.open(.postgres) as? PostgresStore else {
-        throw HarnessError.invalidArgument("the PostgreSQL floor needs the PostgreSQL store")
-      }
-      self.store = store
+      store = try spec.location.openPostgres()
       ids = try store.fetchIDs(request)
       batchQuery = Self.batchQuery(sql, ids.prefix(spec.batchSize))
     }
