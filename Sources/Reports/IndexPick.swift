@@ -13,7 +13,7 @@ package struct IndexPick: Sendable, Equatable {
   /// The operation (`ResultScenario.forAdvice`).
   package var scenario: ResultScenario
   /// The best candidate's tag, advised or not.
-  package var tag: String
+  package var tag: IndexTag
   package var index: IndexSpec?
   /// Its time and the unindexed file's, in the work's unit, with their rows for ranges.
   package var indexed: ResultRow
@@ -43,7 +43,7 @@ package struct IndexPick: Sendable, Equatable {
     for r in advice {
       // One operation of one list, whatever the index.
       var key = r.key
-      key.index = ""
+      key.index = .none
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(r)
     }
@@ -51,7 +51,7 @@ package struct IndexPick: Sendable, Equatable {
       let g = groups[key]!
       // Equal ratios (results recorded with three decimals hold 0.001 for any ratio that
       // small) go to the faster median time.
-      func ms(_ index: String) -> Double {
+      func ms(_ index: IndexTag) -> Double {
         guard let r = g.first(where: { $0.index == index && Self.timeMetrics.contains($0.metric) }) else {
           return .infinity
         }
@@ -62,16 +62,16 @@ package struct IndexPick: Sendable, Equatable {
           ($0.value, ms($0.index)) < ($1.value, ms($1.index))
         }),
         let time = g.first(where: { $0.index == best.index && Self.timeMetrics.contains($0.metric) }),
-        let none = g.first(where: { $0.index == ResultKey.noIndex && $0.metric == time.metric }),
+        let none = g.first(where: { $0.index == .none && $0.metric == time.metric }),
         let dataset = best.dataset
       else { return nil }
       var pick = IndexPick(
         dataset: dataset, rows: best.rows, store: best.store, scenario: best.scenario, tag: best.index,
-        index: IndexSpec(tag: best.index, in: dataset), indexed: time, unindexed: none,
+        index: best.index.spec(in: dataset), indexed: time, unindexed: none,
         ratio: best, advised: best.value <= threshold)
       var idQuery = key
       idQuery.scenario = .forAdvice(.performFetch)
-      let plan = groups[idQuery]?.first { $0.index == ResultKey.noIndex && $0.metric == .queryPlan }?.detail
+      let plan = groups[idQuery]?.first { $0.index == .none && $0.metric == .queryPlan }?.detail
       pick.modelIndex = plan.flatMap(Self.fetchIndex(in:))
       return pick
     }

@@ -21,7 +21,7 @@ extension Recommendation: Encodable {
     try c.encode(mode.rawValue, forKey: .strategy)
     // A full fetch reads every row at once: no batch size applies.
     try c.encode(mode == .full ? nil : batchSize, forKey: .batchSize)
-    try c.encode(index.map { IndexSpec(tag: $0, in: dataset)?.description ?? $0 }, forKey: .index)
+    try c.encode(index.displayName(in: dataset), forKey: .index)
     try c.encode(reasons, forKey: .reasons)
     try c.encode(text, forKey: .text)
   }

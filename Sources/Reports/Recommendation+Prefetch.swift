@@ -16,7 +16,7 @@ extension Recommendation {
     func figure(_ scenario: Scenario, _ metric: Metric) -> ResultRow? {
       rows.first {
         $0.scenario == .scenario(scenario) && $0.mode == .fetch(mode) && $0.batchSize == batch
-          && $0.index == ResultKey.noIndex && $0.metric == metric && $0.isOK
+          && $0.index == .none && $0.metric == metric && $0.isOK
       }
     }
     let measured: [(what: String, scenario: Scenario)] = [

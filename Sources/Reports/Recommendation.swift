@@ -29,8 +29,8 @@ package struct Recommendation: Sendable, Equatable {
   package var store: StoreKind
   package var mode: FetchMode
   package var batchSize: Int
-  /// The indexed column, or nil for none.
-  package var index: String?
+  /// The index to add, if any.
+  package var index: IndexTag
   /// The figures behind the choice, as sentences.
   package var reasons: [String]
 
@@ -38,7 +38,7 @@ package struct Recommendation: Sendable, Equatable {
   package struct Candidate {
     package var mode: FetchMode
     package var batch: Int
-    package var index: String
+    package var index: IndexTag
     package var openMs: Double
     package var heap: Double
     package var flingMs: Double?
@@ -83,7 +83,7 @@ package struct Recommendation: Sendable, Equatable {
         $0.dataset == list.dataset && $0.rows == list.rows && $0.store == .engine(list.store)
       }
       let plans = rows.filter {
-        $0.mode == .indexAdvice && $0.metric == .queryPlan && $0.index == ResultKey.noIndex
+        $0.mode == .indexAdvice && $0.metric == .queryPlan && $0.index == .none
           && $0.dataset == list.dataset && $0.rows == list.rows && $0.store == .engine(list.store)
       }
       let cells = results.settings.request?.cells ?? list.dataset.definition.cellKeyPaths
@@ -112,8 +112,8 @@ package struct Recommendation: Sendable, Equatable {
     guard let ranking = Ranking(candidates, budget: budget) else { return nil }
     let chosen = ranking.chosen
     var reasons = ranking.explanation(others: candidates)
-    var advised = chosen.index == ResultKey.noIndex ? nil : chosen.index
-    if advised == nil, let (tag, reason) = Self.indexAdvice(for: chosen.mode, advice) {
+    var advised = chosen.index
+    if advised == .none, let (tag, reason) = Self.indexAdvice(for: chosen.mode, advice) {
       advised = tag
       reasons.append(reason)
     }
@@ -125,7 +125,7 @@ package struct Recommendation: Sendable, Equatable {
     // than the table holds.
     let listRows = rows.first { r in
       r.mode == .fetch(.full) && r.scenario == .scenario(.firstScreen) && r.metric == .rowsMaterialized
-        && r.index == ResultKey.noIndex
+        && r.index == .none
     }.map { Int($0.value) }
     return Recommendation(
       dataset: list.dataset, rows: list.rows, listRows: listRows, store: list.store, mode: chosen.mode,
@@ -170,7 +170,7 @@ package struct Recommendation: Sendable, Equatable {
     candidates.compactMap { c in
       // Batched faulting opens with its ID query and one batch, whatever the batch size: the
       // advice's ratio at its size stands for the other sizes swept. A page is the size's own.
-      guard c.index == ResultKey.noIndex, c.mode != .full,
+      guard c.index == .none, c.mode != .full,
         let pick = openingPick(c.mode, advice, matching: { c.mode == .batched || $0.ratio.batchSize == c.batch }),
         pick.advised
       else { return nil }
@@ -229,18 +229,18 @@ package struct Recommendation: Sendable, Equatable {
   /// The index the advice picks for the opening query of a list read by `mode` (nil: none
   /// saves enough), and the sentence that says what it gives; nil when the advice measured
   /// none.
-  package static func indexAdvice(for mode: FetchMode, _ advice: [IndexPick]) -> (tag: String?, reason: String)? {
+  package static func indexAdvice(for mode: FetchMode, _ advice: [IndexPick]) -> (tag: IndexTag, reason: String)? {
     guard let pick = openingPick(mode, advice) else { return nil }
     let what = opened(by: pick)
     if pick.advised, let statement = pick.createStatement {
       return (pick.tag, addSentence(pick, statement: statement, what: what))
     }
     return (
-      nil,
+      .none,
       modelIndexSentence(pick)
         + String(
           format: "No index: the best candidate, %@, changes %@ by %@× per pair.",
-          pick.index?.description ?? pick.tag,
+          pick.index?.description ?? pick.tag.csv,
           what,
           ratioNumber(pick.ratio.value))
     )
@@ -274,8 +274,8 @@ extension Recommendation {
       guard let best = fitting.min(by: { rank($0) < rank($1) }) else { return nil }
       let sameMode = fitting.filter { $0.mode == best.mode }
       let fastest = sameMode.min { $0.openMs < $1.openMs }!
-      unindexed = sameMode.filter { $0.index == ResultKey.noIndex }.map(\.openMs).min()
-      let index = (unindexed.map { fastest.openMs < $0 * 0.9 } ?? true) ? fastest.index : ResultKey.noIndex
+      unindexed = sameMode.filter { $0.index == .none }.map(\.openMs).min()
+      let index = (unindexed.map { fastest.openMs < $0 * 0.9 } ?? true) ? fastest.index : .none
       sizes = sameMode.filter { $0.index == index }
       let inFrame = sizes.filter { $0.openMs <= budget.frameMs }
       let eligible = inFrame.isEmpty ? sizes : inFrame
@@ -346,7 +346,7 @@ extension Recommendation {
         // Each other way on the chosen index, or as measured without one.
         let ways = candidates.filter { $0.mode == mode && $0.index == chosen.index }
         guard
-          let other = (ways.isEmpty ? candidates.filter { $0.mode == mode && $0.index == ResultKey.noIndex } : ways)
+          let other = (ways.isEmpty ? candidates.filter { $0.mode == mode && $0.index == .none } : ways)
             .min(by: {
               $0.openMs < $1.openMs
             })
@@ -392,10 +392,10 @@ extension Recommendation {
             measured without it.
             """
         )
-      } else if chosen.index != ResultKey.noIndex, let unindexed {
+      } else if chosen.index != .none, let unindexed {
         reasons.append(
           String(
-            format: "The index on %@ opens it in %.1f ms instead of %.1f ms.", chosen.index, chosen.openMs, unindexed))
+            format: "The index on %@ opens it in %.1f ms instead of %.1f ms.", chosen.index.csv, chosen.openMs, unindexed))
       }
       return reasons
     }
@@ -427,7 +427,7 @@ extension Recommendation {
   /// `SQLite: batched of 20, with an index on failed_bank_details(info_id, close_date)`.
   package var headline: String {
     let size = mode == .full ? "" : " of \(batchSize)"
-    let on = index.map { tag in ", with an index on \(IndexSpec(tag: tag, in: dataset)?.description ?? tag)" }
+    let on = index.displayName(in: dataset).map { ", with an index on \($0)" }
     return "\(store.displayName): \(mode.rawValue)\(size)\(on ?? "")"
   }
 

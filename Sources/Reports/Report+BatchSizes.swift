@@ -7,7 +7,7 @@ extension Report {
   /// store without an index; empty unless two or more sizes were measured. The recommendation
   /// below reads the same figures. O(rows · sizes).
   package func batchSweepSection(dataset: DatasetKind, rows n: Int) -> String {
-    let keys = storeKeys.filter { $0.dataset == dataset && $0.rows == n && $0.index == ResultKey.noIndex }
+    let keys = storeKeys.filter { $0.dataset == dataset && $0.rows == n && $0.index == .none }
     let sizes = batchSizes.filter { b in
       keys.contains { find($0, .batched, batch: b, .firstScreen, metric: .time) != nil }
     }

@@ -91,7 +91,7 @@ extension Report {
   /// A row per candidate (no index first): why it is a candidate, and per operation its time
   /// and its per-pair ratio to none.
   package func candidatesTable(_ here: [ResultRow], _ dataset: DatasetKind) -> String {
-    var tags: [String] = []
+    var tags: [IndexTag] = []
     for r in here where !tags.contains(r.index) { tags.append(r.index) }
     let candidates =
       settings.database?.indexCandidates ?? (try? IndexAdvice.candidates(dataset, request: customRequest?.request))
@@ -101,7 +101,7 @@ extension Report {
       [.left("index"), .left("why")] + columns.flatMap { [.right($0.heading), .right("× none")] }
     ).header
     for tag in tags {
-      let spec = IndexSpec(tag: tag, in: dataset)
+      let spec = tag.spec(in: dataset)
       let why = spec.flatMap { s in candidates.first { $0.index == s }?.kind.rawValue } ?? "—"
       md += "| \(spec.map { Markdown.code($0.description) } ?? "none") | \(why) |"
       for c in columns {
@@ -140,7 +140,7 @@ extension Report {
         // At 1× or above no candidate helps at all; below it, none saves the 10 % that counts.
         md += String(
           format: "- **%@: no index.** The best candidate, %@, gives %.2f× [%.2f–%.2f]: %@.", what,
-          p.index.map { Markdown.code($0.description) } ?? p.tag, p.ratio.value, p.ratio.min, p.ratio.max,
+          p.index.map { Markdown.code($0.description) } ?? p.tag.csv, p.ratio.value, p.ratio.min, p.ratio.max,
           p.ratio.value >= 1 ? "no candidate makes it faster" : "less than the 10 % that counts")
       }
       md += "\n"
@@ -161,10 +161,10 @@ extension Report {
       : "SQLite's plans (`EXPLAIN QUERY PLAN`), without an index and with the best candidate:\n\n"
     md += MarkdownTable(.left("statement"), .left("index"), .left("plan")).header
     for p in planned {
-      for tag in [ResultKey.noIndex, p.tag] {
+      for tag in [IndexTag.none, p.tag] {
         guard let plan = here.first(where: { $0.index == tag && $0.scenario == p.scenario && $0.metric == .queryPlan })
         else { continue }
-        let name = tag == ResultKey.noIndex ? tag : (p.index.map { Markdown.code($0.description) } ?? tag)
+        let name = tag == .none ? tag.csv : p.index.map { Markdown.code($0.description) } ?? tag.csv
         md += "| \(p.scenario.csv) | \(name) | \(Markdown.code(plan.detail)) |\n"
       }
     }

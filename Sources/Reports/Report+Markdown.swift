@@ -71,7 +71,7 @@ extension Report {
       \($0.dataset?.rawValue ?? "") \($0.store.csv) \($0.mode.csv)\($0.batchSize > 0 ? "(\($0.batchSize))" : "") \
       \($0.scenario.csv)
       """
-        + ($0.index == ResultKey.noIndex ? "" : " \($0.index)")
+        + ($0.index == .none ? "" : " \($0.index)")
     }
     md += Markdown.caseOutcomes(allRows) {
       "\($0.dataset?.rawValue ?? "")-\($0.rows) \($0.store.csv) \($0.mode.csv) \($0.scenario.csv)"

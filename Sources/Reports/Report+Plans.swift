@@ -8,7 +8,7 @@ extension Report {
   /// file, timed alternately in the case's process: the ratio is the median of the per-pair
   /// ratios, so both saw the same machine at the same moment.
   package func planComparison(dataset: DatasetKind, rows n: Int) -> String {
-    let k = Key(dataset: dataset, rows: n, store: .sqliteCoreData, index: ResultKey.noIndex)
+    let k = Key(dataset: dataset, rows: n, store: .sqliteCoreData, index: .none)
     var lines: [String] = []
     for batch in [0] + tableBatchSizes {
       let mode: FetchMode = batch == 0 ? .full : .batched

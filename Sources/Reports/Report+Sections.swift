@@ -38,7 +38,7 @@ extension Report {
     let hasPostgres = stores.contains(.postgres)
     var columns: [MarkdownTable.Column] = [.left("scenario")]
     for st in stores {
-      let name = Self.storeName(Key(dataset: dataset, rows: n, store: st, index: ResultKey.noIndex))
+      let name = Self.storeName(Key(dataset: dataset, rows: n, store: st, index: .none))
       columns += [.right("\(name) full"), .right("\(name) batched")]
     }
     if hasPostgres {
@@ -48,7 +48,7 @@ extension Report {
     for sc in scenarios {
       md += "| \(sc.csv) |"
       for st in stores {
-        let k = Key(dataset: dataset, rows: n, store: st, index: ResultKey.noIndex)
+        let k = Key(dataset: dataset, rows: n, store: st, index: .none)
         let f = find(k, mode: .fetch(.full), batch: 0, scenario: sc, metric: .time)
         let b = find(k, mode: .fetch(.batched), batch: batch, scenario: sc, metric: .time)
         md +=
@@ -58,7 +58,7 @@ extension Report {
           """
       }
       if hasPostgres {
-        let k = Key(dataset: dataset, rows: n, store: .postgres, index: ResultKey.noIndex)
+        let k = Key(dataset: dataset, rows: n, store: .postgres, index: .none)
         func v(_ mode: FetchMode, _ b: Int, _ m: Metric) -> Double? {
           find(k, mode: .fetch(mode), batch: b, scenario: sc, metric: m)?.value
         }
@@ -111,7 +111,7 @@ extension Report {
         .right("engine/psql"), .right("target")
       ).header
     var notes: [String] = []
-    for index in Array(Set(floors.map(\.index))).sorted() {
+    for index in Array(Set(floors.map(\.index))).sorted(by: { $0.csv < $1.csv }) {
       for batch in tableBatchSizes {
         let (table, more) = postgresFloorRows(floors, dataset: dataset, rows: n, index: index, batch: batch)
         md += table
@@ -124,7 +124,7 @@ extension Report {
 
   /// One index's and batch size's lines of the PostgreSQL floor table, and its notes on round
   /// trips and the batch sweep.
-  func postgresFloorRows(_ floors: [ResultRow], dataset: DatasetKind, rows n: Int, index: String, batch: Int) -> (
+  func postgresFloorRows(_ floors: [ResultRow], dataset: DatasetKind, rows n: Int, index: IndexTag, batch: Int) -> (
     String, [String]
   ) {
     var md = ""
@@ -175,7 +175,7 @@ extension Report {
             scroll through %@ rows at batch sizes %@), so a scroll-through is dominated by round trips below a \
             batch size of **%.0f rows**; the server itself spends %.3f ms on a %d-row batch statement.
             """,
-          index, rt.value, rt.repetitions, rt.min, rt.max, fixed.value, row.value, BatchSweep.rows.grouped,
+          index.csv, rt.value, rt.repetitions, rt.min, rt.max, fixed.value, row.value, BatchSweep.rows.grouped,
           BatchSweep.batchSizes.map(String.init).joined(separator: ", "), crossover.value, server.value, batch))
       let sweep = BatchSweep.batchSizes.compactMap { b in
         floor(.sweepPerRow(batchSize: b)).map { String(format: "%d: %.2f µs", b, $0.value) }
@@ -195,7 +195,7 @@ extension Report {
         .right("target")
       ).header
     var notes: [String] = []
-    for index in Array(Set(floors.map(\.index))).sorted() {
+    for index in Array(Set(floors.map(\.index))).sorted(by: { $0.csv < $1.csv }) {
       for batch in tableBatchSizes {
         let k = Key(dataset: dataset, rows: n, store: .sqlite, index: index)
         func floor(_ m: Metric) -> Double? {
@@ -231,7 +231,7 @@ extension Report {
               format:
                 "index %@, batch %d: live heap after batched performFetch is %.1f bytes per row "
                 + "(target \(Targets.heapBytesPerRow))",
-              index, batch,
+              index.csv, batch,
               live / Double(n)))
         }
       }

@@ -69,7 +69,7 @@ package struct Report {
     package var dataset: DatasetKind
     package var rows: Int
     package var store: StoreKind
-    package var index: String
+    package var index: IndexTag
 
     /// The key of this list's figure read `mode` in `scenario`.
     package func result(_ mode: ResultMode, batch: Int, _ scenario: ResultScenario) -> ResultKey {
@@ -140,13 +140,13 @@ package struct Report {
   }
 
   package static func storeName(_ k: Key) -> String {
-    k.index == ResultKey.noIndex ? k.store.displayName : "\(k.store.displayName), index on \(k.index)"
+    k.index == .none ? k.store.displayName : "\(k.store.displayName), index on \(k.index)"
   }
 
   /// A chart's file name; its parts come from results.csv, so it is made one safe path
   /// component (a dataset named `../x` writes no file outside the charts folder).
   package static func slug(_ k: Key, _ what: String) -> String {
-    let index = k.index == ResultKey.noIndex ? "" : "-idx-\(k.index)"
+    let index = k.index == .none ? "" : "-idx-\(k.index)"
     return FileName.safeComponent("\(k.dataset.rawValue)-\(k.rows)-\(k.store.rawValue)\(index)-\(what).svg")
   }
 

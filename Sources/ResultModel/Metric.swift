@@ -1,4 +1,5 @@
 import HarnessSupport
+import Vocabulary
 
 /// A named figure, as package-benchmark's `BenchmarkMetric`: its name in results.csv, its unit,
 /// and which direction is better. Every figure the harness writes is one of these: a new
@@ -269,7 +270,7 @@ package struct Measurement: Sendable, Codable, Equatable {
   package var summary: Summary
   /// A case that measures several index variants or operations (the index advice) names
   /// each figure's; nil: the case's own.
-  package var index: String? = nil
+  package var index: IndexTag? = nil
   package var scenario: ResultScenario? = nil
   /// Text the figure carries (a query plan).
   package var detail: String? = nil

@@ -13,13 +13,13 @@ package struct ResultKey: Hashable, Sendable {
   package var mode: ResultMode
   /// The batch size of batched cases and floors; 0 where there is none.
   package var batchSize: Int
-  /// An index's tag (`info_id+close_date`), or `none`.
-  package var index: String
+  /// The index added for the figure, if any.
+  package var index: IndexTag
   package var scenario: ResultScenario
 
   package init(
     dataset: DatasetKind?, rows: Int, store: ResultStore, mode: ResultMode, batchSize: Int,
-    index: String = ResultKey.noIndex,
+    index: IndexTag = .none,
     scenario: ResultScenario
   ) {
     (self.dataset, self.rows, self.store, self.mode) = (dataset, rows, store, mode)
@@ -29,11 +29,8 @@ package struct ResultKey: Hashable, Sendable {
   /// The key's columns as compare and the exports name a figure's case:
   /// `banks/244292/sqlite/batched/20/none/first_screen` (`-` for a row of no dataset). O(1).
   package var parts: [String] {
-    [dataset?.rawValue ?? "-", String(rows), store.csv, mode.csv, String(batchSize), index, scenario.csv]
+    [dataset?.rawValue ?? "-", String(rows), store.csv, mode.csv, String(batchSize), index.csv, scenario.csv]
   }
-
-  /// The index column of a figure measured without an added index.
-  package static let noIndex = "none"
 
   /// The key of a row that records a setting of the run (the memory budget, the user's list).
   package static let settings = ResultKey(

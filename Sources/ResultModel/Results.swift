@@ -63,7 +63,7 @@ package struct ResultRow: Sendable, Equatable {
   package var cells: [Cell] {
     [
       .text(runID), .text(key.dataset?.rawValue ?? ""), .integer(key.rows), .text(key.store.csv), .text(key.mode.csv),
-      .integer(key.batchSize), .text(key.index), .text(key.scenario.csv), .text(metric.name), .real(value),
+      .integer(key.batchSize), .text(key.index.csv), .text(key.scenario.csv), .text(metric.name), .real(value),
       .text(unit.rawValue), .real(min), .real(max), .integer(repetitions), .text(status.rawValue), .text(error),
       .integer(machine.cores), .integer(machine.memoryBytes), .text(machine.os), .text(machine.swiftVersion),
       .text(machine.gitCommit), .text(datasetSHA256), .text(detail), .text(machine.processor),
@@ -131,7 +131,7 @@ package struct ResultRow: Sendable, Equatable {
     let dataset: DatasetKind? = c[1].text.isEmpty ? nil : try typed(1, { DatasetKind.recorded($0) })
     key = ResultKey(
       dataset: dataset, rows: try int(2, max: 1 << 40), store: try typed(3, ResultStore.init(csv:)),
-      mode: try typed(4, ResultMode.init(csv:)), batchSize: try int(5, max: 1 << 30), index: c[6].text,
+      mode: try typed(4, ResultMode.init(csv:)), batchSize: try int(5, max: 1 << 30), index: IndexTag(csv: c[6].text),
       scenario: try typed(7, ResultScenario.init(csv:)))
     let unit = try typed(10, Metric.Unit.init(rawValue:))
     (runID, metric) = (c[0].text, Metric.named(c[8].text, unit: unit))

@@ -12,11 +12,11 @@ let machine = Machine(cores: 2, memoryBytes: 24 << 30, os: "Debian", swiftVersio
 /// repetitions, failed when it carries an error.
 func figure(
   _ dataset: DatasetKind = .banks, rows: Int = 1000, store: ResultStore = .engine(.sqlite), mode: ResultMode, batch: Int? = nil,
-  index: String = ResultKey.noIndex, scenario: ResultScenario, metric: Metric, value: Double, min: Double? = nil,
+  index: String = "none", scenario: ResultScenario, metric: Metric, value: Double, min: Double? = nil,
   max: Double? = nil, repetitions: Int = 5, error: String = ""
 ) -> ResultRow {
   let key = ResultKey(
-    dataset: dataset, rows: rows, store: store, mode: mode, batchSize: batch ?? (mode == .fetch(.full) ? 0 : 20), index: index,
+    dataset: dataset, rows: rows, store: store, mode: mode, batchSize: batch ?? (mode == .fetch(.full) ? 0 : 20), index: IndexTag(csv: index),
     scenario: scenario)
   var r = ResultRow(
     runID: "r1", key: key, metric: metric, summary: Summary([value]), status: error.isEmpty ? .ok : .failed, error: error,

@@ -356,7 +356,7 @@ import Vocabulary
     #expect(failed.allSatisfy { $0.mode == .indexAdvice && $0.error.contains("injected failure") })
     func value(_ mode: String, _ scenario: String, _ metric: String) -> Double? {
       rows.first {
-        $0.index == "none" && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric.name == metric
+        $0.index == .none && $0.mode.csv == mode && $0.scenario.csv == scenario && $0.metric.name == metric
       }?.value
     }
     #expect(value("batched", "first_screen", "queries") == 2)

@@ -10,6 +10,7 @@ import Reports
 import ResultModel
 import TestSupport
 import Testing
+import Vocabulary
 
 /// The index advice: which indexes a request proposes, how they are spelled, and which one a
 /// results CSV advises.
@@ -112,18 +113,18 @@ import Testing
 
   @Test func thePickIsTheBestRatioWhenItSavesATenth() throws {
     let pick = try #require(IndexPick.all(Self.adviceRows(ratio: 0.35)).first)
-    #expect(pick.tag == "info_id+close_date" && pick.advised && pick.unindexed.value == 400)
+    #expect(pick.tag == .on("info_id+close_date") && pick.advised && pick.unindexed.value == 400)
     #expect(
       pick.index?.createStatement
         == "CREATE INDEX idx_failed_bank_details_info_id_close_date ON failed_bank_details(info_id, close_date)")
     let close = try #require(IndexPick.all(Self.adviceRows(ratio: 0.92)).first)
-    #expect(close.tag == "info_id+close_date" && !close.advised, "0.92 saves less than a tenth")
+    #expect(close.tag == .on("info_id+close_date") && !close.advised, "0.92 saves less than a tenth")
     // Two ratios equal as recorded go to the faster index; a thousandth survives the CSV.
     var tied = Self.adviceRows(ratio: 0.001)  // info_id+close_date: 0.4 ms
     (tied[1].value, tied[2].value) = (0.3, 0.001)  // close_date: 0.3 ms, the same ratio
-    #expect(IndexPick.all(tied).first?.tag == "close_date")
+    #expect(IndexPick.all(tied).first?.tag == .on("close_date"))
     tied[1].value = 0.5
-    #expect(IndexPick.all(tied).first?.tag == "info_id+close_date")
+    #expect(IndexPick.all(tied).first?.tag == .on("info_id+close_date"))
     let decoded = try ResultsCSV.decode(ResultsCSV.encode(Self.adviceRows(ratio: 0.00123)))
     #expect(decoded.last?.value == 0.00123 && decoded.last?.min == 0.001107, "\(decoded.map(\.value))")
   }
@@ -133,7 +134,7 @@ import Testing
     figures.remove(at: 5)  // no indexed variant of the cases: the advice decides
     let rows = try ResultsCSV.decode(RecommendationTests.csv(figures))
     let advised = try #require(Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == .sqlite })
-    #expect(advised.mode == .batched && advised.index == "info_id+close_date", "\(advised)")
+    #expect(advised.mode == .batched && advised.index == .on("info_id+close_date"), "\(advised)")
     #expect(
       advised.reasons.contains {
         $0.contains(
@@ -143,10 +144,10 @@ import Testing
       }, "\(advised.reasons)")
     let notAdvised = try #require(Recommendation.all(rows + Self.adviceRows(ratio: 0.95)).first { $0.store == .sqlite })
     #expect(
-      notAdvised.index == nil && notAdvised.reasons.contains { $0.hasPrefix("No index: the best candidate") },
+      notAdvised.index == .none && notAdvised.reasons.contains { $0.hasPrefix("No index: the best candidate") },
       "\(notAdvised.reasons)")
     // The memory store has no advice.
-    #expect(Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == .memory }?.index == nil)
+    #expect(Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == .memory }?.index == IndexTag.none)
   }
 }
 
@@ -166,7 +167,7 @@ extension RunCommand {
     let all = try ResultsCSV.decode(try String(contentsOfFile: dir + "/out/results.csv", encoding: .utf8))
     let rows = all.filter { $0.mode == .indexAdvice }
     func has(_ index: String, _ scenario: String, _ metric: String) -> ResultRow? {
-      rows.first { $0.index == index && $0.scenario.csv == scenario && $0.metric.name == metric }
+      rows.first { $0.index.csv == index && $0.scenario.csv == scenario && $0.metric.name == metric }
     }
     let list = ["perform_fetch", "batch_fault", "first_page", "seek_middle", "first_screen"]
     // The list's candidates answer its operations; the sectioned form's, the sectioned fetch.
@@ -175,7 +176,7 @@ extension RunCommand {
       ("state+spud_date:desc+id", ["sectioned"]), ("state+spud_date", ["sectioned"]),
     ] {
       #expect(
-        Set(rows.filter { $0.index == index && $0.metric.name.hasPrefix("time_") }.map(\.scenario.csv))
+        Set(rows.filter { $0.index.csv == index && $0.metric.name.hasPrefix("time_") }.map(\.scenario.csv))
           == Set(scenarios), "\(index)")
       for s in scenarios {
         let time = has(index, s, ["perform_fetch", "sectioned", "first_screen"].contains(s) ? "time_ms" : "time_us")
@@ -232,13 +233,13 @@ extension RunCommand {
     #expect(all.filter { $0.mode == .copy && $0.metric == .load }.map(\.rows) == [300])
     let rows = all.filter { $0.mode == .indexAdvice }
     #expect(
-      Set(rows.map(\.index)) == [
+      Set(rows.map(\.index.csv)) == [
         "none", "spud_date", "spud_date:desc+id", "state+spud_date:desc+id", "state+spud_date",
       ])
     #expect(rows.filter { $0.metric == .overUnindexed }.allSatisfy { $0.repetitions == 2 && $0.value > 0 })
     #expect(rows.filter { $0.metric == .overUnindexed && $0.scenario == .scenario(.performFetch) }.count == 2)
     let plan = try #require(
-      rows.first { $0.index == "none" && $0.scenario == .scenario(.performFetch) && $0.metric == .queryPlan }
+      rows.first { $0.index == .none && $0.scenario == .scenario(.performFetch) && $0.metric == .queryPlan }
     ).detail
     #expect(plan.contains("Seq Scan on wells t0"), "\(plan)")
     let dbAdmin = try PostgresAdmin(url: url)
@@ -291,7 +292,7 @@ extension RunCommand {
         && $0.metric == .rowsMaterialized
     }
     #expect(full?.value == Double(texas) && texas > 20, "\(texas)")
-    let advice = Set(rows.filter { $0.mode == .indexAdvice }.map(\.index))
+    let advice = Set(rows.filter { $0.mode == .indexAdvice }.map(\.index.csv))
     #expect(advice == ["none", "total_depth", "total_depth:desc+id", "state+total_depth:desc+id"], "\(advice)")
     let report = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
     #expect(report.contains("## wells, 400 rows, your list: `sort: totalDepth desc; where: state = 'TX'`"), "\(report)")

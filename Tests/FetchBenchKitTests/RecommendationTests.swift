@@ -16,7 +16,7 @@ import Vocabulary
     var store: StoreKind
     var mode: FetchMode
     var batch: Int
-    var index = ResultKey.noIndex
+    var index = "none"
     var openMs: Double
     var heap: Double
     var flingMs: Double
@@ -81,7 +81,7 @@ import Vocabulary
     let sqlite = try #require(picks.first { $0.store == .sqlite })
     // Every paged and batched way opens within a frame; batched keeps row-level change sets;
     // 50 flings fastest; the index saves 4 %, under the 10 % that counts.
-    #expect(sqlite.mode == .batched && sqlite.batchSize == 50 && sqlite.index == nil, "\(sqlite)")
+    #expect(sqlite.mode == .batched && sqlite.batchSize == 50 && sqlite.index == .none, "\(sqlite)")
     #expect(
       sqlite.reasons.first?.contains(
         "batched faulting opens the list in 13.0 ms (within one frame, 16.7 ms), 20.0 ms through the first 1,000 rows")
@@ -171,7 +171,7 @@ import Vocabulary
     figures[5].openMs = 6
     let sqlite = try #require(
       Recommendation.all(try ResultsCSV.decode(Self.csv(figures))).first { $0.store == .sqlite })
-    #expect(sqlite.mode == .batched && sqlite.index == "close_date" && sqlite.batchSize == 20, "\(sqlite)")
+    #expect(sqlite.mode == .batched && sqlite.index == .on("close_date") && sqlite.batchSize == 20, "\(sqlite)")
     #expect(
       sqlite.reasons.contains { $0.contains("The index on close_date opens it in 6.0 ms instead of 12.0 ms.") },
       "\(sqlite.reasons)")
@@ -264,7 +264,7 @@ import Vocabulary
   /// The index advice's rows for one work: each index's time and, for a candidate, its
   /// per-pair ratio to none.
   static func advice(_ work: IndexAdvice.Work, _ times: [(index: String, ms: Double)]) -> [ResultRow] {
-    let none = times.first { $0.index == ResultKey.noIndex }!.ms
+    let none = times.first { $0.index == "none" }!.ms
     return times.flatMap { t in
       [
         figure(
@@ -272,7 +272,7 @@ import Vocabulary
           min: t.ms,
           max: t.ms)
       ]
-        + (t.index == ResultKey.noIndex
+        + (t.index == "none"
           ? []
           : [
             figure(
@@ -296,12 +296,12 @@ import Vocabulary
     ]
     let measured = try ResultsCSV.decode(Self.csv(figures))
     let alone = try #require(Recommendation.all(measured).first)
-    #expect(alone.mode == .offset && alone.index == nil, "\(alone)")
+    #expect(alone.mode == .offset && alone.index == .none, "\(alone)")
     let advice =
-      Self.advice(.firstScreen, [(ResultKey.noIndex, 28), ("state", 11.2), ("name", 27)])
-      + Self.advice(.firstPage, [(ResultKey.noIndex, 11), ("state", 10.8), ("name", 10.9)])
+      Self.advice(.firstScreen, [("none", 28), ("state", 11.2), ("name", 27)])
+      + Self.advice(.firstPage, [("none", 11), ("state", 10.8), ("name", 10.9)])
     let both = try #require(Recommendation.all(try ResultsCSV.decode(ResultsCSV.encode(measured + advice))).first)
-    #expect(both.mode == .batched && both.index == "state" && both.batchSize == 20, "\(both)")
+    #expect(both.mode == .batched && both.index == .on("state") && both.batchSize == 20, "\(both)")
     #expect(
       both.reasons.first?.hasPrefix("batched faulting with the index opens the list in about 12.0 ms (within one frame")
         == true,
@@ -373,11 +373,11 @@ extension RecommendationTests {
       + [10, 20, 50, 100, 200].map { b in
         Measured(store: .sqlite, mode: .batched, batch: b, openMs: 30, heap: 2_000_000, flingMs: fling(b))
       }
-    let advice = Self.advice(.firstScreen, [(ResultKey.noIndex, 28), ("state", 11.2)])
+    let advice = Self.advice(.firstScreen, [("none", 28), ("state", 11.2)])
     let pick = try #require(
       Recommendation.all(try ResultsCSV.decode(ResultsCSV.encode(try ResultsCSV.decode(Self.csv(figures)) + advice)))
         .first)
-    #expect(pick.mode == .batched && pick.index == "state" && pick.batchSize == 100, "\(pick)")
+    #expect(pick.mode == .batched && pick.index == .on("state") && pick.batchSize == 100, "\(pick)")
     #expect(
       pick.reasons.contains {
         $0
@@ -391,7 +391,7 @@ extension RecommendationTests {
     var rows = try ResultsCSV.decode(Self.csv(Self.figures))
     rows.append(
       figure(
-        rows: 244_292, store: .engine(.sqlite), mode: .fetch(.full), batch: 0, index: ResultKey.noIndex,
+        rows: 244_292, store: .engine(.sqlite), mode: .fetch(.full), batch: 0, index: "none",
         scenario: .scenario(.firstScreen), metric: .rowsMaterialized, value: 18_455, min: 18_455, max: 18_455))
     let picks = Recommendation.all(try ResultsCSV.decode(ResultsCSV.encode(rows)))
     let sqlite = try #require(picks.first { $0.store == .sqlite })

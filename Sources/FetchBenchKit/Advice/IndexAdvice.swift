@@ -169,7 +169,7 @@ extension IndexAdvice {
   {
     var out: [Measurement] = []
     for (i, v) in variants.enumerated() {
-      let tag = v.tag ?? ResultKey.noIndex
+      let tag = IndexTag(v.tag)
       for work in Work.allCases {
         guard let samples = times[i][work] else { continue }
         func m(_ metric: Metric, _ s: Summary, detail: String? = nil) -> Measurement {

@@ -86,7 +86,7 @@ extension CaseSpec {
   package var key: ResultKey {
     ResultKey(
       dataset: dataset, rows: rows, store: resultStore, mode: mode, batchSize: batchSize,
-      index: index ?? ResultKey.noIndex,
+      index: IndexTag(index),
       scenario: scenario)
   }
 
