@@ -17,7 +17,7 @@ extension Report {
         let cats = scenarios.map { $0.scenario?.title ?? $0.csv }
         func series(_ metric: Metric) -> [(String, String, [Double?])] {
           Self.strategyColors.map { mode, color in
-            let b = mode == .full ? 0 : batch
+            let b = mode.batchSize(batch)
             return (
               mode == .full ? "full" : "\(mode.rawValue) (\(batch))", color,
               scenarios.map { find(k, mode: .fetch(mode), batch: b, scenario: $0, metric: metric)?.value }

@@ -192,7 +192,7 @@ extension Report {
   }
 
   /// The batch size a series is followed at: the run's first (none for full fetch).
-  package func batch(_ mode: FetchMode) -> Int { Self.batch(mode, tableBatchSizes.first ?? 20) }
+  package func batch(_ mode: FetchMode) -> Int { mode.batchSize(tableBatchSizes.first ?? 20) }
 
   package func growthText(_ sizes: [Int]) -> String {
     guard let a = sizes.first, let b = sizes.last, a > 0 else { return "—" }

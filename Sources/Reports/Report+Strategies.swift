@@ -9,9 +9,6 @@ extension Report {
   /// The strategies in the order a reader compares them.
   package static let strategies: [FetchMode] = FetchMode.allCases
 
-  /// The mode column's batch size for `mode`: full fetch has none.
-  package static func batch(_ mode: FetchMode, _ batch: Int) -> Int { mode == .full ? 0 : batch }
-
   package func strategiesTable(_ k: Key, batch: Int) -> String {
     let measured = Self.strategies.filter { mode in
       rows.contains { $0.mode == .fetch(mode) && $0.isOK && Self.key(of: $0) == k }
@@ -29,7 +26,7 @@ extension Report {
     for s in scenarios {
       let cells = measured.map { mode -> String in
         func v(_ m: Metric) -> ResultRow? {
-          find(k, mode: .fetch(mode), batch: Self.batch(mode, batch), scenario: s, metric: m)
+          find(k, mode: .fetch(mode), batch: mode.batchSize(batch), scenario: s, metric: m)
         }
         guard let t = v(.time) else { return "—" }
         return String(format: "%.1f", t.value)

@@ -109,4 +109,8 @@ package enum FetchMode: String, Sendable, Codable, CaseIterable {
   /// What a list read this way gives after a save: row-level change sets (full and batched
   /// keep the sorted IDs and their keys), or only the shown pages read again.
   package var changeSets: String { paging == nil ? "row-level change sets" : "page refresh" }
+
+  /// The `fetchBatchSize` a list read this way at batch size `batch` is requested with: 0 for
+  /// a full fetch, which reads every row at once, else `batch`. O(1).
+  package func batchSize(_ batch: Int) -> Int { self == .full ? 0 : batch }
 }

@@ -55,7 +55,7 @@ package enum GateMatrix {
     var figures: [GateFigure] = []
     for scenario in scenarios where spec.request?.changesList != true || !scenario.isSectioned {
       let modes = [FetchMode.full] + (spec.gate?.strategies ?? [.batched]).filter(scenario.applies)
-      let requests = try modes.map { try spec.customRequest(scenario, batchSize: $0 == .full ? 0 : spec.batchSize) }
+      let requests = try modes.map { try spec.customRequest(scenario, batchSize: $0.batchSize(spec.batchSize)) }
       let runs = try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
         try modes.indices.map { try spec.measure(scenario, modes[$0], request: requests[$0], store: store) }
       }

@@ -137,7 +137,7 @@ extension GateList {
       }
     }
     return Resolved(
-      list: list, kind: kind, rows: list.rows!, request: request, checksumKey: "\(kind.rawValue)-\(list.rows!)")
+      list: list, kind: kind, rows: list.rows!, request: request, checksumKey: DatasetSize(kind, rows: list.rows!).description)
   }
 
   /// A database's list, as the database's schema registers it.

@@ -109,7 +109,7 @@ package enum LoadRunner {
     let (dir, claim) = try claimOutput(out, runID: runID)
     defer { claim.release() }
     let report = LoadReport(
-      runID: runID, machine: machine, checksum: checksums["banks-\(base.rows)"] ?? "", results: results,
+      runID: runID, machine: machine, checksum: checksums[DatasetSize(.banks, rows: base.rows)] ?? "", results: results,
       steps: steps,
       maxRates: maxRates, rawLimits: rawLimits, findMaxRate: findMaxRate)
     try report.write(to: dir)

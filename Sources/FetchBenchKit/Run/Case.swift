@@ -146,7 +146,7 @@ package enum CaseExecutor {
     }
     let storeKind = spec.store
     let store = try spec.openStore()
-    let batchSize = mode == .full ? 0 : spec.batchSize
+    let batchSize = mode.batchSize(spec.batchSize)
     let custom = try spec.customRequest(scenario, batchSize: batchSize)
     // On the in-memory store the limit runs alternately with the case, so the two see the
     // same load and their ratio is taken per pair.
@@ -245,7 +245,7 @@ package enum CaseExecutor {
   {
     // The cells scenarios are held to the same cells prefetched instead.
     guard spec.store == .memory, !scenario.readsCells else { return nil }
-    let batchSize = mode == .full ? 0 : spec.batchSize
+    let batchSize = mode.batchSize(spec.batchSize)
     guard
       var limit = try Limit(
         try (custom ?? scenario.request(spec.dataset, batchSize: batchSize)).resolve(in: store.model),
@@ -261,7 +261,7 @@ package enum CaseExecutor {
   static func references(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, limit: Limit?, store: any Store) throws
     -> [Reference]
   {
-    let batchSize = mode == .full ? 0 : spec.batchSize
+    let batchSize = mode.batchSize(spec.batchSize)
     let unsectioned = scenario.unsectionedRequest(spec.dataset, batchSize: batchSize).map { request in
       Reference(time: .unsectioned, ratio: .sectionedOverUnsectioned) {
         if let strategy = mode.paging {
@@ -285,7 +285,7 @@ package enum CaseExecutor {
     -> [Reference]
   {
     guard scenario.readsCells else { return [] }
-    let batchSize = mode == .full ? 0 : spec.batchSize
+    let batchSize = mode.batchSize(spec.batchSize)
     let custom = try spec.customRequest(scenario, batchSize: batchSize)
     return [
       Reference(time: .prefetched, ratio: .faultingOverPrefetched) {
@@ -301,7 +301,7 @@ package enum CaseExecutor {
   static func tunedPlan(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode) throws -> [Reference] {
     guard spec.store == .sqliteCoreData, mode.paging == nil else { return [] }
     let tuned = try spec.location.open(.sqlite)
-    let batchSize = mode == .full ? 0 : spec.batchSize
+    let batchSize = mode.batchSize(spec.batchSize)
     let custom = try spec.customRequest(scenario, batchSize: batchSize)
     return [
       Reference(time: .tunedPlan, ratio: .coreDataOverTuned, numerator: nil, detail: nil) {

@@ -9,7 +9,7 @@ extension CaseExecutor {
   static func byteWiseSort(_ spec: CaseSpec, scenario: Scenario, mode: FetchMode, store: any Store) throws
     -> [Reference]
   {
-    let batchSize = mode == .full ? 0 : spec.batchSize
+    let batchSize = mode.batchSize(spec.batchSize)
     var request =
       try spec.customRequest(scenario, batchSize: batchSize) ?? scenario.request(spec.dataset, batchSize: batchSize)
     guard request.sortDescriptors.contains(where: { $0.selector != .compare }) else { return [] }

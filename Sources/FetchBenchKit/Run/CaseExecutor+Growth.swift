@@ -18,7 +18,7 @@ extension CaseExecutor {
     var small = spec
     (small.rows, small.growthFrom) = (smaller, nil)
     let store = try small.location.open(small.store)
-    let batchSize = mode == .full ? 0 : small.batchSize
+    let batchSize = mode.batchSize(small.batchSize)
     let custom = try small.customRequest(scenario, batchSize: batchSize)
     let detail = "from \(smaller) rows"
     // Timed as the case is (`Scenario.measure`), its result dropped outside the timed region.

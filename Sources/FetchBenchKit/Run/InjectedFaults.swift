@@ -18,7 +18,7 @@ extension CaseSpec {
   /// counters and heap figures the first run's (those of a run without the fault).
   func measure(_ scenario: Scenario, _ mode: FetchMode, request: FetchRequest?, store: any Store) throws -> Scenario.Run
   {
-    let batchSize = mode == .full ? 0 : self.batchSize
+    let batchSize = mode.batchSize(self.batchSize)
     var run = try scenario.measure(
       dataset, mode: mode, batchSize: batchSize, store: store, request: request, cells: cells())
     guard mode == .batched else { return run }

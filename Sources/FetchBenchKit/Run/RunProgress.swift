@@ -1,13 +1,14 @@
 import Foundation
 import HarnessSupport
 import ResultModel
+import Vocabulary
 
 /// What every row of one run carries besides its figure: the run's ID, the machine, and
-/// the checksum of each dataset measured (by `dataset-rows`).
+/// the checksum of each dataset measured.
 struct RowStamp {
   var runID: String
   var machine: Machine
-  var checksums: [String: String]
+  var checksums: [DatasetSize: String]
 
   func row(
     _ key: ResultKey, _ metric: Metric, _ s: Summary, status: ResultStatus = .ok, error: String = "",
@@ -15,7 +16,7 @@ struct RowStamp {
   )
     -> ResultRow
   {
-    let checksum = key.dataset.flatMap { checksums["\($0.rawValue)-\(key.rows)"] } ?? ""
+    let checksum = key.dataset.flatMap { checksums[DatasetSize($0, rows: key.rows)] } ?? ""
     return ResultRow(
       runID: runID, key: key, metric: metric, summary: s, status: status, error: error, machine: machine,
       datasetSHA256: checksum,

@@ -138,7 +138,7 @@ package enum Runner {
 
   /// What the report derives from besides the cases: the budgets, the user's list and
   /// database, and the allocator's configuration when the environment sets one.
-  static func settings(_ options: RunOptions, checksums: [String: String]) -> RunSettings {
+  static func settings(_ options: RunOptions, checksums: [DatasetSize: String]) -> RunSettings {
     var settings = RunSettings()
     guard options.workload.readsLists else { return settings }
     (settings.recordedMemoryBudget, settings.recordedFrameMs) = (options.memoryBudget, options.frameBudgetMs)
@@ -149,7 +149,7 @@ package enum Runner {
       let candidates = (try? IndexAdvice.candidates(kind, request: options.request)) ?? []
       let declared = candidates.compactMap { c in kind.coreDataFetchIndex(c.index).map { (c.index.tag, $0) } }
       settings.database = DatabaseSetting(
-        list: list, sha256: checksums["\(kind.rawValue)-\(rows)"] ?? "",
+        list: list, sha256: checksums[DatasetSize(kind, rows: rows)] ?? "",
         synthetic: list.database.syntheticDescription(),
         model: list.database.modelOrigin(),
         fetchIndexes: (try? list.database.schema().fetchIndexes(on: list.entity)).flatMap { $0.isEmpty ? nil : $0 },
@@ -223,14 +223,14 @@ package enum Runner {
   }
 
   /// Generates missing datasets (SQLite, and the indexed variant) and returns each one's
-  /// checksum by `dataset-rows`.
-  static func prepareDatasets(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws -> [String:
-    String]
+  /// checksum.
+  static func prepareDatasets(_ options: RunOptions, log: @escaping @Sendable (String) -> Void) throws
+    -> [DatasetSize: String]
   {
-    var checksums: [String: String] = [:]
+    var checksums: [DatasetSize: String] = [:]
     if let list = options.userList, let kind = options.datasets.first, let rows = options.rows.first {
       // The user's file is measured as it is, and its checksum labels the results.
-      return ["\(kind.rawValue)-\(rows)": try list.database.sha256()]
+      return [DatasetSize(kind, rows: rows): try list.database.sha256()]
     }
     for rows in options.rows {
       for kind in options.datasets {
@@ -251,7 +251,7 @@ package enum Runner {
           request.verification = .contents
           let r = try Generation.run(request, progress: ProgressLine())
           if !exists, let g = r.first { log(String(format: "generated %@ in %.1f s", path, g.seconds)) }
-          checksums["\(kind.rawValue)-\(rows)"] = r.first?.entry.sha256
+          checksums[DatasetSize(kind, rows: rows)] = r.first?.entry.sha256
         }
       }
     }

@@ -162,7 +162,7 @@ extension Scenario {
       return Run(sample: sample, counters: store.counters, mappingNanos: nil)
     }
     let (sample, run) = try Sampler.once {
-      try self.run(kind, batchSize: mode == .full ? 0 : batchSize, store: store, request: request, cells: cells)
+      try self.run(kind, batchSize: mode.batchSize(batchSize), store: store, request: request, cells: cells)
     }
     withExtendedLifetime(run.controller) {}
     return Run(sample: sample, counters: store.counters, mappingNanos: run.mappingNanos)
