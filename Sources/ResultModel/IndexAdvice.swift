@@ -52,7 +52,7 @@ package enum IndexAdvice {
     let model = DatasetModels.model(for: kind)
     guard let list = try? requests(kind, batchSize: 20, request: request).list.resolve(in: model) else { return nil }
     return IndexCandidate.collatedSortNote(
-      for: list, coreData: (kind.definition as? DatabaseDataset)?.isCoreData == true)
+      for: list, coreData: kind.definition.isCoreData)
   }
 
   /// The candidates of both requests, each index once: the files the parent generates.

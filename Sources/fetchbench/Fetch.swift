@@ -224,7 +224,7 @@ struct Fetch: ParsableCommand {
     do {
       _ = try request.resolve(in: kind.definition.model)
     } catch {
-      throw ValidationError(String(describing: (kind.definition as? DatabaseDataset)?.explain(error) ?? error))
+      throw ValidationError(String(describing: kind.definition.explain(error)))
     }
     var location = DatasetLocation(kind: kind)
     location.database = db
@@ -410,8 +410,8 @@ struct DateColumns {
   let offsets: [Double?]
 
   init(_ kind: DatasetKind, keys: [String]) {
-    let definition = kind.definition as? DatabaseDataset
-    offsets = keys.map { definition?.dateOffset(of: $0) }
+    let definition = kind.definition
+    offsets = keys.map { definition.dateOffset(of: $0) }
   }
 
   func line(_ o: FetchedObject) -> String {

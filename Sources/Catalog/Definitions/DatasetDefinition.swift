@@ -27,10 +27,21 @@ public protocol DatasetDefinition: Sendable {
   /// `Decodable`, and returns a sum of what was read, so that no mapping is optimised away.
   /// O(objects).
   func mapTyped(_ objects: [FetchedObject], codable: Bool) throws -> Int
+  /// Whether the rows are a Core Data store's, whose indexes the model declares. O(1).
+  var isCoreData: Bool { get }
+  /// The error to show for `error`, met reading this dataset's list: one that says more where
+  /// the dataset knows more (a user's database), else `error`. O(model).
+  func explain(_ error: any Error) -> any Error
+  /// Seconds to add to the date at `keyPath` (from the list's entity) for seconds since 1970;
+  /// nil where its values count from 1970 already. O(key path).
+  func dateOffset(of keyPath: String) -> Double?
 }
 
 extension DatasetDefinition {
   public var cellKeyPaths: [String] { [] }
+  public var isCoreData: Bool { false }
+  public func explain(_ error: any Error) -> any Error { error }
+  public func dateOffset(of keyPath: String) -> Double? { nil }
 
   /// The default list sectioned by `sectionKeyPath`: sorted by it first, as sections require,
   /// then as the default list.

@@ -8,7 +8,24 @@ import PostgresStore
 /// in-memory store), or read from the store's change log on its own connection.
 enum Feed {
   case inbox(Inbox)
+  /// A SQLite connection's change log.
   case changeLog(any ChangeLogStore)
+  /// A PostgreSQL session's change log: a session the server ends is opened again.
+  case serverChangeLog(PostgresStore)
+
+  /// The change log the observer polls; nil for an inbox. O(1).
+  var changeLog: (any ChangeLogStore)? {
+    switch self {
+    case .inbox: nil
+    case .changeLog(let store): store
+    case .serverChangeLog(let store): store
+    }
+  }
+
+  /// The PostgreSQL session the change log arrives on; nil for another feed. O(1).
+  var session: PostgresStore? {
+    if case .serverChangeLog(let store) = self { store } else { nil }
+  }
 }
 
 /// One observer: a batched controller on its own connection, the mirror a table view would
@@ -49,7 +66,7 @@ final class LoadObserver: @unchecked Sendable {
   /// Reconnects a PostgreSQL observer whose session ended (the reconnect delivers what it
   /// missed from the change log). Call with `lock` held. False when the error was another.
   func recover(_ stats: LoadStats) throws -> Bool {
-    guard case .changeLog(let store) = feed, let pg = store as? PostgresStore else { return false }
+    guard let pg = feed.session else { return false }
     // A query cut off by the server's close can fail before the client marks the connection
     // closed: give it a moment to notice.
     for _ in 0..<50 where !pg.isDisconnected { usleep(20_000) }

@@ -13,11 +13,11 @@ extension LoadRun {
         usleep(2_000)
         continue
       }
-      switch o.feed {
-      case .inbox(let inbox):
+      if case .inbox(let inbox) = o.feed {
         let units = inbox.take(timeout: 0.02)
         if !units.isEmpty { o.lock.withLock { o.pending += units } }
-      case .changeLog(let store): store.awaitNotification(timeout: 0.02)
+      } else {
+        o.feed.changeLog?.awaitNotification(timeout: 0.02)
       }
       o.lock.lock()
       do {
@@ -35,10 +35,7 @@ extension LoadRun {
   /// with the observer's lock held.
   func deliver(_ o: LoadObserver) throws {
     do {
-      switch o.feed {
-      case .inbox: break
-      case .changeLog(let store): try store.pollChanges()
-      }
+      try o.feed.changeLog?.pollChanges()
     } catch {
       guard try o.recover(stats) else { throw error }
     }
@@ -128,7 +125,7 @@ extension LoadRun {
   func dropConnections() {
     guard let admin else { return }
     for o in observers {
-      guard case .changeLog(let store) = o.feed, let pg = store as? PostgresStore else { continue }
+      guard let pg = o.feed.session else { continue }
       // With the observer's lock held, no query is in flight on the session being ended, and
       // none starts before the client has seen the close (postgres-nio 1.33 leaves a query
       // sent on a connection the server closed pending forever).

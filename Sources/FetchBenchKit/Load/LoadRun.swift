@@ -176,7 +176,7 @@ final class LoadRun: @unchecked Sendable {
       stores.append(s)
       observers.append(
         try LoadObserver(
-          index: i, store: s, feed: .changeLog(s), request: request(forObserver: i), rules: config.changeRules,
+          index: i, store: s, feed: .serverChangeLog(s), request: request(forObserver: i), rules: config.changeRules,
           startSequence: s.deliveredSequence))
     }
     admin = try PostgresAdmin(url: scratch.url)

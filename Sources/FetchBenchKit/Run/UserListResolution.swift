@@ -29,7 +29,7 @@ extension UserList {
       if !sectionLeads { _ = try DatasetModels.sectionedRequest(for: kind).resolve(in: kind.definition.model) }
     } catch {
       throw HarnessError.invalidArgument(
-        "\(kind.rawValue): \((kind.definition as? DatabaseDataset)?.explain(error) ?? error)")
+        "\(kind.rawValue): \(kind.definition.explain(error))")
     }
     // Cells alone change no list: the database's own is measured, its cells the user's.
     return (userList, kind, rows, list.changesList ? list : nil)
