@@ -2,7 +2,6 @@ import Catalog
 import DatasetStores
 import Foundation
 import ResultModel
-import TextFormatting
 import Vocabulary
 
 /// The gate's matrix as data (`check --matrix FILE`): the lists a team guards in CI, each a
@@ -35,46 +34,38 @@ package struct GateLists: Sendable, Codable, Equatable {
   /// the file and what is wrong. O(file).
   package static func read(_ path: String) throws -> GateLists {
     guard let data = try GateRun.contents(of: path, as: "matrix file") else {
-      throw HarnessError.invalidArgument("\(path): no such matrix file; write one as docs/ci/matrix.json shows")
+      throw MatrixError.noSuchFile(path: path)
     }
     let lists: GateLists
     do {
       lists = try JSONDecoder().decode(GateLists.self, from: data)
     } catch let error as StrictKeys.Unknown {
-      throw HarnessError.invalidArgument("\(path): \(error)")
+      throw MatrixError.unknownKey(path: path, detail: error.description)
     } catch {
-      throw HarnessError.invalidArgument("\(path) is not a matrix of lists: \(GateRun.describe(error, data: data))")
+      throw MatrixError.notAMatrix(path: path, detail: GateRun.describe(error, data: data))
     }
     do {
       try lists.validate()
     } catch {
-      throw HarnessError.invalidArgument("\(path): \(error)")
+      throw MatrixError.inFile(path: path, error)
     }
     return lists
   }
 
   /// The rules no decoder checks: at least one list, names unique and usable in a figure's
   /// name, sizes in range. O(lists).
-  func validate() throws {
-    guard !lists.isEmpty else { throw HarnessError.invalidArgument("\"lists\" is empty; name at least one list") }
-    if let batchSize, !(1...100_000).contains(batchSize) {
-      throw HarnessError.invalidArgument("\"batchSize\" must be 1 to 100,000, got \(batchSize)")
-    }
-    if let repetitions, !(3...10_000).contains(repetitions) {
-      throw HarnessError.invalidArgument(
-        "\"repetitions\" must be 3 to 10,000 (the spread needs quartiles), got \(repetitions)")
-    }
+  func validate() throws(MatrixError) {
+    guard !lists.isEmpty else { throw MatrixError.noLists }
+    if let batchSize, !(1...100_000).contains(batchSize) { throw MatrixError.batchSizeOutOfRange(batchSize) }
+    if let repetitions, !(3...10_000).contains(repetitions) { throw MatrixError.repetitionsOutOfRange(repetitions) }
     var names: Set<String> = []
     for (i, list) in lists.enumerated() {
       do {
         try list.validate()
       } catch {
-        throw HarnessError.invalidArgument("list \(i + 1) (\(list.displayName)): \(error)")
+        throw .inList(position: i + 1, name: list.displayName, error)
       }
-      guard names.insert(list.figureName).inserted else {
-        throw HarnessError.invalidArgument(
-          "two lists are named '\(list.figureName)'; give each a \"name\" (the first part of its figures' names)")
-      }
+      guard names.insert(list.figureName).inserted else { throw MatrixError.duplicateName(list.figureName) }
     }
   }
 }
@@ -178,65 +169,31 @@ package struct GateList: Sendable, Codable, Equatable {
   package var measuredStrategies: [FetchMode] { strategies ?? [.batched] }
 
   /// What makes a list measurable, before anything is opened. O(1).
-  func validate() throws {
-    if let name, name.isEmpty || name.contains("/") {
-      throw HarnessError.invalidArgument(
-        "\"name\" '\(name)' must be non-empty and without '/' (it begins each figure's name)")
-    }
+  func validate() throws(MatrixError) {
+    if let name, name.isEmpty || name.contains("/") { throw .badName(name) }
     switch [dataset, db, model].compactMap({ $0 }).count {
-    case 0:
-      throw HarnessError.invalidArgument(
-        "give \"dataset\" (banks or wells), \"db\" (your database) or \"model\" (your Core Data model), and \"entity\"")
+    case 0: throw .noSource
     case 1: break
-    default: throw HarnessError.invalidArgument("give one of \"dataset\", \"db\" and \"model\"")
+    default: throw .severalSources
     }
     if let d = dataset {
-      guard DatasetKind.allCases.map(\.rawValue).contains(d) else {
-        throw HarnessError.invalidArgument(
-          """
-          unknown dataset '\(d)'; expected \(DatasetKind.allCases.map(\.rawValue).joined(separator: " or ")), or \
-          \"db\" for your own
-          """
-        )
-      }
-      if entity != nil || relationships != nil {
-        throw HarnessError.invalidArgument("\"entity\" and \"relationships\" go with \"db\" or \"model\"")
-      }
+      guard DatasetKind.allCases.map(\.rawValue).contains(d) else { throw .unknownDataset(d) }
+      if entity != nil || relationships != nil { throw .entityWithDataset }
     } else if entity == nil {
-      throw HarnessError.invalidArgument(
-        "\"\(db != nil ? "db" : "model")\" needs \"entity\": the table or Core Data entity to list")
+      throw .noEntity(source: db != nil ? "db" : "model")
     }
-    if model == nil && (modelVersion != nil || population != nil) {
-      throw HarnessError.invalidArgument("\"modelVersion\" and \"population\" go with \"model\"")
-    }
-    if model != nil && relationships != nil {
-      throw HarnessError.invalidArgument("\"relationships\" go with \"db\"; a model declares its own")
-    }
+    if model == nil && (modelVersion != nil || population != nil) { throw .modelOptionsWithoutModel }
+    if model != nil && relationships != nil { throw .relationshipsWithModel }
     if let rows, dataset != nil || model != nil, !(1_000...DatasetKind.maxRows).contains(rows) {
-      throw HarnessError.invalidArgument("\"rows\" must be 1,000 to \(DatasetKind.maxRows.grouped), got \(rows)")
+      throw .rowsOutOfRange(rows)
     }
     if db != nil {
-      if rows != nil {
-        throw HarnessError.invalidArgument(
-          "\"rows\" is for a generated dataset; a database's list has its table's rows")
-      }
-      if changes == true {
-        throw HarnessError.invalidArgument(
-          """
-          \"changes\" needs a generated banks list: the change workload writes rows, and a database of yours is \
-          never written
-          """
-        )
-      }
+      if rows != nil { throw .rowsWithDatabase }
+      if changes == true { throw .changesOnDatabase }
     }
-    if changes == true && dataset != DatasetKind.banks.rawValue {
-      throw HarnessError.invalidArgument("\"changes\" is measured on banks: its workload writes banks' rows")
-    }
-    if measuredStores.isEmpty { throw HarnessError.invalidArgument("\"stores\" names none") }
-    if measuredStrategies.isEmpty || measuredStrategies.contains(.full) {
-      throw HarnessError.invalidArgument(
-        "\"strategies\" names those measured against a full fetch: batched, offset or keyset")
-    }
+    if changes == true && dataset != DatasetKind.banks.rawValue { throw .changesNotOnBanks }
+    if measuredStores.isEmpty { throw .noStores }
+    if measuredStrategies.isEmpty || measuredStrategies.contains(.full) { throw .strategiesNotAgainstFull }
   }
 }
 
