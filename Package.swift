@@ -158,6 +158,8 @@ let package = Package(
         "DatasetStores", "TestSupport", "Vocabulary", .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
+    // The vocabulary's types: a list parsed once and sent typed; builds no store.
+    .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary", "Catalog", "FetchedResults"]),
     // The target graph against the sources' imports; builds no target of the package's own.
     .testTarget(name: "PackageGraphTests", dependencies: ["ChildProcesses"]),
     // The SQL compiler's statements, as exact text.

@@ -175,7 +175,7 @@ public enum PostgresLoader {
     }
     for tag in location.indexes {
       guard let index = IndexSpec(tag: tag, in: location.kind) else {
-        throw HarnessError.invalidArgument("no \(location.kind.rawValue) table has the columns \(tag)")
+        throw HarnessError.unknownIndex(kind: location.kind.rawValue, tag: tag)
       }
       try admin.execute(index.postgresCreateStatement)
     }

@@ -46,7 +46,7 @@ package struct Report {
   package var allocatorConfiguration: String? { settings.allocatorConfiguration }
   /// The user's list (`run --sort/--section/--where`): its text, and the request itself when
   /// the run recorded it; nil for the datasets' own.
-  package var customRequest: (text: String, request: CustomRequest?)? {
+  package var customRequest: (text: String, request: ListSpec?)? {
     settings.requestDescription.map { ($0, settings.request) }
   }
   /// The database a list was measured over: its sentence's lead (the user's, or a generated

@@ -1,5 +1,6 @@
 import Catalog
 import FetchedResults
+import Vocabulary
 
 /// Which index to add for a list on a SQL store, measured: every candidate index of the list's
 /// request and of its sectioned form (`IndexCandidate`) against none, timed alternately in one
@@ -38,7 +39,7 @@ package enum IndexAdvice {
 
   /// The list's request and its sectioned form, batched; a user's list alone (it has its
   /// sections, or none).
-  package static func requests(_ kind: DatasetKind, batchSize: Int, request: CustomRequest? = nil) throws -> (
+  package static func requests(_ kind: DatasetKind, batchSize: Int, request: ListSpec? = nil) throws -> (
     list: FetchRequest, sectioned: FetchRequest?
   ) {
     let list = DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
@@ -48,7 +49,7 @@ package enum IndexAdvice {
 
   /// What the advice says of the list's sort by a collation (`IndexCandidate.collatedSortNote`);
   /// nil when it sorts by bytes.
-  package static func collatedSortNote(_ kind: DatasetKind, request: CustomRequest? = nil) -> String? {
+  package static func collatedSortNote(_ kind: DatasetKind, request: ListSpec? = nil) -> String? {
     let model = DatasetModels.model(for: kind)
     guard let list = try? requests(kind, batchSize: 20, request: request).list.resolve(in: model) else { return nil }
     return IndexCandidate.collatedSortNote(
@@ -56,7 +57,7 @@ package enum IndexAdvice {
   }
 
   /// The candidates of both requests, each index once: the files the parent generates.
-  package static func candidates(_ kind: DatasetKind, request: CustomRequest? = nil) throws -> [IndexCandidate] {
+  package static func candidates(_ kind: DatasetKind, request: ListSpec? = nil) throws -> [IndexCandidate] {
     let model = DatasetModels.model(for: kind)
     let (list, sectioned) = try requests(kind, batchSize: 20, request: request)
     var out = IndexCandidate.all(for: try list.resolve(in: model))

@@ -103,12 +103,11 @@ package struct ResultRow: Sendable, Equatable {
     // Runs recorded before `machine_speed` have one column fewer, before `processor` two, and
     // before `detail` three.
     guard (Self.columns.count - 3...Self.columns.count).contains(c.count) else {
-      throw HarnessError.invalidArgument("results.csv: a row has \(c.count) fields, expected \(Self.columns.count)")
+      throw ResultsFileError.wrongFieldCount(c.count, expected: Self.columns.count)
     }
     func num(_ i: Int) throws -> Double {
       guard let d = c[i].number, d.isFinite else {
-        throw HarnessError.invalidArgument(
-          "results.csv: '\(c[i].text)' is not a finite number, as every figure FetchBench writes is")
+        throw ResultsFileError.notFinite(c[i].text)
       }
       return d
     }
@@ -116,15 +115,13 @@ package struct ResultRow: Sendable, Equatable {
     // hand-edited file is an error, never a trap.
     func int(_ i: Int, max: Int = 1 << 53) throws -> Int {
       guard let d = c[i].number, let n = Int(exactly: d), (0...max).contains(n) else {
-        throw HarnessError.invalidArgument(
-          "results.csv: \(Self.columns[i]) '\(c[i].text)' is not a whole number from 0 to \(max.grouped)")
+        throw ResultsFileError.notWholeNumber(column: Self.columns[i], value: c[i].text, max: max)
       }
       return n
     }
     func typed<T>(_ i: Int, _ make: (String) -> T?) throws -> T {
       guard let t = make(c[i].text) else {
-        throw HarnessError.invalidArgument(
-          "results.csv: \(Self.columns[i]) '\(c[i].text)' is not one FetchBench writes")
+        throw ResultsFileError.notWritten(column: Self.columns[i], value: c[i].text)
       }
       return t
     }
@@ -137,9 +134,7 @@ package struct ResultRow: Sendable, Equatable {
     (runID, metric) = (c[0].text, Metric.named(c[8].text, unit: unit))
     (value, min, max, repetitions) = (try num(9), try num(11), try num(12), try int(13))
     if metric.isNonNegative, let negative = [value, min, max].first(where: { $0 < 0 }) {
-      throw HarnessError.invalidArgument(
-        "results.csv: \(metric.name) is \(negative), below zero, which no \(metric.unit.rawValue) figure FetchBench writes is"
-      )
+      throw ResultsFileError.negative(metric: metric.name, value: negative, unit: metric.unit.rawValue)
     }
     (status, error) = (try typed(14, ResultStatus.init(rawValue:)), c[15].text)
     machine = Machine(
@@ -322,7 +317,7 @@ package enum ResultsCSV {
     // `detail` three.
     guard let header = records.first, (0...3).contains(where: { header == Array(ResultRow.columns.dropLast($0)) })
     else {
-      throw HarnessError.invalidArgument("results.csv: the header is not \(ResultRow.columns.joined(separator: ","))")
+      throw ResultsFileError.badHeader(expected: ResultRow.columns.joined(separator: ","))
     }
     return try records.dropFirst().map { record in
       try ResultRow(fields: record.enumerated().map { i, f in textColumns.contains(i) ? restored(f) : f })

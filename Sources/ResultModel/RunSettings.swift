@@ -1,5 +1,6 @@
 import Foundation
 import HarnessSupport
+import Vocabulary
 
 /// What a run held its figures to and what it measured besides its cases: the budgets, the
 /// user's list, the user's database, the allocator's configuration. Typed in the process;
@@ -20,7 +21,7 @@ package struct RunSettings: Sendable, Equatable {
   /// The time opening a list must stay within to count as one frame.
   package var frameMs: Double { recordedFrameMs ?? Self.defaultFrameMs }
   /// The user's list (`--sort`, `--section`, `--where`); nil for the datasets' own.
-  package var request: CustomRequest?
+  package var request: ListSpec?
   /// The list's text as a run recorded it before requests were recorded whole.
   package var requestText: String?
   /// The user's database the run measured, and its size in bytes.
@@ -49,7 +50,7 @@ package struct RunSettings: Sendable, Equatable {
       case .memoryBudget: recordedMemoryBudget = r.value
       case .frameBudget: recordedFrameMs = r.value
       case .customRequest:
-        request = CustomRequest(recorded: r.detail)
+        request = ListSpec(recorded: r.detail)
         if request == nil { requestText = r.detail }
       case .database:
         (database, databaseBytes) = (DatabaseSetting(recorded: r.detail), r.value)

@@ -47,7 +47,7 @@ public struct UserList: Sendable, Codable, Equatable {
   /// The kind's name when not the entity's (a generated dataset in Core Data's schema:
   /// `banks-coredata`), with the sort, section and prefetch its list has when none is given.
   public var kindName: String? = nil
-  public var defaultSort: String? = nil
+  public var defaultSort: [SortDescriptor]? = nil
   public var defaultSection: String? = nil
   public var prefetch: [String]? = nil
   public var cells: [String]? = nil
@@ -55,5 +55,25 @@ public struct UserList: Sendable, Codable, Equatable {
   public init(database: UserDatabase, entity: String) {
     self.database = database
     self.entity = entity
+  }
+}
+
+extension UserList {
+  /// Decodes a list as a case's request or a results file holds it; a results file written
+  /// before sorts were recorded typed holds the default sort as its text (`details.closeDate
+  /// desc`), parsed here.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    database = try c.decode(UserDatabase.self, forKey: .database)
+    entity = try c.decode(String.self, forKey: .entity)
+    kindName = try c.decodeIfPresent(String.self, forKey: .kindName)
+    if let text = try? c.decodeIfPresent(String.self, forKey: .defaultSort) {
+      defaultSort = try ListSpec(parsing: ListSpec.Text(sort: text)).sortDescriptors
+    } else {
+      defaultSort = try c.decodeIfPresent([SortDescriptor].self, forKey: .defaultSort)
+    }
+    defaultSection = try c.decodeIfPresent(String.self, forKey: .defaultSection)
+    prefetch = try c.decodeIfPresent([String].self, forKey: .prefetch)
+    cells = try c.decodeIfPresent([String].self, forKey: .cells)
   }
 }

@@ -92,7 +92,7 @@ extension DatabaseOptions {
   /// sort key (`run`'s list); otherwise it is what the sectioned variant groups by, first
   /// (`diff`).
   func apply(
-    _ db: UserDatabase, entity: String?, list: CustomRequest, sectionLeads: Bool = true, to options: inout RunOptions
+    _ db: UserDatabase, entity: String?, list: ListSpec.Text, sectionLeads: Bool = true, to options: inout RunOptions
   ) throws {
     guard let entity else {
       let (model, _) = try db.model(of: db.schema())
@@ -109,10 +109,10 @@ extension DatabaseOptions {
       // FetchBench's own, when allowed.
       if db.allowsIndexTrials != true { options.withIndex = false }
     }
-    let resolved: (list: UserList, kind: DatasetKind, rows: Int, request: CustomRequest?)
+    let resolved: (list: UserList, kind: DatasetKind, rows: Int, request: ListSpec?)
     do {
       resolved = try UserList.resolve(db, entity: entity, list: list, sectionLeads: sectionLeads)
-    } catch let error as HarnessError {
+    } catch let error as ListError {
       throw ValidationError(error.description)
     }
     options.datasets = [resolved.kind]

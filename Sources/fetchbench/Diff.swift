@@ -159,7 +159,7 @@ struct Diff: CheckedCommand {
     }
     // Writes go to a private copy of the file; the user's is only read.
     try database.apply(
-      db, entity: entity, list: CustomRequest(sort: sort, section: section), sectionLeads: false, to: &options)
+      db, entity: entity, list: ListSpec.Text(sort: sort, section: section), sectionLeads: false, to: &options)
     return true
   }
 

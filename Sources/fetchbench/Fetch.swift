@@ -176,9 +176,10 @@ struct Fetch: ParsableCommand {
     sqlDebug.apply()
     let db = try database.database(entity: entity, rows: rows, datasets: datasets)
     let storeKind: StoreKind = try OptionValue.kind(store ?? (try db?.server != nil ? "postgres" : "sqlite"), "store")
-    if let db { return try runOnDatabase(db, storeKind: storeKind) }
+    let list = try parsedList()
+    if let db { return try runOnDatabase(db, list: list, storeKind: storeKind) }
     let kind: DatasetKind = try OptionValue.kind(datasetName, "dataset")
-    let request = try makeRequest(kind)
+    let request = makeRequest(kind, list: list)
     // Checked against the model before the dataset is opened (or generated, or loaded).
     do {
       _ = try request.resolve(in: DatasetModels.model(for: kind))
@@ -192,12 +193,22 @@ struct Fetch: ParsableCommand {
       throw ValidationError("--index names a column of FetchBench's schema; Core Data's file has its own indexes")
     }
     let (file, listKind) = try CoreDataFile.open(location)
-    try executeOnDatabase(file, kind: listKind, storeKind: storeKind)
+    try executeOnDatabase(file, kind: listKind, list: list, storeKind: storeKind)
+  }
+
+  /// `--sort`, `--section` and `--where` parsed, once; a usage error for what does not parse.
+  func parsedList() throws -> ListSpec {
+    let text = try filter.request(sort: sort, section: section)
+    do {
+      return try ListSpec(parsing: text)
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
   }
 
   /// The list over the user's own database: `--entity` names it; `--sort` (default: by
   /// primary key) is its sort.
-  func runOnDatabase(_ db: UserDatabase, storeKind: StoreKind) throws {
+  func runOnDatabase(_ db: UserDatabase, list: ListSpec, storeKind: StoreKind) throws {
     guard let entity else {
       let (model, _) = try db.model(of: db.schema())
       throw ValidationError(
@@ -207,19 +218,13 @@ struct Fetch: ParsableCommand {
         """
       )
     }
-    let sortDescriptors: [FetchedResults.SortDescriptor]
-    do {
-      sortDescriptors = try sort.map(QueryParser.sortDescriptors) ?? []
-    } catch {
-      throw ValidationError(String(describing: error))
-    }
-    let (kind, _) = try db.register(entity: entity, sort: sortDescriptors, section: section)
-    try executeOnDatabase(db, kind: kind, storeKind: storeKind)
+    let (kind, _) = try db.register(entity: entity, sort: list.sortDescriptors ?? [], section: section)
+    try executeOnDatabase(db, kind: kind, list: list, storeKind: storeKind)
   }
 
   /// The list of `kind`, registered over the user's database `db`, as the options ask.
-  func executeOnDatabase(_ db: UserDatabase, kind: DatasetKind, storeKind: StoreKind) throws {
-    var request = try makeRequest(kind)
+  func executeOnDatabase(_ db: UserDatabase, kind: DatasetKind, list: ListSpec, storeKind: StoreKind) throws {
+    var request = makeRequest(kind, list: list)
     request.entityName = kind.definition.listEntity
     do {
       _ = try request.resolve(in: kind.definition.model)
@@ -231,27 +236,24 @@ struct Fetch: ParsableCommand {
     try execute(request, location: location, storeKind: storeKind)
   }
 
-  func makeRequest(_ kind: DatasetKind) throws -> FetchRequest {
+  /// `kind`'s request with the options' entity, `list`'s sort and predicate, its section or
+  /// none, the prefetch, and the strategy's batch size, limit and offset.
+  func makeRequest(_ kind: DatasetKind, list: ListSpec) -> FetchRequest {
     var request = DatasetModels.defaultRequest(for: kind, batchSize: batchSize)
-    do {
-      if let entity {
-        request.entityName = entity
-        request.relationshipKeyPathsForPrefetching = []
-        request.sortDescriptors = []
+    if let entity {
+      request.entityName = entity
+      request.relationshipKeyPathsForPrefetching = []
+      request.sortDescriptors = []
+    }
+    request = list.replacingParts(of: request)
+    if let prefetch {
+      request.relationshipKeyPathsForPrefetching = prefetch.split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespaces)
       }
-      if let sort { request.sortDescriptors = try QueryParser.sortDescriptors(sort) }
-      if let predicate = try filter.parsed() { request.predicate = predicate }
-      if let prefetch {
-        request.relationshipKeyPathsForPrefetching = prefetch.split(separator: ",").map {
-          $0.trimmingCharacters(in: .whitespaces)
-        }
-      } else if cell != nil {
-        // The cell is the user's: what it reads through is faulted unless --prefetch names it,
-        // as a request prefetches only what it names.
-        request.relationshipKeyPathsForPrefetching = []
-      }
-    } catch {
-      throw ValidationError(String(describing: error))
+    } else if cell != nil {
+      // The cell is the user's: what it reads through is faulted unless --prefetch names it,
+      // as a request prefetches only what it names.
+      request.relationshipKeyPathsForPrefetching = []
     }
     request.sectionNameKeyPath = section
     request.fetchBatchSize = strategy == .full ? 0 : batchSize

@@ -45,8 +45,7 @@ struct History: ParsableCommand {
     func run() throws {
       let entries = try HistoryFile.read(file)
       guard entries.count >= 2 else {
-        throw HarnessError.invalidArgument(
-          "\(file) holds \(entries.count) run(s); a history needs two or more to show a change")
+        throw HistoryError.tooFewRuns(file, count: entries.count)
       }
       let report = HistoryReport(entries)
       try report.write(to: out)

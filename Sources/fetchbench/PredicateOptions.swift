@@ -1,6 +1,5 @@
 import ArgumentParser
-import FetchedResults
-import ResultModel
+import Vocabulary
 
 /// `--where` with what fills it: `--arg` per placeholder (`%@`, `%K`, `%d`, `%f`) in order, and
 /// `--var NAME=VALUE` per `$NAME`, as an app's `NSPredicate(format:…)` and
@@ -47,16 +46,11 @@ struct PredicateOptions: ParsableArguments {
     return out
   }
 
-  /// The predicate parsed with its arguments and variables; nil without `--where`.
-  func parsed() throws -> FetchPredicate? {
+  /// The user's list as typed, with `--where`'s arguments and variables: what `ListSpec`
+  /// parses.
+  func request(sort: String?, section: String?, cells: [String]? = nil) throws -> ListSpec.Text {
     let variables = try checked()
-    return try predicate.map { try QueryParser.predicate($0, arguments: arguments, variables: variables) }
-  }
-
-  /// The parts a user's list records (`CustomRequest`).
-  func request(sort: String?, section: String?, cells: [String]? = nil) throws -> CustomRequest {
-    let variables = try checked()
-    return CustomRequest(
+    return ListSpec.Text(
       sort: sort, section: section, predicate: predicate, arguments: arguments.isEmpty ? nil : arguments,
       variables: variables.isEmpty ? nil : variables, cells: cells)
   }

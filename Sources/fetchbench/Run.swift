@@ -218,7 +218,7 @@ struct Run: CheckedCommand {
 
   /// `--sort`, `--section`, `--where` without `--db`: one dataset's list of the user's.
   func applyDatasetList(to options: inout RunOptions) throws {
-    let request = try filter.request(sort: sort, section: section, cells: cells)
+    let text = try filter.request(sort: sort, section: section, cells: cells)
     // Key paths belong to one dataset's model: a list of your own is one dataset's.
     if dataset == nil { options.datasets = [.banks] }
     guard options.datasets.count == 1, let kind = options.datasets.first else {
@@ -226,11 +226,12 @@ struct Run: CheckedCommand {
         "--sort, --section, --where and --cell describe one dataset's list: give --dataset banks or --dataset wells")
     }
     do {
+      let request = try ListSpec(parsing: text)
       _ = try request.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
+      options.request = request
     } catch {
       throw ValidationError("\(kind.rawValue): \(error)")
     }
-    options.request = request
   }
 
   /// `--quick` narrows only what was not asked for.
@@ -341,17 +342,11 @@ struct Run: CheckedCommand {
     // An empty list opens at once whatever the strategy: that is no answer to give.
     let firstScreens = outcome.rows.filter { $0.scenario == .scenario(.firstScreen) && $0.metric == .rowsMaterialized }
     if !firstScreens.isEmpty && firstScreens.allSatisfy({ $0.value == 0 }) {
-      throw HarnessError.invalidArgument(
-        """
-        no recommendation: the list is empty (no row matches\(predicate.map { " --where \"\($0)\"" } ?? "")), so \
-        every strategy opens it at once; give a predicate that matches rows (see \(outcome.directory)/report.md)
-        """
-      )
+      throw RecommendationError.emptyList(predicate: predicate, report: "\(outcome.directory)/report.md")
     }
     let picks = outcome.recommendation
     guard !picks.isEmpty else {
-      throw HarnessError.invalidArgument(
-        "no recommendation: no strategy's open list fits the memory budget (see \(outcome.directory)/report.md)")
+      throw RecommendationError.nothingFits(report: "\(outcome.directory)/report.md")
     }
     if json {
       print(String(decoding: try Recommendation.json(picks), as: UTF8.self))

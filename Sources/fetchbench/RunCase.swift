@@ -39,7 +39,7 @@ struct RunCase: ParsableCommand {
       while true { sleep(3600) }
     }
     if let target = faults.failureMatching, spec.label.contains(target) {
-      throw HarnessError.invalidArgument("injected failure in \(spec.label) (FETCHBENCH_INJECT_FAILURE)")
+      throw MeasurementFault.injectedFailure(label: spec.label)
     }
   }
 }

@@ -20,7 +20,9 @@ import Vocabulary
       text.hasPrefix("run_id,dataset,rows,store,mode,batch_size,index,scenario,metric,value,unit,min,max,repetitions"))
     #expect(text.contains("\"exit 1: \"\"bad\"\", very\nbad\""))
     #expect(try ResultsCSV.decode(text) == rows)
-    #expect(throws: HarnessError.self) { try ResultsCSV.decode("a,b\n1,2\n") }
+    #expect(throws: ResultsFileError.badHeader(expected: ResultRow.columns.joined(separator: ","))) {
+      try ResultsCSV.decode("a,b\n1,2\n")
+    }
   }
 
   /// Text a spreadsheet would run as a formula is guarded with a leading `'` in the file and

@@ -53,7 +53,7 @@ import Vocabulary
   @Test func aCollatedSortProposesNoBinaryIndexAndSaysWhichWould() throws {
     let model = DatasetModels.model(for: .wells)
     func candidates(_ sort: String, section: String? = nil) throws -> [String] {
-      let request = try CustomRequest(sort: sort, section: section).apply(
+      let request = try ListSpec(parsing: .init(sort: sort, section: section)).apply(
         to: DatasetModels.defaultRequest(for: .wells), of: .wells)
       return IndexCandidate.all(for: try request.resolve(in: model)).map { "\($0.index) \($0.kind)" }
     }
@@ -62,11 +62,12 @@ import Vocabulary
     #expect(try candidates("operator asc, state asc localizedCompare:") == ["wells(operator) sortKey"])
     #expect(try candidates("state asc caseInsensitiveCompare:, operator asc", section: "state") == [])
     let note = try #require(
-      IndexAdvice.collatedSortNote(.wells, request: CustomRequest(sort: "operator asc localizedStandardCompare:")))
+      IndexAdvice.collatedSortNote(
+        .wells, request: try ListSpec(parsing: .init(sort: "operator asc localizedStandardCompare:"))))
     #expect(note.contains("The sort by operator uses localizedStandardCompare:, which orders through a collation"))
     #expect(note.contains("`CREATE INDEX … ON wells(operator COLLATE fetchbench_localizedStandardCompare)`"))
-    #expect(IndexAdvice.collatedSortNote(.wells, request: CustomRequest(sort: "operator asc")) == nil)
-    let request = try CustomRequest(sort: "operator asc localizedCompare:").apply(
+    #expect(IndexAdvice.collatedSortNote(.wells, request: try ListSpec(parsing: .init(sort: "operator asc"))) == nil)
+    let request = try ListSpec(parsing: .init(sort: "operator asc localizedCompare:")).apply(
       to: DatasetModels.defaultRequest(for: .wells), of: .wells)
     #expect(
       IndexCandidate.collatedSortNote(for: try request.resolve(in: model), coreData: true)?.contains(
@@ -75,7 +76,7 @@ import Vocabulary
 
   @Test func equalitiesInThePredicateLeadTheirIndex() throws {
     let model = DatasetModels.model(for: .wells)
-    let request = try CustomRequest(sort: "totalDepth desc", predicate: "state = 'TX' AND totalDepth > 100")
+    let request = try ListSpec(parsing: .init(sort: "totalDepth desc", predicate: "state = 'TX' AND totalDepth > 100"))
       .apply(to: DatasetModels.defaultRequest(for: .wells), of: .wells)
     #expect(
       IndexCandidate.all(for: try request.resolve(in: model)).map { "\($0.index) \($0.kind)" } == [
@@ -147,7 +148,8 @@ import Vocabulary
       notAdvised.index == .none && notAdvised.reasons.contains { $0.hasPrefix("No index: the best candidate") },
       "\(notAdvised.reasons)")
     // The memory store has no advice.
-    #expect(Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == .memory }?.index == IndexTag.none)
+    #expect(
+      Recommendation.all(rows + Self.adviceRows(ratio: 0.35)).first { $0.store == .memory }?.index == IndexTag.none)
   }
 }
 

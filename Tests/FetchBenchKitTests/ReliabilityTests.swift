@@ -7,6 +7,7 @@ import HarnessSupport
 import ResultModel
 import TestSupport
 import Testing
+import Vocabulary
 
 /// Nothing lost when two commands meet, a link is followed, or a file holds what no one
 /// expected: each test reproduces one defect and sees it fixed.
@@ -666,7 +667,7 @@ import Testing
     #expect(single.lines.first { $0.name == name }?.verdict == .notJudged && single.exitCode == 0, "\(single.lines)")
   }
 
-  @Test func compareSaysWhatItCouldNotJudge() {
+  @Test func compareSaysWhatItCouldNotJudge() throws {
     let base = [row(.sqlite, .batched, .firstScreen, .queries, 1), row(.sqlite, .full, .firstScreen, .queries, 2)]
     // Nothing in common: not compared (3), whatever else.
     #expect(Comparison(base: base, head: []).exitCode == 3)
@@ -682,18 +683,18 @@ import Testing
       "\(failed.text())")
     #expect(Comparison(base: base, head: base).exitCode == 0)
     // Two lists of one table share their figures' names: not compared, said why.
-    func list(_ sort: String) -> ResultRow {
+    func list(_ sort: String) throws -> ResultRow {
       var r = ResultRow(
         runID: "r1", key: .settings, metric: .customRequest, summary: Summary([0]), status: .ok, error: "",
         machine: machine,
         datasetSHA256: "")
-      r.detail = CustomRequest(sort: sort).recorded
+      r.detail = try ListSpec(parsing: .init(sort: sort)).recorded
       return r
     }
-    let other = Comparison(base: base + [list("name asc")], head: base + [list("name desc")])
+    let other = Comparison(base: base + [try list("name asc")], head: base + [try list("name desc")])
     #expect(
       other.exitCode == 3 && other.text().contains("the lists differ (sort: name asc and sort: name desc)"),
       "\(other.text())")
-    #expect(Comparison(base: base + [list("name asc")], head: base + [list("name asc")]).exitCode == 0)
+    #expect(try Comparison(base: base + [list("name asc")], head: base + [list("name asc")]).exitCode == 0)
   }
 }

@@ -1,5 +1,6 @@
 import Catalog
 import DatasetStores
+import FetchedResults
 import Foundation
 import GRDB
 import TestSupport
@@ -339,7 +340,7 @@ enum UserDatabaseFixture {
     defer { TestSupport.remove(dir) }
     try UserDatabaseFixture.coreData(dir + "/Model.sqlite")
     let (kind, _) = try UserList(database: UserDatabase(path: dir + "/Model.sqlite"), entity: "flight").register(
-      sort: "departure desc", section: nil)
+      sort: [FetchedResults.SortDescriptor("departure", ascending: false)], section: nil)
     let definition = try #require(kind.definition as? DatabaseDataset)
     let index = IndexSpec(table: "ZFLIGHT", columns: [.init("ZDEPARTURE", descending: true), .init("Z_PK")])
     let declared = try #require(definition.coreDataFetchIndex(index))

@@ -35,10 +35,12 @@ import Testing
   @Test func theUnitTestTargetsDoNotBuildTheCommandLine() throws {
     let graph = try Manifest.read()
     let edges = Dictionary(uniqueKeysWithValues: graph.targets.map { ($0.name, $0.dependencies) })
-    for unit in ["FetchedResultsTests", "DatasetsTests", "PackageGraphTests"] {
+    for unit in ["FetchedResultsTests", "DatasetsTests", "PackageGraphTests", "VocabularyTests"] {
       #expect(edges[unit] != nil, "\(unit) is a target")
       #expect(Manifest.closure(of: unit, in: edges).intersection(["fetchbench", "FetchBenchKit"]) == [], "\(unit)")
     }
+    let stores: Set<String> = ["DatasetStores", "SQLiteStore", "PostgresStore", "GRDB", "PostgresNIO"]
+    #expect(Manifest.closure(of: "VocabularyTests", in: edges).intersection(stores) == [], "VocabularyTests")
   }
 
   /// The readers of results render a folder from its files alone: neither they nor anything
@@ -247,19 +249,40 @@ enum Manifest {
 /// starts in their requests: below it, no target sets a variable or reads one of FetchBench's
 /// (the engine's internal checks are a build setting, not a variable read at run time).
 @Suite struct OneChannelToTheCases {
-  @Test func onlyTheCommandLineReadsOrSetsFetchBenchsVariables() throws {
+  /// Where `pattern` matches in the sources, as `Sources/FILE:LINE`, and the files read.
+  static func uses(of pattern: String) throws -> (found: [String], files: [String]) {
     let sources = Manifest.root.appendingPathComponent("Sources")
-    let use = try Regex(#"setenv\(|FETCHBENCH_(?!INTERNAL_CHECKS)"#)
+    let use = try Regex(pattern)
     var found: [String] = []
-    let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
-    for file in files.sorted() where file.hasSuffix(".swift") && !file.hasPrefix("fetchbench/") {
+    let files = (FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []).filter {
+      $0.hasSuffix(".swift")
+    }
+    for file in files.sorted() {
       let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
       for match in text.matches(of: use) {
         let line = text[..<match.range.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count
         found.append("Sources/\(file):\(line)")
       }
     }
-    #expect(found == [], "only Sources/fetchbench reads the environment; pass settings in CommandSettings")
+    return (found, files)
+  }
+
+  @Test func onlyTheCommandLineReadsOrSetsFetchBenchsVariables() throws {
+    let (found, files) = try Self.uses(of: #"setenv\(|FETCHBENCH_(?!INTERNAL_CHECKS)"#)
+    #expect(
+      found.filter { !$0.hasPrefix("Sources/fetchbench/") } == [],
+      "only Sources/fetchbench reads the environment; pass settings in CommandSettings")
     #expect(files.contains("fetchbench/EnvironmentSettings.swift"), "the scan reads the sources")
+  }
+
+  /// A list is parsed in one place (`ListSpec(parsing:)`), in the command's process; every
+  /// other reader, a case's process among them, receives it parsed.
+  @Test func onlyTheListParsesSortsAndPredicates() throws {
+    let (found, files) = try Self.uses(of: #"QueryParser\.(predicate|sortDescriptors)\("#)
+    #expect(
+      found.filter { !$0.hasPrefix("Sources/FetchedResults/") }.map { $0.split(separator: ":")[0] } == [
+        "Sources/Vocabulary/ListSpec.swift", "Sources/Vocabulary/ListSpec.swift",
+      ], "parse a list with ListSpec(parsing:), once, and pass the ListSpec")
+    #expect(files.contains("Vocabulary/ListSpec.swift"), "the scan reads the sources")
   }
 }

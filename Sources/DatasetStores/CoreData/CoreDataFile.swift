@@ -174,8 +174,7 @@ extension CoreDataFile {
       database: UserDatabase(path: path(for: location), relationships: relationships(location.kind)),
       entity: request.entityName)
     list.kindName = location.kind.rawValue + CoreDataNames.kindSuffix
-    list.defaultSort = request.sortDescriptors.map { "\($0.keyPath) \($0.ascending ? "asc" : "desc")" }.joined(
-      separator: ", ")
+    list.defaultSort = request.sortDescriptors
     list.defaultSection = location.kind.definition.sectionKeyPath
     list.prefetch = request.relationshipKeyPathsForPrefetching
     list.cells = location.kind.definition.cellKeyPaths

@@ -207,12 +207,13 @@ public enum UserDatabaseError: Error, CustomStringConvertible, Equatable {
 }
 
 extension UserList {
-  /// Registers the list's kind, sorted by `sort` (the `fetch` syntax; nil: the default sort,
-  /// else by primary key) and sectioned by `section`. Throws the parser's and the reader's
-  /// errors.
-  public func register(sort: String?, section: String?) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
+  /// Registers the list's kind, sorted by `sort` (nil: the default sort, else by primary key)
+  /// and sectioned by `section`. Throws the reader's errors.
+  public func register(
+    sort: [FetchedResults.SortDescriptor]?, section: String?
+  ) throws -> (kind: DatasetKind, schema: DatabaseSchema) {
     try database.register(
-      entity: entity, sort: try (sort ?? defaultSort).map(QueryParser.sortDescriptors) ?? [],
+      entity: entity, sort: sort ?? defaultSort ?? [],
       section: section ?? defaultSection,
       name: kindName, prefetch: prefetch ?? [], cells: cells ?? [])
   }

@@ -114,7 +114,7 @@ extension IndexAdvice {
       }
       return (variants, nil)
     case .memory, .sqliteCoreData:
-      throw HarnessError.invalidArgument("index advice runs on the SQL stores' own statements")
+      throw MeasurementFault.indexAdviceNotOnSQL
     }
   }
 
@@ -127,7 +127,7 @@ extension IndexAdvice {
     let model = DatasetModels.model(for: spec.dataset)
     if let database = spec.userList?.database, let server = try database.server {
       guard database.allowsIndexTrials == true else {
-        throw HarnessError.invalidArgument("index advice on \(database.path) needs --allow-index-trials")
+        throw ListError.indexTrialsNotAllowed(database: database.path)
       }
       let trials = try PostgresTrials(server, kind: spec.dataset, indexes: candidates)
       return (try PostgresStore(url: server.url, model: model, userSchema: trials.schema, readOnly: false), trials)
@@ -149,11 +149,10 @@ extension IndexAdvice {
     for v in variants.dropFirst() {
       try v.within {
         if v.forList, try ids(list, v.store) != expected.0 {
-          throw HarnessError.invalidArgument("with the index \(v.tag!), the list's IDs differ from the unindexed ones")
+          throw MeasurementFault.indexChangedIDs(tag: v.tag!, sectioned: false)
         }
         if v.forSectioned, let sectioned, try ids(sectioned, v.store) != expected.1 {
-          throw HarnessError.invalidArgument(
-            "with the index \(v.tag!), the sectioned list's IDs differ from the unindexed ones")
+          throw MeasurementFault.indexChangedIDs(tag: v.tag!, sectioned: true)
         }
       }
     }
@@ -277,7 +276,7 @@ enum PostgresPlan {
     guard let data = json.data(using: .utf8),
       let top = (try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first,
       let plan = top["Plan"] as? [String: Any]
-    else { throw HarnessError.invalidArgument("EXPLAIN gave no plan: \(json.prefix(200))") }
+    else { throw MeasurementFault.noPlan(json: String(json.prefix(200))) }
     var steps: [String] = []
     func walk(_ node: [String: Any], _ depth: Int) {
       var text = (node["Node Type"] as? String) ?? "?"

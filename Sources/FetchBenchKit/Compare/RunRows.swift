@@ -17,7 +17,7 @@ package enum RunRows {
     var named: [String: String] = [:]
     for path in paths {
       if let earlier = named.updateValue(path, forKey: AtomicFile.normalized(path)) {
-        throw HarnessError.invalidArgument("\(earlier) is named twice (\(path)): name each part of a run once")
+        throw RunFolderError.namedTwice(earlier, again: path)
       }
     }
     var settings: RunSettings?
@@ -28,12 +28,7 @@ package enum RunRows {
       settings = settings ?? part.settings
       for r in part.figures {
         if let other = owner.updateValue(path, forKey: FigureID(key: r.key, metric: r.metric)), other != path {
-          throw HarnessError.invalidArgument(
-            """
-            \(other) and \(path) both hold \(Comparison.name(r)): join only the parts of a run that measured \
-            different cases
-            """
-          )
+          throw RunFolderError.figureInTwoParts(other, path, figure: Comparison.name(r))
         }
         out.append(r)
       }
@@ -56,16 +51,14 @@ package enum RunRows {
   package static func read(_ path: String) throws -> RunResults {
     switch DatasetFile.entry(at: path) {
     case .missing:
-      throw HarnessError.invalidArgument(
-        "\(path): no such run; name a folder that `fetchbench run` wrote, or its results.json")
+      throw RunFolderError.noSuchRun(path)
     case .file: return try readFile(path)
     case .other: break
     }
     let (json, csv) = (path + "/results.json", path + "/results.csv")
     let hasJSON = DatasetFile.entry(at: json) != .missing
     guard hasJSON || DatasetFile.entry(at: csv) != .missing else {
-      throw HarnessError.invalidArgument(
-        "\(path) holds no results.json or results.csv; name a folder that `fetchbench run` wrote")
+      throw RunFolderError.noResultsFile(inFolder: path)
     }
     let results = try readFile(hasJSON ? json : csv)
     if hasJSON, DatasetFile.entry(at: csv) != .missing {
@@ -79,22 +72,21 @@ package enum RunRows {
     switch DatasetFile.entry(at: file) {
     case .file: break
     case .missing:
-      throw HarnessError.invalidArgument("\(file): no such results file; name a folder that `fetchbench run` wrote")
-    case .other(let what): throw HarnessError.invalidArgument("\(file) is \(what), not a results file")
+      throw RunFolderError.noSuchResultsFile(file)
+    case .other(let what): throw RunFolderError.notAResultsFile(file, isA: what)
     }
     guard let data = FileManager.default.contents(atPath: file) else {
-      throw HarnessError.invalidArgument("\(file): cannot be read; name a folder that `fetchbench run` wrote")
+      throw RunFolderError.unreadable(file)
     }
     if file.hasSuffix(".json") {
       do {
         return RunResults(recorded: try JSONDecoder().decode([ResultRow].self, from: data))
       } catch {
-        throw HarnessError.invalidArgument(
-          "\(file) is not a results.json that FetchBench wrote (\(GateRun.describe(error, data: data)))")
+        throw RunFolderError.notResultsJSON(file, detail: GateRun.describe(error, data: data))
       }
     }
     guard let text = String(data: data, encoding: .utf8) else {
-      throw HarnessError.invalidArgument("\(file) is not UTF-8 text, as every results.csv FetchBench writes is")
+      throw RunFolderError.notUTF8(file)
     }
     return RunResults(recorded: try ResultsCSV.decode(text))
   }
@@ -111,10 +103,6 @@ package enum RunRows {
     let differing = a.count == b.count ? a.indices.first { !same(a[$0], b[$0]) } : nil
     guard a.count != b.count || differing != nil else { return }
     let what = differing.map { "row \($0 + 1) differs" } ?? "\(a.count.grouped) rows against \(b.count.grouped)"
-    throw HarnessError.invalidArgument(
-      """
-      \(jsonPath) and \(csvPath) do not hold the same figures (\(what)): one was edited without the other; \
-      restore both from the run, or remove results.csv to read results.json alone
-      """)
+    throw RunFolderError.filesDisagree(json: jsonPath, csv: csvPath, detail: what)
   }
 }

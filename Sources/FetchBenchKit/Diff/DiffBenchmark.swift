@@ -171,7 +171,7 @@ struct DiffStep {
     // Correct before fast: the change set must replay under UIKit's rules to this state.
     let replayed = try BatchUpdateValidator.apply(changes, to: before)
     guard replayed.sameRows(as: after) else {
-      throw HarnessError.invalidArgument("the change set does not replay to the controller's results")
+      throw MeasurementFault.changeSetDoesNotReplay
     }
     let (diffNanos, diff) = Sampler.wall { ListDiff.diff(from: before, to: after, reloaded: Set(replayed.reloaded)) }
     (self.diff, diffMs) = (diff, Double(diffNanos) / 1e6)
@@ -185,7 +185,7 @@ struct DiffStep {
     }
     refetchMs = Double(refetchNanos) / 1e6
     guard freshSnapshot.sameRows(as: after) else {
-      throw HarnessError.invalidArgument("tracked results differ from a fresh fetch")
+      throw MeasurementFault.trackedResultsDiffer
     }
     coreData = try CoreDataRulesStep(transaction, coreDataController, fresh: freshSnapshot)
     blackHole(refetchDiff.size)
@@ -233,8 +233,7 @@ struct CoreDataRulesStep {
     changes = try controller.apply(transaction)
     let after = controller.snapshot()
     guard try BatchUpdateValidator.apply(changes, to: before).sameRows(as: after) else {
-      throw HarnessError.invalidArgument(
-        "a change set under Core Data's rules does not replay to its controller's results")
+      throw MeasurementFault.coreDataChangeSetDoesNotReplay
     }
     staleRows = ListDiff.staleRows(after, against: fresh)
   }

@@ -21,10 +21,10 @@ struct SectionCacheRelaunch {
       return (Double(nanos) / 1e6, controller.sectionCacheHits)
     }
     let afterSave = try open()
-    guard afterSave.hits == 0 else { throw HarnessError.invalidArgument("the section cache was used after a save") }
+    guard afterSave.hits == 0 else { throw MeasurementFault.sectionCacheUsedAfterSave }
     let cached = try open()
     guard cached.hits == 1 else {
-      throw HarnessError.invalidArgument("the section cache was not used on a second open")
+      throw MeasurementFault.sectionCacheNotUsed
     }
     (afterSaveMs, cachedMs) = (afterSave.ms, cached.ms)
   }

@@ -90,7 +90,7 @@ package struct GateFigure: Sendable, Codable, Equatable {
     for f in first {
       let values = runs.compactMap { run in run.first { $0.name == f.name } }
       guard values.count == runs.count else {
-        throw HarnessError.invalidArgument("figure \(f.name) is missing from a run")
+        throw GateError.figureMissing(f.name)
       }
       let sorted = values.map(\.value).sorted()
       let median = sorted[sorted.count / 2]
@@ -99,8 +99,7 @@ package struct GateFigure: Sendable, Codable, Equatable {
       switch f.kind {
       case .counter:
         guard sorted.first == sorted.last else {
-          throw HarnessError.invalidArgument(
-            "counter \(f.name) differs between runs (\(sorted)); it cannot be gated exactly")
+          throw GateError.counterDiffers(f.name, values: sorted)
         }
       case .heap:
         g.value = median

@@ -158,9 +158,9 @@ package struct GateList: Sendable, Codable, Equatable {
   var displayName: String { name ?? dataset ?? [db ?? model, entity].compactMap { $0 }.joined(separator: " ") }
 
   /// The user's sort, section and predicate; nil when the list is the dataset's own.
-  package var request: CustomRequest? {
+  package var request: ListSpec.Text? {
     sort == nil && section == nil && `where` == nil
-      ? nil : CustomRequest(sort: sort, section: section, predicate: `where`)
+      ? nil : ListSpec.Text(sort: sort, section: section, predicate: `where`)
   }
 
   package var measuredStores: [StoreKind] {

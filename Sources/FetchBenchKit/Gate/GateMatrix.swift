@@ -129,7 +129,7 @@ package enum GateMatrix {
       sqlite3_open_v2(try spec.location.readerURI(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK,
       let db
     else {
-      throw HarnessError.invalidArgument("cannot open \(spec.location.sqlitePath)")
+      throw MeasurementFault.cannotOpen(path: spec.location.sqlitePath)
     }
     defer { sqlite3_close(db) }
     sqlite3_busy_timeout(db, 10_000)
@@ -137,10 +137,12 @@ package enum GateMatrix {
     var stmt: OpaquePointer?
     guard sqlite3_prepare_v3(db, sql.ids, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt
     else {
-      throw HarnessError.invalidArgument("cannot prepare \(sql.ids)")
+      throw MeasurementFault.cannotPrepare(sql: sql.ids, message: nil)
     }
     defer { sqlite3_finalize(stmt) }
     for (i, value) in sql.arguments.enumerated() { SQLiteStore.bind(stmt, Int32(i + 1), value) }
+    // A test's injected slowdown opens the list this many times; read once, outside the timing.
+    let opens = max(1, CommandSettings.current.faults.batchedSlowdown ?? 1)
     return try Sampler.repeated(warmups: spec.warmups, repetitions: spec.repetitions) { _ in
       let floor = Sampler.wall {
         var ids: [Int64] = []
@@ -150,7 +152,7 @@ package enum GateMatrix {
       }
       let engine = try Sampler.wall {
         var controllers: [FetchedResultsController] = []
-        for _ in 0..<max(1, CommandSettings.current.faults.batchedSlowdown ?? 1) {
+        for _ in 0..<opens {
           controllers.append(FetchedResultsController(fetchRequest: request.request, store: store))
           try controllers.last!.performFetch()
         }
@@ -187,7 +189,7 @@ package enum GateMatrix {
       peak = max(peak, sample.heapPeak)
       let after = controller.snapshot()
       guard try BatchUpdateValidator.apply(changes, to: before).sameRows(as: after) else {
-        throw HarnessError.invalidArgument("a change set does not replay to the controller's results")
+        throw MeasurementFault.changeSetDoesNotReplay
       }
       totals.queries += store.counters.queries
       totals.rows += store.counters.rowsMaterialized

@@ -51,16 +51,12 @@ package struct GateOptions: Sendable {
       do {
         out.append(try l.resolved(datasets: datasetsDirectory))
       } catch {
-        throw HarnessError.invalidArgument("\(matrixPath): list '\(list.figureName)': \(error)")
+        throw GateError.list(list.figureName, of: matrixPath, failed: error)
       }
     }
     guard !out.isEmpty else {
-      throw HarnessError.invalidArgument(
-        """
-        \(matrixPath): no list is measured on \(stores?.map(\.rawValue).joined(separator: ", ") ?? "any store"); \
-        name a store the lists have
-        """
-      )
+      throw GateError.noListOnStores(
+        matrix: matrixPath, stores: stores?.map(\.rawValue).joined(separator: ", ") ?? "any store")
     }
     return out
   }
@@ -105,7 +101,7 @@ extension GateList {
     package var kind: DatasetKind
     package var rows: Int
     package var userList: UserList?
-    package var request: CustomRequest?
+    package var request: ListSpec?
     /// Its data's key among a baseline's checksums: `banks-50000`, or the database's path.
     package var checksumKey: String
   }
@@ -126,18 +122,21 @@ extension GateList {
       return try resolved(try UserDatabase.named(db, relationships: relationships ?? [:]), entity: entity, as: list)
     }
     guard let kind = DatasetKind.allCases.first(where: { $0.rawValue == dataset }) else {
-      throw HarnessError.invalidArgument("unknown dataset '\(dataset ?? "")'")
+      throw MatrixError.unknownDataset(dataset ?? "")
     }
     list.rows = rows ?? 50_000
+    var parsed: ListSpec?
     if let request {
       do {
-        _ = try request.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
+        parsed = try ListSpec(parsing: request)
+        _ = try parsed?.apply(to: DatasetModels.defaultRequest(for: kind), of: kind)
       } catch {
-        throw HarnessError.invalidArgument("\(kind.rawValue): \(error)")
+        throw ListError.notOfTheModel(kind: kind.rawValue, detail: "\(error)")
       }
     }
     return Resolved(
-      list: list, kind: kind, rows: list.rows!, request: request, checksumKey: DatasetSize(kind, rows: list.rows!).description)
+      list: list, kind: kind, rows: list.rows!, request: parsed,
+      checksumKey: DatasetSize(kind, rows: list.rows!).description)
   }
 
   /// A database's list, as the database's schema registers it.
@@ -145,7 +144,7 @@ extension GateList {
     if try database.server != nil, measuredStores.contains(where: \.isSQLite) {
       throw UserDatabaseError.serverNotSQLite(database.path)
     }
-    let r = try UserList.resolve(database, entity: entity, list: request ?? CustomRequest())
+    let r = try UserList.resolve(database, entity: entity, list: request ?? ListSpec.Text())
     return Resolved(
       list: list, kind: r.kind, rows: r.rows, userList: r.list, request: r.request, checksumKey: database.path)
   }

@@ -72,7 +72,7 @@ package enum GateRun {
         if isBusy { m.busyCases.append("\(label): \(busy)") }
         log(String(format: "[%d/%d] %@ (%.1f s; %@)", k + 1, cases.count, label, load.seconds, busy))
       case .failure(let message), .doesNotFit(_, let message):
-        throw HarnessError.invalidArgument("gate case \(label) failed: \(message)")
+        throw GateError.caseFailed(label: label, message: message)
       }
     }
     return m
@@ -106,13 +106,13 @@ package enum GateRun {
     switch DatasetFile.entry(at: path) {
     case .missing: return nil
     case .other(let kind):
-      throw HarnessError.invalidArgument("\(path) is not a readable \(what): it is \(kind), not a file")
+      throw GateError.notAFile(path: path, what: what, isA: kind)
     case .file: break
     }
     do {
       return try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
-      throw HarnessError.invalidArgument("\(path) is not a readable \(what): \(AtomicFile.describe(error))")
+      throw GateError.unreadable(path: path, what: what, detail: AtomicFile.describe(error))
     }
   }
 
@@ -121,13 +121,12 @@ package enum GateRun {
   package static func loadBaseline(_ path: String) throws -> GateBaseline? {
     guard let data = try contents(of: path, as: "baseline") else { return nil }
     guard !data.isEmpty else {
-      throw HarnessError.invalidArgument("\(path) is not a readable baseline: the file is empty")
+      throw GateError.emptyBaseline(path)
     }
     do {
       return try JSONDecoder().decode(GateBaseline.self, from: data)
     } catch {
-      throw HarnessError.invalidArgument(
-        "\(path) is not a readable baseline: it is not a baseline's JSON (\(Self.describe(error, data: data)))")
+      throw GateError.notABaseline(path, detail: Self.describe(error, data: data))
     }
   }
 
@@ -137,8 +136,7 @@ package enum GateRun {
     do {
       _ = try loadBaseline(path)
     } catch {
-      throw HarnessError.invalidArgument(
-        "\(error); --update replaces only a baseline. Name a new file with --baseline, or move this one away")
+      throw GateError.notReplaceable(cause: "\(error)")
     }
   }
 

@@ -29,8 +29,7 @@ package struct HistoryEntry: Codable, Sendable, Equatable {
   package init(rows: [ResultRow]) throws {
     let tracked = RunExport.tracked(rows)
     guard let first = tracked.first else {
-      throw HarnessError.invalidArgument(
-        "the run has no figure to keep: none has a direction (times, rates, counts, bytes)")
+      throw HistoryError.noFigureToKeep
     }
     runID = first.runID
     commit = first.machine.gitCommit

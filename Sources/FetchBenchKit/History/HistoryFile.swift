@@ -8,19 +8,13 @@ package enum HistoryFile {
   /// Every entry of `path`. Throws naming the first line that is not an entry. O(file).
   package static func read(_ path: String) throws -> [HistoryEntry] {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw HarnessError.invalidArgument(
-        "\(path): no such history; `fetchbench history add RUN --file \(path)` starts one")
+      throw HistoryError.noSuchHistory(path)
     }
     let decoder = JSONDecoder()
     var entries: [HistoryEntry] = []
     for (n, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
       guard let entry = try? decoder.decode(HistoryEntry.self, from: Data(line)) else {
-        throw HarnessError.invalidArgument(
-          """
-          \(path), line \(n + 1): not a run that `fetchbench history add` wrote; name a history file of FetchBench's \
-          or a new one
-          """
-        )
+        throw HistoryError.notAHistoryLine(path, line: n + 1)
       }
       entries.append(entry)
     }
@@ -39,7 +33,7 @@ package enum HistoryFile {
   private static func appendHoldingLock(_ entry: HistoryEntry, to path: String) throws -> Int {
     let entries = FileManager.default.fileExists(atPath: path) ? try read(path) : []
     if entries.contains(where: { $0.runID == entry.runID }) {
-      throw HarnessError.invalidArgument("\(path) already holds run \(entry.runID); each run is added once")
+      throw HistoryError.runAlreadyAdded(path, runID: entry.runID)
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -30,17 +30,17 @@ extension LoadReport {
   static func read(_ dir: String) throws -> LoadReport {
     func data(_ name: String) throws -> Data {
       guard let d = FileManager.default.contents(atPath: "\(dir)/\(name)") else {
-        throw HarnessError.invalidArgument("\(dir)/\(name): cannot be read; name a folder that `fetchbench load` wrote")
+        throw LoadError.unreadable(folder: dir, file: name)
       }
       return d
     }
     let results: [LoadResult]
     do {
       results = try JSONDecoder().decode([LoadResult].self, from: try data("results.json"))
-    } catch let error as HarnessError {
+    } catch let error as LoadError {
       throw error
     } catch {
-      throw HarnessError.invalidArgument("\(dir)/results.json is not a load test's results.json (\(error))")
+      throw LoadError.notLoadResults(folder: dir, detail: "\(error)")
     }
     let search =
       FileManager.default.fileExists(atPath: dir + "/search.json")
@@ -57,7 +57,7 @@ extension LoadReport {
     let summary = (try? String(contentsOfFile: dir + "/summary.csv", encoding: .utf8)) ?? ""
     let rows = ResultsCSV.records(summary)
     guard rows.count > 1, rows[0].first == "run_id", rows[1].count >= 12 else {
-      throw HarnessError.invalidArgument("\(dir)/summary.csv is not a load test's summary.csv")
+      throw LoadError.notLoadSummary(folder: dir)
     }
     let row = rows[1]
     let report = (try? String(contentsOfFile: dir + "/report.md", encoding: .utf8)) ?? ""

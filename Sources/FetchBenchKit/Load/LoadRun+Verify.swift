@@ -2,7 +2,6 @@ import Datasets
 import FetchedResults
 import Foundation
 import Histogram
-import PostgresStore
 import Reports
 import SQLiteStore
 
@@ -28,12 +27,11 @@ extension LoadRun {
     try compareMirrors(&result, &failures, with: fresh)
     // Nothing of a failed transaction is visible.
     var marker = FetchRequest(entityName: "FailedBankInfo")
-    marker.predicate = try QueryParser.predicate("name BEGINSWITH '\(Self.rollbackMarker)'")
+    marker.predicate = .text("name", .beginsWith, Self.rollbackMarker)
     result.rolledBackRowsVisible = try fresh.count(marker.resolve(in: fresh.model))
     if result.rolledBackRowsVisible > 0 {
       failures.append("\(result.rolledBackRowsVisible) row(s) of failed transactions are visible")
     }
-    if let pg = fresh as? PostgresStore { pg.close() }
     checkHeap(&result, &failures)
     if result.commits == 0 { failures.append("no transaction was committed") }
     result.failures = failures

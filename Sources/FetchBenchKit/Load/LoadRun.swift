@@ -76,8 +76,7 @@ final class LoadRun: @unchecked Sendable {
     let t0 = Clock.wallNanos
     switch kind {
     case .sqliteCoreData:
-      throw HarnessError.invalidArgument(
-        "the load test runs on memory, sqlite and postgres; Core Data's statements are measured by run, fetch and diff")
+      throw LoadError.notOnCoreDataStatements
     case .memory: try setUpMemory()
     case .sqlite: try setUpSQLite(listKind.definition.model)
     case .postgres: try setUpPostgres(DatasetModels.banks)

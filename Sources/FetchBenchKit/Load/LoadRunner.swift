@@ -130,10 +130,10 @@ package enum LoadRunner {
   static func child(_ config: LoadConfig) throws -> LoadResult {
     let output = try ChildRequest(config).run(relayStandardError: true)
     if case .signalled = output.termination {
-      throw HarnessError.invalidArgument("load on \(config.store) \(output.failure!)")
+      throw LoadError.childFailed(store: "\(config.store)", detail: output.failure!)
     }
     guard output.succeeded, let result = try? JSONDecoder().decode(LoadResult.self, from: output.standardOutput) else {
-      throw HarnessError.invalidArgument("load on \(config.store) failed: \(CrashReport.tail(output.standardError))")
+      throw LoadError.childFailed(store: "\(config.store)", detail: "failed: \(CrashReport.tail(output.standardError))")
     }
     return result
   }

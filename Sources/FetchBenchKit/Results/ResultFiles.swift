@@ -17,12 +17,9 @@ package enum ResultFiles {
   /// Throws on a figure that is not finite, which results.csv would not read back.
   package static func rounded(_ measured: [ResultRow]) throws -> [ResultRow] {
     if let bad = measured.first(where: { ![$0.value, $0.min, $0.max].allSatisfy(\.isFinite) }) {
-      throw HarnessError.invalidArgument(
-        """
-        \(bad.metric) of \(bad.key.store) \(bad.key.mode) \(bad.key.scenario) is \(bad.value) \
-        [\(bad.min)–\(bad.max)], not a finite number: no file is written
-        """
-      )
+      throw RunFolderError.notFinite(
+        figure: "\(bad.metric) of \(bad.key.store) \(bad.key.mode) \(bad.key.scenario)", value: bad.value, min: bad.min,
+        max: bad.max)
     }
     return measured.map(\.rounded)
   }
@@ -63,12 +60,7 @@ package enum ResultFiles {
   /// Throws unless `dir` is a marked output of FetchBench with no file it did not write.
   static func checkRerenderable(_ dir: String) throws {
     guard let marker = try? OutputFolder.readMarker(dir) else {
-      throw HarnessError.invalidArgument(
-        """
-        \(dir) is not a folder FetchBench wrote (it has no \(OutputFolder.markerName)), and its files are not \
-        replaced; render it into a new folder: fetchbench report \(dir) --out NEW_FOLDER
-        """
-      )
+      throw RunFolderError.notFetchBenchsFolder(dir)
     }
     if let why = OutputFolder.whyNotReplaceable(
       dir, command: marker.command, legacyNames: nil, kept: ["results.csv", "results.json"])

@@ -26,7 +26,7 @@ package struct CaseSpec: Sendable, Codable, Equatable {
   /// The diff benchmark's `--emit-changes` file, if any.
   package var emitChanges: String? = nil
   /// The user's list in place of the dataset's (`run --sort/--section/--where`).
-  package var request: CustomRequest? = nil
+  package var request: ListSpec? = nil
   /// The user's own database in place of a generated dataset (`run --db`).
   package var userList: UserList? = nil
   /// A smaller row count of the same dataset: the case also opens it and runs there
@@ -65,13 +65,13 @@ extension CaseSpec: ChildWork {
     struct Header: Decodable {
       struct Work: Decodable {
         var userList: UserList?
-        var request: CustomRequest?
+        var request: ListSpec?
       }
       var work: Work
     }
     let header = try JSONDecoder().decode(Header.self, from: request).work
     if let list = header.userList {
-      _ = try list.register(sort: header.request?.sort, section: header.request?.section)
+      _ = try list.register(sort: header.request?.sortDescriptors, section: header.request?.section)
     }
   }
 }
@@ -103,8 +103,8 @@ extension CaseSpec {
   /// The list a failure names: the user's predicate and sort when given, else the dataset's.
   package var listDescription: String {
     var parts: [String] = []
-    if let predicate = request?.predicate { parts.append("where `\(predicate)`") }
-    if let sort = request?.sort { parts.append("sorted by `\(sort)`") }
+    if let predicate = request?.text.predicate { parts.append("where `\(predicate)`") }
+    if let sort = request?.text.sort { parts.append("sorted by `\(sort)`") }
     let list = "the list of \(dataset.rawValue) at \(rows.grouped) rows on \(resultStore.csv)"
     return parts.isEmpty ? list : "\(list) \(parts.joined(separator: ", "))"
   }
@@ -132,8 +132,7 @@ package struct CaseResult: Sendable, Codable {
 package enum CaseExecutor {
   package static func run(_ spec: CaseSpec) throws -> CaseResult {
     guard Heap.isAvailable else {
-      throw HarnessError.invalidArgument(
-        "jemalloc statistics are unavailable: the binary must link libjemalloc (scripts/bootstrap installs it)")
+      throw MeasurementFault.jemallocUnavailable
     }
     let scenario: Scenario
     let mode: FetchMode

@@ -47,7 +47,7 @@ enum PostgresFloor {
       request = try DatasetModels.defaultRequest(for: spec.dataset, batchSize: spec.batchSize).resolve(in: model)
       sql = SQLBuilder(request, dialect: .postgres)
       guard sql.arguments.isEmpty else {
-        throw HarnessError.invalidArgument("the floor runs requests without predicates")
+        throw MeasurementFault.floorWithPredicate
       }
       // Opening loads the dataset when the server does not have it, and checks the schema.
       store = try spec.location.openPostgres()
@@ -138,7 +138,7 @@ enum PostgresFloor {
       let json = try JSONSerialization.jsonObject(with: data) as? [[String: Any]],
       let top = json.first,
       let execution = top["Execution Time"] as? Double
-    else { throw HarnessError.invalidArgument("EXPLAIN ANALYZE gave no execution time for \(sql)") }
+    else { throw MeasurementFault.noExecutionTime(sql: sql) }
     return execution + ((top["Planning Time"] as? Double) ?? 0)
   }
 }
@@ -159,14 +159,14 @@ enum PsqlTiming {
     try text.write(toFile: script, atomically: true, encoding: .utf8)
     let psql = try Psql.command(url, ["-f", script])
     let output = try ChildProcess.run(psql.executable, psql.arguments, environment: psql.environment)
-    guard output.succeeded else { throw HarnessError.invalidArgument("psql failed: \(output.standardError)") }
+    guard output.succeeded else { throw MeasurementFault.psqlFailed(standardError: output.standardError) }
     // "Time: 12.345 ms", or "Time: 1234.567 ms (00:01.235)" past a second.
     let times = output.text.split(separator: "\n").compactMap { line -> Double? in
       guard line.hasPrefix("Time: ") else { return nil }
       return Double(line.dropFirst(6).split(separator: " ").first ?? "")
     }
     guard times.count == statements.count else {
-      throw HarnessError.invalidArgument("psql reported \(times.count) timings for \(statements.count) statements")
+      throw MeasurementFault.psqlTimings(timings: times.count, statements: statements.count)
     }
     return times
   }

@@ -27,21 +27,21 @@ final class RawSQLite {
   init(_ location: DatasetLocation, request: ResolvedRequest, batchSize: Int) throws {
     sql = SQLiteStore.statements(for: request)
     guard sql.arguments.isEmpty else {
-      throw HarnessError.invalidArgument("the floor runs requests without predicates")
+      throw MeasurementFault.floorWithPredicate
     }
     _ = try location.open(.sqlite)
     var db: OpaquePointer?
     guard sqlite3_open_v2(try location.readerURI(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK,
       let db
     else {
-      throw HarnessError.invalidArgument("cannot open \(location.sqlitePath)")
+      throw MeasurementFault.cannotOpen(path: location.sqlitePath)
     }
     sqlite3_busy_timeout(db, 10_000)  // as the store: wait out another connection's checkpoint
     if let collation = request.model.collation { SQLiteStore.addCollations(raw: db, collation) }
     guard sqlite3_exec(db, SQLiteStore.connectionSettings, nil, nil, nil) == SQLITE_OK else {
       defer { sqlite3_close(db) }
-      throw HarnessError.invalidArgument(
-        "floor: \(SQLiteStore.connectionSettings): \(String(cString: sqlite3_errmsg(db)))")
+      throw MeasurementFault.connectionSettings(
+        settings: SQLiteStore.connectionSettings, message: String(cString: sqlite3_errmsg(db)))
     }
     self.db = db
     self.batchSize = max(1, batchSize)
@@ -49,7 +49,7 @@ final class RawSQLite {
       var stmt: OpaquePointer?
       guard sqlite3_prepare_v3(db, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt
       else {
-        throw HarnessError.invalidArgument("floor: cannot prepare \(text): \(String(cString: sqlite3_errmsg(db)))")
+        throw MeasurementFault.cannotPrepare(sql: text, message: String(cString: sqlite3_errmsg(db)))
       }
       return stmt
     }
@@ -66,7 +66,7 @@ final class RawSQLite {
   func prepare(_ text: String) throws -> OpaquePointer {
     var stmt: OpaquePointer?
     guard sqlite3_prepare_v2(db, text, -1, &stmt, nil) == SQLITE_OK, let stmt else {
-      throw HarnessError.invalidArgument("floor: cannot prepare \(text): \(String(cString: sqlite3_errmsg(db)))")
+      throw MeasurementFault.cannotPrepare(sql: text, message: String(cString: sqlite3_errmsg(db)))
     }
     return stmt
   }

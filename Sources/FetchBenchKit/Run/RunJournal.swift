@@ -29,8 +29,7 @@ struct RunJournal {
   static func start(out: String, plan: Plan) throws -> RunJournal {
     let dir = directory(for: out)
     if FileManager.default.fileExists(atPath: dir) {
-      throw HarnessError.invalidArgument(
-        "\(dir) holds an unfinished run into \(out): add --resume to continue it, or remove that folder to start over")
+      throw ResumeError.unfinishedRunThere(journal: dir, out: out)
     }
     return RunJournal(directory: dir, plan: plan)
   }
@@ -40,31 +39,20 @@ struct RunJournal {
   static func resume(out: String, plan: Plan) throws -> RunJournal {
     let dir = directory(for: out)
     guard let data = FileManager.default.contents(atPath: dir + "/plan.json") else {
-      throw HarnessError.invalidArgument(
-        "--resume: no unfinished run into \(out) (no \(dir)/plan.json); run without --resume")
+      throw ResumeError.nothingToResume(out: out, journal: dir)
     }
     guard let kept = try? JSONDecoder().decode(Plan.self, from: data) else {
-      throw HarnessError.invalidArgument("\(dir)/plan.json is unreadable; remove \(dir) and run without --resume")
+      throw ResumeError.unreadablePlan(journal: dir)
     }
     guard kept.commit == plan.commit else {
-      throw HarnessError.invalidArgument(
-        """
-        --resume: \(dir) was measured at commit \(kept.commit), this build is at \(plan.commit); build \
-        \(kept.commit) to continue it, or remove \(dir) to start over
-        """
-      )
+      throw ResumeError.otherCommit(journal: dir, kept: kept.commit, built: plan.commit)
     }
     guard kept.cases == plan.cases else {
       let first = zip(kept.cases, plan.cases).first { $0 != $1 }
       let why =
         first.map { "case \($0.label) there is \($1.label) here" }
         ?? "\(kept.cases.count) cases there, \(plan.cases.count) here"
-      throw HarnessError.invalidArgument(
-        """
-        --resume: \(dir) was started with other options (\(why)); give the same options, or remove \(dir) to start \
-        over
-        """
-      )
+      throw ResumeError.otherOptions(journal: dir, why: why)
     }
     return RunJournal(directory: dir, plan: kept)
   }
@@ -92,12 +80,7 @@ struct RunJournal {
         }
         out[k] = rows
       } catch {
-        throw HarnessError.invalidArgument(
-          """
-          \(path(k)), a finished case kept by the unfinished run, is unreadable (\(error)); remove that file and \
-          --resume runs the case again
-          """
-        )
+        throw ResumeError.unreadableCase(file: path(k), detail: "\(error)")
       }
     }
     return out

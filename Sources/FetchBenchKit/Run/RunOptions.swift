@@ -46,7 +46,7 @@ package struct RunOptions: Sendable {
   /// A list of the user's own instead of each dataset's (`--sort`, `--section`, `--where`):
   /// measured without the sectioned scenario (the list has its sections, or none) and the
   /// floors (the dataset list's statements).
-  package var request: CustomRequest?
+  package var request: ListSpec?
   /// The part of the cases this run measures (`--shard K/N`); nil: all of them.
   package var shard: Shard?
   /// Continue the unfinished run into `outDirectory` (nil: the newest under results/runs):

@@ -192,8 +192,7 @@ package enum Runner {
     let runs = "\(options.resultsDirectory)/runs"
     if options.resume {
       guard let dir = options.outDirectory ?? RunJournal.newest(in: runs) else {
-        throw HarnessError.invalidArgument(
-          "--resume: no unfinished run under \(runs); give its --out, or run without --resume")
+        throw ResumeError.nothingToResumeUnder(runs)
       }
       let claim = try OutputLock.claim(dir)
       do {

@@ -37,7 +37,7 @@ extension Scenario {
     var request = request ?? self.request(kind, batchSize: batchSize)
     if readsCells {
       guard let cells, !Cells.relationships(of: cells.keyPaths).isEmpty else {
-        throw HarnessError.invalidArgument("\(rawValue) needs a cell that reads through a relationship (--cell)")
+        throw ListError.scenarioNeedsCell(scenario: rawValue)
       }
       request.relationshipKeyPathsForPrefetching = cells.prefetched ? Cells.relationships(of: cells.keyPaths) : []
     }
@@ -131,7 +131,7 @@ extension Scenario {
       }
     case .firstScreenMapped, .firstScreenMappedCodable, .scrollThrough, .randomAccess, .sectionedCached,
       .firstScreenCells, .scrollFirst1000Cells:
-      throw HarnessError.invalidArgument("\(rawValue) is not measured page by page")
+      throw MeasurementFault.notPaged(scenario: rawValue)
     }
     blackHole(sink)
     return page

@@ -2,7 +2,7 @@
 ///
 /// Ordering follows SQL stores so every store sorts alike: NULL is smaller than any value,
 /// strings compare by UTF-8 bytes (SQLite's BINARY collation), booleans as 0 and 1.
-public enum Value: Hashable, Sendable {
+public enum Value: Hashable, Sendable, Codable {
   case null
   case integer(Int64)
   case double(Double)

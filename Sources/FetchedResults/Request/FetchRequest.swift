@@ -1,6 +1,6 @@
 /// One sort key: a key path, a direction, and for a string how two compare (NSSortDescriptor's
 /// selector).
-public struct SortDescriptor: Sendable, Equatable {
+public struct SortDescriptor: Sendable, Equatable, Codable {
   public var keyPath: String
   public var ascending: Bool
   public var selector: SortSelector

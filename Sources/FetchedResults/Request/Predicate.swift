@@ -1,5 +1,5 @@
 /// Comparison operators of a predicate.
-public enum ComparisonOperator: String, Sendable, Equatable {
+public enum ComparisonOperator: String, Sendable, Equatable, Codable {
   case equal = "="
   case notEqual = "!="
   case less = "<"
@@ -12,7 +12,7 @@ public enum ComparisonOperator: String, Sendable, Equatable {
 /// NSPredicate's string operators: UTF-8 bytes compared (`LIKE` Unicode scalars: `?` one, `*`
 /// any run), after a `TextFold` when the operator carries a `[c]`/`[d]` modifier. `equals` is
 /// `==` with a modifier (without one, `==` is a comparison).
-public enum TextOperator: String, Sendable, Equatable, CaseIterable {
+public enum TextOperator: String, Sendable, Equatable, CaseIterable, Codable {
   case beginsWith = "BEGINSWITH"
   case contains = "CONTAINS"
   case endsWith = "ENDSWITH"
@@ -25,7 +25,7 @@ public enum TextOperator: String, Sendable, Equatable, CaseIterable {
 /// NSPredicate's `[c]` and `[d]` modifiers: both sides of a string operator folded first —
 /// case-insensitive (Unicode case folding: `ß` matches `ss`), diacritic-insensitive (`é`
 /// matches `e`) — by the model's `StringCollation` (Foundation's `folding(options:locale:)`).
-public struct TextFold: OptionSet, Sendable, Hashable {
+public struct TextFold: OptionSet, Sendable, Hashable, Codable {
   public let rawValue: Int
   public init(rawValue: Int) { self.rawValue = rawValue }
   public static let caseInsensitive = TextFold(rawValue: 1)
@@ -44,7 +44,7 @@ public struct TextFold: OptionSet, Sendable, Hashable {
 /// Values compare as SQL does: a comparison with NULL is unknown, and unknown is not true, so
 /// `NOT (field > 5)` excludes rows whose field is NULL in every store alike. `= nil` and
 /// `!= nil` test for NULL.
-public indirect enum FetchPredicate: Sendable, Equatable {
+public indirect enum FetchPredicate: Sendable, Equatable, Codable {
   case comparison(String, ComparisonOperator, Value)
   /// A comparison in a sort selector's order (equal: neither orders first), as a keyset page
   /// seeks past the previous page's last key; not in the text form.
@@ -67,7 +67,7 @@ public indirect enum FetchPredicate: Sendable, Equatable {
 /// What a predicate asks of a to-many relationship's destination rows. Each is true or false,
 /// never unknown, as SQL's `EXISTS` and a count are: an element whose inner predicate is
 /// unknown does not match it.
-public indirect enum CollectionTest: Sendable, Equatable {
+public indirect enum CollectionTest: Sendable, Equatable, Codable {
   /// `ANY`/`SOME`: at least one element matches.
   case any(FetchPredicate)
   /// `ALL`: every element matches (true when there are none).
