@@ -9,7 +9,7 @@ extension Recommendation: Encodable {
     case listRows = "list_rows"
     case store, strategy
     case batchSize = "batch_size"
-    case index, reasons, text
+    case index, reasons, text, figures
   }
 
   package func encode(to encoder: any Encoder) throws {
@@ -24,6 +24,7 @@ extension Recommendation: Encodable {
     try c.encode(index.displayName(in: dataset), forKey: .index)
     try c.encode(reasons, forKey: .reasons)
     try c.encode(text, forKey: .text)
+    try c.encode(figures, forKey: .figures)
   }
 
   /// The recommendations as pretty JSON, keys sorted, so two runs' files compare line by line.

@@ -33,6 +33,8 @@ package struct Recommendation: Sendable, Equatable {
   package var index: IndexTag
   /// The figures behind the choice, as sentences.
   package var reasons: [String]
+  /// The figures behind the choice, as numbers.
+  package var figures: Figures
 
   /// One figure set per way of reading the list.
   package struct Candidate {
@@ -113,9 +115,11 @@ package struct Recommendation: Sendable, Equatable {
     let chosen = ranking.chosen
     var reasons = ranking.explanation(others: candidates)
     var advised = chosen.index
+    var adviceRatio: Double?
     if advised == .none, let (tag, reason) = Self.indexAdvice(for: chosen.mode, advice) {
       advised = tag
       reasons.append(reason)
+      if tag != .none { adviceRatio = Self.openingPick(chosen.mode, advice)?.ratio.value }
     }
     if let sentence = unusedFetchIndexSentence(unusedFetchIndexes) { reasons.append(sentence) }
     if let sentence = prefetchSentence(rows, mode: chosen.mode, batch: chosen.batch, relationships: cellRelationships) {
@@ -130,7 +134,7 @@ package struct Recommendation: Sendable, Equatable {
     return Recommendation(
       dataset: list.dataset, rows: list.rows, listRows: listRows, store: list.store, mode: chosen.mode,
       batchSize: chosen.batch,
-      index: advised, reasons: reasons)
+      index: advised, reasons: reasons, figures: ranking.figures(indexRatio: adviceRatio))
   }
 
   /// One candidate per (mode, batch size, index) with a first screen and its live heap. O(rows).
@@ -275,7 +279,8 @@ extension Recommendation {
       let sameMode = fitting.filter { $0.mode == best.mode }
       let fastest = sameMode.min { $0.openMs < $1.openMs }!
       unindexed = sameMode.filter { $0.index == .none }.map(\.openMs).min()
-      let index = (unindexed.map { fastest.openMs < $0 * 0.9 } ?? true) ? fastest.index : .none
+      // An index counts as the advice's does: when it saves at least 10 %.
+      let index = (unindexed.map { fastest.openMs < $0 * IndexPick.threshold } ?? true) ? fastest.index : .none
       sizes = sameMode.filter { $0.index == index }
       let inFrame = sizes.filter { $0.openMs <= budget.frameMs }
       let eligible = inFrame.isEmpty ? sizes : inFrame
@@ -395,7 +400,8 @@ extension Recommendation {
       } else if chosen.index != .none, let unindexed {
         reasons.append(
           String(
-            format: "The index on %@ opens it in %.1f ms instead of %.1f ms.", chosen.index.csv, chosen.openMs, unindexed))
+            format: "The index on %@ opens it in %.1f ms instead of %.1f ms.", chosen.index.csv, chosen.openMs,
+            unindexed))
       }
       return reasons
     }

@@ -101,6 +101,24 @@ import Vocabulary
     #expect(memory.reasons.first?.contains("page refresh") == true)
   }
 
+  /// The answer carries the figures it was decided from, as numbers: the chosen way's, the
+  /// budgets it was held to, the sizes weighed; recommendation.json writes them.
+  @Test func theAnswerCarriesItsFigures() throws {
+    let picks = Recommendation.all(try ResultsCSV.decode(Self.csv(Self.figures)))
+    let sqlite = try #require(picks.first { $0.store == .sqlite })
+    let f = sqlite.figures
+    #expect(f.openMs == 13 && f.flingMs == 20 && f.flingRows == 1_000 && !f.flingReadsEveryRow)
+    #expect(!f.openEstimated && f.indexRatio == nil)
+    #expect(f.frameMs == 16.6667 && f.memoryBudgetBytes == 100 * 1024 * 1024)
+    #expect(f.batchSizesMeasured == [20, 50], "\(f)")
+    let json =
+      try #require(
+        try JSONSerialization.jsonObject(with: Recommendation.json([sqlite])) as? [[String: Any]]
+      ).first?["figures"] as? [String: Any]
+    #expect(json?["open_ms"] as? Double == 13 && json?["fling_rows"] as? Int == 1_000, "\(json ?? [:])")
+    #expect(json?.keys.contains("batch_fit") == true, "a figure not measured is null, its key kept")
+  }
+
   /// The cells scenarios on the chosen way: faulting against prefetching, per pair.
   static func cells(_ store: StoreKind, firstScreen: (Double, Double, Double), fling: (Double, Double, Double))
     -> [ResultRow]
