@@ -70,6 +70,50 @@ import Testing
     #expect(try Manifest.imports(of: engine).filter { !Self.toolchain.contains($0.module) }.map(\.module) == [])
   }
 
+  /// The edges the design allows, as data: each target and what it may depend on. A new edge
+  /// is a change of this table, reviewed as one; an edge the manifest gains without it fails.
+  static let allowedEdges: [String: Set<String>] = [
+    "FetchedResults": [],
+    "ChildProcesses": [],
+    "TextFormatting": [],
+    "Collation": ["FetchedResults"],
+    "Catalog": ["FetchedResults", "Collation"],
+    "SQLQueries": ["FetchedResults"],
+    "Datasets": ["FetchedResults", "Catalog", "TextFormatting", "CLibCrypto", "GRDB", "GRDBSQLite"],
+    "SQLiteStore": ["FetchedResults", "SQLQueries", "GRDB", "GRDBSQLite"],
+    "PostgresStore": [
+      "FetchedResults", "SQLQueries", "ChildProcesses", "PostgresNIO", "NIOCore", "NIOPosix", "Logging",
+    ],
+    "Vocabulary": ["FetchedResults", "Catalog", "Collation", "SQLQueries"],
+    "HarnessSupport": ["TextFormatting", "CJemalloc"],
+    // The readers of results: no store, no file of their own, no process.
+    "ResultModel": ["FetchedResults", "Catalog", "Collation", "Vocabulary", "HarnessSupport", "TextFormatting"],
+    "Reports": ["FetchedResults", "Catalog", "Vocabulary", "HarnessSupport", "ResultModel", "TextFormatting"],
+    "DatasetStores": [
+      "FetchedResults", "Catalog", "Collation", "SQLQueries", "Datasets", "SQLiteStore", "PostgresStore",
+      "TextFormatting", "Vocabulary", "GRDB", "GRDBSQLite",
+    ],
+    "FetchBenchKit": [
+      "FetchedResults", "Catalog", "SQLQueries", "Datasets", "SQLiteStore", "PostgresStore", "DatasetStores",
+      "ChildProcesses", "Vocabulary", "HarnessSupport", "ResultModel", "Reports", "TextFormatting", "CJemalloc",
+      "GRDB", "GRDBSQLite", "Histogram",
+    ],
+    "fetchbench": [
+      "FetchedResults", "Catalog", "Collation", "SQLQueries", "Datasets", "SQLiteStore", "DatasetStores",
+      "ChildProcesses", "Vocabulary", "ResultModel", "Reports", "TextFormatting", "FetchBenchKit", "ArgumentParser",
+    ],
+  ]
+
+  @Test func everyEdgeIsOneTheTableAllows() throws {
+    let graph = try Manifest.read()
+    let targets = graph.targets.filter { ($0.type == "regular" || $0.type == "executable") && $0.path == nil }
+    #expect(Set(targets.map(\.name)) == Set(Self.allowedEdges.keys), "the table names every library target")
+    for target in targets {
+      let extra = Set(target.dependencies).subtracting(Self.allowedEdges[target.name] ?? [])
+      #expect(extra.isEmpty, "\(target.name) depends on \(extra.sorted()), which the table does not allow")
+    }
+  }
+
   /// The README's "What is here" lists the targets in layers; each imports only lower ones.
   @Test func everyTargetImportsOnlyTheLayersBelowItAsTheREADMEDrawsThem() throws {
     let graph = try Manifest.read()
