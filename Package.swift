@@ -185,3 +185,9 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Using another module's extension counts as importing it (SE-0444): each file imports what
+// it uses, so the package graph test sees every edge.
+for target in package.targets where target.type != .system {
+  target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -4,6 +4,7 @@ import FetchedResults
 import Foundation
 import GRDB
 import SQLiteStore
+import Vocabulary
 
 /// A private copy of a dataset's SQLite file for a case that writes (`diff`, `load`, the
 /// gate's change tracking), so that writes never touch the dataset other cases read. It lives

@@ -1,5 +1,7 @@
 import Catalog
 import Foundation
+import ResultModel
+import Vocabulary
 
 /// The recommendation as data: `recommendation.json` in a run's folder and `run --recommend
 /// --json`, one object per list (dataset, rows, store), beside the sentence the report gives.

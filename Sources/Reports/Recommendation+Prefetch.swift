@@ -1,6 +1,8 @@
 import Catalog
+import Foundation
 import ResultModel
 import TextFormatting
+import Vocabulary
 
 /// What the recommendation says of prefetching the relationships a list's cells read: the
 /// cells scenarios with each related object faulted, against the same cells prefetched,

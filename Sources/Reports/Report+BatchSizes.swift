@@ -1,5 +1,6 @@
 import Catalog
 import ResultModel
+import Vocabulary
 
 // The batch-size sweep: batched faulting's opening and fling at every size measured.
 extension Report {

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import ResultModel
 import TextFormatting

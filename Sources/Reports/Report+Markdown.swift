@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import ResultModel
 import TextFormatting
+import Vocabulary
 
 // report.md: the page, a table and a sentence per store.
 extension Report {

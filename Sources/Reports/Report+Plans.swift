@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import ResultModel
+import Vocabulary
 
 // Core Data's statements against FetchBench's tuned ones, per pair in one process.
 extension Report {

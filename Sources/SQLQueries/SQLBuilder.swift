@@ -1,4 +1,5 @@
 import FetchedResults
+import Foundation
 
 /// The SQL spellings that differ between the stores' servers.
 public enum SQLDialect: Sendable {

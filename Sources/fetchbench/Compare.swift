@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchBenchKit
 import Foundation
+import ResultModel
 
 struct Compare: CheckedCommand {
   static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import DatasetStores
 import FetchBenchKit
+import FetchedResults
 import Foundation
 import ResultModel
 import TextFormatting

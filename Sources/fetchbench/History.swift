@@ -2,6 +2,7 @@ import ArgumentParser
 import DatasetStores
 import FetchBenchKit
 import Foundation
+import ResultModel
 import Vocabulary
 
 struct History: ParsableCommand {

@@ -4,6 +4,7 @@ import DatasetStores
 import Datasets
 import FetchBenchKit
 import FetchedResults
+import Foundation
 import ResultModel
 import SQLQueries
 import TextFormatting

@@ -1,3 +1,4 @@
+import Catalog
 import DatasetStores
 import Datasets
 import FetchedResults
@@ -240,7 +241,8 @@ extension UserData {
     "1e", ".", "'", "{", "NaN", "inf",
   ]
   static let operators = [
-    "=", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE", "IN", "BETWEEN", "==", "=<", "LIKE[c]",
+    "=", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE", "IN", "BETWEEN", "==", "=<",
+    "LIKE[c]",
   ]
   /// Mostly valid: a request with any negative number is an error before anything runs.
   static let numbers = [0, 0, 0, 0, 1, 20, 3_000, Int.max, Int.max - 1, 0, 0, -1, Int.min]

@@ -1,9 +1,11 @@
 import DatasetStores
 import FetchBenchKit
+import FetchedResults
 import Foundation
 import ResultModel
 import TestSupport
 import Testing
+import Vocabulary
 
 /// Every run and load folder committed under results/ renders again with today's code to the
 /// report committed beside it: `fetchbench report DIR --out NEW` from its results alone,

@@ -5,6 +5,7 @@ import HarnessSupport
 import ResultModel
 import TestSupport
 import Testing
+import Vocabulary
 
 /// `compare`: figures joined on their key and judged as their kind allows.
 @Suite struct CompareRuns {

@@ -1,7 +1,9 @@
+import Catalog
 import FetchBenchKit
 import Foundation
 import GRDB
 import HarnessSupport
+import ResultModel
 import TestSupport
 import Testing
 
@@ -9,7 +11,8 @@ import Testing
 @Suite struct GateComparison {
   static let epyc = Processor(model: "AMD EPYC", l1dBytes: 32 << 10, l2Bytes: 512 << 10, l3Bytes: 8 << 20)
   let machine = MachineKind(
-    cores: 2, os: "Debian GNU/Linux 12 (bookworm)", swiftVersion: "Swift version 6.3.1", memoryBytes: 1 << 34, processor: epyc)
+    cores: 2, os: "Debian GNU/Linux 12 (bookworm)", swiftVersion: "Swift version 6.3.1", memoryBytes: 1 << 34,
+    processor: epyc)
   let datasets = ["banks-50000": "abc", "wells-50000": "def"]
 
   var baseline: GateBaseline {
@@ -17,16 +20,20 @@ import Testing
       machine: machine, datasets: datasets, batchSize: 20,
       lists: [GateList(dataset: .banks, rows: 50_000), GateList(dataset: .wells, rows: 50_000)],
       figures: [
-        GateFigure(name: "banks/sqlite/first_screen/batched/queries", kind: .counter, value: 2, unit: .count, tolerance: 0),
         GateFigure(
-          name: "banks/sqlite/first_screen/batched/heap_live_bytes", kind: .heap, value: 1_000_000, unit: .bytes, tolerance: 0.05),
+          name: "banks/sqlite/first_screen/batched/queries", kind: .counter, value: 2, unit: .count, tolerance: 0),
         GateFigure(
-          name: "banks/sqlite/first_screen/batched_over_full_time", kind: .ratio, value: 0.5, unit: .ratio, tolerance: 0.15, spread: 0.02),
+          name: "banks/sqlite/first_screen/batched/heap_live_bytes", kind: .heap, value: 1_000_000, unit: .bytes,
+          tolerance: 0.05),
+        GateFigure(
+          name: "banks/sqlite/first_screen/batched_over_full_time", kind: .ratio, value: 0.5, unit: .ratio,
+          tolerance: 0.15, spread: 0.02),
       ])
   }
 
   func run(
-    _ values: [Double], dropLast: Bool = false, machine m: MachineKind? = nil, datasets d: [String: String]? = nil, allow: Bool = false,
+    _ values: [Double], dropLast: Bool = false, machine m: MachineKind? = nil, datasets d: [String: String]? = nil,
+    allow: Bool = false,
     busy: Set<String> = [], baseline recorded: GateBaseline? = nil
   ) -> GateReport {
     let recorded = recorded ?? baseline
@@ -34,7 +41,8 @@ import Testing
     for i in now.indices { now[i].value = values[i] }
     if dropLast { now.removeLast() }
     return GateComparator.compare(
-      baseline: recorded, now: now, machine: m ?? machine, datasets: d ?? datasets, allowOtherMachine: allow, busy: busy)
+      baseline: recorded, now: now, machine: m ?? machine, datasets: d ?? datasets, allowOtherMachine: allow, busy: busy
+    )
   }
 
   var ratioName: String { baseline.figures[2].name }
@@ -43,7 +51,8 @@ import Testing
     let r = run([2, 1_040_000, 0.56])
     #expect(r.exitCode(failOnImprovement: true) == 0)
     #expect(r.lines.allSatisfy { $0.verdict == .within })
-    #expect(r.markdown().contains("| `banks/sqlite/first_screen/batched/queries` | counter | 2 | 2 | +0.0% | exact | ok |"))
+    #expect(
+      r.markdown().contains("| `banks/sqlite/first_screen/batched/queries` | counter | 2 | 2 | +0.0% | exact | ok |"))
   }
 
   @Test func eachKindOfRegressionExitsTwoAndIsNamed() {
@@ -93,14 +102,19 @@ import Testing
   /// always, a time ratio of unlike work is not (whatever its value), a ratio of like work is.
   @Test func onAnotherProcessorOnlyRatiosOfLikeWorkAreJudged() {
     var xeon = machine
-    xeon.processor = Processor(model: "Intel(R) Xeon(R) Processor", l1dBytes: 48 << 10, l2Bytes: 4 << 20, l3Bytes: 260 << 20)
+    xeon.processor = Processor(
+      model: "Intel(R) Xeon(R) Processor", l1dBytes: 48 << 10, l2Bytes: 4 << 20, l3Bytes: 260 << 20)
     let slower = run([2, 1_000_000, 0.9], machine: xeon)
     #expect(slower.lines[2].verdict == .otherProcessor)
     #expect(slower.exitCode(failOnImprovement: true) == 0)
     #expect(slower.markdown().contains("| 0.500 | 0.900 | +80.0% | ±15% | not judged: other processor |"))
-    #expect(slower.notes.contains { $0.contains("recorded on AMD EPYC (L1d 32 KiB, L2 512 KiB, L3 8 MiB); this is Intel(R) Xeon(R)") })
     #expect(
-      slower.summary(failOnImprovement: false) == "all 2 judged figures within tolerance (0 improved); 1 not judged (1 other processor)")
+      slower.notes.contains {
+        $0.contains("recorded on AMD EPYC (L1d 32 KiB, L2 512 KiB, L3 8 MiB); this is Intel(R) Xeon(R)")
+      })
+    #expect(
+      slower.summary(failOnImprovement: false)
+        == "all 2 judged figures within tolerance (0 improved); 1 not judged (1 other processor)")
     // Counters and heap figures are still judged there.
     #expect(run([3, 1_000_000, 0.9], machine: xeon).exitCode(failOnImprovement: false) == 2)
     #expect(run([2, 1_200_000, 0.5], machine: xeon).exitCode(failOnImprovement: false) == 2)
@@ -125,7 +139,8 @@ import Testing
     #expect(busy.lines.map(\.verdict) == [.within, .within, .busyMachine])
     #expect(busy.exitCode(failOnImprovement: true) == 0)
     #expect(busy.markdown().contains("| +80.0% | ±15% | not judged: busy machine |"))
-    #expect(run([3, 1_000_000, 0.9], busy: [ratioName, baseline.figures[0].name]).exitCode(failOnImprovement: false) == 2)
+    #expect(
+      run([3, 1_000_000, 0.9], busy: [ratioName, baseline.figures[0].name]).exitCode(failOnImprovement: false) == 2)
     // Like work too: a neighbour's memory traffic does not move both sides alike.
     var like = baseline
     like.figures[2].likeForLike = true
@@ -143,12 +158,15 @@ import Testing
     #expect(none.exitCode(failOnImprovement: false) == 3)
     #expect(none.summary(failOnImprovement: false) == "nothing could be judged; 1 not judged (1 other processor)")
 
-    let extra = GateFigure(name: "banks/sqlite/perform_fetch/batched/queries", kind: .counter, value: 2, unit: .count, tolerance: 0)
-    let report = GateComparator.compare(baseline: baseline, now: baseline.figures + [extra], machine: machine, datasets: datasets)
+    let extra = GateFigure(
+      name: "banks/sqlite/perform_fetch/batched/queries", kind: .counter, value: 2, unit: .count, tolerance: 0)
+    let report = GateComparator.compare(
+      baseline: baseline, now: baseline.figures + [extra], machine: machine, datasets: datasets)
     #expect(report.lines.last?.verdict == .notInBaseline)
     #expect(report.exitCode(failOnImprovement: true) == 0)
     #expect(
-      report.summary(failOnImprovement: false) == "all 3 judged figures within tolerance (0 improved); 1 not judged (1 not in the baseline)"
+      report.summary(failOnImprovement: false)
+        == "all 3 judged figures within tolerance (0 improved); 1 not judged (1 not in the baseline)"
     )
   }
 
@@ -156,7 +174,9 @@ import Testing
     // Over tolerance once, within the second time: a transient, judged on the lower value.
     var transient = run([2, 1_000_000, 0.7])
     #expect(transient.exitCode(failOnImprovement: false) == 2)
-    transient.judgeRemeasured([GateFigure(name: baseline.figures[2].name, kind: .ratio, value: 0.52, unit: .ratio, tolerance: 0.15)])
+    transient.judgeRemeasured([
+      GateFigure(name: baseline.figures[2].name, kind: .ratio, value: 0.52, unit: .ratio, tolerance: 0.15)
+    ])
     #expect(transient.exitCode(failOnImprovement: false) == 0)
     #expect(transient.lines[2].now == 0.52 && transient.lines[2].verdict == .within)
     #expect(transient.notes.contains { $0.contains("was 0.700, re-measured 0.520: regression not confirmed") })
@@ -174,9 +194,11 @@ import Testing
 
     // Over tolerance both times, but the second on a busy machine: not judged.
     var busy = run([2, 1_000_000, 0.7])
-    busy.judgeRemeasured([GateFigure(name: ratioName, kind: .ratio, value: 0.66, unit: .ratio, tolerance: 0.15)], busy: [ratioName])
+    busy.judgeRemeasured(
+      [GateFigure(name: ratioName, kind: .ratio, value: 0.66, unit: .ratio, tolerance: 0.15)], busy: [ratioName])
     #expect(busy.lines[2].verdict == .busyMachine && busy.exitCode(failOnImprovement: false) == 0)
-    #expect(busy.notes.contains { $0.contains("re-measured 0.660: not judged (the machine was busy while re-measuring)") })
+    #expect(
+      busy.notes.contains { $0.contains("re-measured 0.660: not judged (the machine was busy while re-measuring)") })
   }
 
   /// End to end: record a baseline, then run the gate as a user who set batch size 1 would:
@@ -195,13 +217,15 @@ import Testing
 
     let worse = try TestSupport.run(["check", "--batch-size", "1"] + common)
     #expect(worse.status == 2, "\(worse.stdout)\n\(worse.stderr)")
-    #expect(worse.stdout.contains("| `banks/sqlite/first_screen/batched/queries` | counter | 2 | 21 |"), "\(worse.stdout)")
+    #expect(
+      worse.stdout.contains("| `banks/sqlite/first_screen/batched/queries` | counter | 2 | 21 |"), "\(worse.stdout)")
     #expect(worse.stdout.contains("regression(s): "))
 
     // A time ratio that regresses for real (a baseline ten times lower) is measured again in
     // a new child process, confirmed, and fails the gate.
     var tight = try JSONDecoder().decode(GateBaseline.self, from: Data(json.utf8))
-    let diffRatio = try #require(tight.figures.firstIndex { $0.name == "banks/memory/diff_k100/our_diff_over_hash_index_time" })
+    let diffRatio = try #require(
+      tight.figures.firstIndex { $0.name == "banks/memory/diff_k100/our_diff_over_hash_index_time" })
     tight.figures[diffRatio].value /= 10
     try GateRun.writeBaseline(tight, to: dir + "/tight.json")
     let slower = try TestSupport.run(["check", "--baseline", dir + "/tight.json"] + common.dropLast(2))
@@ -240,27 +264,36 @@ import Testing
       busy = try TestSupport.run(["check", "--baseline", dir + "/tight.json", "--store", "memory"] + sizes)
     }
     #expect(busy.status == 0, "\(busy.stdout)\n\(busy.stderr)")
-    #expect(busy.stdout.contains("| `banks/memory/diff_k100/our_diff_over_hash_index_time` | ratio |"), "\(busy.stdout)")
+    #expect(
+      busy.stdout.contains("| `banks/memory/diff_k100/our_diff_over_hash_index_time` | ratio |"), "\(busy.stdout)")
     #expect(
       busy.stdout.split(separator: "\n").contains {
-        $0.hasPrefix("| `banks/memory/diff_k100/our_diff_over_hash_index_time`") && $0.hasSuffix("| not judged: busy machine |")
+        $0.hasPrefix("| `banks/memory/diff_k100/our_diff_over_hash_index_time`")
+          && $0.hasSuffix("| not judged: busy machine |")
       }, "\(busy.stdout)")
-    #expect(busy.stdout.contains("| `banks/memory/diff_k100/deletes` | counter |") && busy.stdout.contains("not in the baseline") == false)
+    #expect(
+      busy.stdout.contains("| `banks/memory/diff_k100/deletes` | counter |")
+        && busy.stdout.contains("not in the baseline") == false)
 
     // A baseline recorded on another processor (edited here): a ratio of unlike work ten
     // times lower than measured is not judged, and says why.
     var foreign = try JSONDecoder().decode(GateBaseline.self, from: Data(json.utf8))
-    foreign.machine.processor = Processor(model: "Intel(R) Xeon(R) Processor", l1dBytes: 48 << 10, l2Bytes: 4 << 20, l3Bytes: 260 << 20)
-    let fetchRatio = try #require(foreign.figures.firstIndex { $0.name == "banks/memory/perform_fetch/batched_over_full_time" })
+    foreign.machine.processor = Processor(
+      model: "Intel(R) Xeon(R) Processor", l1dBytes: 48 << 10, l2Bytes: 4 << 20, l3Bytes: 260 << 20)
+    let fetchRatio = try #require(
+      foreign.figures.firstIndex { $0.name == "banks/memory/perform_fetch/batched_over_full_time" })
     foreign.figures[fetchRatio].value /= 10
     try GateRun.writeBaseline(foreign, to: dir + "/foreign.json")
     let elsewhere = try TestSupport.run(["check", "--baseline", dir + "/foreign.json"] + common.dropLast(2))
     #expect(elsewhere.status == 0, "\(elsewhere.stdout)\n\(elsewhere.stderr)")
     #expect(
       elsewhere.stdout.split(separator: "\n").contains {
-        $0.hasPrefix("| `banks/memory/perform_fetch/batched_over_full_time`") && $0.hasSuffix("| not judged: other processor |")
+        $0.hasPrefix("| `banks/memory/perform_fetch/batched_over_full_time`")
+          && $0.hasSuffix("| not judged: other processor |")
       }, "\(elsewhere.stdout)")
-    #expect(elsewhere.stdout.contains("note: the baseline was recorded on Intel(R) Xeon(R) Processor (L1d 48 KiB, L2 4 MiB, L3 260 MiB)"))
+    #expect(
+      elsewhere.stdout.contains(
+        "note: the baseline was recorded on Intel(R) Xeon(R) Processor (L1d 48 KiB, L2 4 MiB, L3 260 MiB)"))
 
     try Data(json.replacingOccurrences(of: "\"cores\" : 2", with: "\"cores\" : 64").utf8).write(
       to: URL(fileURLWithPath: dir + "/other.json"))
@@ -275,7 +308,9 @@ import Testing
     try queue.write { try $0.execute(sql: "UPDATE failed_bank_info SET name = 'Edited' WHERE id = 7") }
     try queue.close()
     let edited = try TestSupport.run(["check"] + common)
-    #expect(edited.status == 3 && edited.stdout.contains("dataset banks-2000 has checksum"), "\(edited.stdout)\n\(edited.stderr)")
+    #expect(
+      edited.status == 3 && edited.stdout.contains("dataset banks-2000 has checksum"),
+      "\(edited.stdout)\n\(edited.stderr)")
     #expect(!edited.stderr.contains("[1/"), "judged before measuring: \(edited.stderr)")
   }
 }

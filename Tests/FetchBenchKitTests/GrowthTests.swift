@@ -1,8 +1,10 @@
+import Catalog
 import FetchBenchKit
 import Foundation
 import Reports
 import ResultModel
 import Testing
+import Vocabulary
 
 /// The growth fit and the crossings are pure functions of measured points, and the report
 /// computes them from result rows alone.

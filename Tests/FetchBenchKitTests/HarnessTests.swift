@@ -1,3 +1,4 @@
+import Catalog
 import DatasetStores
 import Datasets
 import FetchBenchKit

@@ -1,8 +1,10 @@
 import DatasetStores
 import FetchBenchKit
 import Foundation
+import ResultModel
 import TestSupport
 import Testing
+import Vocabulary
 
 /// `history`: runs kept across commits, and the runs where a figure moved: a step that lasts,
 /// never one outlier or the noise.
@@ -35,7 +37,9 @@ import Testing
     let file = dir + "/history.jsonl"
     for (i, time) in [10.0, 10, 10, 15, 15, 15].enumerated() {
       let add = try TestSupport.run(["history", "add", try Self.run(i, time: time, in: dir), "--file", file])
-      #expect(add.status == 0 && add.stdout.contains("(commit abc, 1 figures) to \(file): \(i + 1) runs"), "\(add.stdout)\(add.stderr)")
+      #expect(
+        add.status == 0 && add.stdout.contains("(commit abc, 1 figures) to \(file): \(i + 1) runs"),
+        "\(add.stdout)\(add.stderr)")
     }
     let entries = try HistoryFile.read(file)
     #expect(entries.map(\.date) == (0..<6).map { "2026-11-26T10:00:0\($0)Z" })
@@ -46,17 +50,23 @@ import Testing
     let report = try TestSupport.run(["history", "report", file, "--out", dir + "/report"])
     #expect(report.status == 0, "\(report.stderr)")
     let md = try String(contentsOfFile: dir + "/report/report.md", encoding: .utf8)
-    #expect(md.contains("| `banks/1000/sqlite/batched/20/none/first_screen/time_ms` | 4 | `abc` | ×1.50 | worse |"), "\(md)")
-    #expect(TestSupport.listing(dir + "/report/charts") == ["banks-1000-sqlite-batched-20-none-first-screen-time-ms.svg"])
+    #expect(
+      md.contains("| `banks/1000/sqlite/batched/20/none/first_screen/time_ms` | 4 | `abc` | ×1.50 | worse |"), "\(md)")
+    #expect(
+      TestSupport.listing(dir + "/report/charts") == ["banks-1000-sqlite-batched-20-none-first-screen-time-ms.svg"])
 
     try Data("{\"not\": \"a run\"}\n".utf8).write(to: URL(fileURLWithPath: dir + "/other.jsonl"))
     let foreign = try TestSupport.run(["history", "add", dir + "/run0", "--file", dir + "/other.jsonl"])
-    #expect(foreign.status == 1 && foreign.stderr.contains("other.jsonl, line 1: not a run that `fetchbench history add` wrote"))
-    #expect(try String(contentsOfFile: dir + "/other.jsonl", encoding: .utf8) == "{\"not\": \"a run\"}\n", "left as it was")
+    #expect(
+      foreign.status == 1
+        && foreign.stderr.contains("other.jsonl, line 1: not a run that `fetchbench history add` wrote"))
+    #expect(
+      try String(contentsOfFile: dir + "/other.jsonl", encoding: .utf8) == "{\"not\": \"a run\"}\n", "left as it was")
     let one = dir + "/one.jsonl"
     _ = try TestSupport.run(["history", "add", dir + "/run0", "--file", one])
     let short = try TestSupport.run(["history", "report", one, "--out", dir + "/short"])
-    #expect(short.status == 1 && short.stderr.contains("holds 1 run(s); a history needs two or more"), "\(short.stderr)")
+    #expect(
+      short.status == 1 && short.stderr.contains("holds 1 run(s); a history needs two or more"), "\(short.stderr)")
   }
 
   /// A figure the last run lacks (its case failed or was removed) is listed, not taken as held.
@@ -79,6 +89,8 @@ import Testing
     let md = try String(contentsOfFile: dir + "/report/report.md", encoding: .utf8)
     #expect(md.contains("## Figures the last run no longer has"), "\(md)")
     #expect(md.contains("| `banks/1000/sqlite/batched/20/none/first_screen/time_ms` | 2 | `abc` |"), "\(md)")
-    #expect(!md.contains("| `banks/1000/sqlite/batched/20/none/perform_fetch/time_ms` | 2"), "a figure new in the last run is not missing")
+    #expect(
+      !md.contains("| `banks/1000/sqlite/batched/20/none/perform_fetch/time_ms` | 2"),
+      "a figure new in the last run is not missing")
   }
 }

@@ -1,9 +1,11 @@
+import Catalog
 import DatasetStores
 import FetchBenchKit
 import Foundation
 import ResultModel
 import TestSupport
 import Testing
+import Vocabulary
 
 /// `run --shard K/N`: the parts are disjoint, cover every case, keep the run's order, are the
 /// same on every call, and balance the expected cost; the parts' folders join into one run.
@@ -34,7 +36,9 @@ import Testing
       #expect(seen == all.count)
       #expect(parts == (1...n).map { Shard("\($0)/\(n)")!.select(all) }, "the same parts every time")
     }
-    #expect(Shard("0/2") == nil && Shard("3/2") == nil && Shard("1/0") == nil && Shard("a/b") == nil && Shard("1/1001") == nil)
+    #expect(
+      Shard("0/2") == nil && Shard("3/2") == nil && Shard("1/0") == nil && Shard("a/b") == nil && Shard("1/1001") == nil
+    )
     #expect(Shard("2/4")?.description == "2/4")
   }
 
@@ -47,12 +51,16 @@ import Testing
     options.stores = [.memory, .sqlite]
     let cases = options.cases()
     let two = Runner.expectation(options, cases: cases, kept: [:])
-    #expect(two.hasPrefix("about ") && two.contains(" on a 2-core machine like this project's, the first answer after about "), "\(two)")
+    #expect(
+      two.hasPrefix("about ")
+        && two.contains(" on a 2-core machine like this project's, the first answer after about "), "\(two)")
     options.stores = [.memory]
     let one = Runner.expectation(options, cases: options.cases(), kept: [:])
     #expect(one.hasPrefix("about ") && !one.contains("first answer"), "one list's answer is the run's end: \(one)")
     let everyCaseKept = Dictionary(uniqueKeysWithValues: cases.indices.map { ($0, [ResultRow]()) })
-    #expect(Runner.expectation(options, cases: cases, kept: everyCaseKept) == "about 0 s on a 2-core machine like this project's")
+    #expect(
+      Runner.expectation(options, cases: cases, kept: everyCaseKept)
+        == "about 0 s on a 2-core machine like this project's")
   }
 
   @Test func shardedFoldersJoinIntoOneRun() throws {
@@ -81,10 +89,13 @@ import Testing
     #expect(!settings.isEmpty, "the joined run's settings")
     #expect(settings.count == Set(settings.map(\.metric.name)).count, "each setting once")
     let report = try String(contentsOfFile: dir + "/joined/report.md", encoding: .utf8)
-    #expect(report.contains("Runs `") && report.contains("-1of2` (commit") && report.contains("-2of2` (commit"), "\(report.prefix(400))")
+    #expect(
+      report.contains("Runs `") && report.contains("-1of2` (commit") && report.contains("-2of2` (commit"),
+      "\(report.prefix(400))")
     let compared = try TestSupport.run(["compare", "\(dir)/part1,\(dir)/part2", dir + "/whole", "--allow-differences"])
     #expect(compared.status == 0 || compared.status == 2, "\(compared.stdout)\(compared.stderr)")
-    #expect(compared.stdout.contains("only in base: 0, only in head: 0"), "every figure on both sides: \(compared.stdout)")
+    #expect(
+      compared.stdout.contains("only in base: 0, only in head: 0"), "every figure on both sides: \(compared.stdout)")
     let bad = try TestSupport.run(common + ["--shard", "3/2"])
     #expect(bad.status == 64 && bad.stderr.contains("--shard must be K/N"), "\(bad.stderr)")
     let noOut = try TestSupport.run(["report", dir + "/part1", dir + "/part2"])

@@ -1,7 +1,9 @@
+import Catalog
 import DatasetStores
 import FetchedResults
 import Foundation
 import GRDB
+import SQLQueries
 import SQLiteStore
 import TestSupport
 import Testing

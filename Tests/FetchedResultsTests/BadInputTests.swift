@@ -1,4 +1,5 @@
 import Catalog
+import DatasetStores
 import Datasets
 import FetchedResults
 import Foundation

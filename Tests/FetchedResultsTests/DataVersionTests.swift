@@ -5,6 +5,7 @@ import Foundation
 import GRDB
 import SQLiteStore
 import Testing
+import Vocabulary
 
 /// `SQLiteStore.dataVersion`, which validates the section cache: it changes with every commit,
 /// however close together, and with a checkpoint, and only then.

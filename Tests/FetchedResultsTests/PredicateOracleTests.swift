@@ -1,6 +1,7 @@
 import Catalog
 import FetchedResults
 import Foundation
+import SQLQueries
 import SQLiteStore
 import TestSupport
 import Testing

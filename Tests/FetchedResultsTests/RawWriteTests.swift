@@ -7,6 +7,7 @@ import SQLQueries
 import SQLiteStore
 import TestSupport
 import Testing
+import Vocabulary
 
 /// The stores' own write limit's path (`fetchbench load --find-max-rate`): `WriteSQL`'s one
 /// statement per row, and the raw writers that commit it through the client alone leave the

@@ -1,5 +1,6 @@
 import Collation
 import FetchedResults
+import Foundation
 import SQLQueries
 import Testing
 
@@ -18,7 +19,8 @@ import Testing
   ])
 
   static func builder(
-    sort: [SortDescriptor], predicate: String? = nil, section: String? = nil, dialect: SQLDialect = .sqlite
+    sort: [FetchedResults.SortDescriptor], predicate: String? = nil, section: String? = nil,
+    dialect: SQLDialect = .sqlite
   ) throws -> SQLBuilder {
     var request = FetchRequest(entityName: "Bank", sortDescriptors: sort)
     if let predicate { request.predicate = try QueryParser.predicate(predicate) }
@@ -30,7 +32,9 @@ import Testing
   /// the order as the tie-breaker; a predicate's literal is a parameter.
   @Test func theIDQueryJoinsASortsRelationshipAndBindsThePredicate() throws {
     let b = try Self.builder(
-      sort: [SortDescriptor("state"), SortDescriptor("details.closeDate", ascending: false)],
+      sort: [
+        FetchedResults.SortDescriptor("state"), FetchedResults.SortDescriptor("details.closeDate", ascending: false),
+      ],
       predicate: "state == 'TX'")
     #expect(
       b.idQuery
@@ -47,12 +51,13 @@ import Testing
     var model = Self.model
     model.collation = FoundationCollation(locale: "en_US")
     func where_(_ predicate: String, _ dialect: SQLDialect) throws -> String {
-      var request = FetchRequest(entityName: "Bank", sortDescriptors: [SortDescriptor("name")])
+      var request = FetchRequest(entityName: "Bank", sortDescriptors: [FetchedResults.SortDescriptor("name")])
       request.predicate = try QueryParser.predicate(predicate)
       let sql = SQLBuilder(try request.resolve(in: model), dialect: dialect).idQuery
       return String(sql[sql.range(of: " WHERE ")!.upperBound..<sql.range(of: " ORDER BY")!.lowerBound])
     }
-    #expect(try where_("name CONTAINS[cd] 'x'", .sqlite) == "instr(fetchbench_fold(t0.name, 3), fetchbench_fold(?, 3)) > 0")
+    #expect(
+      try where_("name CONTAINS[cd] 'x'", .sqlite) == "instr(fetchbench_fold(t0.name, 3), fetchbench_fold(?, 3)) > 0")
     #expect(try where_("name ==[c] 'x'", .sqlite) == "fetchbench_fold(t0.name, 1) = fetchbench_fold(?, 1)")
     #expect(try where_("name !=[d] 'x'", .sqlite) == "NOT (fetchbench_fold(t0.name, 2) = fetchbench_fold(?, 2))")
     #expect(try where_("name BEGINSWITH[c] 'x'", .postgres) == "strpos(lower(t0.name), lower($1)) = 1")
@@ -67,7 +72,7 @@ import Testing
   /// the engine do (first ascending, last descending).
   @Test func postgreSQLNumbersParametersAndPlacesNulls() throws {
     let b = try Self.builder(
-      sort: [SortDescriptor("name", ascending: false)], predicate: "state == 'TX' OR state == 'CA'",
+      sort: [FetchedResults.SortDescriptor("name", ascending: false)], predicate: "state == 'TX' OR state == 'CA'",
       dialect: .postgres)
     #expect(
       b.idQuery
@@ -81,8 +86,10 @@ import Testing
   /// A batch by IDs binds one parameter per ID after none (rows) or after the predicate's
   /// (keys).
   @Test func batchStatementsBindTheIDsAfterThePredicate() throws {
-    let b = try Self.builder(sort: [SortDescriptor("name")], predicate: "state == 'TX'")
-    #expect(b.rowsByIDQuery(count: 3) == "SELECT t0.id, t0.name, t0.state, t0.details_id FROM banks t0 WHERE t0.id IN (?,?,?)")
+    let b = try Self.builder(sort: [FetchedResults.SortDescriptor("name")], predicate: "state == 'TX'")
+    #expect(
+      b.rowsByIDQuery(count: 3) == "SELECT t0.id, t0.name, t0.state, t0.details_id FROM banks t0 WHERE t0.id IN (?,?,?)"
+    )
     #expect(b.keysByIDQuery(count: 2) == "SELECT t0.id, t0.name FROM banks t0 WHERE t0.state = ? AND t0.id IN (?,?)")
   }
 }

@@ -1,5 +1,6 @@
 import Datasets
 import FetchedResults
+import Foundation
 import TextFormatting
 
 extension DatabaseSchema {

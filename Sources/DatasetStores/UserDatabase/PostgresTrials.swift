@@ -1,4 +1,5 @@
 import Catalog
+import FetchedResults
 import Foundation
 import PostgresStore
 import Synchronization

@@ -1,3 +1,4 @@
+import Foundation
 import PostgresStore
 import Vocabulary
 

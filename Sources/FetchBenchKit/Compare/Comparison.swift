@@ -1,9 +1,11 @@
+import Catalog
 import DatasetStores
 import Foundation
 import HarnessSupport
 import Reports
 import ResultModel
 import TextFormatting
+import Vocabulary
 
 /// Two runs' figures joined on their full key and judged, one line per figure: exact
 /// counters exactly, heap figures within a percentage, times and rates by the processes that

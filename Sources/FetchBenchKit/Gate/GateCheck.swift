@@ -1,6 +1,7 @@
 import Datasets
 import Foundation
 import TextFormatting
+import Vocabulary
 
 /// `fetchbench check`: records a baseline, or measures the matrix and judges it against the
 /// baseline. Everything that can refuse to judge (a broken baseline, other rows, another

@@ -1,4 +1,5 @@
 import Foundation
+import ResultModel
 
 /// Compares a run's figures with a baseline.
 ///

@@ -4,6 +4,7 @@ import Foundation
 import HarnessSupport
 import Reports
 import ResultModel
+import Vocabulary
 
 // The load report's charts: a timeline per store and rate.
 extension LoadReport {

@@ -1,5 +1,6 @@
 import DatasetStores
 import Datasets
+import FetchedResults
 import Foundation
 import HarnessSupport
 import Reports

@@ -6,6 +6,7 @@ import Histogram
 import PostgresStore
 import Reports
 import SQLiteStore
+import Vocabulary
 
 extension LoadRun {
 

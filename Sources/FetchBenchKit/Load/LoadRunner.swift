@@ -1,3 +1,4 @@
+import Catalog
 import ChildProcesses
 import DatasetStores
 import Datasets

@@ -1,3 +1,6 @@
+import ResultModel
+import Vocabulary
+
 /// What a case is expected to cost before it runs: a relative cost that balances shards, and
 /// the seconds it takes, which the run's first line adds up.
 extension CaseSpec {

@@ -1,5 +1,6 @@
 import DatasetStores
 import FetchedResults
+import HarnessSupport
 import ResultModel
 
 // A case's growth from a smaller row count, measured as its limits are: the same case on the

@@ -1,6 +1,7 @@
 import Catalog
 import FetchedResults
 import ResultModel
+import Vocabulary
 
 extension CaseSpec {
   /// The scenario's request as the user gave it (`--sort`, `--section`, `--where`) at

@@ -1,5 +1,6 @@
 import DatasetStores
 import FetchedResults
+import HarnessSupport
 import ResultModel
 import Vocabulary
 
