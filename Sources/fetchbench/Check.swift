@@ -72,7 +72,7 @@ struct Check: CheckedCommand {
   var batchSize: Int?
   @Option(
     parsing: .unconditional,
-    help: "Rows of each generated list, in place of the matrix's (1,000 to \(DatasetKind.maxRows.grouped)).")
+    help: "Rows of each generated list, in place of the matrix's \(OptionRange.help(OptionRange.generatedListRows)).")
   var rows: Int?
   @Option(
     parsing: .unconditional,
@@ -99,7 +99,7 @@ struct Check: CheckedCommand {
 
   func validate() throws {
     if let batchSize { try OptionValue.check(batchSize, in: OptionRange.batchSize, "batch-size") }
-    if let rows { try OptionValue.check(rows, in: 1_000...DatasetKind.maxRows, "rows") }
+    if let rows { try OptionValue.check(rows, in: OptionRange.generatedListRows, "rows") }
     // At least 3: the spread needs quartiles.
     if let repetitions { try OptionValue.check(repetitions, in: OptionRange.checkRepetitions, "repetitions") }
     if let store { _ = try OptionValue.kinds(store, "store") as [StoreKind] }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchBenchKit
+import Vocabulary
 
 /// How many times each case is measured, for the commands that measure cases (`run`, `diff`):
 /// declared once, checked once.

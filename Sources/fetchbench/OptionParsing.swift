@@ -90,37 +90,8 @@ enum OptionValue {
   }
 }
 
-/// Every numeric option's accepted range, in one place: `options()` checks each (usage, exit
-/// 64) before any work, and each option's help states its range from here. The bounds keep
-/// every product the harness forms of them (bytes, nanoseconds, transactions × writers) far
-/// from overflow.
-enum OptionRange {
-  static let batchSize = 1...100_000
-  static let fetchBatchSize = 0...100_000
-  static let repetitions = 1...10_000
-  static let checkRepetitions = 3...10_000
-  static let processes = 1...100
-  static let updateRuns = 1...100
-  /// Rows to print, fetchLimit and fetchOffset: a limit beyond the row count is no limit.
-  static let count = 0...Int.max
-  static let transactionSize = 1...DatasetKind.maxRows
-  static let transactions = 1...1_000_000_000
-  static let writers = 1...64
-  static let observers = 1...32
-  /// Commits a second.
-  static let rate = 0.01...10_000_000.0
-  /// Seconds: a week at most.
-  static let duration = 1.0...604_800.0
-  static let stepDuration = 1.0...86_400.0
-  static let screensPerSecond = 0.01...10_000.0
-  static let heapBoundMiB = 1...1_048_576
-  static let observerDelayMs = 0.0...60_000.0
-  static let frameBudgetMs = 0.1...3_600_000.0
-  static let memoryBudgetMiB = 0.001...1_048_576.0
-  static let maxMinutes = 0.0...525_600.0
-  static let caseMinutes = 0.01...525_600.0
-  static let stdlibBudget = 1e-9...86_400.0
-
+/// How the command line states a range (`OptionRange`'s, or any other).
+extension OptionRange {
   /// `between 1 and 100,000`, `between 0.01 and 100,000`, `0 or more`.
   static func text<T: Comparable>(_ range: ClosedRange<T>) -> String {
     if let upper = range.upperBound as? Int, upper == Int.max { return "\(text(range.lowerBound)) or more" }

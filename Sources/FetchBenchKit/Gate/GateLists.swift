@@ -56,8 +56,10 @@ package struct GateLists: Sendable, Codable, Equatable {
   /// name, sizes in range. O(lists).
   func validate() throws(MatrixError) {
     guard !lists.isEmpty else { throw MatrixError.noLists }
-    if let batchSize, !(1...100_000).contains(batchSize) { throw MatrixError.batchSizeOutOfRange(batchSize) }
-    if let repetitions, !(3...10_000).contains(repetitions) { throw MatrixError.repetitionsOutOfRange(repetitions) }
+    if let batchSize, !OptionRange.batchSize.contains(batchSize) { throw MatrixError.batchSizeOutOfRange(batchSize) }
+    if let repetitions, !OptionRange.checkRepetitions.contains(repetitions) {
+      throw MatrixError.repetitionsOutOfRange(repetitions)
+    }
     var names: Set<String> = []
     for (i, list) in lists.enumerated() {
       do {
@@ -184,7 +186,7 @@ package struct GateList: Sendable, Codable, Equatable {
     }
     if model == nil && (modelVersion != nil || population != nil) { throw .modelOptionsWithoutModel }
     if model != nil && relationships != nil { throw .relationshipsWithModel }
-    if let rows, dataset != nil || model != nil, !(1_000...DatasetKind.maxRows).contains(rows) {
+    if let rows, dataset != nil || model != nil, !OptionRange.generatedListRows.contains(rows) {
       throw .rowsOutOfRange(rows)
     }
     if db != nil {

@@ -58,6 +58,9 @@ package indirect enum MatrixError: CodedError, Equatable {
     }
   }
 
+  /// `1 to 100,000`: a range as the matrix's sentences state it. O(1).
+  static func span(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound.grouped) to \(range.upperBound.grouped)" }
+
   package var description: String {
     switch self {
     case .noSuchFile(let path): "\(path): no such matrix file; write one as docs/ci/matrix.json shows"
@@ -66,8 +69,9 @@ package indirect enum MatrixError: CodedError, Equatable {
     case .inFile(let path, let error): "\(path): \(error)"
     case .inList(let position, let name, let error): "list \(position) (\(name)): \(error)"
     case .noLists: "\"lists\" is empty; name at least one list"
-    case .batchSizeOutOfRange(let size): "\"batchSize\" must be 1 to 100,000, got \(size)"
-    case .repetitionsOutOfRange(let n): "\"repetitions\" must be 3 to 10,000 (the spread needs quartiles), got \(n)"
+    case .batchSizeOutOfRange(let size): "\"batchSize\" must be \(Self.span(OptionRange.batchSize)), got \(size)"
+    case .repetitionsOutOfRange(let n):
+      "\"repetitions\" must be \(Self.span(OptionRange.checkRepetitions)) (the spread needs quartiles), got \(n)"
     case .duplicateName(let name):
       "two lists are named '\(name)'; give each a \"name\" (the first part of its figures' names)"
     case .badName(let name): "\"name\" '\(name)' must be non-empty and without '/' (it begins each figure's name)"
@@ -83,7 +87,7 @@ package indirect enum MatrixError: CodedError, Equatable {
     case .noEntity(let source): "\"\(source)\" needs \"entity\": the table or Core Data entity to list"
     case .modelOptionsWithoutModel: "\"modelVersion\" and \"population\" go with \"model\""
     case .relationshipsWithModel: "\"relationships\" go with \"db\"; a model declares its own"
-    case .rowsOutOfRange(let rows): "\"rows\" must be 1,000 to \(DatasetKind.maxRows.grouped), got \(rows)"
+    case .rowsOutOfRange(let rows): "\"rows\" must be \(Self.span(OptionRange.generatedListRows)), got \(rows)"
     case .rowsWithDatabase: "\"rows\" is for a generated dataset; a database's list has its table's rows"
     case .changesOnDatabase:
       """
