@@ -94,7 +94,8 @@ struct Check: CheckedCommand {
   @Flag(help: "Compare with a baseline recorded on another machine kind.") var allowOtherMachine = false
   @Flag(help: "Exit 4 when a figure improved beyond tolerance, so that the baseline gets updated.")
   var failOnImprovement = false
-  @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var datasetsFolder: DatasetsFolderOption
+  var datasets: String { datasetsFolder.datasets }
   @OptionGroup var postgres: PostgresOptions
 
   func validate() throws {

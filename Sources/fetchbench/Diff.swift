@@ -72,7 +72,8 @@ struct Diff: CheckedCommand {
   var quick = false
   @Option(help: "Output folder (default: results/diff/runs/<UTC timestamp>, copied to results/diff/latest).") var out:
     String?
-  @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var datasetsFolder: DatasetsFolderOption
+  var datasets: String { datasetsFolder.datasets }
   @Option(
     help:
       """

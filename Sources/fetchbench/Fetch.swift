@@ -95,7 +95,8 @@ struct Fetch: ParsableCommand {
   @Option(parsing: .unconditional, help: "Dataset rows (1 to \(DatasetKind.maxRows.grouped)).") var rows = DatasetKind
     .defaultRows
   @Option(parsing: .unconditional, help: "Dataset seed (0 to 18,446,744,073,709,551,615).") var seed: UInt64 = 1
-  @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var datasetsFolder: DatasetsFolderOption
+  var datasets: String { datasetsFolder.datasets }
   @OptionGroup var postgres: PostgresOptions
   @OptionGroup var sqlDebug: SQLDebugOption
   @Option(help: "Use the dataset file with an index on this column.") var index: [String] = []

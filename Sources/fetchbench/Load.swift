@@ -127,7 +127,8 @@ struct Load: CheckedCommand {
   var seed: UInt64 = 1
   @Option(help: "Output folder (default: results/load/runs/<UTC timestamp>, copied to results/load/latest).") var out:
     String?
-  @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var datasetsFolder: DatasetsFolderOption
+  var datasets: String { datasetsFolder.datasets }
   @Option(
     help: ArgumentHelp(
       """

@@ -118,7 +118,8 @@ struct Run: CheckedCommand {
   )
   var shard: String?
   @Option(help: "Output folder (default: results/runs/<UTC timestamp>, copied to results/latest).") var out: String?
-  @Option(help: "Datasets folder.") var datasets = "datasets"
+  @OptionGroup var datasetsFolder: DatasetsFolderOption
+  var datasets: String { datasetsFolder.datasets }
   @OptionGroup var memory: MemoryCeilingOption
   @OptionGroup var sittings: ResumeOptions
   @OptionGroup var postgres: PostgresOptions
