@@ -137,7 +137,7 @@ package enum GateMatrix {
     var stmt: OpaquePointer?
     guard sqlite3_prepare_v3(db, sql.ids, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt
     else {
-      throw MeasurementFault.cannotPrepare(sql: sql.ids, message: nil)
+      throw MeasurementFault.cannotPrepare(sql: sql.ids, message: String(cString: sqlite3_errmsg(db)))
     }
     defer { sqlite3_finalize(stmt) }
     for (i, value) in sql.arguments.enumerated() { SQLiteStore.bind(stmt, Int32(i + 1), value) }

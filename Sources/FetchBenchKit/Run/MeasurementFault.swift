@@ -14,7 +14,7 @@ package enum MeasurementFault: CodedError, Equatable {
   case notPaged(scenario: String)
   case floorWithPredicate
   case cannotOpen(path: String)
-  case cannotPrepare(sql: String, message: String?)
+  case cannotPrepare(sql: String, message: String)
   case connectionSettings(settings: String, message: String)
   case noExecutionTime(sql: String)
   case noPlan(json: String)
@@ -60,7 +60,7 @@ package enum MeasurementFault: CodedError, Equatable {
     case .notPaged(let scenario): "\(scenario) is not measured page by page"
     case .floorWithPredicate: "the floor runs requests without predicates"
     case .cannotOpen(let path): "cannot open \(path)"
-    case .cannotPrepare(let sql, let message): "cannot prepare \(sql)" + (message.map { ": \($0)" } ?? "")
+    case .cannotPrepare(let sql, let message): "cannot prepare \(sql): \(message)"
     case .connectionSettings(let settings, let message): "floor: \(settings): \(message)"
     case .noExecutionTime(let sql): "EXPLAIN ANALYZE gave no execution time for \(sql)"
     case .noPlan(let json): "EXPLAIN gave no plan: \(json)"
@@ -78,7 +78,6 @@ package enum MeasurementFault: CodedError, Equatable {
     .indexChangedIDs(tag: "banks(state)", sectioned: true), .indexAdviceNotOnSQL, .notPaged(scenario: "scroll_through"),
     .floorWithPredicate, .cannotOpen(path: "datasets/banks-2000.sqlite"),
     .cannotPrepare(sql: "SELECT id FROM banks", message: "no such table: banks"),
-    .cannotPrepare(sql: "SELECT id FROM banks", message: nil),
     .connectionSettings(settings: "PRAGMA cache_size = -65536", message: "database is locked"),
     .noExecutionTime(sql: "SELECT 1"), .noPlan(json: "[]"), .psqlFailed(standardError: "connection refused"),
     .psqlTimings(timings: 1, statements: 2), .jemallocUnavailable, .injectedFailure(label: "banks sqlite batched"),
